@@ -1,0 +1,9 @@
+// Package batchlas is batched linear algebra for Go: many small and medium
+// matrices per call, every op choosing its kernel through a per-device,
+// tuned-table dispatch engine (package sel under select/).
+//
+// This package holds the vocabulary the ops share: the strided Batch of
+// column-major matrices, Uplo/Side/Transpose/Diag, the device a call runs on
+// (the host CPU unless WithDevice says otherwise), and the errors ops return.
+// The ops live in ops/<op> (gemm, trsm, potrf).
+package batchlas

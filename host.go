@@ -1,0 +1,88 @@
+package batchlas
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/cpuid/v2"
+
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// gatingFlags are the CPU features kernels may gate on, spelled as in
+// device flags.
+var gatingFlags = []struct {
+	name string
+	id   cpuid.FeatureID
+}{
+	{"sse2", cpuid.SSE2}, {"sse4_2", cpuid.SSE42}, {"avx", cpuid.AVX}, {"avx2", cpuid.AVX2},
+	{"fma", cpuid.FMA3}, {"avx512f", cpuid.AVX512F}, {"avx512vl", cpuid.AVX512VL},
+	{"asimd", cpuid.ASIMD},
+}
+
+var host struct {
+	once sync.Once
+	dev  *sel.Device
+}
+
+// Host returns the host CPU as a device, detected once per process.
+// BATCHLAS_DEVICE=<key> makes it present itself under another identity:
+// tables are looked up for that key, while flags, limits and performance
+// facts stay as detected (so borrowing can be exercised on one machine).
+// A malformed BATCHLAS_DEVICE is reported once on stderr and ignored.
+func Host() *sel.Device {
+	host.once.Do(func() {
+		d := DetectHost()
+		if key := strings.TrimSpace(os.Getenv("BATCHLAS_DEVICE")); key != "" {
+			if d2, err := d.WithKey(key); err != nil {
+				fmt.Fprintf(os.Stderr, "batchlas: ignoring BATCHLAS_DEVICE: %v\n", err)
+			} else {
+				d = d2
+			}
+		}
+		host.dev = d
+	})
+	return host.dev
+}
+
+// DetectHost reads the host CPU's facts with cpuid, ignoring BATCHLAS_DEVICE.
+func DetectHost() *sel.Device {
+	c := cpuid.CPU
+	d := &sel.Device{
+		Class:    sel.CPU,
+		Name:     strings.TrimSpace(c.BrandName),
+		Cores:    runtime.NumCPU(),
+		L1D:      c.Cache.L1D,
+		L2:       c.Cache.L2,
+		L3:       c.Cache.L3,
+		ClockMHz: int(c.Hz / 1e6),
+		Limits:   map[string]int64{},
+	}
+	if d.Name == "" {
+		d.Name = runtime.GOARCH
+	}
+	switch runtime.GOARCH {
+	case "amd64":
+		lvl := max(1, c.X64Level())
+		d.Key, d.Family, d.Arch = fmt.Sprintf("x86-64-v%d", lvl), "x86-64", lvl
+	case "arm64":
+		d.Key, d.Family, d.Arch = "arm64", "arm64", 8
+	default:
+		d.Key, d.Family, d.Arch = runtime.GOARCH, runtime.GOARCH, 0
+	}
+	for _, f := range gatingFlags {
+		if c.Supports(f.id) {
+			d.Flags = append(d.Flags, f.name)
+		}
+	}
+	d.Flags = append(d.Flags, "fp64")
+	for _, lib := range vendorLibs {
+		d.Flags = append(d.Flags, "vendor:"+lib)
+	}
+	slices.Sort(d.Flags)
+	return d
+}

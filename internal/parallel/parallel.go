@@ -1,0 +1,68 @@
+// Package parallel is the batch-parallel loop every kernel uses: it spreads
+// the matrices of a batch over GOMAXPROCS workers in chunks and honours
+// context cancellation between chunks.
+package parallel
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Workers is the number of workers For uses now (GOMAXPROCS). Kernels that
+// need per-worker scratch size their workspace with it.
+func Workers() int { return runtime.GOMAXPROCS(0) }
+
+// For calls fn(worker, lo, hi) over [0, count) in chunks of at least grain
+// matrices, on at most Workers() goroutines; worker is in [0, Workers()).
+// It stops handing out chunks once ctx is done and returns ctx.Err().
+// work is the rough cost of one matrix in flops: small batches of cheap
+// matrices run on the calling goroutine, where a goroutine would cost more
+// than it saves.
+func For(ctx context.Context, count int, work float64, fn func(worker, lo, hi int)) error {
+	if count <= 0 {
+		return ctx.Err()
+	}
+	workers := Workers()
+	const minChunkFlops = 32 << 10
+	grain := 1
+	if work > 0 && work < minChunkFlops {
+		grain = int(minChunkFlops / work)
+	}
+	// Four chunks per worker balances load without much scheduling.
+	chunk := max(grain, count/(workers*4))
+	nchunks := (count + chunk - 1) / chunk
+	workers = min(workers, nchunks)
+	if workers <= 1 {
+		for lo := 0; lo < count; lo += chunk {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			fn(0, lo, min(count, lo+chunk))
+		}
+		return nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	run := func(w int) {
+		for {
+			if ctx.Err() != nil {
+				return
+			}
+			c := int(next.Add(1) - 1)
+			lo := c * chunk
+			if lo >= count {
+				return
+			}
+			fn(w, lo, min(count, lo+chunk))
+		}
+	}
+	wg.Add(workers - 1)
+	for w := 1; w < workers; w++ {
+		go func() { defer wg.Done(); run(w) }()
+	}
+	run(0)
+	wg.Wait()
+	return ctx.Err()
+}

@@ -1,0 +1,156 @@
+// Package testmat makes deterministic test inputs for the ops' conformance
+// suites and the tuner: random, SPD, well-conditioned triangular and
+// structured batches, NaN-poisoned workspaces, and norms for residual
+// checks. It is used by tests and tools only.
+package testmat
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/batchlas-go/batchlas"
+)
+
+// Rand returns a deterministic generator for a test seed.
+func Rand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+
+// Batch allocates a batch with the given ld and stride (0 means tight:
+// ld = max(1, rows), stride = ld*cols) and fills every element of the
+// backing slice, padding included, with uniform values in [-1, 1).
+// Padding therefore holds values a kernel must not touch.
+func Batch[T batchlas.Float](r *rand.Rand, rows, cols, count, ld, stride int) batchlas.Batch[T] {
+	if ld == 0 {
+		ld = max(1, rows)
+	}
+	if stride == 0 {
+		stride = ld * cols
+	}
+	n := stride * count
+	if count > 0 && stride == 0 {
+		n = ld * cols
+	}
+	data := make([]T, n)
+	for i := range data {
+		data[i] = T(2*r.Float64() - 1)
+	}
+	return batchlas.Batch[T]{Data: data, Rows: rows, Cols: cols, LD: ld, Stride: stride, Count: count}
+}
+
+// SPD overwrites every matrix of the square batch a with a random symmetric
+// positive definite matrix, B*B^T/n + I scaled so its condition number stays
+// modest. Both triangles are written.
+func SPD[T batchlas.Float](r *rand.Rand, a batchlas.Batch[T]) {
+	n := a.Rows
+	b := make([]float64, n*n)
+	for i := 0; i < a.Count; i++ {
+		for j := range b {
+			b[j] = 2*r.Float64() - 1
+		}
+		for c := 0; c < n; c++ {
+			for row := c; row < n; row++ {
+				s := 0.0
+				for k := 0; k < n; k++ {
+					s += b[row+k*n] * b[c+k*n]
+				}
+				s /= float64(n)
+				if row == c {
+					s += 1
+				}
+				a.Set(i, row, c, T(s))
+				a.Set(i, c, row, T(s))
+			}
+		}
+	}
+}
+
+// Triangular overwrites every matrix of the square batch a with a
+// well-conditioned triangle: off-diagonal entries uniform in [-1, 1)/n and a
+// diagonal in [1, 2) with random sign. The other triangle is left as it was,
+// so a kernel that reads it produces a wrong answer.
+func Triangular[T batchlas.Float](r *rand.Rand, a batchlas.Batch[T], uplo batchlas.Uplo) {
+	n := a.Rows
+	for i := 0; i < a.Count; i++ {
+		for c := 0; c < n; c++ {
+			for row := 0; row < n; row++ {
+				if (uplo == batchlas.Lower && row > c) || (uplo == batchlas.Upper && row < c) {
+					a.Set(i, row, c, T((2*r.Float64()-1)/float64(n)))
+				}
+			}
+			d := 1 + r.Float64()
+			if r.IntN(2) == 0 {
+				d = -d
+			}
+			a.Set(i, c, c, T(d))
+		}
+	}
+}
+
+// Dense copies matrix i of b into a new rows x cols column-major float64
+// slice with leading dimension rows.
+func Dense[T batchlas.Float](b batchlas.Batch[T], i int) []float64 {
+	out := make([]float64, b.Rows*b.Cols)
+	for c := 0; c < b.Cols; c++ {
+		for r := 0; r < b.Rows; r++ {
+			out[r+c*b.Rows] = float64(b.At(i, r, c))
+		}
+	}
+	return out
+}
+
+// Clone returns a deep copy of b.
+func Clone[T batchlas.Float](b batchlas.Batch[T]) batchlas.Batch[T] {
+	b.Data = append([]T(nil), b.Data...)
+	return b
+}
+
+// NaNs returns a workspace of n elements, every one NaN, so a kernel that
+// reads workspace it did not write poisons its result.
+func NaNs[T batchlas.Float](n int) []T {
+	ws := make([]T, n)
+	for i := range ws {
+		ws[i] = T(math.NaN())
+	}
+	return ws
+}
+
+// Eps is the unit round-off of T.
+func Eps[T batchlas.Float]() float64 {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return 0x1p-24
+	}
+	return 0x1p-53
+}
+
+// MaxAbs is the largest absolute value of x (NaN if any element is NaN).
+func MaxAbs(x []float64) float64 {
+	m := 0.0
+	for _, v := range x {
+		if math.IsNaN(v) {
+			return math.NaN()
+		}
+		m = max(m, math.Abs(v))
+	}
+	return m
+}
+
+// Untouched reports whether got and want agree on every element of the
+// backing slice that lies outside the matrices of b (padding between
+// columns and between matrices), i.e. whether a kernel wrote only inside
+// its matrices.
+func Untouched[T batchlas.Float](b batchlas.Batch[T], got, want []T) bool {
+	inside := make([]bool, len(got))
+	for i := 0; i < b.Count; i++ {
+		for c := 0; c < b.Cols; c++ {
+			for r := 0; r < b.Rows; r++ {
+				inside[i*b.Stride+c*b.LD+r] = true
+			}
+		}
+	}
+	for j := range got {
+		if !inside[j] && !(got[j] == want[j] || (got[j] != got[j] && want[j] != want[j])) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,110 @@
+package sel
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Class is the class of a device: cpu or gpu. A cpu device never reads a
+// gpu table, nor the reverse.
+type Class string
+
+const (
+	CPU Class = "cpu"
+	GPU Class = "gpu"
+)
+
+// Device holds the facts of the device a call runs on, in four kinds:
+// identity (picks tables, never gates), capability flags and limits (hard
+// gates read by can_run), and performance characteristics (never gate; may
+// shape a driver's internal blocking). The core only reads these facts;
+// detection lives outside it (batchlas.Host).
+type Device struct {
+	// Identity.
+	Key    string // x86-64-v4, arm64, sm_90
+	Family string // x86-64, arm64, sm
+	Arch   int    // 4 for x86-64-v4, 90 for sm_90
+	Class  Class
+	Name   string // marketing name
+
+	// Capability flags, sorted: avx2, fma, avx512f, fp64, vendor:blas, ...
+	Flags []string
+	// Limits: maximum workgroup, shared memory, ...
+	Limits map[string]int64
+
+	// Performance characteristics.
+	Cores    int
+	L1D      int // bytes per core
+	L2       int // bytes per core
+	L3       int // bytes, shared
+	ClockMHz int
+}
+
+// Has reports whether the device has the capability flag.
+func (d *Device) Has(flag string) bool {
+	_, ok := slices.BinarySearch(d.Flags, flag)
+	return ok
+}
+
+// Limit returns a limit, or 0 when the device declares none.
+func (d *Device) Limit(name string) int64 { return d.Limits[name] }
+
+// WithKey returns a copy of d that presents itself under another identity
+// (tables only: flags, limits and performance facts stay as they are).
+func (d *Device) WithKey(key string) (*Device, error) {
+	fam, arch, class, err := ParseDeviceKey(key)
+	if err != nil {
+		return nil, err
+	}
+	c := *d
+	c.Key, c.Family, c.Arch, c.Class = key, fam, arch, class
+	return &c, nil
+}
+
+// familyOrder is the fixed order in which other families of the same class
+// are borrowed from (section 4, step 2.3).
+var familyOrder = map[Class][]string{
+	CPU: {"x86-64", "arm64"},
+	GPU: {"sm", "gfx"},
+}
+
+// ParseDeviceKey splits a device key into family, architecture number and
+// class: x86-64-v4 -> (x86-64, 4, cpu); arm64 -> (arm64, 0, cpu);
+// sm_90 -> (sm, 90, gpu); gfx90a -> (gfx, 0x90a, gpu). Keys are
+// [a-z0-9_-]+ and contain no dots.
+func ParseDeviceKey(key string) (family string, arch int, class Class, err error) {
+	if key == "" || strings.ContainsFunc(key, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+	}) {
+		return "", 0, "", fmt.Errorf("device key %q: want lower-case letters, digits, '-' or '_' (x86-64-v4, arm64, sm_90)", key)
+	}
+	switch {
+	case strings.HasPrefix(key, "x86-64-v"):
+		n, e := strconv.Atoi(key[len("x86-64-v"):])
+		if e != nil || n < 1 {
+			return "", 0, "", fmt.Errorf("device key %q: want x86-64-v<level>", key)
+		}
+		return "x86-64", n, CPU, nil
+	case key == "x86-64":
+		return "x86-64", 1, CPU, nil
+	case strings.HasPrefix(key, "arm64"):
+		n, _ := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(key, "arm64"), "-v"))
+		return "arm64", n, CPU, nil
+	case strings.HasPrefix(key, "sm_"):
+		n, e := strconv.Atoi(key[3:])
+		if e != nil || n < 1 {
+			return "", 0, "", fmt.Errorf("device key %q: want sm_<arch>", key)
+		}
+		return "sm", n, GPU, nil
+	case strings.HasPrefix(key, "gfx"):
+		n, e := strconv.ParseInt(key[3:], 16, 32)
+		if e != nil {
+			return "", 0, "", fmt.Errorf("device key %q: want gfx<arch>", key)
+		}
+		return "gfx", int(n), GPU, nil
+	}
+	// An unknown key is its own family, architecture 0, a cpu.
+	return key, 0, CPU, nil
+}

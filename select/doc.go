@@ -1,0 +1,13 @@
+// Package sel is the selection core of batchlas: it decides which compiled
+// kernel (a Choice) runs for one call of one op, from the op's declared
+// candidates, the tuned tables of the device, the pins in force and the op's
+// correctness-only can_run.
+//
+// The core knows no op. An op declares itself once with Register (its
+// OpSpec: families, candidates per dtype, key names, last-resort order and
+// can_run) and then asks one question per call through Op.Run (decide, trace,
+// record coverage, launch) or Op.Pick (decide only, for sizing a workspace).
+//
+// The contract is ../shared/design/selection.md; docs/select.md explains the
+// mechanism to a maintainer.
+package sel

@@ -187,4 +187,17 @@ type OpSpec struct {
 	LastResort []string
 	// CanRun is the correctness-only gate (R3).
 	CanRun CanRunFunc
+	// Grid is what tools/tune measures: one axis per key name.
+	Grid []GridAxis
+}
+
+// GridAxis lists the values the tuner measures for one key, as key-value
+// text ("L", "64"). Same, when set, names another axis whose value this
+// one copies in every cell (gemm's m and k follow n), so the grid is the
+// product of the axes without Same.
+type GridAxis struct {
+	Key   string
+	Quick []string
+	Full  []string
+	Same  string
 }

@@ -1,0 +1,48 @@
+# The project's commands. `make test` is the test command CI runs (.ci/run).
+GO      ?= go
+COV     := $(CURDIR)/.cov
+# Race-checked tests: the concurrency tests of every package.
+RACE    := Concurrent
+
+.PHONY: test vet unit novendor race tablecheck docscheck coverage bench tune docs lint
+
+test: vet unit novendor race tablecheck docscheck coverage
+
+vet:
+	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt needed on the files above" && exit 1)
+	$(GO) vet ./...
+	$(GO) vet -tags novendor ./...
+
+# The whole suite with the coverage instrument on: every process writes its
+# own shard under .cov/, merged by the coverage target.
+unit:
+	rm -rf $(COV) && mkdir -p $(COV)
+	BATCHLAS_COVERAGE_OUT=$(COV)/cov $(GO) test -count=1 ./...
+
+novendor:
+	$(GO) test -count=1 -tags novendor ./...
+
+race:
+	$(GO) test -count=1 -race -run '$(RACE)' ./...
+
+tablecheck:
+	$(GO) run ./tools/tune check --dir tuned
+
+docscheck:
+	$(GO) run ./tools/tune docs --check
+
+# R7's evidence: every linked candidate was reached by the suite.
+coverage:
+	$(GO) run ./tools/tune coverage --require-reached $(COV)/cov.*.csv
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./ops/...
+
+# Measure this machine and write its tables to out/tuned (see docs/tuning.md).
+tune:
+	$(GO) run ./tools/tune run --op all --dtype float64,float32 --grid quick --out out/tuned --ledger out/ledger
+
+docs:
+	$(GO) run ./tools/tune docs
+
+lint: vet

@@ -1,0 +1,19 @@
+// Package gemm is the batched general matrix multiply of batchlas:
+//
+//	C_i = alpha*op(A_i)*op(B_i) + beta*C_i,  op(X) = X or X^T,
+//
+// for every matrix i of a strided batch of column-major matrices. A and B
+// may broadcast one matrix to the whole batch (Stride 0); C is written and
+// must give each matrix its own storage, not shared with A or B.
+//
+// As in BLAS, beta == 0 means C is not read (NaN in C does not propagate)
+// and alpha == 0 means A and B are not read.
+//
+// Each call picks one kernel through the selection core (package sel): the
+// families are direct (register-blocked loops on the operands as they lie
+// in memory, any shape), small (every dimension at most a compiled limit),
+// packed (contiguous panels and a register-blocked micro-kernel, for larger
+// matrices) and vendor (gonum BLAS per matrix; absent with -tags novendor).
+// Pin one with sel.WithPin(ctx, "gemm", "packed:mc=64:kc=128") or
+// BATCHLAS_GEMM_ROUTE.
+package gemm

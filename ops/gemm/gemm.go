@@ -1,0 +1,155 @@
+package gemm
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+const opName = "gemm"
+
+// problem is one validated call: sizes, transposes and operands. Kernels
+// take it by pointer so the launch switch passes one value.
+type problem[T batchlas.Float] struct {
+	transA, transB bool
+	m, n, k        int
+	alpha, beta    T
+	a, b, c        batchlas.Batch[T]
+}
+
+// Gemm computes C_i = alpha*op(A_i)*op(B_i) + beta*C_i for every matrix i of
+// the batch, op = N or T. C is m x n, op(A) is m x k and op(B) is k x n.
+// a.Count and b.Count must equal c.Count; a and b may broadcast (Stride 0);
+// C is written (no broadcast, no overlap, no sharing storage with A or B).
+// beta == 0 means C is not read; alpha == 0 means A and B are not read.
+// ws is workspace of at least BufferSize elements, or nil to allocate.
+func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alpha T, a, b batchlas.Batch[T], beta T, c batchlas.Batch[T], ws []T) error {
+	p, err := newProblem(ta, tb, a, b, c)
+	if err != nil {
+		return err
+	}
+	p.alpha, p.beta = alpha, beta
+	if c.Empty() {
+		return nil
+	}
+	if p.k == 0 || alpha == 0 {
+		// Nothing to multiply: C = beta*C, as BLAS does, with no kernel
+		// to choose.
+		return scaleC(ctx, p)
+	}
+	dev := batchlas.DeviceFrom(ctx)
+	key := p.key()
+	return Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, ch sel.Choice) error {
+		if !canRun(ch, key, dev) {
+			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d k=%d on %s", ch, p.m, p.n, p.k, dev.Key)
+		}
+		need := workspace(ch, p.m, p.n, p.k)
+		switch {
+		case ws == nil:
+			ws = make([]T, need)
+		case len(ws) < need:
+			return batchlas.Argf(opName, "ws", "workspace has %d elements, %s needs %d: size it with gemm.BufferSize or pass nil", len(ws), ch, need)
+		}
+		switch ch.Family() {
+		case familyDirect:
+			return direct(ctx, p)
+		case familyVendor:
+			return vendor(ctx, p)
+		}
+		return batchlas.Argf(opName, "route", "%s has no launch", ch)
+	})
+}
+
+// BufferSize returns the workspace, in elements, that Gemm needs for these
+// operands: it asks the selection core the same question Gemm asks (R5).
+func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, a, b, c batchlas.Batch[T]) (int, error) {
+	p, err := newProblem(ta, tb, a, b, c)
+	if err != nil {
+		return 0, err
+	}
+	if c.Empty() || p.k == 0 {
+		return 0, nil
+	}
+	ch, err := Op.Pick(ctx, batchlas.DTypeOf[T](), p.key(), batchlas.DeviceFrom(ctx))
+	if err != nil {
+		return 0, err
+	}
+	return workspace(ch, p.m, p.n, p.k), nil
+}
+
+// newProblem validates the arguments and derives m, n and k.
+func newProblem[T batchlas.Float](ta, tb batchlas.Transpose, a, b, c batchlas.Batch[T]) (*problem[T], error) {
+	if err := ta.Check(opName, "ta"); err != nil {
+		return nil, err
+	}
+	if err := tb.Check(opName, "tb"); err != nil {
+		return nil, err
+	}
+	if err := a.Check(opName, "a", false); err != nil {
+		return nil, err
+	}
+	if err := b.Check(opName, "b", false); err != nil {
+		return nil, err
+	}
+	if err := c.Check(opName, "c", true); err != nil {
+		return nil, err
+	}
+	p := &problem[T]{transA: ta == batchlas.Trans, transB: tb == batchlas.Trans, m: c.Rows, n: c.Cols, a: a, b: b, c: c}
+	am, ak := a.Rows, a.Cols
+	if p.transA {
+		am, ak = ak, am
+	}
+	bk, bn := b.Rows, b.Cols
+	if p.transB {
+		bk, bn = bn, bk
+	}
+	p.k = ak
+	switch {
+	case am != p.m:
+		return nil, batchlas.Argf(opName, "a", "op(a) has %d rows, c has %d: op(a) must be m x k with m = c.Rows", am, p.m)
+	case bn != p.n:
+		return nil, batchlas.Argf(opName, "b", "op(b) has %d columns, c has %d: op(b) must be k x n with n = c.Cols", bn, p.n)
+	case bk != p.k:
+		return nil, batchlas.Argf(opName, "b", "op(b) has %d rows but op(a) has %d columns (k): they must agree", bk, p.k)
+	case a.Count != c.Count:
+		return nil, batchlas.Argf(opName, "a", "a.Count %d != c.Count %d: give a the batch size (Stride 0 broadcasts one matrix)", a.Count, c.Count)
+	case b.Count != c.Count:
+		return nil, batchlas.Argf(opName, "b", "b.Count %d != c.Count %d: give b the batch size (Stride 0 broadcasts one matrix)", b.Count, c.Count)
+	}
+	return p, nil
+}
+
+func transKey(t bool) sel.KeyVal {
+	if t {
+		return sel.Str("T")
+	}
+	return sel.Str("N")
+}
+
+// key is the selection key of the call.
+func (p *problem[T]) key() sel.Key {
+	return sel.MakeKey(transKey(p.transA), transKey(p.transB), sel.Int(p.m), sel.Int(p.n), sel.Int(p.k), sel.Int(p.c.Count))
+}
+
+// canRun is gemm's correctness gate: the sizes a kernel supports and the
+// device flags it needs. Nothing about speed.
+func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
+	switch c.Family() {
+	case familyDirect:
+		return true
+	case familyVendor:
+		return d.Has("vendor:blas")
+	}
+	return false
+}
+
+// workspace is the scratch a choice needs for an m x n x k problem, in
+// elements: per-worker scratch times the number of workers.
+func workspace(c sel.Choice, m, n, k int) int {
+	return 0
+}
+
+// span is the number of elements one matrix of x occupies, from its first
+// element to its last (x is not empty).
+func span[T batchlas.Float](x batchlas.Batch[T]) int { return (x.Cols-1)*x.LD + x.Rows }

@@ -1,0 +1,57 @@
+//go:build !novendor
+
+package gemm
+
+import (
+	"context"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// vendorCandidates is the gonum BLAS choice, compiled unless -tags novendor.
+var vendorCandidates = []sel.Choice{familyVendor.With()}
+
+// vendor calls gonum's Dgemm/Sgemm once per matrix, parallel over the
+// batch. gonum is row-major: a column-major m x n matrix with leading
+// dimension ld is the row-major n x m matrix with stride ld, so
+// C = op(A)*op(B) is computed as C^T = op(B)^T * op(A)^T with the same
+// transpose flags, without copying.
+func vendor[T batchlas.Float](ctx context.Context, p *problem[T]) error {
+	var impl gonum.Implementation
+	tA, tB := blas.NoTrans, blas.NoTrans
+	if p.transA {
+		tA = blas.Trans
+	}
+	if p.transB {
+		tB = blas.Trans
+	}
+	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
+	a, b, c := p.a, p.b, p.c
+	switch any(p.alpha).(type) {
+	case float64:
+		alpha, beta := any(p.alpha).(float64), any(p.beta).(float64)
+		ad, bd, cd := any(a.Data).([]float64), any(b.Data).([]float64), any(c.Data).([]float64)
+		return parallel.For(ctx, c.Count, flops, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				impl.Dgemm(tB, tA, p.n, p.m, p.k, alpha,
+					ad[i*a.Stride:][:span(a)], a.LD, bd[i*b.Stride:][:span(b)], b.LD,
+					beta, cd[i*c.Stride:][:span(c)], c.LD)
+			}
+		})
+	default:
+		alpha, beta := any(p.alpha).(float32), any(p.beta).(float32)
+		ad, bd, cd := any(a.Data).([]float32), any(b.Data).([]float32), any(c.Data).([]float32)
+		return parallel.For(ctx, c.Count, flops, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				impl.Sgemm(tB, tA, p.n, p.m, p.k, alpha,
+					ad[i*a.Stride:][:span(a)], a.LD, bd[i*b.Stride:][:span(b)], b.LD,
+					beta, cd[i*c.Stride:][:span(c)], c.LD)
+			}
+		})
+	}
+}

@@ -1,0 +1,19 @@
+//go:build novendor
+
+package gemm
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// vendorCandidates is empty: this build has no vendor library.
+var vendorCandidates []sel.Choice
+
+// vendor is never chosen in a novendor build (it is not a candidate); it
+// exists so the launch switch compiles.
+func vendor[T batchlas.Float](ctx context.Context, p *problem[T]) error {
+	return batchlas.Argf(opName, "route", "vendor kernel not compiled (built with -tags novendor)")
+}

@@ -1,0 +1,68 @@
+package potrf
+
+import (
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// The kernel families of potrf, in candidate order (simpler first, native
+// before vendor).
+var (
+	// tinyFamily copies each matrix (n <= tinyMax) into a fixed-size stack
+	// array, factors it there and copies the triangle back.
+	tinyFamily = &sel.Family{Name: "tiny"}
+	// unblockedFamily factors each matrix in place, column by column.
+	unblockedFamily = &sel.Family{Name: "unblocked"}
+	// lpanelFamily is per-matrix left-looking blocked: one worker carries
+	// one matrix through all panels of `panel` columns.
+	lpanelFamily = &sel.Family{Name: "lpanel", Fields: []string{"panel"}}
+	// blockedFamily is right-looking blocked over the whole batch, with the
+	// panel solve and trailing update done by the trsm and gemm ops.
+	blockedFamily = &sel.Family{Name: "blocked"}
+	// vendorFamily calls gonum's LAPACK Dpotrf per matrix.
+	vendorFamily = &sel.Family{Name: "vendor", Vendor: true}
+)
+
+// tinyMax is the largest order the tiny kernel's stack array holds.
+const tinyMax = 16
+
+// nativeCandidates are the pure-Go choices, identical for both dtypes.
+var nativeCandidates = []sel.Choice{
+	tinyFamily.With(),
+	unblockedFamily.With(),
+	lpanelFamily.With(8),
+	lpanelFamily.With(16),
+	lpanelFamily.With(32),
+	blockedFamily.With(),
+}
+
+// candidates lists every compiled choice per dtype. The vendor choices come
+// from vendor.go (float64 only: gonum has no float32 Cholesky, see there)
+// and are absent from a novendor build.
+var candidates = map[sel.DType][]sel.Choice{
+	sel.Float32: append(append([]sel.Choice(nil), nativeCandidates...), vendorFloat32...),
+	sel.Float64: append(append([]sel.Choice(nil), nativeCandidates...), vendorFloat64...),
+}
+
+// Op is potrf's registration with the selection core, exported for tools
+// and tests (candidate lists, Pick).
+var Op = sel.Register(sel.OpSpec{
+	Name:      "potrf",
+	Revision:  1,
+	VendorLib: "lapack",
+	Keys:      "uplo:exact n:log:3 batch:log",
+	Families:  []*sel.Family{tinyFamily, unblockedFamily, lpanelFamily, blockedFamily, vendorFamily},
+	Candidates: candidates,
+	// By generality: blocked serves every shape and batch; vendor next; then
+	// candidate order.
+	LastResort: []string{"blocked", "vendor"},
+	CanRun:     canRun,
+	Grid: []sel.GridAxis{
+		{Key: "uplo", Quick: []string{"L"}, Full: []string{"L", "U"}},
+		{Key: "n",
+			Quick: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"},
+			Full:  []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
+		{Key: "batch",
+			Quick: []string{"1", "16", "256", "4096", "32768"},
+			Full:  []string{"1", "16", "256", "4096", "32768"}},
+	},
+})

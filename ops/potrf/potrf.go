@@ -1,0 +1,139 @@
+package potrf
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// Potrf factors every symmetric positive definite matrix of a in place:
+// A_i = L*L^T (Lower) or A_i = U^T*U (Upper). Only the uplo triangle is read
+// and written; the other triangle and any padding are left untouched.
+//
+// a must be square and written (no broadcast). ws is workspace of at least
+// BufferSize elements; nil means the call allocates what it needs.
+//
+// A matrix that is not positive definite (NaN included) does not stop the
+// batch: every other matrix is still factored, and the call returns a
+// *batchlas.NumericalError listing the failed matrices with LAPACK's info
+// (the order of the leading minor that is not positive definite).
+func Potrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T) error {
+	if err := check(uplo, a); err != nil {
+		return err
+	}
+	if a.Empty() {
+		return nil
+	}
+	dev := batchlas.DeviceFrom(ctx)
+	key := makeKey(uplo, a)
+	info := make([]int32, a.Count)
+	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+		return launch(ctx, c, key, dev, uplo, a, ws, info)
+	})
+	if err != nil {
+		return err
+	}
+	return batchlas.InfoError("potrf", info)
+}
+
+// launch runs kernel c on a, writing each matrix's info. It refuses
+// exactly what can_run refuses (R3), and a workspace shorter than c needs.
+func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, dev *sel.Device, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
+	if !canRun(c, key, dev) {
+		return batchlas.Argf("potrf", "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
+	}
+	if need := bufferSize(c, a); ws != nil && len(ws) < need {
+		return batchlas.Argf("potrf", "ws", "ws has %d elements, kernel %s needs %d; size it with potrf.BufferSize or pass nil", len(ws), c, need)
+	}
+	switch c.Family() {
+	case tinyFamily:
+		return tinyPotrf(ctx, uplo, a, info)
+	case unblockedFamily:
+		return unblockedPotrf(ctx, uplo, a, info)
+	case lpanelFamily:
+		return lpanelPotrf(ctx, uplo, a, c.Field("panel"), info)
+	case blockedFamily:
+		return blockedPotrf(ctx, uplo, a, info)
+	case vendorFamily:
+		return vendorPotrf(ctx, uplo, a, info)
+	}
+	return batchlas.Argf("potrf", "a", "kernel %s is not a potrf family", c)
+}
+
+// BufferSize returns the workspace, in elements, that Potrf needs for this
+// call: it asks the selection core the same question Potrf asks (R5), so
+// the size fits the kernel that will run. It is 0 for an empty batch.
+func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T]) (int, error) {
+	if err := check(uplo, a); err != nil {
+		return 0, err
+	}
+	if a.Empty() {
+		return 0, nil
+	}
+	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), makeKey(uplo, a), batchlas.DeviceFrom(ctx))
+	if err != nil {
+		return 0, err
+	}
+	return bufferSize(c, a), nil
+}
+
+// check validates the arguments of a call.
+func check[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T]) error {
+	if err := uplo.Check("potrf"); err != nil {
+		return err
+	}
+	if err := a.Check("potrf", "a", true); err != nil {
+		return err
+	}
+	if a.Rows != a.Cols {
+		return batchlas.Argf("potrf", "a", "a is %dx%d; potrf factors square matrices (rows == cols)", a.Rows, a.Cols)
+	}
+	return nil
+}
+
+// makeKey builds the call's key in the order of the declared key names:
+// uplo:exact n:log:3 batch:log.
+func makeKey[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T]) sel.Key {
+	u := "L"
+	if uplo == batchlas.Upper {
+		u = "U"
+	}
+	return sel.MakeKey(sel.Str(u), sel.Int(a.Rows), sel.Int(a.Count))
+}
+
+// Key positions, in the order of the declared key names.
+const (
+	keyUplo = iota
+	keyN
+	keyBatch
+)
+
+// canRun is potrf's correctness gate (R3): the tiny kernel's stack array
+// holds n <= 16; the vendor kernel needs gonum's LAPACK in the build. Every
+// other kernel factors any order.
+func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
+	switch c.Family() {
+	case tinyFamily:
+		return k.Int(keyN) <= tinyMax
+	case lpanelFamily:
+		return c.Field("panel") >= 1
+	case vendorFamily:
+		return d.Has("vendor:lapack")
+	}
+	return true
+}
+
+// bufferSize is the workspace kernel c needs for a. No potrf kernel needs
+// scratch today: tiny works on the stack, the others in place, and blocked
+// lets its nested trsm and gemm calls allocate their own (nil workspace).
+func bufferSize[T batchlas.Float](c sel.Choice, a batchlas.Batch[T]) int {
+	return 0
+}
+
+// flopsPerMatrix is the cost of one factorisation, n^3/3 multiply-adds
+// counted as two flops each, rounded: what parallel.For weighs a matrix by.
+func flopsPerMatrix(n int) float64 {
+	f := float64(n)
+	return f*f*f/3 + f*f/2
+}

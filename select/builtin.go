@@ -12,11 +12,13 @@ var builtin struct {
 
 // RegisterBuiltin hands the core the built-in tables: every
 // `<op>.<device>.txt` file at the root of fsys. batchlas/embed.go calls it
-// with the embedded tuned/ directory; other files there are ignored.
+// with the embedded tuned/ directory; other files there are ignored. Tables
+// already loaded are dropped (it reloads the settings).
 func RegisterBuiltin(fsys fs.FS) {
 	builtin.Lock()
 	builtin.fsys = fsys
 	builtin.Unlock()
+	Reload()
 }
 
 func builtinFS() fs.FS {
@@ -24,11 +26,3 @@ func builtinFS() fs.FS {
 	defer builtin.Unlock()
 	return builtin.fsys
 }
-
-// Flush completes the coverage file of this process (call counts). Tools
-// defer it; test packages call it from TestMain after m.Run.
-func Flush() error { return nil }
-
-// Reload re-reads the environment (pins, trace, coverage path, tuned dir)
-// into a new settings snapshot and drops the decision memo.
-func Reload() {}

@@ -2,8 +2,13 @@ package sel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
+
+	"github.com/batchlas-go/batchlas/coverage"
+	"github.com/batchlas-go/batchlas/trace"
 )
 
 // Op is a registered op: its spec, parsed key names and the state the core
@@ -11,6 +16,9 @@ import (
 type Op struct {
 	spec OpSpec
 	keys []KeySpec
+
+	loadMu sync.Mutex // serialises table loading
+	tabs   atomic.Pointer[opTables]
 }
 
 var registry struct {
@@ -47,16 +55,41 @@ func Register(spec OpSpec) *Op {
 	}
 	op := &Op{spec: spec, keys: keys}
 	registry.Lock()
-	defer registry.Unlock()
 	if registry.byName == nil {
 		registry.byName = map[string]*Op{}
 	}
 	if _, dup := registry.byName[spec.Name]; dup {
+		registry.Unlock()
 		panic(fmt.Sprintf("sel: op %s registered twice", spec.Name))
 	}
 	registry.ops = append(registry.ops, op)
 	registry.byName[spec.Name] = op
+	registry.Unlock()
+	// A shard opened before this op registered still lists what it links.
+	if s := cur.Load(); s != nil && s.rec != nil {
+		s.rec.Link(op.Name(), op.linkedRows())
+	}
 	return op
+}
+
+// linkedRows are the op's coverage "linked" rows: one per compiled
+// candidate per dtype.
+func (o *Op) linkedRows() []coverage.Row {
+	var rows []coverage.Row
+	for _, dt := range o.DTypes() {
+		cands := o.spec.Candidates[dt]
+		existed := 0
+		for _, c := range cands {
+			if !c.Vendor() {
+				existed = 1
+			}
+		}
+		for _, c := range cands {
+			rows = append(rows, coverage.Row{Kind: coverage.Linked, Op: o.spec.Name, DType: string(dt), Choice: c.String(),
+				Origin: origin(c), NativeExisted: existed, NativeSupported: -1, VendorLib: o.spec.VendorLib})
+		}
+	}
+	return rows
 }
 
 // Ops returns every registered op in registration order.
@@ -120,15 +153,38 @@ type LaunchFunc func(ctx context.Context, c Choice) error
 // and hands the choice to launch. An error from the decision (a bad pin, no
 // route, a malformed override table) is returned without launching.
 func (o *Op) Run(ctx context.Context, dt DType, k Key, d *Device, launch LaunchFunc) error {
-	c, err := o.decide(ctx, dt, k, d)
-	if err != nil {
-		return err
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	return launch(ctx, c)
+	if launch == nil {
+		return errors.New(o.spec.Name + ": Run needs a launch function")
+	}
+	s := current()
+	dec := o.decide(ctx, s, dt, k, d)
+	if dec.cov != nil {
+		dec.cov.Add()
+	}
+	if dec.err != nil {
+		return dec.err
+	}
+	if s.trace {
+		if !initShown.Load() && initShown.CompareAndSwap(false, true) {
+			trace.Print(nil, initLine(s, d))
+		}
+		trace.Print(ctx, dec.line)
+		// Only while tracing: nesting costs a context allocation.
+		ctx = trace.Nest(ctx)
+	}
+	return launch(ctx, dec.choice)
 }
 
 // Pick makes the same decision as Run without launching: an op's
 // BufferSize sizes the workspace of exactly the kernel the call will run (R5).
+// It neither traces nor counts coverage: sizing is not a call.
 func (o *Op) Pick(ctx context.Context, dt DType, k Key, d *Device) (Choice, error) {
-	return o.decide(ctx, dt, k, d)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	dec := o.decide(ctx, current(), dt, k, d)
+	return dec.choice, dec.err
 }

@@ -1,0 +1,3 @@
+package sel
+
+func childMain() int { return 0 }

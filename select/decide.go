@@ -1,0 +1,423 @@
+package sel
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/batchlas-go/batchlas/coverage"
+	"github.com/batchlas-go/batchlas/trace"
+)
+
+// PinError is a bad pin (R6): a spelling that does not parse, is not a
+// compiled candidate for the call's dtype, or fails can_run; or a strict
+// class pin (native, vendor) that nothing can honour.
+type PinError struct {
+	Op     string
+	DType  DType
+	Source string // "env" or "scoped"
+	Var    string // BATCHLAS_<OP>_ROUTE for an environment pin
+	Pin    string // trimmed, lower-cased
+	Reason string
+}
+
+func (e *PinError) Error() string {
+	if e.Source == "env" {
+		return fmt.Sprintf("%s: %s=%q %s", e.Op, e.Var, e.Pin, e.Reason)
+	}
+	return fmt.Sprintf("%s: scoped pin %q %s", e.Op, e.Pin, e.Reason)
+}
+
+// NoRouteError says that no candidate can run a call: every table entry and
+// every last-resort candidate was refused by can_run.
+type NoRouteError struct {
+	Op     string
+	DType  DType
+	Key    string // "uplo=L n=64 batch=1024"
+	Device string
+}
+
+func (e *NoRouteError) Error() string {
+	return fmt.Sprintf("%s: no %s kernel can run %s on %s: every candidate's can_run refuses it (check the arguments; a build or device with the op's vendor library may serve it)",
+		e.Op, e.DType, e.Key, e.Device)
+}
+
+// Pin sources.
+type pinSource uint8
+
+const (
+	pinNone pinSource = iota
+	pinEnv
+	pinScoped
+)
+
+type pinIn struct {
+	val    string // trimmed, lower-cased
+	src    pinSource
+	strict bool
+}
+
+func (o *Op) pinFor(ctx context.Context, s *settings) pinIn {
+	if sc := scopedPin(ctx, o.spec.Name); sc != nil {
+		return pinIn{val: sc.pin, src: pinScoped, strict: sc.strict}
+	}
+	if len(s.pins) != 0 {
+		if v, ok := s.pins[o.spec.Name]; ok && v != "" {
+			return pinIn{val: v, src: pinEnv}
+		}
+	}
+	return pinIn{}
+}
+
+func (o *Op) envVar() string { return "BATCHLAS_" + strings.ToUpper(o.spec.Name) + "_ROUTE" }
+
+func (o *Op) pinError(p pinIn, dt DType, format string, args ...any) error {
+	e := &PinError{Op: o.spec.Name, DType: dt, Source: "scoped", Pin: p.val, Reason: fmt.Sprintf(format, args...)}
+	if p.src == pinEnv {
+		e.Source, e.Var = "env", o.envVar()
+	}
+	return e
+}
+
+func (p pinIn) describe(o *Op) string {
+	switch p.src {
+	case pinEnv:
+		return o.envVar()
+	case pinScoped:
+		if p.strict {
+			return "strict scoped pin"
+		}
+		return "scoped pin"
+	}
+	return ""
+}
+
+// decision is what the memo keeps for one (op, dtype, key, device, pin).
+type decision struct {
+	choice Choice
+	err    error
+	line   string            // trace line, when tracing was on
+	cov    *coverage.Counter // reached or miss counter, when coverage was on
+	via    string
+}
+
+type memoKey struct {
+	op     *Op
+	dt     DType
+	key    Key
+	dev    *Device
+	pin    string
+	src    pinSource
+	strict bool
+}
+
+// memoMax bounds the memo: a program sweeping many shapes drops it and
+// starts over rather than growing without end.
+const memoMax = 4096
+
+// memo maps a call's facts to its decision. A plain map behind an RWMutex:
+// a sync.Map would box the key and allocate on every lookup.
+var memo struct {
+	sync.RWMutex
+	gen uint64 // settings generation the entries were decided under
+	m   map[memoKey]*decision
+}
+
+func init() { memo.m = map[memoKey]*decision{} }
+
+func memoReset(gen uint64) {
+	memo.Lock()
+	memo.m = make(map[memoKey]*decision)
+	memo.gen = gen
+	memo.Unlock()
+}
+
+// decide returns the memoised decision, making it on a miss.
+func (o *Op) decide(ctx context.Context, s *settings, dt DType, k Key, d *Device) *decision {
+	p := o.pinFor(ctx, s)
+	mk := memoKey{op: o, dt: dt, key: k, dev: d, pin: p.val, src: p.src, strict: p.strict}
+	var dec *decision
+	memo.RLock()
+	if memo.gen == s.gen {
+		dec = memo.m[mk]
+	}
+	memo.RUnlock()
+	if dec != nil {
+		return dec
+	}
+	dec = o.decideSlow(s, dt, k, d, p, nil)
+	memo.Lock()
+	if memo.gen == s.gen { // not reloaded meanwhile
+		if len(memo.m) >= memoMax {
+			clear(memo.m)
+		}
+		memo.m[mk] = dec
+	}
+	memo.Unlock()
+	return dec
+}
+
+// outcome is the result of one walk.
+type outcome struct {
+	choice    Choice
+	via       string
+	entry     *tableEntry // the table that served, nil for last resort
+	row       *Row
+	win, next int // entry indexes in row; next -1 when no runner-up
+	from      []string
+	err       error
+	borrowed  bool // served by another device's table while d has none
+}
+
+// decideSlow makes one decision (section 4). w, when not nil, records the
+// walk for Explain.
+func (o *Op) decideSlow(s *settings, dt DType, k Key, d *Device, p pinIn, w *Walk) *decision {
+	name := o.spec.Name
+	if d == nil {
+		return &decision{err: fmt.Errorf("%s: no device given; pass the device the call runs on (batchlas.DeviceFrom(ctx))", name)}
+	}
+	if k.Len() != len(o.keys) {
+		return &decision{err: fmt.Errorf("%s: the key has %d value(s) but the op declares %d (%s); build it with every key, in that order", name, k.Len(), len(o.keys), FormatKeys(o.keys))}
+	}
+	for i, ks := range o.keys {
+		if ks.Kind == Exact && k.v[i].S == "" {
+			return &decision{err: fmt.Errorf("%s: key %s has no value; the op must supply every key", name, ks.Name)}
+		}
+	}
+	if w != nil {
+		w.Pin, w.PinSource = p.val, p.describe(o)
+	}
+	keyText := k.Format(o.keys)
+	cands := o.spec.Candidates[dt]
+	var out outcome
+	switch p.val {
+	case "", "auto":
+		out = o.walk(s, dt, k, d, false, w)
+	case "native":
+		out = o.walk(s, dt, k, d, true, w)
+		if out.err == nil && out.choice.IsZero() {
+			if p.strict {
+				out.err = o.pinError(p, dt, "cannot be honoured: no native %s candidate can run %s on %s", dt, keyText, d.Key)
+			} else {
+				warnOnce("pin-native:"+name+":"+string(dt), fmt.Sprintf("batchlas: %s %s: pin %q from %s: no native candidate can run %s on %s; using the automatic choice",
+					name, dt, p.val, p.describe(o), keyText, d.Key))
+				if w != nil {
+					w.Steps = nil
+				}
+				out = o.walk(s, dt, k, d, false, w)
+			}
+		} else if out.err == nil {
+			out.via = trace.ViaNative
+		}
+	case "vendor":
+		for _, c := range cands {
+			if c.Vendor() && o.CanRun(c, k, d) {
+				out = outcome{choice: c, via: trace.ViaVendor}
+				break
+			}
+		}
+		if out.choice.IsZero() {
+			why := "the device lacks vendor:" + o.spec.VendorLib + " or can_run refuses it"
+			if !hasVendor(cands) {
+				why = "this build compiles no vendor " + string(dt) + " candidate"
+			}
+			if p.strict {
+				out.err = o.pinError(p, dt, "cannot be honoured: no vendor candidate can run %s %s on %s (%s)", dt, keyText, d.Key, why)
+			} else {
+				warnOnce("pin-vendor:"+name+":"+string(dt), fmt.Sprintf("batchlas: %s %s: pin %q from %s: no vendor candidate can run %s on %s (%s); using the automatic choice",
+					name, dt, p.val, p.describe(o), keyText, d.Key, why))
+				out = o.walk(s, dt, k, d, false, w)
+			}
+		}
+	default:
+		c, err := o.ParseChoice(p.val)
+		switch {
+		case err != nil:
+			reason := err.Error()
+			if se, ok := err.(*SpellingError); ok {
+				reason = se.Reason
+			}
+			out.err = o.pinError(p, dt, "does not parse: %s; pin auto, native, vendor or one of: %s", reason, spellings(cands))
+		case !o.IsCandidate(dt, c):
+			out.err = o.pinError(p, dt, "is not a compiled %s candidate; pin one of: %s", dt, spellings(cands))
+		case !o.CanRun(c, k, d):
+			out.err = o.pinError(p, dt, "cannot run %s %s on %s (its can_run refuses the call); pin another candidate, or auto", dt, keyText, d.Key)
+		default:
+			out = outcome{choice: c, via: trace.ViaPinned}
+		}
+	}
+	if out.err == nil && out.choice.IsZero() {
+		out.err = &NoRouteError{Op: name, DType: dt, Key: keyText, Device: d.Key}
+	}
+	if out.borrowed && out.err == nil {
+		warnOnce("borrow:"+name+":"+string(dt)+":"+d.Key, fmt.Sprintf("batchlas: %s has no %s table for %s; borrowing %s (run tools/tune to tune this device)",
+			name, dt, d.Key, out.entry.device))
+	}
+
+	dec := &decision{choice: out.choice, err: out.err, via: out.via}
+	if s.trace || w != nil {
+		if out.err == nil {
+			dec.line = o.traceDecision(dt, keyText, d, &out).String()
+		}
+	}
+	if s.rec != nil && w == nil {
+		_, nore := out.err.(*NoRouteError)
+		if out.err == nil || nore {
+			dec.cov = s.rec.Counter(o.coverageRow(dt, k, keyText, d, &out, cands))
+		}
+	}
+	if w != nil {
+		w.Choice, w.Err, w.Source, w.TraceLine = dec.choice, dec.err, out.via, dec.line
+	}
+	return dec
+}
+
+func hasVendor(cands []Choice) bool {
+	for _, c := range cands {
+		if c.Vendor() {
+			return true
+		}
+	}
+	return false
+}
+
+func spellings(cands []Choice) string {
+	s := make([]string, len(cands))
+	for i, c := range cands {
+		s[i] = c.String()
+	}
+	if len(s) == 0 {
+		return "(none compiled)"
+	}
+	return strings.Join(s, ", ")
+}
+
+// walk runs steps 2 to 5: the tables in borrow order, then the last resort.
+// native excludes vendor choices everywhere.
+func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk) outcome {
+	own, list := o.tables(s).order(dt, d)
+	var from []string
+	for i, e := range list {
+		role := RoleFallthrough
+		switch {
+		case i == 0 && own:
+			role = RoleOwn
+		case i == 0:
+			role = RoleBorrowed
+		}
+		if e.err != nil {
+			// A table this call needs is broken: say so rather than
+			// silently deciding without it.
+			return outcome{err: e.err}
+		}
+		row, dist, err := e.t.Nearest(dt, k)
+		if err != nil {
+			return outcome{err: fmt.Errorf("%s: %w", o.spec.Name, err)}
+		}
+		var step *WalkStep
+		if w != nil {
+			w.Steps = append(w.Steps, WalkStep{Table: e.t, Role: role, Row: row, Distance: dist})
+			step = &w.Steps[len(w.Steps)-1]
+		}
+		if row != nil {
+			win, next := -1, -1
+			for j := range row.Entries {
+				en := &row.Entries[j]
+				cand := !en.Choice.IsZero() && o.IsCandidate(dt, en.Choice) && !(native && en.Choice.Vendor())
+				ok := cand && o.CanRun(en.Choice, k, d)
+				if step != nil {
+					step.Verdicts = append(step.Verdicts, Verdict{Entry: *en, Candidate: cand, CanRun: ok})
+				}
+				if ok {
+					if win < 0 {
+						win = j
+					} else if next < 0 {
+						next = j
+						if step == nil {
+							break
+						}
+					}
+				}
+			}
+			if win >= 0 {
+				via := trace.ViaFallthrough
+				switch {
+				case role == RoleOwn && e.origin == OriginOverride:
+					via = trace.ViaOverride
+				case role == RoleOwn:
+					via = trace.ViaTable
+				case role == RoleBorrowed:
+					via = trace.ViaBorrowed
+				}
+				return outcome{choice: row.Entries[win].Choice, via: via, entry: e, row: row, win: win, next: next, from: from, borrowed: !own}
+			}
+		}
+		from = append(from, e.device)
+	}
+	cands := o.spec.Candidates[dt]
+	allowed := func(c Choice) bool { return !(native && c.Vendor()) && o.CanRun(c, k, d) }
+	for _, fam := range o.spec.LastResort {
+		for _, c := range cands {
+			if c.fam.Name == fam && allowed(c) {
+				return outcome{choice: c, via: trace.ViaLastResort}
+			}
+		}
+	}
+	for _, c := range cands {
+		if allowed(c) {
+			return outcome{choice: c, via: trace.ViaLastResort}
+		}
+	}
+	return outcome{}
+}
+
+func (o *Op) traceDecision(dt DType, keyText string, d *Device, out *outcome) trace.Decision {
+	td := trace.Decision{Op: o.spec.Name, DType: string(dt), Key: keyText, Choice: out.choice.String(), Via: out.via, Device: d.Key}
+	if out.row != nil {
+		en := out.row.Entries[out.win]
+		td.Timed, td.MS = en.Timed, en.MS
+		if out.next >= 0 {
+			nx := out.row.Entries[out.next]
+			td.Next, td.NextMS = nx.Choice.String(), nx.MS
+		}
+		td.Table, td.Override = out.entry.device, out.entry.origin == OriginOverride
+		td.From = strings.Join(out.from, ",")
+	}
+	return td
+}
+
+func origin(c Choice) string {
+	if c.Vendor() {
+		return "vendor"
+	}
+	return "native"
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (o *Op) coverageRow(dt DType, k Key, keyText string, d *Device, out *outcome, cands []Choice) coverage.Row {
+	existed, supported := false, false
+	for _, c := range cands {
+		if !c.Vendor() {
+			existed = true
+			supported = supported || o.CanRun(c, k, d)
+		}
+	}
+	r := coverage.Row{Op: o.spec.Name, DType: string(dt), Device: d.Key, Key: keyText, VendorLib: o.spec.VendorLib,
+		NativeExisted: b2i(existed), NativeSupported: b2i(supported)}
+	if out.err != nil {
+		r.Kind = coverage.Miss
+	} else {
+		r.Kind, r.Choice, r.Origin, r.Source = coverage.Reached, out.choice.String(), origin(out.choice), out.via
+		if out.entry != nil {
+			r.Table = out.entry.name
+		}
+	}
+	return r
+}

@@ -1,0 +1,97 @@
+package sel
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/batchlas-go/batchlas/trace"
+)
+
+// Roles of a table in a walk.
+const (
+	RoleOwn         = "own"         // the device's own table
+	RoleBorrowed    = "borrowed"    // first table, another device's: the device has none
+	RoleFallthrough = "fallthrough" // a later table: the ones before had nothing runnable
+)
+
+// Walk is the whole decision for one call, step by step (tools/tune
+// explain prints it).
+type Walk struct {
+	Pin       string // the pin in force, "" for none
+	PinSource string // BATCHLAS_<OP>_ROUTE, "scoped pin", "strict scoped pin" or ""
+	Steps     []WalkStep
+	Choice    Choice
+	Source    string // how it was reached: the trace/coverage words (table, borrowed, pinned, last resort, ...)
+	TraceLine string // the trace line of the decision, without indentation
+	Err       error
+}
+
+// WalkStep is one table visited by the walk.
+type WalkStep struct {
+	Table    *Table
+	Role     string // own, borrowed, fallthrough
+	Row      *Row   // nearest row, nil when the section has none
+	Distance float64
+	Verdicts []Verdict // one per entry of Row, in row order
+}
+
+// Verdict is what the walk thought of one entry of a row.
+type Verdict struct {
+	Entry     Entry
+	Candidate bool // a compiled candidate for the dtype (and allowed by the pin)
+	CanRun    bool // and can_run accepts the call
+}
+
+// Explain makes the decision a call would get, without the memo, and
+// returns every step of it. The error is the decision's error, also in
+// Walk.Err.
+func (o *Op) Explain(ctx context.Context, dt DType, k Key, d *Device) (*Walk, error) {
+	s := current()
+	w := &Walk{}
+	o.decideSlow(s, dt, k, d, o.pinFor(ctx, s), w)
+	return w, w.Err
+}
+
+// initShown makes the init line appear once per process, before the first
+// traced decision.
+var initShown atomic.Bool
+
+// initLine reports what the core selected at initialisation for device d.
+func initLine(s *settings, d *Device) string {
+	in := trace.Init{Device: d.Key, Name: d.Name, Cores: d.Cores}
+	for _, f := range d.Flags {
+		if lib, ok := strings.CutPrefix(f, "vendor:"); ok {
+			in.Vendor = append(in.Vendor, lib)
+		} else {
+			in.Flags = append(in.Flags, f)
+		}
+	}
+	ops := Ops()
+	slices.SortFunc(ops, func(a, b *Op) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, o := range ops {
+		in.Tables = append(in.Tables, trace.OpTables{Op: o.Name(), From: o.tableSource(s, d)})
+	}
+	return in.String()
+}
+
+// tableSource says where the op's tables come from on d: its own table
+// (builtin or override), a borrowed one, none, or a broken own table.
+func (o *Op) tableSource(s *settings, d *Device) string {
+	ts := o.tables(s)
+	for _, e := range ts.entries {
+		if e.device == d.Key {
+			if e.err != nil {
+				return "error"
+			}
+			return e.origin
+		}
+	}
+	for _, dt := range o.DTypes() {
+		if _, list := ts.order(dt, d); len(list) > 0 {
+			return "borrowed:" + list[0].device
+		}
+	}
+	return "none"
+}

@@ -1,0 +1,281 @@
+package sel
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Table origins.
+const (
+	OriginBuiltin  = "builtin"
+	OriginOverride = "override"
+)
+
+// rawTable is one table file before parsing.
+type rawTable struct {
+	name string
+	data []byte
+	err  error // could not be read
+}
+
+// overrides scans BATCHLAS_TUNED_DIR once per snapshot and returns its table
+// files by op name. A path that is not a readable directory warns once and
+// is ignored; other file names are skipped with one warning each.
+func (s *settings) overrides() map[string][]rawTable {
+	s.ovOnce.Do(func() {
+		if s.tunedDir == "" {
+			return
+		}
+		dir := s.tunedDir
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			warnOnce("tuned-dir:"+dir, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR=%q is not a readable directory (%v); using the built-in tables", dir, errors.Unwrap(err)))
+			return
+		}
+		s.ov = map[string][]rawTable{}
+		for _, e := range ents {
+			op, _, err := SplitTableName(e.Name())
+			if err != nil || e.IsDir() {
+				warnOnce("tuned-file:"+filepath.Join(dir, e.Name()), fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: skipping %s: want <op>.<device>.txt files (e.g. potrf.x86-64-v4.txt)", filepath.Join(dir, e.Name())))
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			r := rawTable{name: e.Name(), data: data}
+			if err != nil {
+				r.err = &TableError{File: e.Name(), Line: 1, Reason: fmt.Sprintf("cannot read %s: %v", filepath.Join(dir, e.Name()), err)}
+			}
+			s.ov[op] = append(s.ov[op], r)
+		}
+	})
+	return s.ov
+}
+
+// tableEntry is one table file of an op: parsed, or broken with its error.
+type tableEntry struct {
+	name   string
+	device string
+	family string
+	arch   int
+	class  Class
+	origin string
+	t      *Table // nil when broken
+	err    error
+}
+
+// opTables is the set of usable (non-stale) tables of one op under one
+// settings snapshot.
+type opTables struct {
+	gen     uint64
+	entries []*tableEntry
+}
+
+// tables returns the op's tables for snapshot s, loading them on first need.
+func (o *Op) tables(s *settings) *opTables {
+	if ts := o.tabs.Load(); ts != nil && ts.gen == s.gen {
+		return ts
+	}
+	o.loadMu.Lock()
+	defer o.loadMu.Unlock()
+	if ts := o.tabs.Load(); ts != nil && ts.gen == s.gen {
+		return ts
+	}
+	ts := o.load(s)
+	o.tabs.Store(ts)
+	return ts
+}
+
+func (o *Op) load(s *settings) *opTables {
+	files := map[string]rawTable{}
+	origin := map[string]string{}
+	if fsys := builtinFS(); fsys != nil {
+		ents, _ := fs.ReadDir(fsys, ".") // an unreadable FS is an FS without tables
+		for _, e := range ents {
+			op, _, err := SplitTableName(e.Name())
+			if err != nil || op != o.Name() || e.IsDir() {
+				continue
+			}
+			data, err := fs.ReadFile(fsys, e.Name())
+			r := rawTable{name: e.Name(), data: data}
+			if err != nil {
+				r.err = &TableError{File: e.Name(), Line: 1, Reason: fmt.Sprintf("cannot read the built-in table: %v", err)}
+			}
+			files[e.Name()], origin[e.Name()] = r, OriginBuiltin
+		}
+	}
+	for _, r := range s.overrides()[o.Name()] {
+		files[r.name], origin[r.name] = r, OriginOverride // same name replaces
+	}
+	ts := &opTables{gen: s.gen}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		r := files[name]
+		_, dev, _ := SplitTableName(name)
+		fam, arch, class, _ := ParseDeviceKey(dev)
+		e := &tableEntry{name: name, device: dev, family: fam, arch: arch, class: class, origin: origin[name]}
+		if r.err != nil {
+			e.err = r.err
+		} else if t, err := ParseTable(name, r.data, o); err != nil {
+			e.err = err
+		} else {
+			t.Origin = e.origin
+			if t.Revision != o.spec.Revision {
+				warnOnce("stale:"+e.origin+":"+name, fmt.Sprintf("batchlas: skipping %s %s table %s: written for %s revision %d, the op is at revision %d (run tools/tune to re-tune this device)",
+					e.origin, o.Name(), name, o.Name(), t.Revision, o.spec.Revision))
+				continue
+			}
+			e.t = t
+		}
+		ts.entries = append(ts.entries, e)
+	}
+	return ts
+}
+
+// deviceIdentity returns the family, architecture and class that order the
+// tables for d, deriving them from the key when the device leaves them out.
+func deviceIdentity(d *Device) (string, int, Class) {
+	fam, arch, class := d.Family, d.Arch, d.Class
+	if fam == "" {
+		f, a, c, err := ParseDeviceKey(d.Key)
+		if err == nil {
+			fam, arch = f, a
+			if class == "" {
+				class = c
+			}
+		}
+	}
+	if class == "" {
+		class = CPU
+	}
+	return fam, arch, class
+}
+
+// order returns the op's tables for dt in borrow order for d (section 4,
+// step 2): the device's own table; the same family at or below its
+// architecture, nearest first, then above, nearest first; then the other
+// families of the same class in the fixed family order, higher architecture
+// first. A table without rows for dt is not in the order. A broken table is,
+// since it might have had them: a call that reaches it returns its error.
+// own reports whether the first entry is the device's own table.
+func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
+	fam, arch, class := deviceIdentity(d)
+	for _, e := range ts.entries {
+		if e.class != class {
+			continue // a cpu never reads a gpu table, nor the reverse
+		}
+		if e.t != nil && len(e.t.Sections[dt]) == 0 {
+			continue
+		}
+		list = append(list, e)
+	}
+	famRank := func(f string) int {
+		if i := slices.Index(familyOrder[class], f); i >= 0 {
+			return i
+		}
+		return len(familyOrder[class])
+	}
+	rank := func(e *tableEntry) (group, dist int) {
+		switch {
+		case e.device == d.Key:
+			return 0, 0
+		case e.family == fam && e.arch <= arch:
+			return 1, arch - e.arch
+		case e.family == fam:
+			return 2, e.arch - arch
+		}
+		return 3 + famRank(e.family), -e.arch
+	}
+	slices.SortStableFunc(list, func(a, b *tableEntry) int {
+		ga, da := rank(a)
+		gb, db := rank(b)
+		return cmp.Or(cmp.Compare(ga, gb), strings.Compare(familyKey(a, ga, class), familyKey(b, gb, class)), cmp.Compare(da, db), strings.Compare(a.device, b.device))
+	})
+	return len(list) > 0 && list[0].device == d.Key, list
+}
+
+// familyKey groups families outside the fixed order alphabetically.
+func familyKey(e *tableEntry, group int, class Class) string {
+	if group >= 3+len(familyOrder[class]) {
+		return e.family
+	}
+	return ""
+}
+
+// Tables returns the op's tables for dt in borrow order for d: the built-in
+// tables with BATCHLAS_TUNED_DIR's replacing those of the same name, stale
+// ones left out. A table in that order that does not parse is reported in the
+// error (the others are still returned).
+func (o *Op) Tables(dt DType, d *Device) ([]*Table, error) {
+	if d == nil {
+		return nil, errors.New("sel: Tables: nil device")
+	}
+	_, list := o.tables(current()).order(dt, d)
+	var out []*Table
+	var errs []error
+	for _, e := range list {
+		if e.err != nil {
+			errs = append(errs, e.err)
+			continue
+		}
+		out = append(out, e.t)
+	}
+	return out, errors.Join(errs...)
+}
+
+// CheckBuiltin checks every built-in table of every registered op: it
+// parses, is written for the op's current revision (R9), and names only
+// candidates. A vendor spelling is accepted when the vendor family is not
+// compiled (a novendor build still reads tables that rank vendor). Op test
+// suites call it so a bad shipped table fails them.
+func CheckBuiltin() error {
+	fsys := builtinFS()
+	if fsys == nil {
+		return nil
+	}
+	ents, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return fmt.Errorf("sel: reading the built-in tables: %w", err)
+	}
+	var errs []error
+	for _, e := range ents {
+		opName, _, err := SplitTableName(e.Name())
+		if err != nil {
+			continue
+		}
+		o := Lookup(opName)
+		if o == nil {
+			continue // an op not linked into this binary
+		}
+		data, err := fs.ReadFile(fsys, e.Name())
+		if err != nil {
+			errs = append(errs, &TableError{File: e.Name(), Line: 1, Reason: err.Error()})
+			continue
+		}
+		t, err := ParseTable(e.Name(), data, o)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if t.Revision != o.spec.Revision {
+			errs = append(errs, &TableError{File: e.Name(), Line: 1, Reason: fmt.Sprintf("written for revision %d, %s is at revision %d: stale, re-tune it", t.Revision, o.Name(), o.spec.Revision)})
+		}
+		for _, dt := range slices.Sorted(maps.Keys(t.Sections)) {
+			for _, r := range t.Sections[dt] {
+				for _, en := range r.Entries {
+					ok := !en.Choice.IsZero() && (o.IsCandidate(dt, en.Choice) ||
+						en.Choice.Vendor() && !slices.ContainsFunc(o.Candidates(dt), func(c Choice) bool { return c.fam == en.Choice.fam }))
+					if !ok {
+						errs = append(errs, &TableError{File: e.Name(), Line: r.Line, Reason: fmt.Sprintf("%s is not a %s candidate of %s", en.Spelling, dt, o.Name())})
+					}
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+

@@ -1,0 +1,170 @@
+package sel
+
+import (
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/batchlas-go/batchlas/coverage"
+)
+
+// settings is one snapshot of the environment. Decisions read it through an
+// atomic pointer, so a reload never blocks a decision and a decision never
+// sees half of an old snapshot and half of a new one.
+type settings struct {
+	gen      uint64
+	trace    bool
+	pins     map[string]string // op name -> trimmed, lower-cased BATCHLAS_<OP>_ROUTE
+	tunedDir string
+	covPath  string
+	rec      *coverage.Recorder
+
+	// The tuned dir is scanned on first need, once per snapshot, so a
+	// program that never decides never touches it.
+	ovOnce sync.Once
+	ov     map[string][]rawTable
+}
+
+var (
+	cur        atomic.Pointer[settings]
+	settingsMu sync.Mutex // serialises snapshot creation
+	lastGen    uint64     // guarded by settingsMu
+)
+
+// current returns the settings snapshot, reading the environment on first use.
+func current() *settings {
+	if s := cur.Load(); s != nil {
+		return s
+	}
+	settingsMu.Lock()
+	defer settingsMu.Unlock()
+	if s := cur.Load(); s != nil {
+		return s
+	}
+	return loadLocked()
+}
+
+// Reload re-reads the environment (pins, trace, coverage path, tuned dir)
+// into a new settings snapshot, and drops the decision memo and the loaded
+// tables. A program that changes BATCHLAS_* variables after its first call
+// calls it; decisions running meanwhile finish on the old snapshot.
+func Reload() {
+	settingsMu.Lock()
+	defer settingsMu.Unlock()
+	loadLocked()
+}
+
+func traceOn(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "0", "false", "off", "no":
+		return false
+	}
+	return true
+}
+
+func loadLocked() *settings {
+	lastGen++
+	s := &settings{
+		gen:      lastGen,
+		trace:    traceOn(os.Getenv("BATCHLAS_SELECT_TRACE")),
+		tunedDir: strings.TrimSpace(os.Getenv("BATCHLAS_TUNED_DIR")),
+		covPath:  strings.TrimSpace(os.Getenv("BATCHLAS_COVERAGE_OUT")),
+	}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if name, ok := strings.CutPrefix(k, "BATCHLAS_"); ok {
+			if name, ok = strings.CutSuffix(name, "_ROUTE"); ok && name != "" {
+				if s.pins == nil {
+					s.pins = map[string]string{}
+				}
+				s.pins[strings.ToLower(name)] = strings.ToLower(strings.TrimSpace(v))
+			}
+		}
+	}
+	if s.covPath != "" {
+		s.rec = recorderFor(s.covPath)
+	}
+	cur.Store(s)
+	memoReset(s.gen)
+	if s.rec != nil {
+		// After the store: an op registering concurrently either is listed
+		// here or sees s in Register; Link drops the duplicate.
+		for _, o := range Ops() {
+			s.rec.Link(o.Name(), o.linkedRows())
+		}
+	}
+	return s
+}
+
+// Coverage recorders, one per path, kept across reloads so that counts go
+// on accumulating in the same shard.
+var recorders struct {
+	sync.Mutex
+	byPath map[string]*coverage.Recorder
+}
+
+func recorderFor(path string) *coverage.Recorder {
+	recorders.Lock()
+	defer recorders.Unlock()
+	if r, ok := recorders.byPath[path]; ok {
+		return r
+	}
+	r, err := coverage.Open(path)
+	if err != nil {
+		warnOnce("coverage-open:"+path, "batchlas: BATCHLAS_COVERAGE_OUT: "+err.Error()+"; coverage is off")
+	}
+	if recorders.byPath == nil {
+		recorders.byPath = map[string]*coverage.Recorder{}
+	}
+	recorders.byPath[path] = r // nil too: warn once, not on every reload
+	return r
+}
+
+// Flush completes the coverage shards of this process (call counts). Tools
+// defer it; test packages call it from TestMain after m.Run. Rows seen for the
+// first time are already on disk; Flush only completes their counts.
+func Flush() error {
+	recorders.Lock()
+	defer recorders.Unlock()
+	var first error
+	for _, r := range recorders.byPath {
+		if r == nil {
+			continue
+		}
+		if err := r.Flush(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Warnings: one line each, once per identity per process, to a writer tests
+// can replace.
+var warnings = struct {
+	sync.Mutex
+	w    io.Writer
+	seen map[string]bool
+}{w: os.Stderr, seen: map[string]bool{}}
+
+// SetWarnOutput sends the core's warnings to w instead of stderr and returns
+// the previous writer.
+func SetWarnOutput(w io.Writer) io.Writer {
+	warnings.Lock()
+	defer warnings.Unlock()
+	old := warnings.w
+	warnings.w = w
+	return old
+}
+
+// warnOnce writes msg the first time id is seen in this process.
+func warnOnce(id, msg string) {
+	warnings.Lock()
+	defer warnings.Unlock()
+	if warnings.seen[id] {
+		return
+	}
+	warnings.seen[id] = true
+	_, _ = io.WriteString(warnings.w, msg+"\n")
+}

@@ -1,0 +1,452 @@
+package sel
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Table is one parsed `<op>.<device>.txt` file.
+type Table struct {
+	File     string // base name, e.g. potrf.x86-64-v4.txt
+	Op       string
+	Device   string
+	Revision int
+	Origin   string // "builtin" or "override"
+	// Header keeps every k=v provenance word of the header lines (op,
+	// device, revision, kernels, date, host, cores, go, tool, grid, ...),
+	// quotes removed.
+	Header   map[string]string
+	Keys     []KeySpec
+	Sections map[DType][]Row
+
+	// Identity of the device, from the file name, for the borrow order.
+	family string
+	arch   int
+	class  Class
+}
+
+// Row is one measured (or hand-ranked) call shape of a table section.
+type Row struct {
+	Line    int // line number in the file
+	Key     Key // in the op's key order
+	Entries []Entry
+
+	lg [MaxKeys]float64 // log2 of each log key, precomputed for Nearest
+}
+
+// Entry is one `spelling ms` of a row.
+type Entry struct {
+	Spelling string
+	// Choice is the parsed spelling, zero when it does not parse for the op
+	// (the walk skips it; tools/tune check reports it).
+	Choice Choice
+	MS     float64 // milliseconds per call for the whole batch
+	Timed  bool    // false for a hand-ranked `-` entry
+}
+
+// TableError is a table that cannot be used: `<file>:<line>: <reason>`.
+type TableError struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+func (e *TableError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
+
+// knownDTypes are the section names a table may use.
+var knownDTypes = []DType{Float32, Float64, "complex64", "complex128"}
+
+// SplitTableName splits `<op>.<device>.txt` into op and device key, checking
+// both spellings.
+func SplitTableName(file string) (op, device string, err error) {
+	base, ok := strings.CutSuffix(file, ".txt")
+	if ok {
+		op, device, ok = strings.Cut(base, ".")
+	}
+	if !ok || !validName(op) || strings.Contains(device, ".") {
+		return "", "", fmt.Errorf("file name %q: want <op>.<device>.txt, e.g. potrf.x86-64-v4.txt", file)
+	}
+	if _, _, _, err := ParseDeviceKey(device); err != nil {
+		return "", "", fmt.Errorf("file name %q: %v", file, err)
+	}
+	return op, device, nil
+}
+
+// ParseTable parses one table. file is its base name (`<op>.<device>.txt`):
+// op and device come from it. op, when not nil, supplies the key names the
+// `# keys:` line must equal and the families spellings are parsed against;
+// with a nil op the keys line is taken as given and no Choice is filled.
+// Every error is a *TableError naming the file and line.
+func ParseTable(file string, data []byte, op *Op) (*Table, error) {
+	p := tableParser{file: file, op: op}
+	t, err := p.parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+type tableParser struct {
+	file string
+	op   *Op
+	t    *Table
+	line int
+
+	keysLine   int
+	revLine    int
+	sectLine   map[DType]int
+	section    DType
+	seenRow    bool
+	tuples     map[Key]int
+	exactPos   []int
+	keyByName  map[string]int
+	familyList []*Family
+}
+
+func (p *tableParser) fail(format string, args ...any) error {
+	return &TableError{File: p.file, Line: p.line, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (p *tableParser) parse(data []byte) (*Table, error) {
+	p.line = 1
+	opName, dev, err := SplitTableName(p.file)
+	if err != nil {
+		return nil, p.fail("%v", err)
+	}
+	if p.op != nil && opName != p.op.Name() {
+		return nil, p.fail("file is for op %s, not %s", opName, p.op.Name())
+	}
+	fam, arch, class, _ := ParseDeviceKey(dev)
+	p.t = &Table{File: p.file, Op: opName, Device: dev, Revision: -1, Header: map[string]string{},
+		Sections: map[DType][]Row{}, family: fam, arch: arch, class: class}
+	p.sectLine = map[DType]int{}
+	if p.op != nil {
+		p.familyList = p.op.spec.Families
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, raw := range lines {
+		p.line = i + 1
+		s := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		var err error
+		switch {
+		case s == "":
+		case s[0] == '#':
+			err = p.comment(s[1:])
+		case s[0] == '[':
+			err = p.sectionLine(s)
+		default:
+			err = p.row(s)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !p.seenRow {
+		// The header rules hold for a table without rows too; report them
+		// at the last line, where the missing header should have ended.
+		p.line = max(1, len(lines))
+		if strings.HasSuffix(string(data), "\n") && len(lines) > 1 {
+			p.line = len(lines) - 1
+		}
+		if err := p.headerDone(); err != nil {
+			return nil, err
+		}
+	}
+	return p.t, nil
+}
+
+// comment handles a `#` line: provenance and the keys line before the first
+// row, a plain comment after.
+func (p *tableParser) comment(s string) error {
+	body := strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(body, "keys:"); ok {
+		if p.seenRow {
+			return p.fail("# keys: line after the first row; it belongs in the header")
+		}
+		if p.keysLine != 0 {
+			return p.fail("second # keys: line (the first is on line %d)", p.keysLine)
+		}
+		p.keysLine = p.line
+		ks, err := ParseKeys(rest)
+		if err != nil {
+			return p.fail("%v", err)
+		}
+		if p.op != nil && FormatKeys(ks) != FormatKeys(p.op.keys) {
+			return p.fail("keys %q differ from %s's key names %q; re-tune with tools/tune", FormatKeys(ks), p.op.Name(), FormatKeys(p.op.keys))
+		}
+		p.t.Keys = ks
+		p.keyByName = map[string]int{}
+		p.exactPos = p.exactPos[:0]
+		for i, k := range ks {
+			p.keyByName[k.Name] = i
+			if k.Kind == Exact {
+				p.exactPos = append(p.exactPos, i)
+			}
+		}
+		return nil
+	}
+	if p.seenRow {
+		return nil
+	}
+	words, err := headerWords(body)
+	if err != nil {
+		return p.fail("%v", err)
+	}
+	for _, w := range words {
+		p.t.Header[w[0]] = w[1]
+		switch w[0] {
+		case "op":
+			if w[1] != p.t.Op {
+				return p.fail("header says op=%s but the file name says %s", w[1], p.t.Op)
+			}
+		case "device":
+			if w[1] != p.t.Device {
+				return p.fail("header says device=%s but the file name says %s", w[1], p.t.Device)
+			}
+		case "revision":
+			n, err := strconv.Atoi(w[1])
+			if err != nil || n < 0 {
+				return p.fail("revision=%s: want a non-negative integer", w[1])
+			}
+			p.t.Revision = n
+			p.revLine = p.line
+		}
+	}
+	return nil
+}
+
+// headerWords returns the k=v words of a header line; values may be
+// double-quoted (host="AMD EPYC 9R14"). Words without '=' are prose and
+// ignored.
+func headerWords(s string) ([][2]string, error) {
+	var out [][2]string
+	for i := 0; i < len(s); {
+		if s[i] == ' ' || s[i] == '\t' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '=' {
+			j++
+		}
+		if j >= len(s) || s[j] != '=' {
+			i = j // prose word
+			continue
+		}
+		k := s[i:j]
+		j++
+		var v string
+		if j < len(s) && s[j] == '"' {
+			end := strings.IndexByte(s[j+1:], '"')
+			if end < 0 {
+				return nil, fmt.Errorf("header word %s: unterminated quote", k)
+			}
+			v = s[j+1 : j+1+end]
+			j += end + 2
+		} else {
+			e := j
+			for e < len(s) && s[e] != ' ' && s[e] != '\t' {
+				e++
+			}
+			v = s[j:e]
+			j = e
+		}
+		if k != "" {
+			out = append(out, [2]string{k, v})
+		}
+		i = j
+	}
+	return out, nil
+}
+
+func (p *tableParser) headerDone() error {
+	if p.t.Revision < 0 {
+		return p.fail("no revision=N in the header; tables written by tools/tune carry it")
+	}
+	if p.keysLine == 0 {
+		return p.fail("no # keys: line in the header; it must list the op's key names")
+	}
+	return nil
+}
+
+func (p *tableParser) sectionLine(s string) error {
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	if !strings.HasSuffix(s, "]") {
+		return p.fail("section %q: want [dtype]", s)
+	}
+	dt := DType(strings.TrimSpace(s[1 : len(s)-1]))
+	known := false
+	for _, k := range knownDTypes {
+		known = known || k == dt
+	}
+	if !known {
+		return p.fail("unknown dtype section [%s]; want float32, float64, complex64 or complex128", dt)
+	}
+	if l, dup := p.sectLine[dt]; dup {
+		return p.fail("section [%s] appears twice (first on line %d)", dt, l)
+	}
+	p.sectLine[dt] = p.line
+	p.section = dt
+	p.tuples = map[Key]int{}
+	if _, ok := p.t.Sections[dt]; !ok {
+		p.t.Sections[dt] = nil
+	}
+	return nil
+}
+
+func (p *tableParser) row(s string) error {
+	if !p.seenRow {
+		if err := p.headerDone(); err != nil {
+			return err
+		}
+		p.seenRow = true
+	}
+	if p.section == "" {
+		return p.fail("row before any [dtype] section")
+	}
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	parts := strings.Split(s, "|")
+	if len(parts) < 2 {
+		return p.fail("row has no entries; want `key=value ... | spelling ms | ...`")
+	}
+	r := Row{Line: p.line}
+	keys := p.t.Keys
+	var vals [MaxKeys]KeyVal
+	var have [MaxKeys]bool
+	for _, w := range strings.Fields(parts[0]) {
+		name, val, ok := strings.Cut(w, "=")
+		if !ok {
+			return p.fail("key word %q: want name=value", w)
+		}
+		i, known := p.keyByName[name]
+		if !known {
+			return p.fail("unknown key %q; the keys are %s", name, FormatKeys(keys))
+		}
+		if have[i] {
+			return p.fail("key %s given twice", name)
+		}
+		have[i] = true
+		if val == "" {
+			return p.fail("key %s has no value", name)
+		}
+		if keys[i].Kind == Exact {
+			vals[i] = Str(val)
+			continue
+		}
+		n, err := strconv.ParseInt(val, 10, 63)
+		if err != nil || n < 1 {
+			return p.fail("key %s=%s: want a positive integer", name, val)
+		}
+		vals[i] = KeyVal{N: n}
+		r.lg[i] = math.Log2(float64(n))
+	}
+	for i, k := range keys {
+		if !have[i] {
+			return p.fail("row lacks key %s", k.Name)
+		}
+	}
+	r.Key = MakeKey(vals[:len(keys)]...)
+	if l, dup := p.tuples[r.Key]; dup {
+		return p.fail("key tuple %s already has a row on line %d", r.Key.Format(keys), l)
+	}
+	seen := map[string]bool{}
+	timed := 0
+	for _, part := range parts[1:] {
+		f := strings.Fields(part)
+		if len(f) != 2 {
+			return p.fail("entry %q: want `spelling ms` (ms a number or -)", strings.TrimSpace(part))
+		}
+		e := Entry{Spelling: f[0]}
+		if f[1] != "-" {
+			ms, err := strconv.ParseFloat(f[1], 64)
+			if err != nil || !(ms >= 0) || math.IsInf(ms, 0) {
+				return p.fail("entry %s: time %q is not a non-negative number of milliseconds", f[0], f[1])
+			}
+			e.MS, e.Timed = ms, true
+			timed++
+		}
+		id := e.Spelling
+		if p.op != nil {
+			if c, err := ParseChoice(e.Spelling, p.familyList); err == nil {
+				e.Choice = c
+				id = c.String() // lpanel:8 and lpanel:panel=8 are one spelling
+			}
+		}
+		if seen[id] {
+			return p.fail("spelling %s appears twice in the row", id)
+		}
+		seen[id] = true
+		r.Entries = append(r.Entries, e)
+	}
+	if timed != 0 && timed != len(r.Entries) {
+		return p.fail("row mixes timed entries and untimed (-) ones; a row is all-timed or all-untimed")
+	}
+	p.tuples[r.Key] = p.line
+	p.t.Sections[p.section] = append(p.t.Sections[p.section], r)
+	return nil
+}
+
+// Nearest returns the row of section dt nearest to k, and its distance
+// (section 4, step 3 of the contract). Rows must match the exact keys; when
+// none does, exact keys are dropped from the right one at a time. Among the
+// matching rows the smallest weighted log2 distance wins; ties (within 1e-9)
+// go to the row whose log2 key vector is lexicographically smaller. A
+// section without rows gives (nil, 0, nil).
+func (t *Table) Nearest(dt DType, k Key) (*Row, float64, error) {
+	if k.Len() != len(t.Keys) {
+		return nil, 0, fmt.Errorf("%s: the key has %d value(s) but the table's keys are %q; the op must supply every key", t.File, k.Len(), FormatKeys(t.Keys))
+	}
+	var klg [MaxKeys]float64
+	var nExact int
+	for i, ks := range t.Keys {
+		if ks.Kind == Exact {
+			nExact++
+			if k.v[i].S == "" {
+				return nil, 0, fmt.Errorf("%s: exact key %s has no value; the op must supply it", t.File, ks.Name)
+			}
+			continue
+		}
+		klg[i] = math.Log2(float64(max(1, k.v[i].N)))
+	}
+	rows := t.Sections[dt]
+	for keep := nExact; keep >= 0; keep-- {
+		best, bestD := -1, 0.0
+	rowLoop:
+		for ri := range rows {
+			r := &rows[ri]
+			d, seen := 0.0, 0
+			for i, ks := range t.Keys {
+				if ks.Kind == Exact {
+					if seen < keep && r.Key.v[i].S != k.v[i].S {
+						continue rowLoop
+					}
+					seen++
+					continue
+				}
+				d += ks.Weight * math.Abs(r.lg[i]-klg[i])
+			}
+			if best < 0 || d < bestD-1e-9 || (d <= bestD+1e-9 && t.lexLess(r, &rows[best])) {
+				best, bestD = ri, d
+			}
+		}
+		if best >= 0 {
+			return &rows[best], bestD, nil
+		}
+	}
+	return nil, 0, nil
+}
+
+func (t *Table) lexLess(a, b *Row) bool {
+	for i, ks := range t.Keys {
+		if ks.Kind == Log && a.lg[i] != b.lg[i] {
+			return a.lg[i] < b.lg[i]
+		}
+	}
+	return false
+}

@@ -1,0 +1,224 @@
+package trace
+
+import (
+	"context"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+var out = struct {
+	sync.Mutex
+	w io.Writer
+}{w: os.Stderr}
+
+// SetOutput sends trace lines to w instead of stderr and returns the previous
+// writer, so a test can capture lines and restore the old writer after.
+func SetOutput(w io.Writer) io.Writer {
+	out.Lock()
+	defer out.Unlock()
+	old := out.w
+	out.w = w
+	return old
+}
+
+type depthKey struct{}
+
+// Depth returns the nesting level carried by ctx (0 at the top).
+func Depth(ctx context.Context) int {
+	if ctx == nil {
+		return 0
+	}
+	d, _ := ctx.Value(depthKey{}).(int)
+	return d
+}
+
+// Nest returns a context one level deeper than ctx: decisions traced with it
+// are indented under the line of the decision that created it.
+func Nest(ctx context.Context) context.Context {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return context.WithValue(ctx, depthKey{}, Depth(ctx)+1)
+}
+
+// Print writes line, indented two spaces per nesting level of ctx, as one
+// write: lines from concurrent goroutines never interleave mid-line.
+func Print(ctx context.Context, line string) {
+	d := Depth(ctx)
+	b := make([]byte, 0, 2*d+len(line)+1)
+	for i := 0; i < d; i++ {
+		b = append(b, ' ', ' ')
+	}
+	b = append(b, line...)
+	b = append(b, '\n')
+	out.Lock()
+	defer out.Unlock()
+	_, _ = out.w.Write(b) // a trace that cannot be written must not fail the call
+}
+
+// MS formats a table time in milliseconds: three significant digits below
+// 1 ms (0.302, 0.49), two decimals from 1 ms on (14.10).
+func MS(ms float64) string {
+	if ms < 1 {
+		return strconv.FormatFloat(ms, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(ms, 'f', 2, 64)
+}
+
+// How a decision was reached; the words are also the coverage "source".
+const (
+	ViaTable       = "table"         // the device's own table
+	ViaOverride    = "override"      // the device's own table, from BATCHLAS_TUNED_DIR
+	ViaBorrowed    = "borrowed"      // another device's table: the device has none of its own
+	ViaFallthrough = "fallthrough"   // a later table: earlier ones had nothing runnable
+	ViaPinned      = "pinned"        // a pinned spelling
+	ViaNative      = "pinned native" // the native class pin
+	ViaVendor      = "pinned vendor" // the vendor class pin
+	ViaLastResort  = "last resort"   // no table served
+)
+
+// TieRatio is the relative gap within which two timings are "tied with"
+// rather than "next": the tuner's tie rule uses the same 3%.
+const TieRatio = 0.03
+
+// Decision is what one trace line reports.
+type Decision struct {
+	Op, DType string
+	Key       string // "uplo=L n=64 batch=1024"
+	Choice    string
+
+	Via string // one of the Via* words
+
+	// Table facts, for the table-backed Via words.
+	Timed    bool
+	MS       float64
+	Next     string // runner-up spelling, "" when none
+	NextMS   float64
+	Table    string // device key of the table that served
+	Override bool   // that table came from BATCHLAS_TUNED_DIR
+	Device   string // device key of the call (named by "borrowed for")
+	From     string // device keys of the tables fallen through, comma-separated
+}
+
+// String returns the line in the fixed format of the selection contract:
+//
+//	potrf float64 n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4]
+func (d Decision) String() string {
+	var b strings.Builder
+	b.WriteString(d.Op)
+	b.WriteByte(' ')
+	b.WriteString(d.DType)
+	if d.Key != "" {
+		b.WriteByte(' ')
+		b.WriteString(d.Key)
+	}
+	b.WriteString(" -> ")
+	b.WriteString(d.Choice)
+	switch d.Via {
+	case ViaPinned, ViaNative, ViaVendor, ViaLastResort:
+		b.WriteString("  [")
+		b.WriteString(d.Via)
+		b.WriteByte(']')
+		return b.String()
+	}
+	if d.Timed {
+		b.WriteString("  ")
+		b.WriteString(MS(d.MS))
+		b.WriteString(" ms")
+		if d.Next != "" {
+			lo, hi := min(d.MS, d.NextMS), max(d.MS, d.NextMS)
+			gap := 0.0
+			if lo > 0 {
+				gap = (hi - lo) / lo
+			} else if hi > 0 {
+				gap = 1 // one is free, the other is not: never a tie
+			}
+			if gap <= TieRatio+1e-12 {
+				b.WriteString(", tied with ")
+				b.WriteString(d.Next)
+				b.WriteByte(' ')
+				b.WriteString(MS(d.NextMS))
+				b.WriteString(" ms (")
+				b.WriteString(strconv.FormatFloat(gap*100, 'f', 0, 64))
+				b.WriteString("%)")
+			} else {
+				b.WriteString(", next ")
+				b.WriteString(d.Next)
+				b.WriteByte(' ')
+				b.WriteString(MS(d.NextMS))
+				b.WriteString(" ms")
+			}
+		}
+	} else {
+		b.WriteString("  untimed")
+	}
+	b.WriteString("  [")
+	if d.Override {
+		b.WriteString("override ")
+	}
+	b.WriteString(d.Table)
+	switch d.Via {
+	case ViaBorrowed:
+		b.WriteString(" table, borrowed for ")
+		b.WriteString(d.Device)
+	case ViaFallthrough:
+		b.WriteString(" table, fallthrough from ")
+		b.WriteString(d.From)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// Init is the one line printed before the first traced decision of a
+// process: what the core selected at initialisation.
+type Init struct {
+	Device string // device key
+	Name   string // marketing name
+	Cores  int
+	Flags  []string // capability flags that gate kernels (vendor:* excluded)
+	Vendor []string // vendor library groups in the build; empty: none
+	Tables []OpTables
+}
+
+// OpTables says where one op's tables come from for the device.
+type OpTables struct {
+	Op   string
+	From string // "builtin", "override", "borrowed:<device>", "none", "error"
+}
+
+// String formats the init line:
+//
+//	batchlas: device x86-64-v4 "AMD EPYC 9R14" cores=2 flags=avx2,fma,fp64 vendor=blas,lapack tables: gemm=builtin potrf=borrowed:x86-64-v3
+func (in Init) String() string {
+	var b strings.Builder
+	b.WriteString("batchlas: device ")
+	b.WriteString(in.Device)
+	b.WriteString(" ")
+	b.WriteString(strconv.Quote(in.Name))
+	b.WriteString(" cores=")
+	b.WriteString(strconv.Itoa(in.Cores))
+	b.WriteString(" flags=")
+	if len(in.Flags) == 0 {
+		b.WriteString("none")
+	}
+	b.WriteString(strings.Join(in.Flags, ","))
+	b.WriteString(" vendor=")
+	if len(in.Vendor) == 0 {
+		b.WriteString("none")
+	}
+	b.WriteString(strings.Join(in.Vendor, ","))
+	b.WriteString(" tables:")
+	if len(in.Tables) == 0 {
+		b.WriteString(" none")
+	}
+	for _, t := range in.Tables {
+		b.WriteByte(' ')
+		b.WriteString(t.Op)
+		b.WriteByte('=')
+		b.WriteString(t.From)
+	}
+	return b.String()
+}

@@ -101,8 +101,8 @@ var auxOp = Register(OpSpec{
 })
 
 var (
-	famA = &Family{Name: "a"}
-	famB = &Family{Name: "b"}
+	famA       = &Family{Name: "a"}
+	famB       = &Family{Name: "b"}
 	abFamilies = []*Family{famA, famB}
 	abCands    = map[DType][]Choice{Float64: {famA.With(), famB.With()}}
 	canAll     = func(Choice, Key, *Device) bool { return !isRefused(Choice{}) }

@@ -278,4 +278,3 @@ func CheckBuiltin() error {
 	}
 	return errors.Join(errs...)
 }
-

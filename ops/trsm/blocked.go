@@ -1,0 +1,144 @@
+package trsm
+
+import (
+	"context"
+	"unsafe"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/ops/gemm"
+)
+
+// The blocked family: the triangle is split recursively in two, at a
+// multiple of nb near the middle, until the diagonal blocks have order at
+// most nb; those are solved by the direct kernel, and the coupling block is
+// applied to the rest of B by one gemm call on the whole (chunk of the)
+// batch, through gemm's public entry point so its decision is traced.
+// Splitting in halves rather than peeling nb at a time gives gemm its
+// largest, squarest products (a 16x32x16 update instead of three 8-deep
+// ones).
+//
+// The batch is walked in chunks sized to stay in cache across the passes
+// the recursion makes over it (one per diagonal block and one per update);
+// every kernel call inside a chunk is itself parallel over the chunk.
+//
+// Workspace: the direct kernel's packed diagonal block per worker. gemm
+// gets nil and allocates what its own choice needs: its BufferSize would
+// have to be asked for every update shape, and its current kernels need
+// none.
+
+// launchBlocked solves every matrix of the batch with leaf size nb.
+func launchBlocked[T batchlas.Float](ctx context.Context, p *problem, nb int, alpha T, a, b batchlas.Batch[T], ws []T) error {
+	if p.t <= nb {
+		return launchDirect(ctx, p, alpha, a, b, ws)
+	}
+	if alpha == 0 {
+		return zeroB(ctx, b)
+	}
+	chunk := chunkCount(ctx, p, a.Stride == 0, int(unsafe.Sizeof(alpha)))
+	for lo := 0; lo < b.Count; lo += chunk {
+		n := min(chunk, b.Count-lo)
+		s := &solver[T]{p: p, nb: nb, ws: ws, a: part(a, lo, n), b: part(b, lo, n)}
+		if err := s.solve(ctx, 0, p.t, alpha); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chunkCount is the number of matrices per chunk: enough to fill the
+// workers' L2 caches (1 MiB if the device does not say), and at least four
+// per worker so each pass still balances.
+func chunkCount(ctx context.Context, p *problem, broadcast bool, size int) int {
+	perMatrix := p.m * p.n
+	if !broadcast {
+		perMatrix += p.t * p.t
+	}
+	perMatrix *= size
+	budget := 1 << 20
+	if l2 := batchlas.DeviceFrom(ctx).L2; l2 > 0 {
+		budget = l2 * parallel.Workers()
+	}
+	return max(budget/perMatrix, 4*parallel.Workers())
+}
+
+// part is matrices [lo, lo+n) of x; a broadcast batch stays broadcast.
+func part[T batchlas.Float](x batchlas.Batch[T], lo, n int) batchlas.Batch[T] {
+	x.Data = x.Data[lo*x.Stride:]
+	x.Count = n
+	return x
+}
+
+// view is the (r1-r0) x (c1-c0) sub-matrix at rows r0, columns c0 of every
+// matrix of x, with x's leading dimension and stride.
+func view[T batchlas.Float](x batchlas.Batch[T], r0, r1, c0, c1 int) batchlas.Batch[T] {
+	x.Data = x.Data[r0+c0*x.LD:]
+	x.Rows, x.Cols = r1-r0, c1-c0
+	return x
+}
+
+// solver holds one chunk's operands through the recursion.
+type solver[T batchlas.Float] struct {
+	p    *problem
+	nb   int
+	ws   []T
+	a, b batchlas.Batch[T]
+}
+
+// opA is rows [r0,r1) x columns [c0,c1) of op(A), as a view of A and the
+// transpose flag that makes it so.
+func (s *solver[T]) opA(r0, r1, c0, c1 int) (batchlas.Batch[T], batchlas.Transpose) {
+	if s.p.ta == batchlas.NoTrans {
+		return view(s.a, r0, r1, c0, c1), batchlas.NoTrans
+	}
+	return view(s.a, c0, c1, r0, r1), batchlas.Trans
+}
+
+// rowsOrCols is rows [k0,k1) of B for side Left, columns [k0,k1) for Right:
+// the part of B (and X) that diagonal block [k0,k1) of op(A) touches.
+func (s *solver[T]) rowsOrCols(k0, k1 int) batchlas.Batch[T] {
+	if s.p.side == batchlas.Left {
+		return view(s.b, k0, k1, 0, s.b.Cols)
+	}
+	return view(s.b, 0, s.b.Rows, k0, k1)
+}
+
+// solve overwrites the part of B that diagonal block [k0,k1) touches with
+// its solution, B having already received every update from outside the
+// block; alpha scales that part of B first.
+func (s *solver[T]) solve(ctx context.Context, k0, k1 int, alpha T) error {
+	if k1-k0 <= s.nb {
+		leaf := *s.p
+		leaf.t = k1 - k0
+		if leaf.side == batchlas.Left {
+			leaf.m = leaf.t
+		} else {
+			leaf.n = leaf.t
+		}
+		return launchDirect(ctx, &leaf, alpha, view(s.a, k0, k1, k0, k1), s.rowsOrCols(k0, k1), s.ws)
+	}
+	mid := k0 + (k1-k0+s.nb-1)/s.nb/2*s.nb
+	// Forward (first block first) when the solve runs down the triangle:
+	// op(A) lower for Left, upper for Right.
+	lower := (s.p.uplo == batchlas.Lower) == (s.p.ta == batchlas.NoTrans)
+	f0, f1, s0, s1 := k0, mid, mid, k1
+	if lower != (s.p.side == batchlas.Left) {
+		f0, f1, s0, s1 = mid, k1, k0, mid
+	}
+	if err := s.solve(ctx, f0, f1, alpha); err != nil {
+		return err
+	}
+	// B_second = alpha*B_second - (coupling of the solved part).
+	var err error
+	if s.p.side == batchlas.Left {
+		blk, t := s.opA(s0, s1, f0, f1)
+		err = gemm.Gemm(ctx, t, batchlas.NoTrans, -1, blk, s.rowsOrCols(f0, f1), alpha, s.rowsOrCols(s0, s1), nil)
+	} else {
+		blk, t := s.opA(f0, f1, s0, s1)
+		err = gemm.Gemm(ctx, batchlas.NoTrans, t, -1, s.rowsOrCols(f0, f1), blk, alpha, s.rowsOrCols(s0, s1), nil)
+	}
+	if err != nil {
+		return err
+	}
+	return s.solve(ctx, s0, s1, 1)
+}

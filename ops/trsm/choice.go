@@ -1,0 +1,68 @@
+package trsm
+
+import (
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// The kernel families of trsm. Each is one unexported driver in its own file.
+var (
+	// direct solves each matrix by substitution (direct.go): all 16
+	// side/uplo/trans/diag variants, any shape.
+	direct = &sel.Family{Name: "direct"}
+	// blocked splits the triangle recursively into diagonal blocks of at
+	// most nb, solved by substitution, and updates the rest of B through
+	// the gemm op on the whole batch (blocked.go).
+	blocked = &sel.Family{Name: "blocked", Fields: []string{"nb"}}
+	// vendor calls gonum's Dtrsm/Strsm per matrix (vendor.go); absent from
+	// the candidate list of a novendor build.
+	vendor = &sel.Family{Name: "vendor", Vendor: true}
+)
+
+// Families lists every family trsm declares, vendor included even in
+// novendor builds, so tables naming it stay parseable everywhere.
+var Families = []*sel.Family{direct, blocked, vendor}
+
+// nativeCandidates are the pure-Go choices, simplest first. The blocked
+// leaf sizes are ordered smallest first: the last resort takes the first
+// blocked candidate, and nb=8 keeps the most work in gemm.
+var nativeCandidates = []sel.Choice{
+	direct.With(),
+	blocked.With(8),
+	blocked.With(16),
+	blocked.With(32),
+}
+
+// candidates is the one candidate list of trsm, the same for float32 and
+// float64: the native choices, then vendorCandidates (vendor.go, empty
+// under -tags novendor).
+var candidates = append(append([]sel.Choice(nil), nativeCandidates...), vendorCandidates...)
+
+// Key names: the four enums compared as text, then the sizes of B and the
+// batch count by log distance.
+const keyNames = "side:exact uplo:exact ta:exact diag:exact m:log n:log batch:log"
+
+// Op is trsm's registration with the selection core, exported for tools
+// and tests (candidate lists, pins, the tuner grid).
+var Op = sel.Register(sel.OpSpec{
+	Name:      opName,
+	Revision:  1,
+	VendorLib: "blas",
+	Keys:      keyNames,
+	Families:  Families,
+	Candidates: map[sel.DType][]sel.Choice{
+		sel.Float32: candidates,
+		sel.Float64: candidates,
+	},
+	// By generality (R4): blocked serves every shape; vendor needs gonum.
+	LastResort: []string{"blocked", "vendor"},
+	CanRun:     canRun,
+	Grid: []sel.GridAxis{
+		{Key: "side", Quick: []string{"L"}, Full: []string{"L", "R"}},
+		{Key: "uplo", Quick: []string{"L"}, Full: []string{"L", "U"}},
+		{Key: "ta", Quick: []string{"N"}, Full: []string{"N", "T"}},
+		{Key: "diag", Quick: []string{"N"}, Full: []string{"N", "U"}},
+		{Key: "m", Quick: []string{"4", "16", "64", "256"}, Full: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}},
+		{Key: "n", Same: "m"},
+		{Key: "batch", Quick: []string{"16", "4096"}, Full: []string{"1", "16", "256", "4096", "32768"}},
+	},
+})

@@ -1,0 +1,17 @@
+// Package trsm solves batched triangular systems with many right-hand
+// sides: op(A_i)*X = alpha*B_i or X*op(A_i) = alpha*B_i for every matrix i
+// of a batch, B_i overwritten by X (BLAS xTRSM, batched, column-major).
+//
+// Every call picks its kernel through the selection core (package sel):
+//
+//   - direct: substitution per matrix, the triangle packed per worker so
+//     all 16 side/uplo/trans/diag variants run one register-blocked loop;
+//   - blocked:nb=8|16|32: recursive halving down to diagonal blocks of at
+//     most nb, solved by substitution, with the off-diagonal updates done
+//     by the gemm op on the whole batch at once;
+//   - vendor: gonum's Dtrsm/Strsm per matrix (not in -tags novendor builds).
+//
+// Pin a kernel with BATCHLAS_TRSM_ROUTE=<spelling> or sel.WithPin(ctx,
+// "trsm", spelling); size the workspace with BufferSize under the same
+// context, or pass nil to let the call allocate it.
+package trsm

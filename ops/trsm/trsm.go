@@ -1,0 +1,156 @@
+package trsm
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+const opName = "trsm"
+
+// problem is one validated call, shared by every family: the enums and the
+// order t of the triangle (m for Left, n for Right).
+type problem struct {
+	side batchlas.Side
+	uplo batchlas.Uplo
+	ta   batchlas.Transpose
+	diag batchlas.Diag
+	m, n int // B is m x n
+	t    int // order of A
+	r    int // the other dimension of B
+}
+
+// key is the selection key of the call, in the order of keyNames.
+func (p *problem) key(count int) sel.Key {
+	return sel.MakeKey(
+		sel.Str(p.side.String()), sel.Str(p.uplo.String()), sel.Str(p.ta.String()), sel.Str(p.diag.String()),
+		sel.Int(p.m), sel.Int(p.n), sel.Int(count))
+}
+
+// check validates the arguments of Trsm and BufferSize.
+func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, a, b batchlas.Batch[T]) (*problem, error) {
+	if err := side.Check(opName); err != nil {
+		return nil, err
+	}
+	if err := uplo.Check(opName); err != nil {
+		return nil, err
+	}
+	if err := ta.Check(opName, "ta"); err != nil {
+		return nil, err
+	}
+	if err := diag.Check(opName); err != nil {
+		return nil, err
+	}
+	if err := a.Check(opName, "a", false); err != nil {
+		return nil, err
+	}
+	if err := b.Check(opName, "b", true); err != nil {
+		return nil, err
+	}
+	p := &problem{side: side, uplo: uplo, ta: ta, diag: diag, m: b.Rows, n: b.Cols, t: b.Rows, r: b.Cols}
+	if side == batchlas.Right {
+		p.t, p.r = b.Cols, b.Rows
+	}
+	switch {
+	case a.Rows != a.Cols:
+		return nil, batchlas.Argf(opName, "a", "a is %dx%d; the triangular matrix must be square", a.Rows, a.Cols)
+	case a.Rows != p.t && side == batchlas.Left:
+		return nil, batchlas.Argf(opName, "a", "a is %dx%d but b has %d rows; side Left needs a of order m = b.Rows", a.Rows, a.Cols, b.Rows)
+	case a.Rows != p.t:
+		return nil, batchlas.Argf(opName, "a", "a is %dx%d but b has %d columns; side Right needs a of order n = b.Cols", a.Rows, a.Cols, b.Cols)
+	case a.Count != b.Count:
+		return nil, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d; give one a per b, or stride 0 to broadcast one a", a.Count, b.Count)
+	}
+	return p, nil
+}
+
+// Trsm solves op(A_i)*X = alpha*B_i (side Left) or X*op(A_i) = alpha*B_i
+// (side Right) for every i, overwriting B_i with X. A_i is triangular
+// (uplo), unit or non-unit diagonal (diag); only its uplo triangle is read,
+// and its diagonal only when diag is NonUnit.
+//
+// b is m x n and written; a is m x m (Left) or n x n (Right), with as many
+// matrices as b, or Stride 0 to broadcast one. ws is the workspace: nil
+// allocates it, otherwise it needs BufferSize elements. As in BLAS, alpha
+// == 0 sets B to zero without reading A or B. A zero on a non-unit
+// diagonal gives Inf/NaN in X, per IEEE; it is not reported as an error.
+func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, alpha T, a, b batchlas.Batch[T], ws []T) error {
+	p, err := check(side, uplo, ta, diag, a, b)
+	if err != nil {
+		return err
+	}
+	if b.Empty() {
+		return nil
+	}
+	dev := batchlas.DeviceFrom(ctx)
+	key := p.key(b.Count)
+	return Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+		if !canRun(c, key, dev) {
+			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d on %s", c, p.m, p.n, dev.Key)
+		}
+		need := bufferSize(c, p)
+		switch {
+		case ws == nil:
+			ws = make([]T, need)
+		case len(ws) < need:
+			return batchlas.Argf(opName, "ws", "ws has %d elements, %s needs %d; size it with trsm.BufferSize or pass nil", len(ws), c, need)
+		}
+		switch {
+		case c.Is(direct):
+			return launchDirect(ctx, p, alpha, a, b, ws)
+		case c.Is(blocked):
+			return launchBlocked(ctx, p, c.Field("nb"), alpha, a, b, ws)
+		case c.Is(vendor):
+			return launchVendor(ctx, p, alpha, a, b)
+		}
+		return fmt.Errorf("%s: choice %s has no launch (a family was added to choice.go but not to trsm.go)", opName, c)
+	})
+}
+
+// BufferSize returns the number of workspace elements Trsm needs for these
+// arguments, for the kernel the same call would choose (R5): with the same
+// context (pins, device) and shapes.
+func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, a, b batchlas.Batch[T]) (int, error) {
+	p, err := check(side, uplo, ta, diag, a, b)
+	if err != nil {
+		return 0, err
+	}
+	if b.Empty() {
+		return 0, nil
+	}
+	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), p.key(b.Count), batchlas.DeviceFrom(ctx))
+	if err != nil {
+		return 0, err
+	}
+	return bufferSize(c, p), nil
+}
+
+// bufferSize is the workspace of choice c: per-worker packed triangles for
+// the substitution kernels (direct, and the diagonal blocks of blocked);
+// none for vendor.
+func bufferSize(c sel.Choice, p *problem) int {
+	switch {
+	case c.Is(direct):
+		return parallel.Workers() * packedSize(p.t)
+	case c.Is(blocked):
+		return parallel.Workers() * packedSize(min(p.t, c.Field("nb")))
+	}
+	return 0
+}
+
+// canRun is trsm's correctness gate (R3). The native kernels serve every
+// shape; vendor needs gonum's BLAS in the build.
+func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
+	switch {
+	case c.Is(direct):
+		return true
+	case c.Is(blocked):
+		return c.Field("nb") >= 1
+	case c.Is(vendor):
+		return d.Has("vendor:blas")
+	}
+	return false
+}

@@ -1,0 +1,224 @@
+package sel
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lro has the families of syn and no table at all: every decision is a last
+// resort.
+var lroOp = Register(OpSpec{
+	Name:       "lro",
+	Revision:   1,
+	VendorLib:  "lapack",
+	Keys:       "uplo:exact n:log:3 batch:log",
+	Families:   synFamilies,
+	Candidates: map[DType][]Choice{Float64: {tiny, lp8, blocked, vendor}},
+	CanRun:     synCanRun,
+})
+
+// override writes tables into a fresh BATCHLAS_TUNED_DIR and reloads.
+func override(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+	}
+	setenv(t, "BATCHLAS_TUNED_DIR", dir)
+	return dir
+}
+
+func tableDevices(t *testing.T, o *Op, dt DType, d *Device) []string {
+	t.Helper()
+	ts, err := o.Tables(dt, d)
+	require.NoError(t, err)
+	var out []string
+	for _, tb := range ts {
+		out = append(out, tb.Device)
+	}
+	return out
+}
+
+func TestBorrowOrder(t *testing.T) {
+	fresh(t)
+	for _, tc := range []struct {
+		d    *Device
+		want []string
+	}{
+		// own; same family at or below, nearest first; above; other
+		// families in the fixed order (arm64), then the rest by name.
+		{v4, []string{"x86-64-v4", "x86-64-v2", "x86-64-v1", "arm64", "ppc64le"}},
+		{v3, []string{"x86-64-v2", "x86-64-v1", "x86-64-v4", "arm64", "ppc64le"}},
+		{v1, []string{"x86-64-v1", "x86-64-v2", "x86-64-v4", "arm64", "ppc64le"}},
+		// other families, higher architecture first
+		{arm, []string{"arm64", "x86-64-v4", "x86-64-v2", "x86-64-v1", "ppc64le"}},
+		{riscv, []string{"x86-64-v4", "x86-64-v2", "x86-64-v1", "arm64", "ppc64le"}},
+		// gpus never read cpu tables, nor the reverse
+		{sm80, []string{"sm_70", "sm_90"}},
+		{sm90, []string{"sm_90", "sm_70"}},
+		{gfx, []string{"sm_90", "sm_70"}},
+	} {
+		assert.Equal(t, tc.want, tableDevices(t, ordOp, Float64, tc.d), tc.d.Key)
+	}
+	assert.Empty(t, tableDevices(t, ordOp, Float32, v4), "tables without rows for the dtype are not in the order")
+}
+
+func TestBorrowDecisionWarnsOncePerOpAndDType(t *testing.T) {
+	warn, _ := fresh(t)
+	c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v3)
+	require.NoError(t, err)
+	assert.Equal(t, blocked, c, "v3 borrows v2 (at or below) before v4")
+	_, err = run(bg, synOp, Float64, synKey("L", 8, 1), v3)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"batchlas: syn has no float64 table for x86-64-v3; borrowing x86-64-v2 (run tools/tune to tune this device)"}, warn.lines())
+
+	c, err = run(bg, synOp, Float32, synKey("L", 8, 1024), v3)
+	require.NoError(t, err)
+	assert.Equal(t, tiny, c, "v2 has no float32 rows: v4 serves")
+	assert.Equal(t, []string{
+		"batchlas: syn has no float64 table for x86-64-v3; borrowing x86-64-v2 (run tools/tune to tune this device)",
+		"batchlas: syn has no float32 table for x86-64-v3; borrowing x86-64-v4 (run tools/tune to tune this device)",
+	}, warn.lines())
+}
+
+func TestWalkFallsThroughWithoutBorrowWarning(t *testing.T) {
+	warn, _ := fresh(t)
+	refuse(t, "lpanel:panel=8")
+	// v4's row for n=64: lpanel:8 refused, vendor absent on this device,
+	// tiny too small. The walk goes on to v2.
+	w, err := synOp.Explain(bg, Float64, synKey("L", 64, 1024), v4nov)
+	require.NoError(t, err)
+	assert.Equal(t, blocked, w.Choice)
+	assert.Equal(t, "fallthrough", w.Source)
+	require.Len(t, w.Steps, 2)
+	assert.Equal(t, RoleOwn, w.Steps[0].Role)
+	assert.Equal(t, RoleFallthrough, w.Steps[1].Role)
+	assert.Equal(t, "x86-64-v2", w.Steps[1].Table.Device)
+	var verdicts []bool
+	for _, v := range w.Steps[0].Verdicts {
+		verdicts = append(verdicts, v.Candidate, v.CanRun)
+	}
+	assert.Equal(t, []bool{true, false, true, false, true, false}, verdicts)
+	_, err = run(bg, synOp, Float64, synKey("L", 64, 1024), v4nov)
+	require.NoError(t, err)
+	assert.Empty(t, warn.lines(), "an own table that falls through is not a borrow")
+}
+
+func TestWalkSkipsNonCandidates(t *testing.T) {
+	fresh(t)
+	override(t, map[string]string{"syn.x86-64-v4.txt": "# revision=1\n# keys: uplo:exact n:log:3 batch:log\n[float32]\n" +
+		"uplo=L n=8 batch=1024 | lpanel:panel=16 0.01 | warp9 0.02 | cta:warps=4 0.03 | tiny 0.05\n"})
+	w, err := synOp.Explain(bg, Float32, synKey("L", 8, 1024), v4)
+	require.NoError(t, err)
+	assert.Equal(t, tiny, w.Choice)
+	require.Len(t, w.Steps, 1)
+	var cands []bool
+	for _, v := range w.Steps[0].Verdicts {
+		cands = append(cands, v.Candidate)
+	}
+	assert.Equal(t, []bool{false, false, false, true}, cands, "lpanel:16 and cta are not float32 candidates; warp9 does not parse")
+}
+
+func TestCPUNeverReadsGPUTables(t *testing.T) {
+	fresh(t)
+	c, err := run(bg, gpoOp, Float64, MakeKey(Int(64)), v4)
+	require.NoError(t, err)
+	assert.Equal(t, famA.With(), c, "the op's last-resort order, not the gpu table")
+	c, err = run(bg, gpoOp, Float64, MakeKey(Int(64)), sm80)
+	require.NoError(t, err)
+	assert.Equal(t, famB.With(), c, "a gpu borrows the gpu table")
+}
+
+func TestLastResortOrderThenNoRoute(t *testing.T) {
+	fresh(t)
+	k := synKey("L", 64, 1024)
+	pick := func(d *Device) (Choice, error) {
+		Reload()
+		return run(bg, lroOp, Float64, k, d)
+	}
+	c, err := pick(v4)
+	require.NoError(t, err)
+	assert.Equal(t, blocked, c, "blocked first")
+	refused.Store(&map[string]bool{"blocked": true})
+	t.Cleanup(func() { refused.Store(nil) })
+	c, err = pick(v4)
+	require.NoError(t, err)
+	assert.Equal(t, vendor, c, "then vendor")
+	c, err = pick(v4nov)
+	require.NoError(t, err)
+	assert.Equal(t, lp8, c, "then the candidates in order: tiny cannot run n=64")
+	refused.Store(&map[string]bool{"blocked": true, "lpanel:panel=8": true})
+	launched := false
+	err = func() error {
+		Reload()
+		return lroOp.Run(bg, Float64, k, v4nov, func(ctx context.Context, c Choice) error { launched = true; return nil })
+	}()
+	require.Error(t, err)
+	var nr *NoRouteError
+	require.True(t, errors.As(err, &nr))
+	assert.Equal(t, NoRouteError{Op: "lro", DType: Float64, Key: "uplo=L n=64 batch=1024", Device: "x86-64-v4"}, *nr)
+	assert.EqualError(t, err, "lro: no float64 kernel can run uplo=L n=64 batch=1024 on x86-64-v4: every candidate's can_run refuses it (check the arguments; a build or device with the op's vendor library may serve it)")
+	assert.False(t, launched)
+	_, err = lroOp.Pick(bg, Float32, k, v4)
+	assert.True(t, errors.As(err, &nr), "a dtype without candidates has no route")
+}
+
+func TestStaleTableSkippedWithOneWarning(t *testing.T) {
+	warn, _ := fresh(t)
+	for i := 0; i < 3; i++ {
+		c, err := run(bg, stlOp, Float64, MakeKey(Int(64+i)), v4)
+		require.NoError(t, err)
+		assert.Equal(t, famB.With(), c, "served by the current v2 table")
+	}
+	assert.Equal(t, []string{
+		"batchlas: skipping builtin stl table stl.x86-64-v4.txt: written for stl revision 1, the op is at revision 2 (run tools/tune to re-tune this device)",
+		"batchlas: stl has no float64 table for x86-64-v4; borrowing x86-64-v2 (run tools/tune to tune this device)",
+	}, warn.lines())
+	assert.Equal(t, []string{"x86-64-v2"}, tableDevices(t, stlOp, Float64, v4))
+}
+
+func TestMemo(t *testing.T) {
+	fresh(t)
+	k := synKey("L", 64, 1024)
+	c, err := synOp.Pick(bg, Float64, k, v4)
+	require.NoError(t, err)
+	assert.Equal(t, lp8, c)
+	// can_run is not consulted again until the memo is dropped.
+	refused.Store(&map[string]bool{"lpanel:panel=8": true})
+	t.Cleanup(func() { refused.Store(nil); Reload() })
+	c, _ = synOp.Pick(bg, Float64, k, v4)
+	assert.Equal(t, lp8, c, "a memo hit")
+	Reload()
+	c, _ = synOp.Pick(bg, Float64, k, v4)
+	assert.Equal(t, vendor, c, "reload drops the memo")
+
+	for n := 1; n <= memoMax+10; n++ {
+		_, err := synOp.Pick(bg, Float64, synKey("L", n, 1), v4)
+		require.NoError(t, err)
+	}
+	memo.RLock()
+	size := len(memo.m)
+	memo.RUnlock()
+	assert.LessOrEqual(t, size, memoMax, "the memo is bounded")
+	assert.Positive(t, size)
+}
+
+func TestDecisionArgumentErrors(t *testing.T) {
+	fresh(t)
+	_, err := synOp.Pick(bg, Float64, MakeKey(Str("L"), Int(4)), v4)
+	assert.EqualError(t, err, "syn: the key has 2 value(s) but the op declares 3 (uplo:exact n:log:3 batch:log); build it with every key, in that order")
+	_, err = synOp.Pick(bg, Float64, synKey("", 4, 4), v4)
+	assert.EqualError(t, err, "syn: key uplo has no value; the op must supply every key")
+	_, err = synOp.Pick(bg, Float64, synKey("L", 4, 4), nil)
+	assert.EqualError(t, err, "syn: no device given; pass the device the call runs on (batchlas.DeviceFrom(ctx))")
+	assert.Error(t, synOp.Run(nil, Float64, synKey("L", 4, 4), v4, nil), "no launch function") //nolint:staticcheck // a nil context must not panic
+	c, err := synOp.Pick(nil, Float64, synKey("L", 4, 4), v4) //nolint:staticcheck
+	assert.NoError(t, err)
+	assert.Equal(t, tiny, c)
+}

@@ -4,12 +4,135 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/ops/gemm"
+	"github.com/batchlas-go/batchlas/ops/trsm"
 )
 
-// TEMPORARY until ops/trsm builds: per-matrix kernels only.
+// blockedNB is the block size of the blocked kernel: a trailing update
+// through gemm with k = 64 is well into gemm's efficient range, and a 64x64
+// diagonal block (32 KiB in float64) still factors in L1/L2.
+const blockedNB = 64
+
+// blockedPotrf is right-looking blocked Cholesky over the whole batch. At
+// each step of blockedNB columns it
+//
+//  1. factors the diagonal block of every matrix (batch-parallel, this
+//     package's per-matrix code),
+//  2. solves the panel below it (right of it for Upper) for every matrix
+//     with one call of the trsm op,
+//  3. updates the trailing matrix: the lower triangle of each trailing
+//     diagonal block with this package's syrk (a gemm would also write the
+//     other triangle, which potrf must leave untouched), and the rectangle
+//     below each trailing diagonal block with one call of the gemm op.
+//
+// The nested trsm and gemm calls go through those ops' public entry points
+// with this call's context, so their decisions are traced and covered; they
+// get nil workspace and allocate their own, which keeps potrf's BufferSize
+// independent of their choices.
+//
+// For n <= blockedNB there is a single step and no nested call: each matrix
+// is factored directly by the per-matrix kernel that fits its order.
 func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
+	n := a.Rows
+	if n <= blockedNB {
+		return blockedSmall(ctx, uplo, a, info)
+	}
+	ld, stride := a.LD, a.Stride
+	for k0 := 0; k0 < n; k0 += blockedNB {
+		kb := min(blockedNB, n-k0)
+		// 1. Diagonal block; a matrix that failed earlier keeps its info.
+		err := parallel.For(ctx, a.Count, flopsPerMatrix(kb), func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if info[i] != 0 {
+					continue
+				}
+				m := a.Data[i*stride+k0*ld+k0 : i*stride+(n-1)*ld+n]
+				var f int
+				if uplo == batchlas.Lower {
+					f = lowerPanel(m, ld, 0, kb, kb)
+				} else {
+					f = upperPanel(m, ld, 0, kb, kb)
+				}
+				if f != 0 {
+					info[i] = int32(k0 + f)
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+		r0 := k0 + kb // first trailing row/column
+		if r0 == n {
+			break
+		}
+		// 2. Panel solve.
+		diagBlock := view(a, k0, k0, kb, kb)
+		if uplo == batchlas.Lower {
+			// L21 = A21 * L11^-T
+			err = trsm.Trsm(ctx, batchlas.Right, batchlas.Lower, batchlas.Trans, batchlas.NonUnit, 1, diagBlock, view(a, r0, k0, n-r0, kb), nil)
+		} else {
+			// U12 = U11^-T * A12
+			err = trsm.Trsm(ctx, batchlas.Left, batchlas.Upper, batchlas.Trans, batchlas.NonUnit, 1, diagBlock, view(a, k0, r0, kb, n-r0), nil)
+		}
+		if err != nil {
+			return err
+		}
+		// 3a. Trailing diagonal blocks: the uplo triangle only.
+		trailing := float64(n-r0) * float64(kb) * float64(blockedNB) * 2
+		err = parallel.For(ctx, a.Count, trailing, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				m := a.Data[i*stride : i*stride+(n-1)*ld+n]
+				for j0 := r0; j0 < n; j0 += blockedNB {
+					jb := min(blockedNB, n-j0)
+					if uplo == batchlas.Lower {
+						lowerUpdate(m, ld, j0, jb, j0+jb, k0, r0)
+					} else {
+						upperUpdate(m, ld, j0, jb, j0+jb, k0, r0)
+					}
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+		// 3b. The rectangles beside the trailing diagonal blocks.
+		for j0 := r0; j0 < n; j0 += blockedNB {
+			jb := min(blockedNB, n-j0)
+			rest := n - j0 - jb
+			if rest == 0 {
+				break
+			}
+			if uplo == batchlas.Lower {
+				// A(j0+jb:n, j0:j0+jb) -= L(j0+jb:n, k0:r0) * L(j0:j0+jb, k0:r0)^T
+				err = gemm.Gemm(ctx, batchlas.NoTrans, batchlas.Trans, -1,
+					view(a, j0+jb, k0, rest, kb), view(a, j0, k0, jb, kb), 1, view(a, j0+jb, j0, rest, jb), nil)
+			} else {
+				// A(j0:j0+jb, j0+jb:n) -= U(k0:r0, j0:j0+jb)^T * U(k0:r0, j0+jb:n)
+				err = gemm.Gemm(ctx, batchlas.Trans, batchlas.NoTrans, -1,
+					view(a, k0, j0, kb, jb), view(a, k0, j0+jb, kb, rest), 1, view(a, j0, j0+jb, jb, rest), nil)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// blockedSmall is the blocked kernel's single step: each matrix factored
+// whole by the per-matrix kernel for its order (the stack kernel up to
+// tinyMax, left-looking panels above).
+func blockedSmall[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
 	if a.Rows <= tinyMax {
 		return tinyPotrf(ctx, uplo, a, info)
 	}
 	return lpanelPotrf(ctx, uplo, a, 16, info)
+}
+
+// view is the rows x cols sub-matrix at (r0, c0) of every matrix of a, as a
+// batch with a's leading dimension and stride.
+func view[T batchlas.Float](a batchlas.Batch[T], r0, c0, rows, cols int) batchlas.Batch[T] {
+	off := c0*a.LD + r0
+	return batchlas.Batch[T]{Data: a.Data[off:], Rows: rows, Cols: cols, LD: a.LD, Stride: a.Stride, Count: a.Count}
 }

@@ -46,11 +46,11 @@ var candidates = map[sel.DType][]sel.Choice{
 // Op is potrf's registration with the selection core, exported for tools
 // and tests (candidate lists, Pick).
 var Op = sel.Register(sel.OpSpec{
-	Name:      "potrf",
-	Revision:  1,
-	VendorLib: "lapack",
-	Keys:      "uplo:exact n:log:3 batch:log",
-	Families:  []*sel.Family{tinyFamily, unblockedFamily, lpanelFamily, blockedFamily, vendorFamily},
+	Name:       "potrf",
+	Revision:   1,
+	VendorLib:  "lapack",
+	Keys:       "uplo:exact n:log:3 batch:log",
+	Families:   []*sel.Family{tinyFamily, unblockedFamily, lpanelFamily, blockedFamily, vendorFamily},
 	Candidates: candidates,
 	// By generality: blocked serves every shape and batch; vendor next; then
 	// candidate order.

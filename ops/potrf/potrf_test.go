@@ -62,7 +62,9 @@ func testLargeBatch[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.
 	checkFactor(t, uplo, orig, a)
 }
 
-func TestLargeBatch(t *testing.T) { forEachCandidate(t, testLargeBatch[float32], testLargeBatch[float64]) }
+func TestLargeBatch(t *testing.T) {
+	forEachCandidate(t, testLargeBatch[float32], testLargeBatch[float64])
+}
 
 // structured overwrites every matrix of a (both triangles) with f(r, c).
 func structured[T batchlas.Float](a batchlas.Batch[T], f func(r, c int) float64) {
@@ -152,7 +154,9 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-func TestStructured(t *testing.T) { forEachCandidate(t, testStructured[float32], testStructured[float64]) }
+func TestStructured(t *testing.T) {
+	forEachCandidate(t, testStructured[float32], testStructured[float64])
+}
 
 // testNotPositiveDefinite spoils matrices in the middle of a batch at known
 // leading minors (a negative pivot, a NaN pivot, a NaN below the diagonal,

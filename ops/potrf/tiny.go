@@ -8,87 +8,126 @@ import (
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
-// tinyPotrf factors matrices of order n <= tinyMax on the stack: each
+// tinyLD is the leading dimension of the tiny kernel's stack arrays.
+const tinyLD = tinyMax
+
+// tinyMask keeps stack-array indices provably in range, so the compiler
+// drops their bounds checks.
+const tinyMask = tinyLD*tinyLD - 1
+
+// tiny is one matrix's working copy: its triangle as a lower factor,
+// column-major with leading dimension tinyLD.
+type tiny[T batchlas.Float] [tinyLD * tinyLD]T
+
+// tinyPotrf factors matrices of order n <= tinyMax on the stack. Each
 // matrix's triangle is copied into a fixed 16x16 array as a lower factor
-// (Upper is transposed on the way in and out, since U = L^T), factored
-// right-looking there, and copied back. The fixed array has a constant
-// leading dimension, so the compiler drops the bounds checks of the inner
-// loops and the whole working set sits in L1.
+// (Upper is transposed on the way in and out, since U = L^T) and factored
+// right-looking there. Two matrices are factored in lockstep: a tiny
+// factorisation is a chain of dependent square roots and divisions, and
+// interleaving two independent chains keeps the core busy while each waits.
 func tinyPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
 	n, ld, stride := a.Rows, a.LD, a.Stride
 	if n > tinyMax { // canRun refuses this; the kernel guards itself too
 		return batchlas.Argf("potrf", "a", "tiny kernel holds n <= %d, got n=%d", tinyMax, n)
 	}
 	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
-		var s [tinyMax * tinyMax]T
-		for i := lo; i < hi; i++ {
-			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-			if uplo == batchlas.Lower {
-				for c := 0; c < n; c++ {
-					copy(s[c*tinyMax+c:c*tinyMax+n], m[c*ld+c:c*ld+n])
-				}
-			} else {
-				for c := 0; c < n; c++ { // U(r, c) -> L(c, r)
-					col := m[c*ld : c*ld+c+1]
-					for r, v := range col {
-						s[(r*tinyMax+c)&(tinyMax*tinyMax-1)] = v
-					}
-				}
-			}
-			f := tinyFactor(&s, n)
-			info[i] = int32(f)
-			// Copy back the columns computed (all of them, or those before
-			// the failing one plus its unscaled pivot column), so a failed
-			// matrix is left like the other kernels leave it.
-			done := n
-			if f != 0 {
-				done = f
-			}
-			if uplo == batchlas.Lower {
-				for c := 0; c < done; c++ {
-					copy(m[c*ld+c:c*ld+n], s[c*tinyMax+c:c*tinyMax+n])
-				}
-			} else {
-				for c := 0; c < n; c++ {
-					col := m[c*ld : c*ld+min(c+1, done)]
-					for r := range col {
-						col[r] = s[(r*tinyMax+c)&(tinyMax*tinyMax-1)]
-					}
-				}
-			}
+		var s0, s1 tiny[T]
+		matrix := func(i int) []T { return a.Data[i*stride : i*stride+(n-1)*ld+n] }
+		i := lo
+		for ; i+2 <= hi; i += 2 {
+			m0, m1 := matrix(i), matrix(i+1)
+			tinyLoad(&s0, m0, ld, n, uplo)
+			tinyLoad(&s1, m1, ld, n, uplo)
+			f0, f1 := tinyFactor2(&s0, &s1, n)
+			info[i], info[i+1] = int32(f0), int32(f1)
+			tinyStore(&s0, m0, ld, n, uplo)
+			tinyStore(&s1, m1, ld, n, uplo)
+		}
+		if i < hi {
+			m0 := matrix(i)
+			// The pair kernel needs two arrays; the spare one factors a copy.
+			tinyLoad(&s0, m0, ld, n, uplo)
+			tinyLoad(&s1, m0, ld, n, uplo)
+			f0, _ := tinyFactor2(&s0, &s1, n)
+			info[i] = int32(f0)
+			tinyStore(&s0, m0, ld, n, uplo)
 		}
 	})
 }
 
-// tinyFactor factors the lower triangle of s (leading dimension tinyMax) in
-// place, right-looking: take the pivot, scale the column, subtract its
-// outer product from the trailing triangle. It returns 0 or the 1-based
-// failing column.
-func tinyFactor[T batchlas.Float](s *[tinyMax * tinyMax]T, n int) int {
-	const mask = tinyMax*tinyMax - 1
-	for j := 0; j < n; j++ {
-		d := s[(j*tinyMax+j)&mask]
-		if !(d > 0) {
-			return j + 1
-		}
-		d = T(math.Sqrt(float64(d)))
-		s[(j*tinyMax+j)&mask] = d
-		inv := 1 / d
-		col := s[j*tinyMax+j+1 : j*tinyMax+n]
-		for r := range col {
-			col[r] *= inv
-		}
-		// Trailing update: column c > j, rows r >= c:
-		// s(r, c) -= s(r, j) * s(c, j).
-		for c := j + 1; c < n; c++ {
-			lc := s[(j*tinyMax+c)&mask]
-			src := s[j*tinyMax+c : j*tinyMax+n]
-			dst := s[c*tinyMax+c : c*tinyMax+n]
-			dst = dst[:len(src)]
-			for r, v := range src {
-				dst[r] -= v * lc
+// tinyLoad copies the uplo triangle of m into s as a lower factor.
+func tinyLoad[T batchlas.Float](s *tiny[T], m []T, ld, n int, uplo batchlas.Uplo) {
+	for c := 0; c < n; c++ {
+		if uplo == batchlas.Lower {
+			col := m[c*ld+c : c*ld+n]
+			for r, v := range col {
+				s[(c*tinyLD+c+r)&tinyMask] = v
+			}
+		} else { // U(r, c) -> L(c, r)
+			col := m[c*ld : c*ld+c+1]
+			for r, v := range col {
+				s[(r*tinyLD+c)&tinyMask] = v
 			}
 		}
 	}
-	return 0
+}
+
+// tinyStore copies the lower factor in s back into the uplo triangle of m.
+func tinyStore[T batchlas.Float](s *tiny[T], m []T, ld, n int, uplo batchlas.Uplo) {
+	for c := 0; c < n; c++ {
+		if uplo == batchlas.Lower {
+			col := m[c*ld+c : c*ld+n]
+			for r := range col {
+				col[r] = s[(c*tinyLD+c+r)&tinyMask]
+			}
+		} else {
+			col := m[c*ld : c*ld+c+1]
+			for r := range col {
+				col[r] = s[(r*tinyLD+c)&tinyMask]
+			}
+		}
+	}
+}
+
+// tinyFactor2 factors the lower triangles of s0 and s1 in place, in
+// lockstep, right-looking: take the pivot, scale the column, subtract its
+// outer product from the trailing triangle. It returns each matrix's info:
+// 0, or the 1-based column whose pivot was not positive. A failed matrix
+// keeps being computed (NaNs, harmlessly) so the loops stay in lockstep;
+// its columns from the failing one on are unspecified, as for every kernel.
+func tinyFactor2[T batchlas.Float](s0, s1 *tiny[T], n int) (f0, f1 int) {
+	for j := 0; j < n; j++ {
+		jj := (j*tinyLD + j) & tinyMask
+		d0, d1 := s0[jj], s1[jj]
+		if !(d0 > 0) && f0 == 0 {
+			f0 = j + 1
+		}
+		if !(d1 > 0) && f1 == 0 {
+			f1 = j + 1
+		}
+		d0, d1 = T(math.Sqrt(float64(d0))), T(math.Sqrt(float64(d1)))
+		s0[jj], s1[jj] = d0, d1
+		inv0, inv1 := 1/d0, 1/d1
+		c0 := s0[j*tinyLD+j+1 : j*tinyLD+n]
+		c1 := s1[j*tinyLD+j+1 : j*tinyLD+n]
+		c1 = c1[:len(c0)]
+		for r := range c0 {
+			c0[r] *= inv0
+			c1[r] *= inv1
+		}
+		// Trailing update: s(r, c) -= s(r, j) * s(c, j) for c > j, r >= c.
+		for c := j + 1; c < n; c++ {
+			src0 := s0[j*tinyLD+c : j*tinyLD+n]
+			src1 := s1[j*tinyLD+c : j*tinyLD+n]
+			dst0 := s0[c*tinyLD+c : c*tinyLD+n]
+			dst1 := s1[c*tinyLD+c : c*tinyLD+n]
+			src1, dst0, dst1 = src1[:len(src0)], dst0[:len(src0)], dst1[:len(src0)]
+			l0, l1 := src0[0], src1[0]
+			for r, v := range src0 {
+				dst0[r] -= v * l0
+				dst1[r] -= src1[r] * l1
+			}
+		}
+	}
+	return f0, f1
 }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/batchlas-go/batchlas"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+const explainSynopsis = "explain OP DTYPE key=value... [--device KEY]   e.g. explain potrf float64 uplo=L n=100 batch=3000"
+
+func cmdExplain(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("explain", explainSynopsis, stderr)
+	device := fs.String("device", "", "explain the call as a device with this key would make it (x86-64-v3, ...); default: this host (BATCHLAS_DEVICE respected)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() < 2 {
+		return usageError(fs, "want an op, a dtype and the call's keys")
+	}
+	op, err := opByName(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	dt := sel.DType(fs.Arg(1))
+	if len(op.Candidates(dt)) == 0 {
+		return fmt.Errorf("%s has no %s candidates (dtypes: %v)", op.Name(), dt, op.DTypes())
+	}
+	c, err := parseCellArgs(op, fs.Args()[2:])
+	if err != nil {
+		return err
+	}
+	dev, err := deviceFor(*device)
+	if err != nil {
+		return err
+	}
+	w, _ := op.Explain(context.Background(), dt, c.key(), dev)
+	printWalk(stdout, op, dt, c, dev, w)
+	if w.Err != nil {
+		return exitError{1}
+	}
+	return nil
+}
+
+// deviceFor is the host, or the host presenting itself under key.
+func deviceFor(key string) (*sel.Device, error) {
+	if key == "" {
+		return batchlas.Host(), nil
+	}
+	return batchlas.Host().WithKey(key)
+}
+
+// printWalk prints every step of a decision: the pin, each table in borrow
+// order with its nearest row and every entry's verdict, the decision and
+// its trace line.
+func printWalk(w io.Writer, op *sel.Op, dt sel.DType, c cell, dev *sel.Device, walk *sel.Walk) {
+	fmt.Fprintf(w, "call:     %s %s %s\n", op.Name(), dt, c)
+	fmt.Fprintf(w, "device:   %s (%s, %d cores; flags %s)\n", dev.Key, dev.Name, dev.Cores, strings.Join(dev.Flags, " "))
+	switch {
+	case walk.Pin == "" || walk.Pin == "auto":
+		fmt.Fprintf(w, "pin:      none (automatic)\n")
+	default:
+		fmt.Fprintf(w, "pin:      %q from %s\n", walk.Pin, walk.PinSource)
+	}
+	if len(walk.Steps) == 0 {
+		fmt.Fprintf(w, "tables:   none visited\n")
+	}
+	for i, st := range walk.Steps {
+		t := st.Table
+		fmt.Fprintf(w, "table %d:  %s (%s, %s; revision %d, kernels %s, date %s)\n", i+1, t.File, t.Origin, st.Role, t.Revision, t.Header["kernels"], t.Header["date"])
+		if st.Row == nil {
+			fmt.Fprintf(w, "          no %s row\n", dt)
+			continue
+		}
+		fmt.Fprintf(w, "          nearest row: line %d, distance %.3f: %s\n", st.Row.Line, st.Distance, st.Row.Key.Format(t.Keys))
+		for j, v := range st.Verdicts {
+			ms := "-"
+			if v.Entry.Timed {
+				ms = formatMS(v.Entry.MS) + " ms"
+			}
+			verdict := "can_run"
+			switch {
+			case !v.Candidate:
+				verdict = "not a candidate here (not compiled, or excluded by the pin)"
+			case !v.CanRun:
+				verdict = "can_run refuses this call"
+			}
+			mark := ""
+			if v.Candidate && v.CanRun && v.Entry.Choice == walk.Choice && walk.Err == nil {
+				mark = "  <- chosen"
+			}
+			fmt.Fprintf(w, "          %d. %-24s %-12s %s%s\n", j+1, v.Entry.Spelling, ms, verdict, mark)
+		}
+	}
+	if walk.Err != nil {
+		fmt.Fprintf(w, "decision: error: %v\n", walk.Err)
+		return
+	}
+	fmt.Fprintf(w, "decision: %s (%s)\n", walk.Choice, walk.Source)
+	fmt.Fprintf(w, "trace:    %s\n", walk.TraceLine)
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	"github.com/batchlas-go/batchlas/ops/gemm"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// gemm is timed as C = op(A)*op(B) (alpha 1, beta 0), the common use: C is
+// then write-only, so repeated calls need no restore between them.
+func init() {
+	registerTuner(&opTuner{
+		op:          gemm.Op,
+		kernelFiles: []string{"ops/gemm/*.go", "internal/parallel/*.go"},
+		flops: func(c cell) float64 {
+			return 2 * float64(c.num("m")) * float64(c.num("n")) * float64(c.num("k")) * float64(c.num("batch"))
+		},
+		elems: func(c cell) int64 {
+			m, n, k := int64(c.num("m")), int64(c.num("n")), int64(c.num("k"))
+			return (m*k + k*n + m*n) * int64(c.num("batch"))
+		},
+		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
+			if dt == sel.Float32 {
+				return newGemmCase[float32](c, seed)
+			}
+			return newGemmCase[float64](c, seed)
+		},
+	})
+}
+
+type gemmCase[T batchlas.Float] struct {
+	ta, tb  batchlas.Transpose
+	a, b, c batchlas.Batch[T]
+}
+
+func transposeOf(s string) (batchlas.Transpose, error) {
+	switch s {
+	case "N":
+		return batchlas.NoTrans, nil
+	case "T":
+		return batchlas.Trans, nil
+	}
+	return 0, fmt.Errorf("transpose %q: want N or T", s)
+}
+
+func newGemmCase[T batchlas.Float](c cell, seed uint64) (*gemmCase[T], error) {
+	ta, err := transposeOf(c.get("ta"))
+	if err != nil {
+		return nil, err
+	}
+	tb, err := transposeOf(c.get("tb"))
+	if err != nil {
+		return nil, err
+	}
+	m, n, k, count := c.num("m"), c.num("n"), c.num("k"), c.num("batch")
+	r := testmat.Rand(seed)
+	ar, ac := m, k
+	if ta == batchlas.Trans {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if tb == batchlas.Trans {
+		br, bc = n, k
+	}
+	return &gemmCase[T]{
+		ta: ta, tb: tb,
+		a: tiledBatch[T](r, ar, ac, count, nil),
+		b: tiledBatch[T](r, br, bc, count, nil),
+		c: batchlas.NewBatch[T](m, n, count),
+	}, nil
+}
+
+func (g *gemmCase[T]) bind(ctx context.Context) (*boundCase, error) {
+	size, err := gemm.BufferSize(ctx, g.ta, g.tb, g.a, g.b, g.c)
+	if err != nil {
+		return nil, err
+	}
+	ws := testmat.NaNs[T](size)
+	return &boundCase{
+		call: func(ctx context.Context) error {
+			return gemm.Gemm(ctx, g.ta, g.tb, 1, g.a, g.b, 0, g.c, ws)
+		},
+		poison: func() {
+			for i := range g.c.Data {
+				g.c.Data[i] = T(math.NaN())
+			}
+		},
+		check: g.check,
+	}, nil
+}
+
+// check: C_i = op(A_i)*op(B_i) within 4*(k+2)*eps of |op(A_i)|*|op(B_i)|.
+func (g *gemmCase[T]) check() error {
+	k := g.a.Cols
+	if g.ta == batchlas.Trans {
+		k = g.a.Rows
+	}
+	tol := 4 * float64(k+2) * epsOf[T]()
+	for _, i := range checkedMatrices(g.c.Count) {
+		want, scale := mulAbs(denseOf(g.a, i).op(g.ta == batchlas.Trans), denseOf(g.b, i).op(g.tb == batchlas.Trans))
+		if err := withinBound(fmt.Sprintf("matrix %d", i), denseOf(g.c, i), want, scale, tol); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// gridFlag is the parsed --grid: "quick", "full", or explicit axes
+// ("n=8:64:512,batch=1:1024"), where axes not named keep their quick values.
+type gridFlag struct {
+	name   string              // quick, full or custom
+	custom map[string][]string // custom only
+	text   string              // as given, for the table header
+}
+
+func parseGridFlag(s string) (gridFlag, error) {
+	s = strings.TrimSpace(s)
+	switch s {
+	case "quick", "full":
+		return gridFlag{name: s, text: s}, nil
+	case "":
+		return gridFlag{}, fmt.Errorf("--grid: want quick, full or key=v1:v2:... (comma-separated)")
+	}
+	g := gridFlag{name: "custom", custom: map[string][]string{}, text: s}
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok || k == "" || v == "" {
+			return gridFlag{}, fmt.Errorf("--grid: %q: want key=v1:v2:...", part)
+		}
+		if _, dup := g.custom[k]; dup {
+			return gridFlag{}, fmt.Errorf("--grid: key %s given twice", k)
+		}
+		g.custom[k] = strings.Split(v, ":")
+	}
+	return g, nil
+}
+
+// axisValues returns the values one grid axis takes under g.
+func (g gridFlag) axisValues(ax sel.GridAxis) []string {
+	if vs, ok := g.custom[ax.Key]; ok {
+		return vs
+	}
+	if g.name == "full" && len(ax.Full) > 0 {
+		return ax.Full
+	}
+	if len(ax.Quick) > 0 {
+		return ax.Quick
+	}
+	return ax.Full
+}
+
+// expandGrid returns the cells of op's grid under g, in table row order:
+// the product of the axes without Same, each Same axis copying its source.
+func expandGrid(op *sel.Op, g gridFlag) ([]cell, error) {
+	keys := op.Keys()
+	axes := op.Spec().Grid
+	byKey := map[string]sel.GridAxis{}
+	for _, ax := range axes {
+		byKey[ax.Key] = ax
+	}
+	for k := range g.custom {
+		if keyIndex(keys, k) >= 0 {
+			if ax, ok := byKey[k]; ok && ax.Same != "" {
+				return nil, fmt.Errorf("%s: --grid sets %s, which follows %s: set %s instead", op.Name(), k, ax.Same, ax.Same)
+			}
+		}
+	}
+	values := make([][]string, len(keys))
+	same := make([]int, len(keys)) // index of the axis a Same key copies, or -1
+	for i, k := range keys {
+		ax, ok := byKey[k.Name]
+		if !ok {
+			return nil, fmt.Errorf("%s: its OpSpec.Grid has no axis for key %s", op.Name(), k.Name)
+		}
+		same[i] = -1
+		if ax.Same != "" {
+			j := keyIndex(keys, ax.Same)
+			if j < 0 || byKey[ax.Same].Same != "" {
+				return nil, fmt.Errorf("%s: grid axis %s copies %q, which is not a key with its own values", op.Name(), k.Name, ax.Same)
+			}
+			same[i] = j
+			continue
+		}
+		vs := g.axisValues(ax)
+		if len(vs) == 0 {
+			return nil, fmt.Errorf("%s: grid axis %s has no values", op.Name(), k.Name)
+		}
+		for _, v := range vs {
+			if err := checkValue(k, v); err != nil {
+				return nil, fmt.Errorf("%s: grid: %v", op.Name(), err)
+			}
+		}
+		values[i] = vs
+	}
+	var cells []cell
+	cur := make([]string, len(keys))
+	var walk func(i int)
+	walk = func(i int) {
+		if i == len(keys) {
+			vals := slices.Clone(cur)
+			for j, s := range same {
+				if s >= 0 {
+					vals[j] = vals[s]
+				}
+			}
+			cells = append(cells, cell{keys: keys, vals: vals})
+			return
+		}
+		if same[i] >= 0 {
+			walk(i + 1)
+			return
+		}
+		for _, v := range values[i] {
+			cur[i] = v
+			walk(i + 1)
+		}
+	}
+	walk(0)
+	sortCells(cells)
+	return dedupCells(cells), nil
+}
+
+func sortCells(cells []cell) {
+	slices.SortStableFunc(cells, func(a, b cell) int {
+		switch {
+		case a.less(b):
+			return -1
+		case b.less(a):
+			return 1
+		}
+		return 0
+	})
+}
+
+// dedupCells drops repeated cells from a sorted list (a custom grid may
+// repeat a value).
+func dedupCells(cells []cell) []cell {
+	return slices.CompactFunc(cells, func(a, b cell) bool { return a.String() == b.String() })
+}
+
+// sameAxes returns, for the op, the keys that copy another key's value
+// (key -> source).
+func sameAxes(op *sel.Op) map[string]string {
+	out := map[string]string{}
+	for _, ax := range op.Spec().Grid {
+		if ax.Same != "" {
+			out[ax.Key] = ax.Same
+		}
+	}
+	return out
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+)
+
+// distinctMatrices is how many different matrices a timing batch holds; the
+// rest repeat them. Generating 32768 SPD matrices would take longer than
+// timing them, and the kernels' speed does not depend on the values of
+// well-conditioned inputs. Seven is odd, so the first, middle and last
+// matrices a verification checks are usually different ones.
+const distinctMatrices = 7
+
+// tiledBatch returns a tight batch of count rows x cols matrices whose
+// matrix i is a copy of matrix i%distinct of a random batch that fill
+// shapes (SPD, triangular, ...).
+func tiledBatch[T batchlas.Float](r *rand.Rand, rows, cols, count int, fill func(batchlas.Batch[T])) batchlas.Batch[T] {
+	d := min(count, distinctMatrices)
+	src := testmat.Batch[T](r, rows, cols, d, 0, 0)
+	if fill != nil {
+		fill(src)
+	}
+	if d == count {
+		return src
+	}
+	out := batchlas.NewBatch[T](rows, cols, count)
+	for i := 0; i < count; i++ {
+		copy(out.Data[i*out.Stride:(i+1)*out.Stride], src.Data[(i%d)*src.Stride:(i%d+1)*src.Stride])
+	}
+	return out
+}
+
+// checkedMatrices are the matrices of a batch a verification looks at.
+func checkedMatrices(count int) []int {
+	switch count {
+	case 0:
+		return nil
+	case 1:
+		return []int{0}
+	case 2:
+		return []int{0, 1}
+	}
+	return []int{0, count / 2, count - 1}
+}
+
+// dense is a column-major float64 matrix, the reference arithmetic of the
+// verifications: independent of every kernel, and in higher precision than
+// float32 kernels.
+type dense struct {
+	r, c int
+	v    []float64
+}
+
+func denseOf[T batchlas.Float](b batchlas.Batch[T], i int) dense {
+	return dense{r: b.Rows, c: b.Cols, v: testmat.Dense(b, i)}
+}
+
+func (d dense) at(i, j int) float64 { return d.v[i+j*d.r] }
+
+// t returns the transpose of d when trans is set.
+func (d dense) op(trans bool) dense {
+	if !trans {
+		return d
+	}
+	out := dense{r: d.c, c: d.r, v: make([]float64, len(d.v))}
+	for j := 0; j < d.c; j++ {
+		for i := 0; i < d.r; i++ {
+			out.v[j+i*out.r] = d.v[i+j*d.r]
+		}
+	}
+	return out
+}
+
+// mulAbs returns a*b and |a|*|b| (the scale of the rounding error of a*b).
+func mulAbs(a, b dense) (prod, abs dense) {
+	prod = dense{r: a.r, c: b.c, v: make([]float64, a.r*b.c)}
+	abs = dense{r: a.r, c: b.c, v: make([]float64, a.r*b.c)}
+	for j := 0; j < b.c; j++ {
+		for k := 0; k < a.c; k++ {
+			bkj := b.at(k, j)
+			for i := 0; i < a.r; i++ {
+				prod.v[i+j*a.r] += a.at(i, k) * bkj
+				abs.v[i+j*a.r] += math.Abs(a.at(i, k) * bkj)
+			}
+		}
+	}
+	return prod, abs
+}
+
+// withinBound checks |got - want| <= tol * scale + tiny elementwise, with NaN
+// failing (the comparison is written so NaN falls on the failing side).
+func withinBound(what string, got, want, scale dense, tol float64) error {
+	const tiny = 1e-300
+	worst, at := 0.0, -1
+	for i := range got.v {
+		err := math.Abs(got.v[i] - want.v[i])
+		bound := tol*scale.v[i] + tiny
+		if !(err <= bound) {
+			ratio := err / bound
+			if at < 0 || !(ratio <= worst) {
+				worst, at = ratio, i
+			}
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: element (%d,%d) is off by %.3g times the bound (got %g, want %g)",
+		what, at%got.r, at/got.r, worst, got.v[at], want.v[at])
+}
+
+// eps is the unit round-off of a dtype.
+func epsOf[T batchlas.Float]() float64 { return testmat.Eps[T]() }

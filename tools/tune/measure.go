@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// measureSettings are the knobs of one measurement of a cell.
+type measureSettings struct {
+	proto protocol
+	seed  uint64
+}
+
+// candidateRun is one candidate bound to a cell, ready to time.
+type candidateRun struct {
+	choice sel.Choice
+	order  int // position in the candidate list
+	bound  *boundCase
+	ctx    context.Context // carries the candidate's strict pin
+}
+
+// prepareCandidates binds every candidate of dt to the cell's inputs under a
+// strict pin, verifies its result and warms it up. Candidates whose pin is
+// refused are skipped; candidates with a wrong result are bad. Both are
+// reported in res; the rest are returned, with their calls per timing.
+func prepareCandidates(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings, res *cellResult) ([]candidateRun, []int, error) {
+	oc, err := t.newCase(dt, c, ms.seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	var runs []candidateRun
+	var calls []int
+	for i, ch := range t.op.Candidates(dt) {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		pctx := sel.WithStrictPin(ctx, t.op.Name(), ch.String())
+		b, err := oc.bind(pctx)
+		if err != nil {
+			res.Skipped = append(res.Skipped, note{ch.String(), err.Error()})
+			continue
+		}
+		// The verified call is also the first warm-up call.
+		if err := b.verify(pctx); err != nil {
+			res.Bad = append(res.Bad, note{ch.String(), err.Error()})
+			continue
+		}
+		// A second warm-up call, then one timed call to size the timings.
+		if _, err := b.run(pctx, 1); err != nil {
+			res.Bad = append(res.Bad, note{ch.String(), "warm-up call failed: " + err.Error()})
+			continue
+		}
+		one, err := b.run(pctx, 1)
+		if err != nil {
+			res.Bad = append(res.Bad, note{ch.String(), "timed call failed: " + err.Error()})
+			continue
+		}
+		runs = append(runs, candidateRun{choice: ch, order: i, bound: b, ctx: pctx})
+		calls = append(calls, ms.proto.calibrate(one))
+	}
+	return runs, calls, nil
+}
+
+// measureCell runs the whole protocol on one cell for one dtype.
+func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings) (cellResult, error) {
+	res := cellResult{Op: t.op.Name(), DType: dt, Vals: c.vals}
+	runs, calls, err := prepareCandidates(ctx, t, dt, c, ms, &res)
+	if err != nil {
+		return res, err
+	}
+	timers := make([]timer, len(runs))
+	for i, r := range runs {
+		timers[i] = func(ctx context.Context, n int) (time.Duration, error) {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			return r.bound.run(r.ctx, n)
+		}
+	}
+	got, err := ms.proto.measure(ctx, timers, calls)
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		return res, fmt.Errorf("%s %s %s: %w", t.op.Name(), dt, c, err)
+	}
+	var es []entry
+	for i, r := range runs {
+		es = append(es, entry{Spelling: r.choice.String(), Order: r.order, MS: roundMS(got[i].MS)})
+		if got[i].Noisy {
+			res.Noisy = append(res.Noisy, r.choice.String())
+		}
+	}
+	res.Entries = rankEntries(es)
+	return res, nil
+}
+
+// winner is the first entry of a measured cell, "" when nothing ran.
+func (r cellResult) winner() string {
+	if len(r.Entries) == 0 {
+		return ""
+	}
+	return r.Entries[0].Spelling
+}
+
+// withOrder fills the candidate positions of entries read back from a
+// ledger (they are not stored: the candidate list is the source of truth).
+func withOrder(op *sel.Op, dt sel.DType, es []entry) []entry {
+	out := make([]entry, len(es))
+	for i, e := range es {
+		e.Order = len(op.Candidates(dt))
+		for j, ch := range op.Candidates(dt) {
+			if ch.String() == e.Spelling {
+				e.Order = j
+			}
+		}
+		out[i] = e
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// timer runs one candidate on one cell: calls calls in a row and returns the
+// time spent inside the op's entry point (restoring inputs between calls is
+// not counted).
+type timer func(ctx context.Context, calls int) (time.Duration, error)
+
+// protocol is the measurement protocol of tuner.md: warm-up; repeated
+// timings with the candidate order rotated each repetition; two passes, the
+// second in reverse order; a candidate's time is the mean of the two
+// medians; a candidate whose passes differ by more than noise is measured
+// again once.
+type protocol struct {
+	// reps is the number of timings per candidate per pass.
+	reps int
+	// target is the least time one timing should last: the number of calls
+	// per timing adapts to the candidate, so fast calls are not lost in
+	// clock resolution and slow ones are not repeated needlessly.
+	target time.Duration
+	// maxCalls bounds the calls per timing.
+	maxCalls int
+	// noise is the relative difference between the two passes' medians
+	// above which a candidate is measured again (0.10).
+	noise float64
+}
+
+func defaultProtocol() protocol {
+	return protocol{reps: 3, target: 2 * time.Millisecond, maxCalls: 1 << 20, noise: 0.10}
+}
+
+// measured is the outcome for one candidate.
+type measured struct {
+	MS     float64    // mean of the two pass medians, ms per call
+	Passes [2]float64 // each pass's median
+	Again  bool       // its passes disagreed and it was measured again
+	Noisy  bool       // they still disagreed after measuring again
+}
+
+// passOrders returns the candidate orders of the timings of one measurement
+// round: reps rotations of 0..n-1, then reps rotations of the reversed order.
+// The rotation spreads slow drifts (turbo, a neighbour's load) over every
+// candidate instead of charging them to whoever runs at a fixed slot.
+func passOrders(n, reps int) [2][][]int {
+	var out [2][][]int
+	base := make([]int, n)
+	for i := range base {
+		base[i] = i
+	}
+	for pass := 0; pass < 2; pass++ {
+		order := slices.Clone(base)
+		if pass == 1 {
+			slices.Reverse(order)
+		}
+		for r := 0; r < reps; r++ {
+			rot := make([]int, n)
+			for i := range rot {
+				rot[i] = order[(i+r)%n]
+			}
+			out[pass] = append(out[pass], rot)
+		}
+	}
+	return out
+}
+
+// calibrate picks the calls per timing for a candidate from one timed call
+// (after its warm-up).
+func (p protocol) calibrate(one time.Duration) int {
+	if one <= 0 {
+		return p.maxCalls
+	}
+	n := int(math.Ceil(float64(p.target) / float64(one)))
+	return max(1, min(n, p.maxCalls))
+}
+
+// measure runs the protocol over the timers of one cell. calls[i] is the
+// calls per timing of candidate i (from calibrate). It returns one result
+// per timer, in the order given.
+func (p protocol) measure(ctx context.Context, timers []timer, calls []int) ([]measured, error) {
+	res, err := p.round(ctx, timers, calls)
+	if err != nil {
+		return nil, err
+	}
+	var again []int
+	for i, m := range res {
+		if disagree(m.Passes, p.noise) {
+			again = append(again, i)
+		}
+	}
+	if len(again) == 0 {
+		return res, nil
+	}
+	sub := make([]timer, len(again))
+	subCalls := make([]int, len(again))
+	for j, i := range again {
+		sub[j], subCalls[j] = timers[i], calls[i]
+	}
+	res2, err := p.round(ctx, sub, subCalls)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range again {
+		m := res2[j]
+		m.Again = true
+		m.Noisy = disagree(m.Passes, p.noise)
+		res[i] = m
+	}
+	return res, nil
+}
+
+func disagree(p [2]float64, noise float64) bool {
+	lo, hi := min(p[0], p[1]), max(p[0], p[1])
+	return !(hi <= lo*(1+noise))
+}
+
+// round is one two-pass measurement of every timer.
+func (p protocol) round(ctx context.Context, timers []timer, calls []int) ([]measured, error) {
+	n := len(timers)
+	samples := [2][][]float64{make([][]float64, n), make([][]float64, n)}
+	for pass, orders := range passOrders(n, p.reps) {
+		for _, order := range orders {
+			for _, i := range order {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				d, err := timers[i](ctx, calls[i])
+				if err != nil {
+					return nil, fmt.Errorf("timing: %w", err)
+				}
+				ms := float64(d) / float64(time.Millisecond) / float64(calls[i])
+				samples[pass][i] = append(samples[pass][i], ms)
+			}
+		}
+	}
+	out := make([]measured, n)
+	for i := range out {
+		a, b := median(samples[0][i]), median(samples[1][i])
+		out[i] = measured{MS: (a + b) / 2, Passes: [2]float64{a, b}}
+	}
+	return out, nil
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+const modulePath = "github.com/batchlas-go/batchlas"
+
+// moduleRoot finds the batchlas checkout the tool runs in, walking up from
+// the working directory. Kernel hashes and docs/tables.md need it.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("module "+modulePath)) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the batchlas module (no go.mod of " + modulePath + " above the working directory)")
+		}
+		dir = parent
+	}
+}
+
+// kernelSources expands an op's kernel globs under root: sorted paths
+// relative to root, tests and doc.go left out (they do not change what
+// the kernels compute).
+func kernelSources(root string, globs []string) ([]string, error) {
+	var out []string
+	for _, g := range globs {
+		matches, err := filepath.Glob(filepath.Join(root, g))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range matches {
+			base := filepath.Base(m)
+			if strings.HasSuffix(base, "_test.go") || base == "doc.go" {
+				continue
+			}
+			rel, _ := filepath.Rel(root, m)
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no kernel sources match %s", strings.Join(globs, " "))
+	}
+	return out, nil
+}
+
+// kernelsHash is the kernels= provenance of a table: the first 8 hex digits
+// of a SHA-256 over the op's kernel sources (path and content of each, in
+// path order). A table whose hash no longer matches was measured on other
+// code: `tune check` warns that it is stale.
+func kernelsHash(root string, globs []string) (string, error) {
+	files, err := kernelSources(root, globs)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", f, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:8], nil
+}
+
+// provenance is the header of a table the tuner writes.
+type provenance struct {
+	op       string
+	device   string
+	revision int
+	kernels  string
+	date     time.Time
+	host     string
+	cores    int
+	grid     string
+	extra    []headerWord // protocol settings, partial=yes, ...
+}
+
+func (p provenance) header() [][]headerWord {
+	line1 := []headerWord{
+		{"op", p.op}, {"device", p.device}, {"revision", strconv.Itoa(p.revision)},
+		{"kernels", p.kernels}, {"date", p.date.Format("2006-01-02")},
+	}
+	line2 := []headerWord{
+		{"host", p.host}, {"cores", strconv.Itoa(p.cores)}, {"go", runtime.Version()},
+		{"tool", "tools/tune"}, {"grid", p.grid},
+	}
+	out := [][]headerWord{line1, line2}
+	if len(p.extra) > 0 {
+		out = append(out, p.extra)
+	}
+	return out
+}
+
+// hostName is the device's marketing name, quoted in the header.
+func hostName(d *sel.Device) string {
+	if d.Name != "" {
+		return d.Name
+	}
+	return runtime.GOARCH
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// refineRatio is where bisection stops: two neighbouring sizes closer than
+// this ratio are left alone (tuner.md: below 1.25).
+const refineRatio = 1.25
+
+// refinePoints returns the cells to measure next along axis: for every two
+// neighbours along it (same other keys) whose winners differ and whose
+// sizes are at least ratio apart, the cell at the geometric midpoint. Keys
+// in follow (gemm's m and k follow n) take the new value too. winners maps
+// a measured cell's text to its first entry ("" when nothing ran there);
+// tried holds the cells already measured or refused, so a midpoint that
+// rounds onto a known size is not proposed again.
+func refinePoints(cells []cell, winners map[string]string, axis string, follow []string, ratio float64, tried map[string]bool) []cell {
+	if len(cells) == 0 || keyIndex(cells[0].keys, axis) < 0 {
+		return nil
+	}
+	ax := keyIndex(cells[0].keys, axis)
+	skip := map[int]bool{ax: true}
+	for _, f := range follow {
+		if i := keyIndex(cells[0].keys, f); i >= 0 {
+			skip[i] = true
+		}
+	}
+	// Group by every other key.
+	groups := map[string][]cell{}
+	var order []string
+	for _, c := range cells {
+		var parts []string
+		for i, v := range c.vals {
+			if !skip[i] {
+				parts = append(parts, v)
+			}
+		}
+		g := strings.Join(parts, "\x00")
+		if _, ok := groups[g]; !ok {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], c)
+	}
+	var out []cell
+	for _, g := range order {
+		line := groups[g]
+		slices.SortFunc(line, func(a, b cell) int { return a.num(axis) - b.num(axis) })
+		for j := 0; j+1 < len(line); j++ {
+			lo, hi := line[j], line[j+1]
+			wl, wh := winners[lo.String()], winners[hi.String()]
+			if wl == "" || wh == "" || wl == wh {
+				continue
+			}
+			a, b := float64(lo.num(axis)), float64(hi.num(axis))
+			if b/a < ratio {
+				continue
+			}
+			mid := int(math.Round(math.Sqrt(a * b)))
+			if mid <= lo.num(axis) || mid >= hi.num(axis) {
+				continue
+			}
+			c := lo.with(axis, strconv.Itoa(mid))
+			for _, f := range follow {
+				c = c.with(f, strconv.Itoa(mid))
+			}
+			if tried[c.String()] {
+				continue
+			}
+			tried[c.String()] = true
+			out = append(out, c)
+		}
+	}
+	sortCells(out)
+	return out
+}

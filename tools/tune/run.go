@@ -1,0 +1,404 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/batchlas-go/batchlas"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// runConfig is the parsed command line of `tune run`.
+type runConfig struct {
+	tuners     []*opTuner
+	dtypes     []sel.DType
+	grid       gridFlag
+	out        string
+	budget     time.Duration
+	ledgerDir  string
+	plan       bool
+	caps       cellCaps
+	refine     bool
+	refineAxis string
+	planGFlops float64
+	measure    measureSettings
+}
+
+const runSynopsis = "run --op potrf[,gemm,...|all] --dtype float64[,float32] --grid quick|full|key=v1:v2:... --out DIR [--budget 10m] [--ledger DIR] [--plan]"
+
+func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
+	fs := newFlags("run", runSynopsis, stderr)
+	ops := fs.String("op", "", "ops to tune: comma-separated names, or all")
+	dtypes := fs.String("dtype", "float64,float32", "dtypes to tune, comma-separated")
+	grid := fs.String("grid", "quick", "quick, full, or axes key=v1:v2:... (comma-separated; other axes keep their quick values)")
+	out := fs.String("out", "out/tuned", "directory the tables <op>.<device>.txt are written to")
+	budget := fs.Duration("budget", 0, "stop cleanly after this long and write what is complete (0: no limit)")
+	ledgerDir := fs.String("ledger", "", "directory keeping every finished cell, so an interrupted run resumes")
+	plan := fs.Bool("plan", false, "print the cells and an estimated time, and exit")
+	maxFlops, maxBytes := capFlags(fs)
+	refine := fs.Bool("refine", true, "bisect along --refine-axis where neighbouring cells disagree on the winner")
+	refineAxis := fs.String("refine-axis", "n", "the key bisected by --refine")
+	reps := fs.Int("reps", 3, "timings per candidate per pass (the median is kept)")
+	target := fs.Duration("target", 2*time.Millisecond, "least duration of one timing; fast calls are repeated to reach it")
+	seed := fs.Uint64("seed", 1, "seed of the random inputs")
+	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, usageError(fs, "unexpected arguments %q", fs.Args())
+	}
+	cfg := &runConfig{out: *out, budget: *budget, ledgerDir: *ledgerDir, plan: *plan,
+		caps: cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}, refine: *refine, refineAxis: *refineAxis,
+		planGFlops: *gflops}
+	var err error
+	if *ops == "" {
+		return nil, usageError(fs, "--op is required (%s, or all)", strings.Join(tunerNames(), ", "))
+	}
+	if cfg.tuners, err = selectTuners(*ops); err != nil {
+		return nil, err
+	}
+	if cfg.dtypes, err = selectDTypes(*dtypes); err != nil {
+		return nil, err
+	}
+	if cfg.grid, err = parseGridFlag(*grid); err != nil {
+		return nil, err
+	}
+	for k := range cfg.grid.custom {
+		found := false
+		for _, t := range cfg.tuners {
+			found = found || keyIndex(t.op.Keys(), k) >= 0
+		}
+		if !found {
+			return nil, fmt.Errorf("--grid: no selected op has a key %q", k)
+		}
+	}
+	if *reps < 1 || *target <= 0 || !(*maxFlops > 0) || *maxBytes <= 0 || !(*gflops > 0) {
+		return nil, usageError(fs, "--reps, --target, --max-cell-flops, --max-cell-bytes and --plan-gflops must be positive")
+	}
+	cfg.measure = measureSettings{proto: defaultProtocol(), seed: *seed}
+	cfg.measure.proto.reps = *reps
+	cfg.measure.proto.target = *target
+	return cfg, nil
+}
+
+// opPlan is the work of one op and dtype: the grid cells that fit the caps
+// and the ones left out.
+type opPlan struct {
+	t      *opTuner
+	dt     sel.DType
+	cells  []cell
+	capped []cell
+}
+
+// cellCost estimates a cell's wall time in ms: per candidate, the verified
+// and warm-up calls plus two passes of reps timings of at least target.
+func (cfg *runConfig) cellCost(t *opTuner, dt sel.DType, c cell) float64 {
+	call := t.flops(c) / (cfg.planGFlops * 1e9) * 1e3
+	target := float64(cfg.measure.proto.target) / float64(time.Millisecond)
+	per := 4*call + 2*float64(cfg.measure.proto.reps)*max(target, call)
+	return float64(len(t.op.Candidates(dt))) * per
+}
+
+// fits reports whether a cell is within the caps.
+func (cfg *runConfig) fits(t *opTuner, dt sel.DType, c cell) bool { return cfg.caps.fits(t, dt, c) }
+
+func (cfg *runConfig) plans() ([]opPlan, error) {
+	var out []opPlan
+	for _, t := range cfg.tuners {
+		cells, err := expandGrid(t.op, cfg.grid)
+		if err != nil {
+			return nil, err
+		}
+		for _, dt := range cfg.dtypes {
+			if len(t.op.Candidates(dt)) == 0 {
+				continue
+			}
+			p := opPlan{t: t, dt: dt}
+			for _, c := range cells {
+				if cfg.fits(t, dt, c) {
+					p.cells = append(p.cells, c)
+				} else {
+					p.capped = append(p.capped, c)
+				}
+			}
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	cfg, err := parseRunFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	plans, err := cfg.plans()
+	if err != nil {
+		return err
+	}
+	if cfg.plan {
+		printPlan(stdout, cfg, plans)
+		return nil
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if cfg.budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.budget)
+		defer cancel()
+	}
+	return runPlans(ctx, cfg, plans, stdout, stderr)
+}
+
+// opRun is the state of one op during a run.
+type opRun struct {
+	t       *opTuner
+	kernels string
+	ledger  *ledger
+	results map[sel.DType][]cellResult
+	stats   map[sel.DType]*runStats
+}
+
+type runStats struct {
+	measured, resumed, capped, refined int
+}
+
+func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stderr io.Writer) error {
+	dev := batchlas.Host()
+	root, rootErr := moduleRoot()
+	total, cost := 0, 0.0
+	for _, p := range plans {
+		total += len(p.cells)
+		for _, c := range p.cells {
+			cost += cfg.cellCost(p.t, p.dt, c)
+		}
+	}
+	prog := newProgress(stderr, isTerminal(os.Stderr), total, cost)
+	defer prog.close()
+
+	runs := map[string]*opRun{}
+	var order []*opRun
+	var runErr error
+	for _, p := range plans {
+		r := runs[p.t.op.Name()]
+		if r == nil {
+			r = &opRun{t: p.t, results: map[sel.DType][]cellResult{}, stats: map[sel.DType]*runStats{}}
+			r.kernels = "unknown"
+			if rootErr == nil {
+				if h, err := kernelsHash(root, p.t.kernelFiles); err == nil {
+					r.kernels = h
+				} else {
+					fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", p.t.op.Name(), err)
+				}
+			} else {
+				fmt.Fprintf(stderr, "tune run: kernels hash: %v\n", rootErr)
+			}
+			if cfg.ledgerDir != "" {
+				l, err := openLedger(cfg.ledgerDir, p.t.op.Name(), dev.Key, p.t.op.Spec().Revision, r.kernels)
+				if err != nil {
+					return err
+				}
+				if l.stale > 0 {
+					fmt.Fprintf(stderr, "tune run: %s: ledger has %d cells from other kernels or revision; measuring again\n", p.t.op.Name(), l.stale)
+				}
+				r.ledger = l
+			}
+			runs[p.t.op.Name()] = r
+			order = append(order, r)
+		}
+		if runErr == nil {
+			runErr = r.runPlan(ctx, cfg, p, dev, prog)
+		}
+	}
+	prog.close()
+
+	budgetSpent := errors.Is(runErr, context.DeadlineExceeded) || errors.Is(runErr, context.Canceled)
+	if runErr != nil && !budgetSpent {
+		return runErr
+	}
+	var bad []string
+	for _, r := range order {
+		for _, dt := range cfg.dtypes {
+			for _, res := range r.results[dt] {
+				for _, b := range res.Bad {
+					bad = append(bad, fmt.Sprintf("%s %s %s: %s: %s", r.t.op.Name(), dt, newCell(r.t.op.Keys(), res.Vals), b.Spelling, b.Why))
+				}
+			}
+		}
+		path, n, err := r.writeTable(cfg, dev, budgetSpent)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			fmt.Fprintf(stdout, "wrote %s (%d rows)\n", path, n)
+		}
+		for _, dt := range cfg.dtypes {
+			if s := r.stats[dt]; s != nil {
+				fmt.Fprintf(stdout, "  %s %s: %d cells measured, %d from the ledger, %d refinement cells, %d over the caps (--max-cell-flops/--max-cell-bytes)\n",
+					r.t.op.Name(), dt, s.measured, s.resumed, s.refined, s.capped)
+			}
+		}
+	}
+	if budgetSpent {
+		fmt.Fprintf(stdout, "stopped early (%v): the tables hold the cells completed", context.Cause(ctx))
+		if cfg.ledgerDir != "" {
+			fmt.Fprintf(stdout, "; run the same command again to resume from %s", cfg.ledgerDir)
+		}
+		fmt.Fprintln(stdout)
+	}
+	if len(bad) > 0 {
+		fmt.Fprintf(stderr, "tune run: %d candidate result(s) failed verification (never ranked):\n", len(bad))
+		for _, b := range bad {
+			fmt.Fprintln(stderr, "  "+b)
+		}
+		return exitError{1}
+	}
+	return nil
+}
+
+// runPlan measures one op and dtype: the grid, then the refinement along
+// the refine axis, keeping each finished cell in the ledger.
+func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.Device, prog *progress) error {
+	st := &runStats{capped: len(p.capped)}
+	r.stats[p.dt] = st
+	tried := map[string]bool{}
+	for _, c := range p.cells {
+		tried[c.String()] = true
+	}
+	for _, c := range p.capped {
+		tried[c.String()] = true
+	}
+	measureAll := func(cells []cell) error {
+		for _, c := range cells {
+			cost := cfg.cellCost(p.t, p.dt, c)
+			prog.start(fmt.Sprintf("%s %s %s", p.t.op.Name(), p.dt, c))
+			if res, ok := r.ledger.lookup(p.dt, c); ok {
+				res.Entries = withOrder(p.t.op, p.dt, res.Entries)
+				r.results[p.dt] = append(r.results[p.dt], res)
+				st.resumed++
+				prog.finish(cost)
+				continue
+			}
+			res, err := measureCell(ctx, p.t, p.dt, c, cfg.measure)
+			if err != nil {
+				return err
+			}
+			res.Device, res.Revision, res.Kernels = dev.Key, p.t.op.Spec().Revision, r.kernels
+			if err := r.ledger.record(res); err != nil {
+				return err
+			}
+			r.results[p.dt] = append(r.results[p.dt], res)
+			st.measured++
+			prog.finish(cost)
+		}
+		return nil
+	}
+	if err := measureAll(p.cells); err != nil {
+		return err
+	}
+	if !cfg.refine || keyIndex(p.t.op.Keys(), cfg.refineAxis) < 0 {
+		return nil
+	}
+	var follow []string
+	for k, src := range sameAxes(p.t.op) {
+		if src == cfg.refineAxis {
+			follow = append(follow, k)
+		}
+	}
+	for {
+		var cells []cell
+		winners := map[string]string{}
+		for _, res := range r.results[p.dt] {
+			c := newCell(p.t.op.Keys(), res.Vals)
+			cells = append(cells, c)
+			winners[c.String()] = res.winner()
+		}
+		var next []cell
+		for _, c := range refinePoints(cells, winners, cfg.refineAxis, follow, refineRatio, tried) {
+			if cfg.fits(p.t, p.dt, c) {
+				next = append(next, c)
+			}
+		}
+		if len(next) == 0 {
+			return nil
+		}
+		cost := 0.0
+		for _, c := range next {
+			cost += cfg.cellCost(p.t, p.dt, c)
+		}
+		prog.grow(len(next), cost)
+		st.refined += len(next)
+		if err := measureAll(next); err != nil {
+			return err
+		}
+	}
+}
+
+// writeTable writes the op's table from every complete cell, atomically.
+// It writes nothing when no cell is complete (an existing table stays).
+func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (string, int, error) {
+	doc := &tableDoc{keys: r.t.op.Keys()}
+	rows := 0
+	for _, dt := range r.t.op.DTypes() {
+		res := r.results[dt]
+		if len(res) == 0 {
+			continue
+		}
+		sec := tableSection{dtype: dt}
+		for _, cr := range res {
+			if len(cr.Entries) == 0 {
+				continue
+			}
+			row := tableRow{cell: newCell(r.t.op.Keys(), cr.Vals), entries: cr.Entries}
+			if len(cr.Noisy) > 0 {
+				row.comment = "noisy: " + strings.Join(cr.Noisy, ",")
+			}
+			sec.rows = append(sec.rows, row)
+		}
+		sortRows(sec.rows)
+		if len(sec.rows) > 0 {
+			doc.sections = append(doc.sections, sec)
+			rows += len(sec.rows)
+		}
+	}
+	if rows == 0 {
+		return "", 0, nil
+	}
+	prov := provenance{op: r.t.op.Name(), device: dev.Key, revision: r.t.op.Spec().Revision,
+		kernels: r.kernels, date: time.Now(), host: hostName(dev), cores: dev.Cores, grid: cfg.grid.text}
+	prov.extra = []headerWord{
+		{"reps", strconv.Itoa(cfg.measure.proto.reps)},
+		{"target", cfg.measure.proto.target.String()},
+		{"max_cell_flops", strconv.FormatFloat(cfg.caps.maxFlops, 'g', -1, 64)},
+	}
+	if partial {
+		prov.extra = append(prov.extra, headerWord{"partial", "yes"})
+	}
+	doc.header = prov.header()
+	path := filepath.Join(cfg.out, tableFileName(r.t.op.Name(), dev.Key))
+	return path, rows, writeFileAtomic(path, doc.bytes())
+}
+
+func sortRows(rows []tableRow) {
+	cells := make([]cell, len(rows))
+	for i := range rows {
+		cells[i] = rows[i].cell
+	}
+	byText := map[string]tableRow{}
+	for _, r := range rows {
+		byText[r.cell.String()] = r
+	}
+	sortCells(cells)
+	for i, c := range cells {
+		rows[i] = byText[c.String()]
+	}
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// opTuner is what the tuner knows about one op beyond its selection spec.
+// Each op declares one in tools/tune/<op>_spec.go; the grid itself comes
+// from the op's choice.go (sel.OpSpec.Grid), so it is never retyped here.
+type opTuner struct {
+	op *sel.Op
+	// kernelFiles are the op's kernel sources, as globs relative to the
+	// module root (tests and doc.go are left out). Their hash is the
+	// table's kernels= provenance: when it changes, the table is stale.
+	kernelFiles []string
+	// flops is the floating-point work of one call of the whole batch, for
+	// GFLOP/s and the --max-cell-flops cap.
+	flops func(c cell) float64
+	// elems is the number of elements the call's operands hold, for the
+	// --max-cell-bytes cap.
+	elems func(c cell) int64
+	// newCase makes the inputs of a cell for a dtype, deterministically
+	// from seed.
+	newCase func(dt sel.DType, c cell, seed uint64) (opCase, error)
+}
+
+// opCase is one cell's inputs, shared by every candidate.
+type opCase interface {
+	// bind sizes the workspace with the op's BufferSize under ctx (which
+	// carries the candidate's strict pin). An error means the pin is
+	// refused: the candidate is skipped on this cell.
+	bind(ctx context.Context) (*boundCase, error)
+}
+
+// boundCase runs one candidate on one cell.
+type boundCase struct {
+	// call makes one call of the op's public entry point.
+	call func(ctx context.Context) error
+	// restore puts back the inputs an in-place op overwrote; nil when the
+	// op overwrites nothing it reads.
+	restore func()
+	// poison fills the outputs with NaN before a verified call, so an
+	// output the kernel forgets to write is caught; nil if restore does.
+	poison func()
+	// check compares the result of one call from fresh inputs with an
+	// independent reference (first, middle and last matrix).
+	check func() error
+}
+
+// run makes calls calls and returns the time spent inside them.
+func (b *boundCase) run(ctx context.Context, calls int) (time.Duration, error) {
+	if b.restore == nil {
+		t0 := time.Now()
+		for i := 0; i < calls; i++ {
+			if err := b.call(ctx); err != nil {
+				return 0, err
+			}
+		}
+		return time.Since(t0), nil
+	}
+	var total time.Duration
+	for i := 0; i < calls; i++ {
+		b.restore()
+		t0 := time.Now()
+		err := b.call(ctx)
+		total += time.Since(t0)
+		if err != nil {
+			return 0, err
+		}
+	}
+	return total, nil
+}
+
+// verify makes one call from fresh inputs and checks its result.
+func (b *boundCase) verify(ctx context.Context) error {
+	if b.restore != nil {
+		b.restore()
+	}
+	if b.poison != nil {
+		b.poison()
+	}
+	if err := b.call(ctx); err != nil {
+		return fmt.Errorf("call failed: %w", err)
+	}
+	return b.check()
+}
+
+var tuners = map[string]*opTuner{}
+
+// registerTuner is called by each <op>_spec.go from init.
+func registerTuner(t *opTuner) {
+	if _, dup := tuners[t.op.Name()]; dup {
+		panic("tune: two specs for op " + t.op.Name())
+	}
+	tuners[t.op.Name()] = t
+}
+
+// tunerNames lists the ops the tuner can time, sorted.
+func tunerNames() []string {
+	var out []string
+	for name := range tuners {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// selectTuners resolves --op: a comma-separated list of op names or "all".
+func selectTuners(list string) ([]*opTuner, error) {
+	var out []*opTuner
+	seen := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(strings.ToLower(name))
+		if name == "" {
+			continue
+		}
+		if name == "all" {
+			for _, n := range tunerNames() {
+				if !seen[n] {
+					seen[n] = true
+					out = append(out, tuners[n])
+				}
+			}
+			continue
+		}
+		t, ok := tuners[name]
+		if !ok {
+			return nil, fmt.Errorf("--op: no op %q (have: %s, or all)", name, strings.Join(tunerNames(), ", "))
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--op: name at least one op (%s, or all)", strings.Join(tunerNames(), ", "))
+	}
+	return out, nil
+}
+
+// selectDTypes resolves --dtype against what an op compiles.
+func selectDTypes(list string) ([]sel.DType, error) {
+	var out []sel.DType
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		switch sel.DType(s) {
+		case sel.Float32, sel.Float64:
+			if !containsDType(out, sel.DType(s)) {
+				out = append(out, sel.DType(s))
+			}
+		case "":
+		default:
+			return nil, fmt.Errorf("--dtype: %q: want float32, float64 or both comma-separated", s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--dtype: name float32, float64 or both")
+	}
+	return out, nil
+}
+
+func containsDType(ds []sel.DType, d sel.DType) bool {
+	for _, x := range ds {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// tableDoc is a table the tuner writes, in the format of selection.md
+// section 3. The reading side is sel.ParseTable; the tests round-trip one
+// through the other.
+type tableDoc struct {
+	header   [][]headerWord // one slice per `#` line, before `# keys:`
+	keys     []sel.KeySpec
+	sections []tableSection // in dtype order
+}
+
+type headerWord struct{ k, v string }
+
+type tableSection struct {
+	dtype sel.DType
+	rows  []tableRow
+}
+
+// tableRow is one measured cell: entries ranked by the tie rule.
+type tableRow struct {
+	cell    cell
+	entries []entry
+	comment string // e.g. "noisy"
+}
+
+// fileName is the table's name for an op and device: <op>.<device>.txt.
+func tableFileName(op, device string) string { return op + "." + device + ".txt" }
+
+// quoteValue double-quotes a header value that is not a single plain word.
+func quoteValue(v string) string {
+	v = strings.ReplaceAll(v, `"`, "'")
+	if v == "" || strings.ContainsAny(v, " \t#|=") {
+		return `"` + v + `"`
+	}
+	return v
+}
+
+// bytes renders the table.
+func (t *tableDoc) bytes() []byte {
+	var b bytes.Buffer
+	for _, line := range t.header {
+		b.WriteString("#")
+		for _, w := range line {
+			fmt.Fprintf(&b, " %s=%s", w.k, quoteValue(w.v))
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "# keys: %s\n", sel.FormatKeys(t.keys))
+	for _, s := range t.sections {
+		fmt.Fprintf(&b, "[%s]\n", s.dtype)
+		for _, r := range s.rows {
+			b.WriteString(r.cell.String())
+			for _, e := range r.entries {
+				fmt.Fprintf(&b, " | %s %s", e.Spelling, formatMS(e.MS))
+			}
+			if r.comment != "" {
+				fmt.Fprintf(&b, "   # %s", r.comment)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so a reader (or a crash) never sees a half-written
+// table.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op after the rename succeeds
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

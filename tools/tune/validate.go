@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/batchlas-go/batchlas"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+const validateSynopsis = "validate --op potrf[,...|all] --dtype float64[,float32] [--shapes 30] [--seed 1] [--dir DIR]"
+
+// cmdValidate measures how good automatic selection is away from the rows:
+// at random call shapes that are not grid cells, every candidate is timed
+// and the candidate automatic selection picks is compared with the fastest.
+func cmdValidate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("validate", validateSynopsis, stderr)
+	ops := fs.String("op", "", "ops to validate: comma-separated names, or all")
+	dtypes := fs.String("dtype", "float64", "dtypes, comma-separated")
+	shapes := fs.Int("shapes", 30, "random call shapes per op and dtype")
+	grid := fs.String("grid", "quick", "the grid whose cells are excluded and whose ranges the shapes are drawn from")
+	dir := fs.String("dir", "", "validate the tables of this directory (sets BATCHLAS_TUNED_DIR); default: the built-in tables")
+	maxGeo := fs.Float64("max-geomean", 0, "exit non-zero when the geometric-mean slowdown of an op and dtype exceeds this (0: report only)")
+	maxFlops, maxBytes := capFlags(fs)
+	settings := protocolFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError(fs, "unexpected arguments %q", fs.Args())
+	}
+	if *ops == "" {
+		return usageError(fs, "--op is required")
+	}
+	ts, err := selectTuners(*ops)
+	if err != nil {
+		return err
+	}
+	dts, err := selectDTypes(*dtypes)
+	if err != nil {
+		return err
+	}
+	g, err := parseGridFlag(*grid)
+	if err != nil {
+		return err
+	}
+	if *dir != "" {
+		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("--dir %s: not a directory", *dir)
+		}
+		os.Setenv("BATCHLAS_TUNED_DIR", *dir)
+		sel.Reload()
+	}
+	ms := settings()
+	caps := cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}
+	failed := false
+	for _, t := range ts {
+		for _, dt := range dts {
+			if len(t.op.Candidates(dt)) == 0 {
+				continue
+			}
+			cells, err := randomShapes(t, dt, g, caps, *shapes, ms.seed)
+			if err != nil {
+				return err
+			}
+			rep, err := validateShapes(context.Background(), t, dt, cells, ms, stdout)
+			if err != nil {
+				return err
+			}
+			if *maxGeo > 0 && !(rep.geomean <= *maxGeo) {
+				fmt.Fprintf(stderr, "tune validate: %s %s: geomean slowdown %.3f exceeds --max-geomean %.3f\n", t.op.Name(), dt, rep.geomean, *maxGeo)
+				failed = true
+			}
+			if rep.bad > 0 {
+				failed = true
+			}
+		}
+	}
+	if failed {
+		return exitError{1}
+	}
+	return nil
+}
+
+// randomShapes draws n call shapes that are not cells of the grid: exact
+// keys from the grid's values, log keys log-uniform over the grid's range
+// (keys that follow another take its value), within the caps.
+func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, seed uint64) ([]cell, error) {
+	grid, err := expandGrid(t.op, g)
+	if err != nil {
+		return nil, err
+	}
+	onGrid := map[string]bool{}
+	for _, c := range grid {
+		onGrid[c.String()] = true
+	}
+	keys := t.op.Keys()
+	values := make([][]string, len(keys))
+	for i := range keys {
+		seen := map[string]bool{}
+		for _, c := range grid {
+			if !seen[c.vals[i]] {
+				seen[c.vals[i]] = true
+				values[i] = append(values[i], c.vals[i])
+			}
+		}
+	}
+	follow := sameAxes(t.op)
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	var out []cell
+	seen := map[string]bool{}
+	for tries := 0; len(out) < n && tries < 10000*n; tries++ {
+		vals := make([]string, len(keys))
+		for i, k := range keys {
+			if k.Kind == sel.Exact {
+				vals[i] = values[i][r.IntN(len(values[i]))]
+				continue
+			}
+			lo, hi := math.Inf(1), 0.0
+			for _, v := range values[i] {
+				x, _ := strconv.ParseFloat(v, 64)
+				lo, hi = min(lo, x), max(hi, x)
+			}
+			x := math.Exp(math.Log(lo) + r.Float64()*(math.Log(hi)-math.Log(lo)))
+			vals[i] = strconv.Itoa(max(1, int(math.Round(x))))
+		}
+		for k, src := range follow {
+			vals[keyIndex(keys, k)] = vals[keyIndex(keys, src)]
+		}
+		c := newCell(keys, vals)
+		if onGrid[c.String()] || seen[c.String()] || !caps.fits(t, dt, c) {
+			continue
+		}
+		seen[c.String()] = true
+		out = append(out, c)
+	}
+	if len(out) < n {
+		return nil, fmt.Errorf("%s %s: found only %d off-grid shapes within the caps", t.op.Name(), dt, len(out))
+	}
+	return out, nil
+}
+
+// validateReport summarises a validation.
+type validateReport struct {
+	shapes       int
+	geomean      float64
+	worst        float64
+	worstShape   string
+	bad          int
+	fixed        string
+	fixedGeomean float64
+	autoSpeedup  float64
+}
+
+// validateShapes times every candidate at each shape, asks automatic
+// selection what it would run there, and compares.
+func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell, ms measureSettings, w io.Writer) (validateReport, error) {
+	dev := batchlas.Host()
+	var rep validateReport
+	type shapeResult struct {
+		res  cellResult
+		pick string
+		slow float64
+	}
+	var results []shapeResult
+	logSum := 0.0
+	fmt.Fprintf(w, "%s %s: %d random off-grid shapes\n", t.op.Name(), dt, len(cells))
+	fmt.Fprintf(w, "  %-44s %-22s %-22s %8s\n", "shape", "auto", "fastest", "slowdown")
+	for _, c := range cells {
+		res, err := measureCell(ctx, t, dt, c, ms)
+		if err != nil {
+			return rep, err
+		}
+		for _, b := range res.Bad {
+			fmt.Fprintf(w, "  %-44s BAD RESULT from %s: %s\n", c, b.Spelling, b.Why)
+			rep.bad++
+		}
+		pick, err := t.op.Pick(ctx, dt, c.key(), dev)
+		if err != nil {
+			return rep, fmt.Errorf("%s %s %s: the automatic decision fails: %w", t.op.Name(), dt, c, err)
+		}
+		fastest := fastestOf(res.Entries)
+		i := slices.IndexFunc(res.Entries, func(e entry) bool { return e.Spelling == pick.String() })
+		if i < 0 || fastest.MS <= 0 {
+			fmt.Fprintf(w, "  %-44s %-22s not timed here (skipped or bad)\n", c, pick)
+			continue
+		}
+		slow := res.Entries[i].MS / fastest.MS
+		fmt.Fprintf(w, "  %-44s %-22s %-22s %8.3f\n", c, pick, fastest.Spelling, slow)
+		results = append(results, shapeResult{res: res, pick: pick.String(), slow: slow})
+		logSum += math.Log(slow)
+		if slow > rep.worst {
+			rep.worst, rep.worstShape = slow, c.String()
+		}
+	}
+	rep.shapes = len(results)
+	if rep.shapes == 0 {
+		return rep, nil
+	}
+	rep.geomean = math.Exp(logSum / float64(rep.shapes))
+	// The best single fixed candidate over these shapes.
+	rep.fixedGeomean = math.Inf(1)
+	for _, ch := range t.op.Candidates(dt) {
+		sum, ok := 0.0, true
+		for _, r := range results {
+			i := slices.IndexFunc(r.res.Entries, func(e entry) bool { return e.Spelling == ch.String() })
+			if i < 0 {
+				ok = false
+				break
+			}
+			sum += math.Log(r.res.Entries[i].MS / fastestOf(r.res.Entries).MS)
+		}
+		if g := math.Exp(sum / float64(len(results))); ok && g < rep.fixedGeomean {
+			rep.fixed, rep.fixedGeomean = ch.String(), g
+		}
+	}
+	fmt.Fprintf(w, "  auto vs fastest: geomean slowdown %.3f, worst %.3f at %s (%d shapes)\n", rep.geomean, rep.worst, rep.worstShape, rep.shapes)
+	if rep.fixed != "" {
+		rep.autoSpeedup = rep.fixedGeomean / rep.geomean
+		fmt.Fprintf(w, "  best single fixed candidate %s: geomean slowdown %.3f; auto is %.2fx faster (geomean)\n", rep.fixed, rep.fixedGeomean, rep.autoSpeedup)
+	}
+	return rep, nil
+}
+
+func fastestOf(es []entry) entry {
+	var best entry
+	for i, e := range es {
+		if i == 0 || e.MS < best.MS {
+			best = e
+		}
+	}
+	return best
+}

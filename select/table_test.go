@@ -154,4 +154,3 @@ func TestCheckBuiltin(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "stl.x86-64-v4.txt:1: written for revision 1, stl is at revision 2: stale, re-tune it", err.Error())
 }
-

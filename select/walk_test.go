@@ -218,7 +218,7 @@ func TestDecisionArgumentErrors(t *testing.T) {
 	_, err = synOp.Pick(bg, Float64, synKey("L", 4, 4), nil)
 	assert.EqualError(t, err, "syn: no device given; pass the device the call runs on (batchlas.DeviceFrom(ctx))")
 	assert.Error(t, synOp.Run(nil, Float64, synKey("L", 4, 4), v4, nil), "no launch function") //nolint:staticcheck // a nil context must not panic
-	c, err := synOp.Pick(nil, Float64, synKey("L", 4, 4), v4) //nolint:staticcheck
+	c, err := synOp.Pick(nil, Float64, synKey("L", 4, 4), v4)                                  //nolint:staticcheck
 	assert.NoError(t, err)
 	assert.Equal(t, tiny, c)
 }

@@ -30,6 +30,10 @@ var (
 // them.
 var nativeCandidates = []sel.Choice{
 	familyDirect.With(),
+	familySmall.With(),
+	familyPacked.With(64, 128),
+	familyPacked.With(128, 256),
+	familyPacked.With(256, 128),
 }
 
 // candidates is the one list of compiled choices, per dtype.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -54,6 +55,10 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 		switch ch.Family() {
 		case familyDirect:
 			return direct(ctx, p)
+		case familySmall:
+			return small(ctx, p)
+		case familyPacked:
+			return packed(ctx, p, ch, ws)
 		case familyVendor:
 			return vendor(ctx, p)
 		}
@@ -138,6 +143,11 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case familyDirect:
 		return true
+	case familySmall:
+		return k.Int(keyM) <= smallMax && k.Int(keyN) <= smallMax && k.Int(keyK) <= smallMax
+	case familyPacked:
+		// Any shape; the fields must make whole register tiles.
+		return c.Value(0) >= mr && c.Value(0)%mr == 0 && c.Value(1) > 0
 	case familyVendor:
 		return d.Has("vendor:blas")
 	}
@@ -147,6 +157,9 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 // workspace is the scratch a choice needs for an m x n x k problem, in
 // elements: per-worker scratch times the number of workers.
 func workspace(c sel.Choice, m, n, k int) int {
+	if c.Is(familyPacked) {
+		return parallel.Workers() * packedPerWorker(c, m, n, k)
+	}
 	return 0
 }
 

@@ -76,22 +76,36 @@ func initLine(s *settings, d *Device) string {
 	return in.String()
 }
 
-// tableSource says where the op's tables come from on d: its own table
-// (builtin or override), a borrowed one, none, or a broken own table.
+// tableSource says where the op's tables come from on d, per dtype: its own
+// table (builtin or override, "error" when it does not parse), a borrowed
+// one, or none. One word when every dtype agrees, else dtype/word pairs.
 func (o *Op) tableSource(s *settings, d *Device) string {
 	ts := o.tables(s)
-	for _, e := range ts.entries {
-		if e.device == d.Key {
-			if e.err != nil {
-				return "error"
-			}
-			return e.origin
-		}
-	}
+	var words []string
+	same := true
 	for _, dt := range o.DTypes() {
-		if _, list := ts.order(dt, d); len(list) > 0 {
-			return "borrowed:" + list[0].device
+		w := "none"
+		if own, list := ts.order(dt, d); len(list) > 0 {
+			switch e := list[0]; {
+			case !own:
+				w = "borrowed:" + e.device
+			case e.err != nil:
+				w = "error"
+			default:
+				w = e.origin
+			}
 		}
+		same = same && (len(words) == 0 || words[0] == w)
+		words = append(words, w)
 	}
-	return "none"
+	if len(words) == 0 {
+		return "none"
+	}
+	if same {
+		return words[0]
+	}
+	for i, dt := range o.DTypes() {
+		words[i] = string(dt) + "/" + words[i]
+	}
+	return strings.Join(words, ",")
 }

@@ -140,4 +140,5 @@ func TestEnvPinSnapshotAndReload(t *testing.T) {
 	Reload()
 	assert.Equal(t, tiny, pick(bg))
 }
+
 type contextCtx = context.Context

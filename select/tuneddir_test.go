@@ -21,7 +21,7 @@ func TestTunedDirReplacesAndTagsOverride(t *testing.T) {
 	assert.Equal(t, blocked, c)
 	lines := tr.lines()
 	require.Len(t, lines, 2)
-	assert.Contains(t, lines[0], " syn=override", "the init line says where the tables come from")
+	assert.Contains(t, lines[0], " syn=float32/none,float64/override", "the init line says where the tables come from, per dtype when they differ")
 	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms  [override x86-64-v4]", lines[1])
 	tabs, err := synOp.Tables(Float64, v4)
 	require.NoError(t, err)

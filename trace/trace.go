@@ -186,7 +186,7 @@ type Init struct {
 // OpTables says where one op's tables come from for the device.
 type OpTables struct {
 	Op   string
-	From string // "builtin", "override", "borrowed:<device>", "none", "error"
+	From string // "builtin", "override", "borrowed:<device>", "none", "error"; "<dtype>/<word>,..." when dtypes differ
 }
 
 // String formats the init line:

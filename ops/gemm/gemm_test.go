@@ -189,7 +189,7 @@ func TestStructured(t *testing.T) {
 func TestNaNInfPropagate(t *testing.T) {
 	forEachCandidate(t, func(t *testing.T, dt sel.DType, c sel.Choice) {
 		r := testmat.Rand(13)
-		for _, n := range []int{1, 5, 9} {
+		for _, n := range []int{2, 5, 9} {
 			s := shape{batchlas.NoTrans, batchlas.NoTrans, n, n, n, 1}
 			if !canRun(c, keyOf(s), batchlas.Host()) {
 				continue
@@ -203,7 +203,11 @@ func TestNaNInfPropagate(t *testing.T) {
 			require.NoError(t, Gemm(pinned(c), s.ta, s.tb, 1, a, b, 0, cc, nil))
 			for col := 0; col < n; col++ {
 				require.True(t, math.IsNaN(cc.At(0, 0, col)), "%s n=%d C(0,%d) = %v, want NaN", c, n, col, cc.At(0, 0, col))
-				require.True(t, math.IsNaN(cc.At(0, n-1, col)), "%s n=%d C(%d,%d) = %v, want NaN", c, n, n-1, col, cc.At(0, n-1, col))
+				// Reference BLAS, and gonum after it, skip zero entries of
+				// op(B), so Inf*0 is not NaN there; native kernels follow IEEE.
+				if !c.Vendor() {
+					require.True(t, math.IsNaN(cc.At(0, n-1, col)), "%s n=%d C(%d,%d) = %v, want NaN", c, n, n-1, col, cc.At(0, n-1, col))
+				}
 				for row := 1; row < n-1; row++ {
 					require.False(t, math.IsNaN(cc.At(0, row, col)), "%s n=%d C(%d,%d) is NaN", c, n, row, col)
 				}

@@ -39,7 +39,7 @@ func vendor[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 		return parallel.For(ctx, c.Count, flops, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				impl.Dgemm(tB, tA, p.n, p.m, p.k, alpha,
-					ad[i*a.Stride:][:span(a)], a.LD, bd[i*b.Stride:][:span(b)], b.LD,
+					bd[i*b.Stride:][:span(b)], b.LD, ad[i*a.Stride:][:span(a)], a.LD,
 					beta, cd[i*c.Stride:][:span(c)], c.LD)
 			}
 		})
@@ -49,7 +49,7 @@ func vendor[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 		return parallel.For(ctx, c.Count, flops, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				impl.Sgemm(tB, tA, p.n, p.m, p.k, alpha,
-					ad[i*a.Stride:][:span(a)], a.LD, bd[i*b.Stride:][:span(b)], b.LD,
+					bd[i*b.Stride:][:span(b)], b.LD, ad[i*a.Stride:][:span(a)], a.LD,
 					beta, cd[i*c.Stride:][:span(c)], c.LD)
 			}
 		})

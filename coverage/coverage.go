@@ -243,7 +243,6 @@ func parse(name string, data []byte) ([]Row, error) {
 	index := map[Row]int{}
 	for first := true; ; first = false {
 		rec, err := rd.Read()
-		line, _ := rd.FieldPos(0)
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				if first {
@@ -253,6 +252,7 @@ func parse(name string, data []byte) ([]Row, error) {
 			}
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		line, _ := rd.FieldPos(0) // valid only after a successful Read
 		if first {
 			if strings.Join(rec, ",") != Header {
 				return nil, bad(line, "header is %q, want %q (not a coverage shard?)", strings.Join(rec, ","), Header)

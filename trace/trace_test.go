@@ -1,0 +1,70 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestMS(t *testing.T) {
+	for in, want := range map[float64]string{0.302: "0.302", 0.49: "0.49", 0.0123: "0.0123", 0.9999: "1", 14.1: "14.10", 1: "1.00", 0: "0", 1234.5: "1234.50"} {
+		assert.Equal(t, want, MS(in), "%v", in)
+	}
+}
+
+func TestDecisionRunnerUp(t *testing.T) {
+	base := Decision{Op: "potrf", DType: "float64", Key: "n=8", Choice: "tiny", Via: ViaTable, Timed: true, Table: "x86-64-v4", Next: "vendor"}
+	for _, tc := range []struct {
+		ms, next float64
+		want     string
+	}{
+		{1.00, 1.03, "potrf float64 n=8 -> tiny  1.00 ms, tied with vendor 1.03 ms (3%)  [x86-64-v4]"},
+		{1.00, 1.04, "potrf float64 n=8 -> tiny  1.00 ms, next vendor 1.04 ms  [x86-64-v4]"},
+		{1.03, 1.00, "potrf float64 n=8 -> tiny  1.03 ms, tied with vendor 1.00 ms (3%)  [x86-64-v4]"},
+		{0, 0, "potrf float64 n=8 -> tiny  0 ms, tied with vendor 0 ms (0%)  [x86-64-v4]"},
+		{0, 0.5, "potrf float64 n=8 -> tiny  0 ms, next vendor 0.5 ms  [x86-64-v4]"},
+	} {
+		d := base
+		d.MS, d.NextMS = tc.ms, tc.next
+		assert.Equal(t, tc.want, d.String())
+	}
+	d := base
+	d.Key = ""
+	d.Next = ""
+	d.Timed = false
+	assert.Equal(t, "potrf float64 -> tiny  untimed  [x86-64-v4]", d.String(), "no key fields, untimed")
+}
+
+func TestPrintIndentsByDepth(t *testing.T) {
+	var buf bytes.Buffer
+	old := SetOutput(&buf)
+	defer SetOutput(old)
+	assert.Equal(t, os.Stderr, old, "stderr by default")
+	ctx := context.Background()
+	Print(ctx, "a")
+	Print(Nest(ctx), "b")
+	Print(Nest(Nest(ctx)), "c")
+	Print(nil, "d") //nolint:staticcheck // a nil context is the top level
+	assert.Equal(t, "a\n  b\n    c\nd\n", buf.String())
+	assert.Equal(t, 0, Depth(nil)) //nolint:staticcheck
+	assert.Equal(t, 1, Depth(Nest(nil)))
+}
+
+func TestInit(t *testing.T) {
+	in := Init{Device: "x86-64-v4", Name: "AMD EPYC 9R14", Cores: 2}
+	assert.Equal(t, `batchlas: device x86-64-v4 "AMD EPYC 9R14" cores=2 flags=none vendor=none tables: none`, in.String())
+	in.Flags, in.Vendor = []string{"avx2", "fma"}, []string{"blas", "lapack"}
+	in.Tables = []OpTables{{"gemm", "builtin"}, {"potrf", "borrowed:x86-64-v3"}}
+	assert.Equal(t, `batchlas: device x86-64-v4 "AMD EPYC 9R14" cores=2 flags=avx2,fma vendor=blas,lapack tables: gemm=builtin potrf=borrowed:x86-64-v3`, in.String())
+}
+
+func ExampleDecision_String() {
+	d := Decision{Op: "potrf", DType: "float64", Key: "n=64 batch=1024", Choice: "lpanel:panel=8",
+		Via: ViaBorrowed, Timed: true, MS: 0.302, Next: "vendor", NextMS: 0.49, Table: "x86-64-v4", Device: "x86-64-v3"}
+	fmt.Println(d)
+	// Output: potrf float64 n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4 table, borrowed for x86-64-v3]
+}

@@ -253,7 +253,7 @@ func printRegret(w io.Writer, ct checkedTable, worst int) {
 		fmt.Fprintf(w, "%s %s: leave-one-out regret over %d rows: geomean %.3f, worst %.3f at %s (%s chosen, %s fastest)\n",
 			ct.t.File, dt, rep.scored, rep.geomean, rep.worst.slowdown, rep.worst.row.Key.Format(ct.t.Keys), rep.worst.chosen, rep.worst.fastest)
 		if rep.fixed != "" {
-			fmt.Fprintf(w, "  best single fixed candidate %s: geomean slowdown %.3f; automatic selection is %.2fx faster (geomean)\n",
+			fmt.Fprintf(w, "  auto vs the best single fixed candidate (%s, geomean slowdown %.3f): speedup %.3fx (geomean)\n",
 				rep.fixed, rep.fixedGeomean, rep.fixedSpeedup)
 		}
 		if unscored := len(rep.rows) - rep.scored; unscored > 0 {

@@ -12,13 +12,12 @@ import (
 const refineRatio = 1.25
 
 // refinePoints returns the cells to measure next along axis: for every two
-// neighbours along it (same other keys) whose winners differ and whose
-// sizes are at least ratio apart, the cell at the geometric midpoint. Keys
-// in follow (gemm's m and k follow n) take the new value too. winners maps
-// a measured cell's text to its first entry ("" when nothing ran there);
-// tried holds the cells already measured or refused, so a midpoint that
-// rounds onto a known size is not proposed again.
-func refinePoints(cells []cell, winners map[string]string, axis string, follow []string, ratio float64, tried map[string]bool) []cell {
+// neighbours along it (same other keys) that disagree and whose sizes are
+// at least ratio apart, the cell at the geometric midpoint. Keys in follow
+// (gemm's m and k follow n) take the new value too. disagree is called with
+// the two cells' texts; tried holds the cells already measured or refused,
+// so a midpoint that rounds onto a known size is not proposed again.
+func refinePoints(cells []cell, disagree func(lo, hi string) bool, axis string, follow []string, ratio float64, tried map[string]bool) []cell {
 	if len(cells) == 0 || keyIndex(cells[0].keys, axis) < 0 {
 		return nil
 	}
@@ -51,8 +50,7 @@ func refinePoints(cells []cell, winners map[string]string, axis string, follow [
 		slices.SortFunc(line, func(a, b cell) int { return a.num(axis) - b.num(axis) })
 		for j := 0; j+1 < len(line); j++ {
 			lo, hi := line[j], line[j+1]
-			wl, wh := winners[lo.String()], winners[hi.String()]
-			if wl == "" || wh == "" || wl == wh {
+			if !disagree(lo.String(), hi.String()) {
 				continue
 			}
 			a, b := float64(lo.num(axis)), float64(hi.num(axis))
@@ -76,4 +74,32 @@ func refinePoints(cells []cell, winners map[string]string, axis string, follow [
 	}
 	sortCells(out)
 	return out
+}
+
+// disagreeOnWinner is the refinement test for two measured cells: they
+// disagree when the winner of one is not within the tie tolerance of the
+// fastest at the other. Two cells whose winners differ only inside a tie
+// (noise, or kernels that are equally good there) need no row between them:
+// either winner serves both.
+func disagreeOnWinner(a, b cellResult) bool {
+	wa, wb := a.winner(), b.winner()
+	if wa == "" || wb == "" || wa == wb {
+		return false
+	}
+	return !tiedAt(a, wb) || !tiedAt(b, wa)
+}
+
+// tiedAt reports whether candidate s is within the tie tolerance of the
+// fastest entry of r.
+func tiedAt(r cellResult, s string) bool {
+	fastest := math.Inf(1)
+	for _, e := range r.Entries {
+		fastest = min(fastest, e.MS)
+	}
+	for _, e := range r.Entries {
+		if e.Spelling == s {
+			return e.MS <= fastest*tieTolerance
+		}
+	}
+	return false
 }

@@ -316,14 +316,15 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 	}
 	for {
 		var cells []cell
-		winners := map[string]string{}
+		byText := map[string]cellResult{}
 		for _, res := range r.results[p.dt] {
 			c := newCell(p.t.op.Keys(), res.Vals)
 			cells = append(cells, c)
-			winners[c.String()] = res.winner()
+			byText[c.String()] = res
 		}
+		disagree := func(lo, hi string) bool { return disagreeOnWinner(byText[lo], byText[hi]) }
 		var next []cell
-		for _, c := range refinePoints(cells, winners, cfg.refineAxis, follow, refineRatio, tried) {
+		for _, c := range refinePoints(cells, disagree, cfg.refineAxis, follow, refineRatio, tried) {
 			if cfg.fits(p.t, p.dt, c) {
 				next = append(next, c)
 			}

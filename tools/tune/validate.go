@@ -223,7 +223,7 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 	fmt.Fprintf(w, "  auto vs fastest: geomean slowdown %.3f, worst %.3f at %s (%d shapes)\n", rep.geomean, rep.worst, rep.worstShape, rep.shapes)
 	if rep.fixed != "" {
 		rep.autoSpeedup = rep.fixedGeomean / rep.geomean
-		fmt.Fprintf(w, "  best single fixed candidate %s: geomean slowdown %.3f; auto is %.2fx faster (geomean)\n", rep.fixed, rep.fixedGeomean, rep.autoSpeedup)
+		fmt.Fprintf(w, "  auto vs the best single fixed candidate (%s, geomean slowdown %.3f): speedup %.3fx (geomean)\n", rep.fixed, rep.fixedGeomean, rep.autoSpeedup)
 	}
 	return rep, nil
 }

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	"github.com/batchlas-go/batchlas/ops/potrf"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// potrf is timed on SPD matrices (testmat.SPD), restored before every call
+// because the factorisation overwrites its input. Its blocked kernel calls
+// trsm and gemm through their entry points, so their sources are part of
+// potrf's kernels: a faster gemm makes potrf's table stale too.
+func init() {
+	registerTuner(&opTuner{
+		op:          potrf.Op,
+		kernelFiles: []string{"ops/potrf/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "internal/parallel/*.go"},
+		flops: func(c cell) float64 {
+			n := float64(c.num("n"))
+			return (n*n*n/3 + n*n/2 + n/6) * float64(c.num("batch"))
+		},
+		elems: func(c cell) int64 {
+			n := int64(c.num("n"))
+			// the batch, its pristine copy for restoring
+			return 2 * n * n * int64(c.num("batch"))
+		},
+		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
+			if dt == sel.Float32 {
+				return newPotrfCase[float32](c, seed)
+			}
+			return newPotrfCase[float64](c, seed)
+		},
+	})
+}
+
+type potrfCase[T batchlas.Float] struct {
+	uplo     batchlas.Uplo
+	a, orig  batchlas.Batch[T]
+	checkFor []int
+}
+
+func uploOf(s string) (batchlas.Uplo, error) {
+	switch s {
+	case "L":
+		return batchlas.Lower, nil
+	case "U":
+		return batchlas.Upper, nil
+	}
+	return 0, fmt.Errorf("uplo %q: want L or U", s)
+}
+
+func newPotrfCase[T batchlas.Float](c cell, seed uint64) (*potrfCase[T], error) {
+	uplo, err := uploOf(c.get("uplo"))
+	if err != nil {
+		return nil, err
+	}
+	n, count := c.num("n"), c.num("batch")
+	r := testmat.Rand(seed)
+	orig := tiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) { spd(r, b) })
+	return &potrfCase[T]{uplo: uplo, a: testmat.Clone(orig), orig: orig, checkFor: checkedMatrices(count)}, nil
+}
+
+func spd[T batchlas.Float](r *rand.Rand, b batchlas.Batch[T]) { testmat.SPD(r, b) }
+
+func (p *potrfCase[T]) bind(ctx context.Context) (*boundCase, error) {
+	size, err := potrf.BufferSize(ctx, p.uplo, p.a)
+	if err != nil {
+		return nil, err
+	}
+	ws := testmat.NaNs[T](size)
+	return &boundCase{
+		call:    func(ctx context.Context) error { return potrf.Potrf(ctx, p.uplo, p.a, ws) },
+		restore: func() { copy(p.a.Data, p.orig.Data) },
+		check:   p.check,
+	}, nil
+}
+
+// check: A = L*L^T (or U^T*U) within 4*(n+2)*eps of |L|*|L^T|, and the
+// other triangle untouched.
+func (p *potrfCase[T]) check() error {
+	n := p.a.Rows
+	tol := 4 * float64(n+2) * epsOf[T]()
+	for _, i := range p.checkFor {
+		got, orig := denseOf(p.a, i), denseOf(p.orig, i)
+		f := dense{r: n, c: n, v: make([]float64, n*n)} // the factor, as L
+		for j := 0; j < n; j++ {
+			for r := 0; r < n; r++ {
+				inTri := (p.uplo == batchlas.Lower && r >= j) || (p.uplo == batchlas.Upper && r <= j)
+				if !inTri {
+					if got.at(r, j) != orig.at(r, j) {
+						return fmt.Errorf("matrix %d: element (%d,%d) outside the %s triangle was written", i, r, j, p.uplo)
+					}
+					continue
+				}
+				if p.uplo == batchlas.Lower {
+					f.v[r+j*n] = got.at(r, j)
+				} else {
+					f.v[j+r*n] = got.at(r, j) // U^T is lower
+				}
+			}
+		}
+		prod, abs := mulAbs(f, f.op(true))
+		if err := withinBound(fmt.Sprintf("matrix %d: L*L^T vs A", i), prod, orig, abs, tol); err != nil {
+			return err
+		}
+	}
+	return nil
+}

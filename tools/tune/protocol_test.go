@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestPassOrdersRotateThenReverse(t *testing.T) {
+	got := passOrders(3, 3)
+	want := [2][][]int{
+		{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}},
+		{{2, 1, 0}, {1, 0, 2}, {0, 2, 1}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("passOrders(3, 3) (-want +got):\n%s", d)
+	}
+	// Every candidate runs at every slot once per pass when reps == n.
+	for pass := range got {
+		for slot := 0; slot < 3; slot++ {
+			seen := map[int]bool{}
+			for _, order := range got[pass] {
+				seen[order[slot]] = true
+			}
+			assert.Len(t, seen, 3, "pass %d slot %d", pass, slot)
+		}
+	}
+}
+
+// scripted returns a timer that reports the given ms per call, one value per
+// timing, and records the order the protocol called timers in.
+func scripted(id int, log *[]int, ms ...float64) timer {
+	i := 0
+	return func(_ context.Context, calls int) (time.Duration, error) {
+		*log = append(*log, id)
+		v := ms[min(i, len(ms)-1)]
+		i++
+		return time.Duration(v * float64(calls) * float64(time.Millisecond)), nil
+	}
+}
+
+func TestMeasureMeanOfTwoMedians(t *testing.T) {
+	var log []int
+	p := protocol{reps: 3, target: time.Millisecond, maxCalls: 1000, noise: 0.10}
+	// Candidate 0: pass one 1.0, 5.0 (outlier), 1.0 -> median 1.0;
+	// pass two 1.05, 1.05, 0.2 -> median 1.05. Mean 1.025.
+	// Candidate 1 is steady at 2.
+	timers := []timer{
+		scripted(0, &log, 1.0, 5.0, 1.0, 1.05, 1.05, 0.2),
+		scripted(1, &log, 2),
+	}
+	got, err := p.measure(context.Background(), timers, []int{4, 1})
+	require.NoError(t, err)
+	assert.InDelta(t, 1.025, got[0].MS, 1e-12)
+	assert.Equal(t, [2]float64{1.0, 1.05}, got[0].Passes)
+	assert.False(t, got[0].Again)
+	assert.InDelta(t, 2.0, got[1].MS, 1e-12)
+	// Pass one rotates 0,1 / 1,0 / 0,1; pass two starts reversed.
+	assert.Equal(t, []int{0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0}, log)
+}
+
+func TestMeasureAgainOnceWhenPassesDisagree(t *testing.T) {
+	var log []int
+	p := protocol{reps: 1, target: time.Millisecond, maxCalls: 1000, noise: 0.10}
+	// Candidate 0 disagrees (1 vs 2), then agrees (1.5, 1.5). Candidate 1
+	// disagrees twice and stays noisy. Candidate 2 agrees at once.
+	timers := []timer{
+		scripted(0, &log, 1, 2, 1.5, 1.5),
+		scripted(1, &log, 1, 3, 1, 3),
+		scripted(2, &log, 4, 4.1),
+	}
+	got, err := p.measure(context.Background(), timers, []int{1, 1, 1})
+	require.NoError(t, err)
+	assert.True(t, got[0].Again)
+	assert.False(t, got[0].Noisy)
+	assert.InDelta(t, 1.5, got[0].MS, 1e-12)
+	assert.True(t, got[1].Again)
+	assert.True(t, got[1].Noisy)
+	assert.False(t, got[2].Again)
+	assert.InDelta(t, 4.05, got[2].MS, 1e-6) // durations are whole nanoseconds
+	// Round one: 3 candidates x 2 passes; round two: the two noisy ones.
+	assert.Len(t, log, 6+4)
+	for _, id := range log[6:] {
+		assert.NotEqual(t, 2, id, "a steady candidate is not measured again")
+	}
+}
+
+func TestMeasureStopsWhenCancelled(t *testing.T) {
+	var log []int
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := defaultProtocol().measure(ctx, []timer{scripted(0, &log, 1)}, []int{1})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, log)
+}
+
+func TestCalibrateReachesTarget(t *testing.T) {
+	p := protocol{target: 2 * time.Millisecond, maxCalls: 1000}
+	assert.Equal(t, 1, p.calibrate(5*time.Millisecond), "a slow call is timed once")
+	assert.Equal(t, 2, p.calibrate(time.Millisecond))
+	assert.Equal(t, 3, p.calibrate(700*time.Microsecond))
+	assert.Equal(t, 1000, p.calibrate(10*time.Nanosecond), "capped")
+	assert.Equal(t, 1000, p.calibrate(0))
+}
+
+func TestRankEntriesTieRule(t *testing.T) {
+	es := []entry{
+		{Spelling: "tiny", Order: 0, MS: 1.02},    // within 3% of 1.00: tie, first by order
+		{Spelling: "lpanel", Order: 1, MS: 1.00},  // fastest
+		{Spelling: "blocked", Order: 2, MS: 1.50}, // not tied
+		{Spelling: "vendor", Order: 3, MS: 1.03},  // exactly 3%: tie
+		{Spelling: "unblk", Order: 4, MS: 1.20},
+	}
+	var got []string
+	for _, e := range rankEntries(es) {
+		got = append(got, e.Spelling)
+	}
+	assert.Equal(t, []string{"tiny", "lpanel", "vendor", "unblk", "blocked"}, got)
+	assert.Equal(t, "tiny", es[0].Spelling, "the argument is not modified")
+
+	// Outside the tie, equal times go by candidate order.
+	got = nil
+	for _, e := range rankEntries([]entry{{"b", 2, 2}, {"a", 1, 2}, {"z", 0, 1}}) {
+		got = append(got, e.Spelling)
+	}
+	assert.Equal(t, []string{"z", "a", "b"}, got)
+}
+
+func TestRoundAndFormatMS(t *testing.T) {
+	assert.Equal(t, "0.0005032", formatMS(0.000503249))
+	assert.Equal(t, "1235", formatMS(1234.56))
+	assert.Equal(t, "0.302", formatMS(0.302))
+	assert.Equal(t, 1.235, roundMS(1.23456))
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	"github.com/batchlas-go/batchlas/ops/trsm"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// trsm is timed with alpha 1 on well-conditioned triangles
+// (testmat.Triangular: the other triangle holds garbage a kernel must not
+// read). B is overwritten by X, so it is restored before every call. Its
+// blocked kernel updates through gemm's entry point, so gemm's sources are
+// part of trsm's kernels.
+func init() {
+	registerTuner(&opTuner{
+		op:          trsm.Op,
+		kernelFiles: []string{"ops/trsm/*.go", "ops/gemm/*.go", "internal/parallel/*.go"},
+		flops: func(c cell) float64 {
+			m, n := float64(c.num("m")), float64(c.num("n"))
+			if c.get("side") == "R" {
+				return m * n * n * float64(c.num("batch"))
+			}
+			return m * m * n * float64(c.num("batch"))
+		},
+		elems: func(c cell) int64 {
+			m, n := int64(c.num("m")), int64(c.num("n"))
+			t := m
+			if c.get("side") == "R" {
+				t = n
+			}
+			// A, B and B's pristine copy
+			return (t*t + 2*m*n) * int64(c.num("batch"))
+		},
+		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
+			if dt == sel.Float32 {
+				return newTrsmCase[float32](c, seed)
+			}
+			return newTrsmCase[float64](c, seed)
+		},
+	})
+}
+
+type trsmCase[T batchlas.Float] struct {
+	side    batchlas.Side
+	uplo    batchlas.Uplo
+	ta      batchlas.Transpose
+	diag    batchlas.Diag
+	a       batchlas.Batch[T]
+	b, orig batchlas.Batch[T]
+}
+
+func newTrsmCase[T batchlas.Float](c cell, seed uint64) (*trsmCase[T], error) {
+	tc := &trsmCase[T]{}
+	switch c.get("side") {
+	case "L":
+		tc.side = batchlas.Left
+	case "R":
+		tc.side = batchlas.Right
+	default:
+		return nil, fmt.Errorf("side %q: want L or R", c.get("side"))
+	}
+	var err error
+	if tc.uplo, err = uploOf(c.get("uplo")); err != nil {
+		return nil, err
+	}
+	if tc.ta, err = transposeOf(c.get("ta")); err != nil {
+		return nil, err
+	}
+	switch c.get("diag") {
+	case "N":
+		tc.diag = batchlas.NonUnit
+	case "U":
+		tc.diag = batchlas.Unit
+	default:
+		return nil, fmt.Errorf("diag %q: want N or U", c.get("diag"))
+	}
+	m, n, count := c.num("m"), c.num("n"), c.num("batch")
+	t := m
+	if tc.side == batchlas.Right {
+		t = n
+	}
+	r := testmat.Rand(seed)
+	tc.a = tiledBatch[T](r, t, t, count, func(b batchlas.Batch[T]) { testmat.Triangular(r, b, tc.uplo) })
+	tc.orig = tiledBatch[T](r, m, n, count, nil)
+	tc.b = testmat.Clone(tc.orig)
+	return tc, nil
+}
+
+func (tc *trsmCase[T]) bind(ctx context.Context) (*boundCase, error) {
+	size, err := trsm.BufferSize(ctx, tc.side, tc.uplo, tc.ta, tc.diag, tc.a, tc.b)
+	if err != nil {
+		return nil, err
+	}
+	ws := testmat.NaNs[T](size)
+	return &boundCase{
+		call: func(ctx context.Context) error {
+			return trsm.Trsm(ctx, tc.side, tc.uplo, tc.ta, tc.diag, 1, tc.a, tc.b, ws)
+		},
+		restore: func() { copy(tc.b.Data, tc.orig.Data) },
+		check:   tc.check,
+	}, nil
+}
+
+// triangle returns matrix i of A as the dense triangle the solve uses: the
+// uplo triangle, with ones on the diagonal when diag is Unit.
+func (tc *trsmCase[T]) triangle(i int) dense {
+	a := denseOf(tc.a, i)
+	t := dense{r: a.r, c: a.c, v: make([]float64, len(a.v))}
+	for j := 0; j < a.c; j++ {
+		for r := 0; r < a.r; r++ {
+			switch {
+			case r == j && tc.diag == batchlas.Unit:
+				t.v[r+j*a.r] = 1
+			case r == j || (tc.uplo == batchlas.Lower && r > j) || (tc.uplo == batchlas.Upper && r < j):
+				t.v[r+j*a.r] = a.at(r, j)
+			}
+		}
+	}
+	return t
+}
+
+// check: op(A)*X = B (Left) or X*op(A) = B (Right) within 4*(t+2)*eps of
+// |op(A)|*|X| (or |X|*|op(A)|), the backward-error bound of substitution.
+func (tc *trsmCase[T]) check() error {
+	for _, i := range checkedMatrices(tc.b.Count) {
+		opA := tc.triangle(i).op(tc.ta == batchlas.Trans)
+		x, b := denseOf(tc.b, i), denseOf(tc.orig, i)
+		tol := 4 * float64(opA.r+2) * epsOf[T]()
+		var prod, abs dense
+		if tc.side == batchlas.Left {
+			prod, abs = mulAbs(opA, x)
+		} else {
+			prod, abs = mulAbs(x, opA)
+		}
+		if err := withinBound(fmt.Sprintf("matrix %d: op(A)*X vs B", i), prod, b, abs, tol); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -17,7 +17,7 @@ import (
 // benchShapes are square NN problems: tiny matrices in huge batches to
 // medium matrices in modest ones.
 var benchShapes = []struct{ n, batch int }{
-	{4, 65536}, {8, 65536}, {16, 16384}, {32, 4096}, {64, 2048}, {128, 256}, {256, 32},
+	{4, 65536}, {7, 65536}, {8, 65536}, {16, 16384}, {32, 4096}, {64, 2048}, {128, 256}, {256, 32},
 }
 
 // BenchmarkGemm times float64 C = A*B + C: "auto" (automatic selection),

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/batchlas-go/batchlas"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// smallCell is a cheap cell of an op's quick grid with its sizes set to n
+// and the batch to 3 (first, middle and last matrices differ).
+func smallCell(t *testing.T, tu *opTuner, n string) cell {
+	cells, err := expandGrid(tu.op, gridFlag{name: "quick"})
+	require.NoError(t, err)
+	c := cells[0]
+	for _, k := range tu.op.Keys() {
+		if k.Kind == sel.Log {
+			c = c.with(k.Name, n)
+		}
+	}
+	return c.with("batch", "3")
+}
+
+// Every candidate of every op passes the spec's verification on straddling
+// sizes: the references and bounds accept correct kernels.
+func TestSpecsVerifyEveryCandidate(t *testing.T) {
+	for _, name := range tunerNames() {
+		tu := tuners[name]
+		for _, dt := range tu.op.DTypes() {
+			for _, n := range []string{"1", "7", "33"} {
+				c := smallCell(t, tu, n)
+				oc, err := tu.newCase(dt, c, 1)
+				require.NoError(t, err)
+				for _, ch := range tu.op.Candidates(dt) {
+					ctx := sel.WithStrictPin(context.Background(), name, ch.String())
+					b, err := oc.bind(ctx)
+					if err != nil {
+						continue // refused pin: skipped, as in a run
+					}
+					assert.NoError(t, b.verify(ctx), "%s %s %s %s", name, dt, c, ch)
+				}
+			}
+		}
+	}
+}
+
+// A wrong result is caught: the verification is not vacuous.
+func TestSpecsCatchWrongResults(t *testing.T) {
+	for _, name := range tunerNames() {
+		tu := tuners[name]
+		c := smallCell(t, tu, "5")
+		oc, err := tu.newCase(sel.Float64, c, 1)
+		require.NoError(t, err)
+		ctx := context.Background()
+		b, err := oc.bind(ctx)
+		require.NoError(t, err)
+		require.NoError(t, b.verify(ctx))
+		// Corrupt one element of the last matrix's result after the call.
+		call := b.call
+		b.call = func(ctx context.Context) error {
+			if err := call(ctx); err != nil {
+				return err
+			}
+			corruptLastOutput(oc)
+			return nil
+		}
+		assert.Error(t, b.verify(ctx), "%s: a corrupted result must fail verification", name)
+	}
+}
+
+func corruptLastOutput(oc opCase) {
+	var out batchlas.Batch[float64]
+	switch c := oc.(type) {
+	case *gemmCase[float64]:
+		out = c.c
+	case *potrfCase[float64]:
+		out = c.a
+	case *trsmCase[float64]:
+		out = c.b
+	default:
+		panic("unknown case type")
+	}
+	i := out.Count - 1
+	out.Set(i, out.Rows-1, out.Cols-1, out.At(i, out.Rows-1, out.Cols-1)*1.001+1e-3)
+}
+
+// A whole run on a tiny grid writes a table that check accepts, and a
+// second run with the ledger measures nothing again.
+func TestRunWritesACheckedTableAndResumes(t *testing.T) {
+	out, led := t.TempDir(), t.TempDir()
+	args := []string{"run", "--op", "potrf", "--dtype", "float64", "--grid", "n=2:4,batch=2",
+		"--out", out, "--ledger", led, "--reps", "1", "--target", "20us", "--refine=false"}
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, mainCode(args, &stdout, &stderr), stderr.String())
+	name := "potrf." + batchlas.Host().Key + ".txt"
+	data, err := os.ReadFile(filepath.Join(out, name))
+	require.NoError(t, err)
+	_, _, problems := checkTable(name, data)
+	assert.Empty(t, problems, "%s", data)
+	assert.Contains(t, string(data), "uplo=L n=2 batch=2 |")
+	assert.Contains(t, string(data), "uplo=L n=4 batch=2 |")
+	assert.Contains(t, stdout.String(), "2 cells measured, 0 from the ledger")
+
+	stdout.Reset()
+	require.Equal(t, 0, mainCode(args, &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "0 cells measured, 2 from the ledger")
+	again, err := os.ReadFile(filepath.Join(out, name))
+	require.NoError(t, err)
+	assert.Equal(t, rowsOf(string(data)), rowsOf(string(again)), "a resumed run writes the same rows")
+}
+
+func rowsOf(table string) []string {
+	var out []string
+	for _, l := range strings.Split(table, "\n") {
+		if strings.HasPrefix(l, "uplo=") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestRunPlanPrintsCellsAndExits(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	out := t.TempDir()
+	code := mainCode([]string{"run", "--op", "all", "--grid", "quick", "--plan", "--out", out}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stdout.String(), "potrf float64:")
+	assert.Contains(t, stdout.String(), "uplo=L n=512 batch=1")
+	assert.Contains(t, stdout.String(), "total:")
+	ents, _ := os.ReadDir(out)
+	assert.Empty(t, ents, "--plan measures and writes nothing")
+}

@@ -82,7 +82,7 @@ func TestRefinePointsBisectWhereWinnersDisagree(t *testing.T) {
 		res("16", entry{"tiny", 0, 1}, entry{"unblocked", 1, 1.5}),
 		res("64", entry{"unblocked", 1, 1}, entry{"tiny", 0, 3}),
 		res("80", entry{"unblocked", 1, 1}, entry{"tiny", 0, 1.02}), // tied: no disagreement with 64
-		res("99", entry{"tiny", 0, 1}, entry{"unblocked", 1, 1.1}), // 99/80 < 1.25: too close
+		res("99", entry{"tiny", 0, 1}, entry{"unblocked", 1, 1.1}),  // 99/80 < 1.25: too close
 	} {
 		c := potrfCell(r.Vals...)
 		cells = append(cells, c)

@@ -195,7 +195,7 @@ func TestNaNInfPropagate(t *testing.T) {
 				continue
 			}
 			a, b, cc := operands[float64](r, s, layout{})
-			a.Set(0, 0, n-1, math.NaN())   // row 0 of A
+			a.Set(0, 0, n-1, math.NaN())  // row 0 of A
 			a.Set(0, n-1, 0, math.Inf(1)) // row n-1 of A, column 0
 			for col := 0; col < n; col++ {
 				b.Set(0, 0, col, 0) // row 0 of B is zero: Inf*0 = NaN

@@ -10,47 +10,40 @@ import (
 // The direct family: substitution, one matrix at a time, the batch spread
 // over the workers.
 //
-// Every one of the 16 variants is reduced to one forward substitution
-// L*Y = alpha*C with L lower triangular:
+// Every one of the 16 variants is reduced to one substitution E*Y = alpha*C
+// with E triangular:
 //
 //   - E is op(A) for side Left and op(A)^T for side Right (X*op(A) = B is
 //     op(A)^T * X^T = B^T), and C is B or B^T accordingly: only strides
-//     change, nothing is copied.
-//   - an upper E is made lower by reversing the order of its rows and
-//     columns, and the rows of C with it (a negative stride).
+//     change, nothing is copied. Left runs solveCols (the columns of C are
+//     columns of B, contiguous), Right runs solveRows (the columns of C are
+//     rows of B: four of them are four adjacent elements).
+//   - a lower E is solved forward (row 0 first), an upper E backward.
 //
-// L is packed per worker into the workspace, row by row (row i holds
-// L[i,0..i-1] and then 1/L[i,i], or 1 for a unit diagonal), so the inner
-// loop reads it contiguously whatever the layout of A, and each diagonal is
-// inverted once per matrix instead of divided into every column. Multiplying
-// by the reciprocal differs from dividing only when 1/L[i,i] overflows (a
-// subnormal diagonal); zeros, Infs and NaNs propagate as with division.
+// E is packed per worker into the workspace in the order the rows are
+// solved ("steps"): the row solved at step s holds its s coefficients
+// against the rows already solved, in increasing row order of C, then
+// 1/E[i,i] (1 for a unit diagonal). So the inner loop reads E and C
+// contiguously whatever the layout of A and the direction, and each
+// diagonal is inverted once per matrix instead of divided into every
+// column. Multiplying by the reciprocal differs from dividing only when
+// 1/E[i,i] overflows (a subnormal diagonal); zeros, Infs and NaNs
+// propagate as with division.
 
-// geom says where E and C live in one matrix's storage.
+// geom says where E lives in one matrix's storage and which way it is
+// solved.
 type geom struct {
-	ebase, ers, ecs int // E[i,k] = a[ebase + i*ers + k*ecs], E lower
-	cbase, crs, ccs int // C[i,j] = b[cbase + i*crs + j*ccs]
+	ers, ecs int  // E[i,k] = a[i*ers + k*ecs]
+	back     bool // E is upper: solve from the last row up
 }
 
-func geometry(p *problem, lda, ldb int) geom {
+func geometry(p *problem, lda int) geom {
 	eIsA := (p.side == batchlas.Left) == (p.ta == batchlas.NoTrans)
-	var g geom
+	g := geom{ers: lda, ecs: 1}
 	if eIsA {
 		g.ers, g.ecs = 1, lda
-	} else {
-		g.ers, g.ecs = lda, 1
 	}
-	if p.side == batchlas.Left {
-		g.crs, g.ccs = 1, ldb
-	} else {
-		g.crs, g.ccs = ldb, 1
-	}
-	if lower := eIsA == (p.uplo == batchlas.Lower); !lower {
-		g.ebase = (p.t - 1) * (g.ers + g.ecs)
-		g.ers, g.ecs = -g.ers, -g.ecs
-		g.cbase = (p.t - 1) * g.crs
-		g.crs = -g.crs
-	}
+	g.back = eIsA != (p.uplo == batchlas.Lower)
 	return g
 }
 
@@ -63,9 +56,10 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 	if alpha == 0 {
 		return zeroB(ctx, b)
 	}
-	g := geometry(p, a.LD, b.LD)
+	g := geometry(p, a.LD)
 	per := packedSize(p.t)
 	unit := p.diag == batchlas.Unit
+	left := p.side == batchlas.Left
 	work := float64(p.t) * float64(p.t) * float64(p.r)
 	return parallel.For(ctx, b.Count, work, func(w, lo, hi int) {
 		pk := ws[w*per : (w+1)*per]
@@ -74,7 +68,11 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 			if i == lo || a.Stride != 0 {
 				pack(pk, a.Data[i*a.Stride:], p.t, g, unit)
 			}
-			solveLower(pk, p.t, p.r, b.Data[i*b.Stride:], g.cbase, g.crs, g.ccs, alpha)
+			if left {
+				solveCols(pk, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
+			} else {
+				solveRows(pk, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
+			}
 		}
 	})
 }
@@ -91,101 +89,194 @@ func zeroB[T batchlas.Float](ctx context.Context, b batchlas.Batch[T]) error {
 	})
 }
 
-// pack writes L (E made lower) row by row into pk, with reciprocal
-// diagonals. It reads only the referenced triangle of A, and the diagonal
-// only when it is not unit.
+// pack writes E into pk in step order (see above). It reads only the
+// referenced triangle of A, and the diagonal only when it is not unit.
 func pack[T batchlas.Float](pk, a []T, t int, g geom, unit bool) {
-	for i := 0; i < t; i++ {
-		row := pk[i*(i+1)/2:][: i+1 : i+1]
-		o := g.ebase + i*g.ers
-		for k := range row[:i] {
+	for s := 0; s < t; s++ {
+		row := pk[s*(s+1)/2:][: s+1 : s+1]
+		i, k0 := s, 0 // forward: row s against rows 0..s-1
+		if g.back {
+			i = t - 1 - s
+			k0 = i + 1 // backward: row t-1-s against rows i+1..t-1
+		}
+		o := i*g.ers + k0*g.ecs
+		for k := range row[:s] {
 			row[k] = a[o]
 			o += g.ecs
 		}
 		if unit {
-			row[i] = 1
+			row[s] = 1
 		} else {
-			row[i] = 1 / a[o]
+			row[s] = 1 / a[i*(g.ers+g.ecs)]
 		}
 	}
 }
 
-// solveLower overwrites C (t x r, in c at cbase with strides rs, cs) with
-// L^-1 * alpha*C, L packed by pack. Columns of C go four at a time and rows
-// two at a time, so each loaded L element and C element serves four or two
-// multiply-adds from registers.
-func solveLower[T batchlas.Float](pk []T, t, r int, c []T, cbase, rs, cs int, alpha T) {
+// step is where two consecutive steps s, s+1 find their data: the rows of
+// C they solve, the rows [lo, lo+s) both are coupled to, and in pk the
+// common coefficients of each, the coupling of the second to the first,
+// and the two reciprocal diagonals.
+type step struct {
+	r0, r1, lo int
+	o0, o1     int // common coefficients of step s and s+1 in pk
+	cross      int // pk index of E[r1, r0]
+	inv0, inv1 int
+}
+
+func twoSteps(s, t int, back bool) step {
+	o0 := s * (s + 1) / 2
+	o1 := o0 + s + 1
+	if back {
+		r0 := t - 1 - s
+		return step{r0: r0, r1: r0 - 1, lo: r0 + 1, o0: o0, o1: o1 + 1, cross: o1, inv0: o0 + s, inv1: o1 + s + 1}
+	}
+	return step{r0: s, r1: s + 1, lo: 0, o0: o0, o1: o1, cross: o1 + s, inv0: o0 + s, inv1: o1 + s + 1}
+}
+
+// oneStep is step s alone: its row of C and where its coupled rows start.
+func oneStep(s, t int, back bool) (r0, lo int) {
+	if back {
+		return t - 1 - s, t - s
+	}
+	return s, 0
+}
+
+// solveCols overwrites C = B (t x r, column-major with ld) with
+// E^-1 * alpha*C, E packed by pack. Rows and columns go two at a time, so
+// each loaded element of E and C serves two multiply-adds from registers;
+// the inner loop walks contiguous slices. (Larger blocks run out of the 16
+// SSE registers without fused multiply-add and spill to the stack.)
+func solveCols[T batchlas.Float](pk []T, t, r int, c []T, ld int, back bool, alpha T) {
 	j := 0
-	for ; j+4 <= r; j += 4 {
-		cb := cbase + j*cs
-		i := 0
-		for ; i+2 <= t; i += 2 {
-			o0 := i * (i + 1) / 2
-			o1 := o0 + i + 1
-			p0 := pk[o0 : o0+i]
-			p1 := pk[o1 : o1+i]
+	for ; j+2 <= r; j += 2 {
+		b0 := c[j*ld : j*ld+t]
+		b1 := c[(j+1)*ld : (j+1)*ld+t]
+		s := 0
+		for ; s+2 <= t; s += 2 {
+			st := twoSteps(s, t, back)
+			p0 := pk[st.o0 : st.o0+s]
+			p1 := pk[st.o1 : st.o1+s]
 			p1 = p1[:len(p0)]
-			q0 := cb + i*rs
-			q1 := q0 + rs
-			s00, s01, s02, s03 := alpha*c[q0], alpha*c[q0+cs], alpha*c[q0+2*cs], alpha*c[q0+3*cs]
-			s10, s11, s12, s13 := alpha*c[q1], alpha*c[q1+cs], alpha*c[q1+2*cs], alpha*c[q1+3*cs]
-			qk := cb
+			x0 := b0[st.lo : st.lo+s]
+			x0 = x0[:len(p0)]
+			x1 := b1[st.lo : st.lo+s]
+			x1 = x1[:len(p0)]
+			s00, s01 := alpha*b0[st.r0], alpha*b1[st.r0]
+			s10, s11 := alpha*b0[st.r1], alpha*b1[st.r1]
 			for k, l0 := range p0 {
 				l1 := p1[k]
-				x0, x1, x2, x3 := c[qk], c[qk+cs], c[qk+2*cs], c[qk+3*cs]
-				s00 -= l0 * x0
-				s01 -= l0 * x1
-				s02 -= l0 * x2
-				s03 -= l0 * x3
-				s10 -= l1 * x0
-				s11 -= l1 * x1
-				s12 -= l1 * x2
-				s13 -= l1 * x3
-				qk += rs
+				v0, v1 := x0[k], x1[k]
+				s00 -= l0 * v0
+				s01 -= l0 * v1
+				s10 -= l1 * v0
+				s11 -= l1 * v1
 			}
-			d0 := pk[o0+i]
+			d0 := pk[st.inv0]
 			s00 *= d0
 			s01 *= d0
-			s02 *= d0
-			s03 *= d0
-			l, d1 := pk[o1+i], pk[o1+i+1]
-			s10 = (s10 - l*s00) * d1
-			s11 = (s11 - l*s01) * d1
-			s12 = (s12 - l*s02) * d1
-			s13 = (s13 - l*s03) * d1
-			c[q0], c[q0+cs], c[q0+2*cs], c[q0+3*cs] = s00, s01, s02, s03
-			c[q1], c[q1+cs], c[q1+2*cs], c[q1+3*cs] = s10, s11, s12, s13
+			l, d1 := pk[st.cross], pk[st.inv1]
+			b0[st.r0], b1[st.r0] = s00, s01
+			b0[st.r1] = (s10 - l*s00) * d1
+			b1[st.r1] = (s11 - l*s01) * d1
 		}
-		if i < t {
-			o0 := i * (i + 1) / 2
-			p0 := pk[o0 : o0+i]
-			q0 := cb + i*rs
-			s00, s01, s02, s03 := alpha*c[q0], alpha*c[q0+cs], alpha*c[q0+2*cs], alpha*c[q0+3*cs]
-			qk := cb
-			for _, l0 := range p0 {
-				s00 -= l0 * c[qk]
-				s01 -= l0 * c[qk+cs]
-				s02 -= l0 * c[qk+2*cs]
-				s03 -= l0 * c[qk+3*cs]
-				qk += rs
+		if s < t {
+			r0, lo := oneStep(s, t, back)
+			o0 := s * (s + 1) / 2
+			p0 := pk[o0 : o0+s]
+			x0 := b0[lo : lo+s]
+			x0 = x0[:len(p0)]
+			x1 := b1[lo : lo+s]
+			x1 = x1[:len(p0)]
+			s00, s01 := alpha*b0[r0], alpha*b1[r0]
+			for k, l0 := range p0 {
+				s00 -= l0 * x0[k]
+				s01 -= l0 * x1[k]
 			}
-			d0 := pk[o0+i]
-			c[q0], c[q0+cs], c[q0+2*cs], c[q0+3*cs] = s00*d0, s01*d0, s02*d0, s03*d0
+			d0 := pk[o0+s]
+			b0[r0], b1[r0] = s00*d0, s01*d0
 		}
 	}
 	for ; j < r; j++ {
-		cb := cbase + j*cs
-		for i := 0; i < t; i++ {
-			o0 := i * (i + 1) / 2
-			p0 := pk[o0 : o0+i]
-			q0 := cb + i*rs
-			s := alpha * c[q0]
-			qk := cb
-			for _, l0 := range p0 {
-				s -= l0 * c[qk]
-				qk += rs
+		b0 := c[j*ld : j*ld+t]
+		for s := 0; s < t; s++ {
+			r0, lo := oneStep(s, t, back)
+			o0 := s * (s + 1) / 2
+			p0 := pk[o0 : o0+s]
+			x0 := b0[lo : lo+s]
+			x0 = x0[:len(p0)]
+			v := alpha * b0[r0]
+			for k, l0 := range p0 {
+				v -= l0 * x0[k]
 			}
-			c[q0] = s * pk[o0+i]
+			b0[r0] = v * pk[o0+s]
+		}
+	}
+}
+
+// solveRows overwrites C = B^T with E^-1 * alpha*C, where B is r x t
+// column-major with ld: row i of C is column i of B, and two columns of C
+// are two adjacent rows of B. Same blocking as solveCols.
+func solveRows[T batchlas.Float](pk []T, t, r int, c []T, ld int, back bool, alpha T) {
+	j := 0
+	for ; j+2 <= r; j += 2 {
+		s := 0
+		for ; s+2 <= t; s += 2 {
+			st := twoSteps(s, t, back)
+			p0 := pk[st.o0 : st.o0+s]
+			p1 := pk[st.o1 : st.o1+s]
+			p1 = p1[:len(p0)]
+			y0 := c[st.r0*ld+j : st.r0*ld+j+2 : st.r0*ld+j+2]
+			y1 := c[st.r1*ld+j : st.r1*ld+j+2 : st.r1*ld+j+2]
+			s00, s01 := alpha*y0[0], alpha*y0[1]
+			s10, s11 := alpha*y1[0], alpha*y1[1]
+			q := st.lo*ld + j
+			for k, l0 := range p0 {
+				l1 := p1[k]
+				x := c[q : q+2 : q+2]
+				v0, v1 := x[0], x[1]
+				s00 -= l0 * v0
+				s01 -= l0 * v1
+				s10 -= l1 * v0
+				s11 -= l1 * v1
+				q += ld
+			}
+			d0 := pk[st.inv0]
+			s00 *= d0
+			s01 *= d0
+			l, d1 := pk[st.cross], pk[st.inv1]
+			y0[0], y0[1] = s00, s01
+			y1[0] = (s10 - l*s00) * d1
+			y1[1] = (s11 - l*s01) * d1
+		}
+		if s < t {
+			r0, lo := oneStep(s, t, back)
+			o0 := s * (s + 1) / 2
+			p0 := pk[o0 : o0+s]
+			y0 := c[r0*ld+j : r0*ld+j+2 : r0*ld+j+2]
+			s00, s01 := alpha*y0[0], alpha*y0[1]
+			q := lo*ld + j
+			for _, l0 := range p0 {
+				x := c[q : q+2 : q+2]
+				s00 -= l0 * x[0]
+				s01 -= l0 * x[1]
+				q += ld
+			}
+			d0 := pk[o0+s]
+			y0[0], y0[1] = s00*d0, s01*d0
+		}
+	}
+	for ; j < r; j++ {
+		for s := 0; s < t; s++ {
+			r0, lo := oneStep(s, t, back)
+			o0 := s * (s + 1) / 2
+			p0 := pk[o0 : o0+s]
+			v := alpha * c[r0*ld+j]
+			q := lo*ld + j
+			for _, l0 := range p0 {
+				v -= l0 * c[q]
+				q += ld
+			}
+			c[r0*ld+j] = v * pk[o0+s]
 		}
 	}
 }

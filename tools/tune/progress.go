@@ -69,9 +69,18 @@ func (p *progress) grow(cells int, cost float64) {
 	}
 }
 
+// pause clears the bar so a report line can be printed; the next update
+// draws it again.
+func (p *progress) pause() {
+	if p.bar != nil {
+		_ = p.bar.Clear()
+	}
+}
+
 func (p *progress) close() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		_ = p.bar.Clear()
+		p.bar = nil
 	}
 }

@@ -185,56 +185,39 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 	prog := newProgress(stderr, isTerminal(os.Stderr), total, cost)
 	defer prog.close()
 
-	runs := map[string]*opRun{}
-	var order []*opRun
-	var runErr error
-	for _, p := range plans {
-		r := runs[p.t.op.Name()]
-		if r == nil {
-			r = &opRun{t: p.t, results: map[sel.DType][]cellResult{}, stats: map[sel.DType]*runStats{}}
-			r.kernels = "unknown"
-			if rootErr == nil {
-				if h, err := kernelsHash(root, p.t.kernelFiles); err == nil {
-					r.kernels = h
-				} else {
-					fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", p.t.op.Name(), err)
-				}
-			} else {
-				fmt.Fprintf(stderr, "tune run: kernels hash: %v\n", rootErr)
-			}
-			if cfg.ledgerDir != "" {
-				l, err := openLedger(cfg.ledgerDir, p.t.op.Name(), dev.Key, p.t.op.Spec().Revision, r.kernels)
-				if err != nil {
-					return err
-				}
-				if l.stale > 0 {
-					fmt.Fprintf(stderr, "tune run: %s: ledger has %d cells from other kernels or revision; measuring again\n", p.t.op.Name(), l.stale)
-				}
-				r.ledger = l
-			}
-			runs[p.t.op.Name()] = r
-			order = append(order, r)
-		}
-		if runErr == nil {
-			runErr = r.runPlan(ctx, cfg, p, dev, prog)
-		}
-	}
-	prog.close()
-
-	budgetSpent := errors.Is(runErr, context.DeadlineExceeded) || errors.Is(runErr, context.Canceled)
-	if runErr != nil && !budgetSpent {
-		return runErr
-	}
 	var bad []string
-	for _, r := range order {
-		for _, dt := range cfg.dtypes {
-			for _, res := range r.results[dt] {
-				for _, b := range res.Bad {
-					bad = append(bad, fmt.Sprintf("%s %s %s: %s: %s", r.t.op.Name(), dt, newCell(r.t.op.Keys(), res.Vals), b.Spelling, b.Why))
-				}
+	var stopped error
+	for _, t := range cfg.tuners {
+		r := &opRun{t: t, results: map[sel.DType][]cellResult{}, stats: map[sel.DType]*runStats{}, kernels: "unknown"}
+		if rootErr != nil {
+			fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", t.op.Name(), rootErr)
+		} else if h, err := kernelsHash(root, t.kernelFiles); err != nil {
+			fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", t.op.Name(), err)
+		} else {
+			r.kernels = h
+		}
+		if cfg.ledgerDir != "" {
+			l, err := openLedger(cfg.ledgerDir, t.op.Name(), dev.Key, t.op.Spec().Revision, r.kernels)
+			if err != nil {
+				return err
+			}
+			if l.stale > 0 {
+				fmt.Fprintf(stderr, "tune run: %s: the ledger has %d cell(s) from other kernel sources or another revision; measuring them again\n", t.op.Name(), l.stale)
+			}
+			r.ledger = l
+		}
+		for _, p := range plans {
+			if p.t == t && stopped == nil {
+				stopped = r.runPlan(ctx, cfg, p, dev, prog)
 			}
 		}
-		path, n, err := r.writeTable(cfg, dev, budgetSpent)
+		if stopped != nil && !errors.Is(stopped, context.DeadlineExceeded) && !errors.Is(stopped, context.Canceled) {
+			return stopped
+		}
+		// Each op's table is written as soon as the op is done, so a later
+		// op's failure cannot lose it.
+		prog.pause()
+		path, n, err := r.writeTable(cfg, dev, stopped != nil)
 		if err != nil {
 			return err
 		}
@@ -244,12 +227,21 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		for _, dt := range cfg.dtypes {
 			if s := r.stats[dt]; s != nil {
 				fmt.Fprintf(stdout, "  %s %s: %d cells measured, %d from the ledger, %d refinement cells, %d over the caps (--max-cell-flops/--max-cell-bytes)\n",
-					r.t.op.Name(), dt, s.measured, s.resumed, s.refined, s.capped)
+					t.op.Name(), dt, s.measured, s.resumed, s.refined, s.capped)
+			}
+			for _, res := range r.results[dt] {
+				for _, b := range res.Bad {
+					bad = append(bad, fmt.Sprintf("%s %s %s: %s: %s", t.op.Name(), dt, newCell(t.op.Keys(), res.Vals), b.Spelling, b.Why))
+				}
 			}
 		}
+		if stopped != nil {
+			break
+		}
 	}
-	if budgetSpent {
-		fmt.Fprintf(stdout, "stopped early (%v): the tables hold the cells completed", context.Cause(ctx))
+	prog.close()
+	if stopped != nil {
+		fmt.Fprintf(stdout, "stopped early (%v): the tables hold the cells completed", stopReason(stopped))
 		if cfg.ledgerDir != "" {
 			fmt.Fprintf(stdout, "; run the same command again to resume from %s", cfg.ledgerDir)
 		}
@@ -263,6 +255,13 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		return exitError{1}
 	}
 	return nil
+}
+
+func stopReason(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "--budget spent"
+	}
+	return "interrupted"
 }
 
 // runPlan measures one op and dtype: the grid, then the refinement along
@@ -348,9 +347,19 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 // It writes nothing when no cell is complete (an existing table stays).
 func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (string, int, error) {
 	doc := &tableDoc{keys: r.t.op.Keys()}
+	path := filepath.Join(cfg.out, tableFileName(r.t.op.Name(), dev.Key))
+	kept := keptSections(path, r.t.op, cfg.dtypes)
 	rows := 0
+	var keptNames []string
 	for _, dt := range r.t.op.DTypes() {
 		res := r.results[dt]
+		if len(res) == 0 && !containsDType(cfg.dtypes, dt) && len(kept[dt]) > 0 {
+			// A dtype this run did not measure keeps its rows from the
+			// table already there.
+			doc.sections = append(doc.sections, tableSection{dtype: dt, rows: kept[dt]})
+			keptNames = append(keptNames, string(dt))
+			continue
+		}
 		if len(res) == 0 {
 			continue
 		}
@@ -374,6 +383,11 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 	if rows == 0 {
 		return "", 0, nil
 	}
+	for _, sec := range doc.sections {
+		if containsDType(keptDTypes(keptNames), sec.dtype) {
+			rows += len(sec.rows)
+		}
+	}
 	prov := provenance{op: r.t.op.Name(), device: dev.Key, revision: r.t.op.Spec().Revision,
 		kernels: r.kernels, date: time.Now(), host: hostName(dev), cores: dev.Cores, grid: cfg.grid.text}
 	prov.extra = []headerWord{
@@ -384,8 +398,10 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 	if partial {
 		prov.extra = append(prov.extra, headerWord{"partial", "yes"})
 	}
+	if len(keptNames) > 0 {
+		prov.extra = append(prov.extra, headerWord{"kept", strings.Join(keptNames, ",")})
+	}
 	doc.header = prov.header()
-	path := filepath.Join(cfg.out, tableFileName(r.t.op.Name(), dev.Key))
 	return path, rows, writeFileAtomic(path, doc.bytes())
 }
 
@@ -402,4 +418,53 @@ func sortRows(rows []tableRow) {
 	for i, c := range cells {
 		rows[i] = byText[c.String()]
 	}
+}
+
+func keptDTypes(names []string) []sel.DType {
+	out := make([]sel.DType, len(names))
+	for i, n := range names {
+		out[i] = sel.DType(n)
+	}
+	return out
+}
+
+// keptSections reads the table already at path and returns the rows of its
+// timed sections for dtypes not in measured, so that tuning one dtype does
+// not drop another's rows. A table that does not parse, or was written for
+// another revision of the op, keeps nothing.
+func keptSections(path string, op *sel.Op, measured []sel.DType) map[sel.DType][]tableRow {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	t, err := sel.ParseTable(filepath.Base(path), data, op)
+	if err != nil || t.Revision != op.Spec().Revision {
+		return nil
+	}
+	out := map[sel.DType][]tableRow{}
+	for dt, rows := range t.Sections {
+		if containsDType(measured, dt) {
+			continue
+		}
+		for i := range rows {
+			if !timedRow(&rows[i]) {
+				delete(out, dt)
+				break
+			}
+			vals := make([]string, len(t.Keys))
+			for j, k := range t.Keys {
+				if k.Kind == sel.Exact {
+					vals[j] = rows[i].Key.Str(j)
+				} else {
+					vals[j] = strconv.Itoa(rows[i].Key.Int(j))
+				}
+			}
+			var es []entry
+			for _, e := range rows[i].Entries {
+				es = append(es, entry{Spelling: e.Spelling, MS: e.MS})
+			}
+			out[dt] = append(out[dt], tableRow{cell: newCell(op.Keys(), vals), entries: es})
+		}
+	}
+	return out
 }

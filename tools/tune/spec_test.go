@@ -138,3 +138,28 @@ func TestRunPlanPrintsCellsAndExits(t *testing.T) {
 	ents, _ := os.ReadDir(out)
 	assert.Empty(t, ents, "--plan measures and writes nothing")
 }
+
+// Tuning one dtype keeps the other dtype's rows of the table already there.
+func TestRunKeepsSectionsOfOtherDTypes(t *testing.T) {
+	out := t.TempDir()
+	key := batchlas.Host().Key
+	doc := sampleDoc()
+	doc.header[0][1].v = key
+	name := "potrf." + key + ".txt"
+	require.NoError(t, os.WriteFile(filepath.Join(out, name), doc.bytes(), 0o644))
+	args := []string{"run", "--op", "potrf", "--dtype", "float64", "--grid", "n=3,batch=2",
+		"--out", out, "--reps", "1", "--target", "20us"}
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, mainCode(args, &stdout, &stderr), stderr.String())
+	data, err := os.ReadFile(filepath.Join(out, name))
+	require.NoError(t, err)
+	tab, err := sel.ParseTable(name, data, potrfTunerOp())
+	require.NoError(t, err)
+	require.Len(t, tab.Sections[sel.Float32], 1, "float32 rows are kept")
+	assert.Equal(t, "uplo=L n=8 batch=1024", tab.Sections[sel.Float32][0].Key.Format(tab.Keys))
+	require.Len(t, tab.Sections[sel.Float64], 1, "float64 rows are this run's")
+	assert.Equal(t, "uplo=L n=3 batch=2", tab.Sections[sel.Float64][0].Key.Format(tab.Keys))
+	assert.Equal(t, "float32", tab.Header["kept"])
+}
+
+func potrfTunerOp() *sel.Op { return tuners["potrf"].op }

@@ -36,6 +36,9 @@ func init() {
 type gemmCase[T batchlas.Float] struct {
 	ta, tb  batchlas.Transpose
 	a, b, c batchlas.Batch[T]
+	// refs caches the reference product and its error scale per checked
+	// matrix: the inputs are the same for every candidate.
+	refs map[int][2]dense
 }
 
 func transposeOf(s string) (batchlas.Transpose, error) {
@@ -69,9 +72,10 @@ func newGemmCase[T batchlas.Float](c cell, seed uint64) (*gemmCase[T], error) {
 	}
 	return &gemmCase[T]{
 		ta: ta, tb: tb,
-		a: tiledBatch[T](r, ar, ac, count, nil),
-		b: tiledBatch[T](r, br, bc, count, nil),
-		c: batchlas.NewBatch[T](m, n, count),
+		a:    tiledBatch[T](r, ar, ac, count, nil),
+		b:    tiledBatch[T](r, br, bc, count, nil),
+		c:    batchlas.NewBatch[T](m, n, count),
+		refs: map[int][2]dense{},
 	}, nil
 }
 
@@ -102,7 +106,13 @@ func (g *gemmCase[T]) check() error {
 	}
 	tol := 4 * float64(k+2) * epsOf[T]()
 	for _, i := range checkedMatrices(g.c.Count) {
-		want, scale := mulAbs(denseOf(g.a, i).op(g.ta == batchlas.Trans), denseOf(g.b, i).op(g.tb == batchlas.Trans))
+		ref, ok := g.refs[i]
+		if !ok {
+			want, scale := mulAbs(denseOf(g.a, i).op(g.ta == batchlas.Trans), denseOf(g.b, i).op(g.tb == batchlas.Trans))
+			ref = [2]dense{want, scale}
+			g.refs[i] = ref
+		}
+		want, scale := ref[0], ref[1]
 		if err := withinBound(fmt.Sprintf("matrix %d", i), denseOf(g.c, i), want, scale, tol); err != nil {
 			return err
 		}

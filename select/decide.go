@@ -116,31 +116,74 @@ type memoKey struct {
 // starts over rather than growing without end.
 const memoMax = 4096
 
-// memo maps a call's facts to its decision. A plain map behind an RWMutex:
-// a sync.Map would box the key and allocate on every lookup.
+// memo maps a call's facts to its decision. It is a plain map from a cheap
+// hash to a short chain of entries, behind an RWMutex: a sync.Map would box
+// the key and allocate on every lookup, and Go's own hashing of the whole
+// memoKey (eight key values, most of them empty) costs more than the rest of
+// a decision. The chain compares full keys, so the hash may be weak.
 var memo struct {
 	sync.RWMutex
 	gen uint64 // settings generation the entries were decided under
-	m   map[memoKey]*decision
+	n   int
+	m   map[uint64]*memoEntry
 }
 
-func init() { memo.m = map[memoKey]*decision{} }
+type memoEntry struct {
+	key  memoKey
+	dec  *decision
+	next *memoEntry
+}
+
+func init() { memo.m = map[uint64]*memoEntry{} }
 
 func memoReset(gen uint64) {
 	memo.Lock()
-	memo.m = make(map[memoKey]*decision)
+	memo.m = make(map[uint64]*memoEntry)
+	memo.n = 0
 	memo.gen = gen
 	memo.Unlock()
+}
+
+// hash mixes what varies most between calls of one op: the key values. The
+// dtype, device and pin add a byte or two each; entries that still collide
+// share a chain.
+func (mk *memoKey) hash() uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037) ^ uint64(mk.op.idx)
+	h = (h ^ uint64(len(mk.dt))) * prime
+	if len(mk.dt) > 0 {
+		h = (h ^ uint64(mk.dt[len(mk.dt)-1])) * prime
+	}
+	for i := 0; i < int(mk.key.n); i++ {
+		v := &mk.key.v[i]
+		for j := 0; j < len(v.S); j++ {
+			h = (h ^ uint64(v.S[j])) * prime
+		}
+		h = (h ^ uint64(v.N)) * prime
+	}
+	if mk.dev != nil && len(mk.dev.Key) > 0 {
+		h = (h ^ uint64(len(mk.dev.Key)) ^ uint64(mk.dev.Key[len(mk.dev.Key)-1])<<8) * prime
+	}
+	if len(mk.pin) > 0 {
+		h = (h ^ uint64(len(mk.pin)) ^ uint64(mk.pin[0])<<8) * prime
+	}
+	return h ^ uint64(mk.src)<<1 ^ uint64(b2i(mk.strict))
 }
 
 // decide returns the memoised decision, making it on a miss.
 func (o *Op) decide(ctx context.Context, s *settings, dt DType, k Key, d *Device) *decision {
 	p := o.pinFor(ctx, s)
 	mk := memoKey{op: o, dt: dt, key: k, dev: d, pin: p.val, src: p.src, strict: p.strict}
+	h := mk.hash()
 	var dec *decision
 	memo.RLock()
 	if memo.gen == s.gen {
-		dec = memo.m[mk]
+		for e := memo.m[h]; e != nil; e = e.next {
+			if e.key == mk {
+				dec = e.dec
+				break
+			}
+		}
 	}
 	memo.RUnlock()
 	if dec != nil {
@@ -149,10 +192,20 @@ func (o *Op) decide(ctx context.Context, s *settings, dt DType, k Key, d *Device
 	dec = o.decideSlow(s, dt, k, d, p, nil)
 	memo.Lock()
 	if memo.gen == s.gen { // not reloaded meanwhile
-		if len(memo.m) >= memoMax {
+		if memo.n >= memoMax {
 			clear(memo.m)
+			memo.n = 0
 		}
-		memo.m[mk] = dec
+		// Another goroutine may have decided the same call meanwhile; a
+		// duplicate entry is harmless (same decision) but not added.
+		dup := false
+		for e := memo.m[h]; e != nil && !dup; e = e.next {
+			dup = e.key == mk
+		}
+		if !dup {
+			memo.m[h] = &memoEntry{key: mk, dec: dec, next: memo.m[h]}
+			memo.n++
+		}
 	}
 	memo.Unlock()
 	return dec

@@ -171,7 +171,7 @@ func (s *syncBuf) lines() []string {
 // fresh gives a test a clean core: no BATCHLAS_* variable, the testdata
 // tables, warnings and trace captured, once-only state forgotten. Tests
 // that use it do not run in parallel (they share process-wide settings).
-func fresh(t *testing.T) (warn, tr *syncBuf) {
+func fresh(t testing.TB) (warn, tr *syncBuf) {
 	t.Helper()
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "BATCHLAS_") {
@@ -194,7 +194,7 @@ func fresh(t *testing.T) (warn, tr *syncBuf) {
 }
 
 // setenv sets a variable for the test and reloads the settings.
-func setenv(t *testing.T, k, v string) {
+func setenv(t testing.TB, k, v string) {
 	t.Helper()
 	t.Setenv(k, v)
 	Reload()

@@ -16,6 +16,7 @@ import (
 type Op struct {
 	spec OpSpec
 	keys []KeySpec
+	idx  int // registration order, mixed into the memo hash
 
 	loadMu sync.Mutex // serialises table loading
 	tabs   atomic.Pointer[opTables]
@@ -62,6 +63,7 @@ func Register(spec OpSpec) *Op {
 		registry.Unlock()
 		panic(fmt.Sprintf("sel: op %s registered twice", spec.Name))
 	}
+	op.idx = len(registry.ops)
 	registry.ops = append(registry.ops, op)
 	registry.byName[spec.Name] = op
 	registry.Unlock()

@@ -24,7 +24,7 @@ var lroOp = Register(OpSpec{
 })
 
 // override writes tables into a fresh BATCHLAS_TUNED_DIR and reloads.
-func override(t *testing.T, files map[string]string) string {
+func override(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
@@ -203,7 +203,7 @@ func TestMemo(t *testing.T) {
 		require.NoError(t, err)
 	}
 	memo.RLock()
-	size := len(memo.m)
+	size := memo.n
 	memo.RUnlock()
 	assert.LessOrEqual(t, size, memoMax, "the memo is bounded")
 	assert.Positive(t, size)

@@ -1,0 +1,105 @@
+package sel
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// bigOp has one 200-row table, for the cost of a first decision.
+var bigOp = Register(OpSpec{
+	Name:       "big",
+	Revision:   1,
+	VendorLib:  "lapack",
+	Keys:       "uplo:exact n:log:3 batch:log",
+	Families:   synFamilies,
+	Candidates: map[DType][]Choice{Float64: {tiny, lp8, lp16, blocked, vendor}},
+	CanRun:     synCanRun,
+})
+
+func bigTable() string {
+	var b strings.Builder
+	b.WriteString(synHead)
+	for _, uplo := range []string{"L", "U"} {
+		for n := 1; n <= 512; n *= 2 { // 10 sizes
+			for batch := 1; batch <= 512; batch *= 2 { // 10 batches
+				fmt.Fprintf(&b, "uplo=%s n=%d batch=%d | lpanel:panel=8 %.3f | blocked %.3f | vendor %.3f\n", uplo, n, batch, 0.1*float64(n), 0.2*float64(n), 0.3*float64(n))
+			}
+		}
+	}
+	return b.String()
+}
+
+func nopLaunch(context.Context, Choice) error { return nil }
+
+// BenchmarkChoose is a steady-state decision through Run: a memo hit with
+// trace and coverage off. The target is well under 100 ns and 0 allocations.
+func BenchmarkChoose(b *testing.B) {
+	fresh(b)
+	k := synKey("L", 64, 1024)
+	ctx := context.Background()
+	if err := synOp.Run(ctx, Float64, k, v4, nopLaunch); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := synOp.Run(ctx, Float64, k, v4, nopLaunch); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkChoosePick is the same question asked for sizing (R5).
+func BenchmarkChoosePick(b *testing.B) {
+	fresh(b)
+	k := synKey("L", 64, 1024)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := synOp.Pick(ctx, Float64, k, v4); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkChooseScopedPin is a memo hit under a scoped pin of another op
+// and one of this op (the context chain is walked on every call).
+func BenchmarkChooseScopedPin(b *testing.B) {
+	fresh(b)
+	k := synKey("L", 64, 1024)
+	ctx := WithPin(WithPin(context.Background(), "syn", "blocked"), "aux", "auto")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := synOp.Pick(ctx, Float64, k, v4); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkChooseFirst200Rows is a first decision on a 200-row table: the
+// memo is emptied every iteration (the table stays parsed, as it does in a
+// process). The target is under 10 microseconds.
+func BenchmarkChooseFirst200Rows(b *testing.B) {
+	fresh(b)
+	override(b, map[string]string{"big.x86-64-v4.txt": bigTable()})
+	k := synKey("U", 90, 300)
+	ctx := context.Background()
+	c, err := bigOp.Pick(ctx, Float64, k, v4)
+	if err != nil || c != lp8 {
+		b.Fatal(c, err)
+	}
+	if ts, _ := bigOp.Tables(Float64, v4); len(ts) != 1 || len(ts[0].Sections[Float64]) != 200 {
+		b.Fatal("want one table of 200 rows")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		memo.Lock()
+		clear(memo.m)
+		memo.Unlock()
+		if _, err := bigOp.Pick(ctx, Float64, k, v4); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -8,6 +8,12 @@
 // can_run) and then asks one question per call through Op.Run (decide, trace,
 // record coverage, launch) or Op.Pick (decide only, for sizing a workspace).
 //
-// The contract is ../shared/design/selection.md; docs/select.md explains the
+// The environment is read into a snapshot on first use and again on Reload:
+// BATCHLAS_<OP>_ROUTE pins a kernel (WithPin does it for one context),
+// BATCHLAS_SELECT_TRACE=1 prints every decision (package trace),
+// BATCHLAS_COVERAGE_OUT=<path> records what ran (package coverage) and
+// BATCHLAS_TUNED_DIR=<dir> replaces built-in tables with an operator's own.
+//
+// The contract is shared/design/selection.md; docs/select.md explains the
 // mechanism to a maintainer.
 package sel

@@ -42,10 +42,11 @@ type Device struct {
 	ClockMHz int
 }
 
-// Has reports whether the device has the capability flag.
+// Has reports whether the device has the capability flag. It does not rely
+// on Flags being sorted: a device built by hand with unsorted flags must not
+// silently lose a capability (only the slow path of a decision calls it).
 func (d *Device) Has(flag string) bool {
-	_, ok := slices.BinarySearch(d.Flags, flag)
-	return ok
+	return slices.Contains(d.Flags, flag)
 }
 
 // Limit returns a limit, or 0 when the device declares none.

@@ -222,3 +222,10 @@ func TestDecisionArgumentErrors(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Equal(t, tiny, c)
 }
+
+func TestDeviceHasUnsortedFlags(t *testing.T) {
+	d := &Device{Key: "x86-64-v4", Flags: []string{"vendor:lapack", "avx2", "fma"}}
+	assert.True(t, d.Has("avx2"))
+	assert.True(t, d.Has("vendor:lapack"))
+	assert.False(t, d.Has("avx512f"))
+}

@@ -53,6 +53,12 @@ func BenchmarkPotrf(b *testing.B) {
 				run(b, func() error { return Potrf(ctx, batchlas.Lower, a, nil) })
 			})
 		}
+		// blocked's batch-wide path (nested trsm and gemm), which the host's
+		// L2 would otherwise reserve for matrices larger than the cache.
+		nested := batchlas.WithDevice(pin(blockedFamily.With()), smallCache())
+		b.Run(name+"/blocked-nested", func(b *testing.B) {
+			run(b, func() error { return Potrf(nested, batchlas.Lower, a, nil) })
+		})
 		b.Run(name+"/gonumloop", func(b *testing.B) {
 			impl := gonum.Implementation{}
 			run(b, func() error {

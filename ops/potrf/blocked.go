@@ -2,17 +2,41 @@ package potrf
 
 import (
 	"context"
+	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/gemm"
 	"github.com/batchlas-go/batchlas/ops/trsm"
+	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// blockedNB is the block size of the blocked kernel: a trailing update
-// through gemm with k = 64 is well into gemm's efficient range, and a 64x64
-// diagonal block (32 KiB in float64) still factors in L1/L2.
+// blockedNB is the block size of the blocked kernel's nested path: a
+// trailing update through gemm with k = 64 is well into gemm's efficient
+// range, and a 64x64 diagonal block (32 KiB in float64) factors in L1/L2.
 const blockedNB = 64
+
+// blockedPanel is the panel width of the per-matrix path.
+const blockedPanel = 16
+
+// defaultL2 stands in for a device that does not report its L2 size.
+const defaultL2 = 512 << 10
+
+// blockedPerMatrix reports whether the blocked kernel factors each matrix
+// whole instead of going right-looking over the batch: when n <= blockedNB
+// (a single block), or when one matrix fits in a core's L2 cache. Then the
+// per-matrix left-looking kernel keeps the matrix in cache for the whole
+// factorisation, while every step of the batch-wide path streams the whole
+// batch through memory. So the block size the driver uses is derived from
+// the order and the device's cache (a performance fact, never a gate):
+// blockedNB for matrices larger than L2, the whole matrix otherwise.
+func blockedPerMatrix(n, elemSize int, d *sel.Device) bool {
+	l2 := d.L2
+	if l2 <= 0 {
+		l2 = defaultL2
+	}
+	return n <= blockedNB || n*n*elemSize <= l2
+}
 
 // blockedPotrf is right-looking blocked Cholesky over the whole batch. At
 // each step of blockedNB columns it
@@ -21,22 +45,22 @@ const blockedNB = 64
 //     package's per-matrix code),
 //  2. solves the panel below it (right of it for Upper) for every matrix
 //     with one call of the trsm op,
-//  3. updates the trailing matrix: the lower triangle of each trailing
+//  3. updates the trailing matrix: the uplo triangle of each trailing
 //     diagonal block with this package's syrk (a gemm would also write the
 //     other triangle, which potrf must leave untouched), and the rectangle
-//     below each trailing diagonal block with one call of the gemm op.
+//     beside each trailing diagonal block with one call of the gemm op.
 //
 // The nested trsm and gemm calls go through those ops' public entry points
 // with this call's context, so their decisions are traced and covered; they
 // get nil workspace and allocate their own, which keeps potrf's BufferSize
 // independent of their choices.
 //
-// For n <= blockedNB there is a single step and no nested call: each matrix
-// is factored directly by the per-matrix kernel that fits its order.
+// When blockedPerMatrix says so there is a single step and no nested call:
+// each matrix is factored whole by the per-matrix left-looking kernel.
 func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
 	n := a.Rows
-	if n <= blockedNB {
-		return blockedSmall(ctx, uplo, a, info)
+	if blockedPerMatrix(n, int(unsafe.Sizeof(a.Data[0])), batchlas.DeviceFrom(ctx)) {
+		return lpanelPotrf(ctx, uplo, a, blockedPanel, info)
 	}
 	ld, stride := a.LD, a.Stride
 	for k0 := 0; k0 < n; k0 += blockedNB {
@@ -118,16 +142,6 @@ func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 		}
 	}
 	return nil
-}
-
-// blockedSmall is the blocked kernel's single step: each matrix factored
-// whole by the per-matrix kernel for its order (the stack kernel up to
-// tinyMax, left-looking panels above).
-func blockedSmall[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
-	if a.Rows <= tinyMax {
-		return tinyPotrf(ctx, uplo, a, info)
-	}
-	return lpanelPotrf(ctx, uplo, a, 16, info)
 }
 
 // view is the rows x cols sub-matrix at (r0, c0) of every matrix of a, as a

@@ -151,9 +151,24 @@ func checkFactor[T batchlas.Float](t *testing.T, uplo batchlas.Uplo, orig, got b
 	}
 }
 
+// property is one conformance property, run for one candidate: ctx pins
+// the candidate (and may carry a device).
+type property func(t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo)
+
+// smallCache is the host with a 1-byte L2: on it the blocked kernel takes
+// its batch-wide path (nested trsm and gemm) for every n > blockedNB, which
+// the host's real cache would keep per-matrix up to much larger orders.
+func smallCache() *sel.Device {
+	d := *batchlas.Host()
+	d.L2 = 1
+	return &d
+}
+
 // forEachCandidate runs f for every compiled candidate of both dtypes
-// (iterating Op.Candidates, never a retyped list) and both uplos.
-func forEachCandidate(t *testing.T, f32 func(t *testing.T, c sel.Choice, uplo batchlas.Uplo), f64 func(t *testing.T, c sel.Choice, uplo batchlas.Uplo)) {
+// (iterating Op.Candidates, never a retyped list) and both uplos. blocked
+// runs twice: on the host and on smallCache, so both of its paths are
+// covered.
+func forEachCandidate(t *testing.T, f32, f64 property) {
 	for _, dt := range []sel.DType{sel.Float32, sel.Float64} {
 		f := f64
 		if dt == sel.Float32 {
@@ -161,7 +176,11 @@ func forEachCandidate(t *testing.T, f32 func(t *testing.T, c sel.Choice, uplo ba
 		}
 		for _, c := range Op.Candidates(dt) {
 			for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
-				t.Run(string(dt)+"/"+c.String()+"/"+uplo.String(), func(t *testing.T) { f(t, c, uplo) })
+				name := string(dt) + "/" + c.String() + "/" + uplo.String()
+				t.Run(name, func(t *testing.T) { f(t, pin(c), c, uplo) })
+				if c.Is(blockedFamily) {
+					t.Run(name+"/nested", func(t *testing.T) { f(t, batchlas.WithDevice(pin(c), smallCache()), c, uplo) })
+				}
 			}
 		}
 	}

@@ -28,7 +28,7 @@ func countFor(n int) int {
 
 // testRandom factors random SPD batches of every straddling order, tight
 // and padded, and checks residual, oracle, other triangle and padding.
-func testRandom[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.Uplo) {
+func testRandom[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
 	r := testmat.Rand(1)
 	for _, n := range straddleSizes {
 		count := countFor(n)
@@ -38,7 +38,7 @@ func testRandom[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.Uplo
 		for _, padded := range []bool{false, true} {
 			a := batchFor[T](r, n, count, padded)
 			orig := testmat.Clone(a)
-			require.NoError(t, Potrf(pin(c), uplo, a, nil), "n=%d padded=%v", n, padded)
+			require.NoError(t, Potrf(ctx, uplo, a, nil), "n=%d padded=%v", n, padded)
 			checkFactor(t, uplo, orig, a)
 		}
 	}
@@ -48,17 +48,17 @@ func TestRandom(t *testing.T) { forEachCandidate(t, testRandom[float32], testRan
 
 // testLargeBatch factors batches of 1000+ small matrices (the batch-parallel
 // path, several chunks per worker).
-func testLargeBatch[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.Uplo) {
+func testLargeBatch[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
 	r := testmat.Rand(2)
 	for _, n := range []int{1, 3, 8} {
 		a := batchFor[T](r, n, 1500, n == 3)
 		orig := testmat.Clone(a)
-		require.NoError(t, Potrf(pin(c), uplo, a, nil))
+		require.NoError(t, Potrf(ctx, uplo, a, nil))
 		checkFactor(t, uplo, orig, a)
 	}
 	a := batchFor[T](r, 1, 1, false) // batch 1
 	orig := testmat.Clone(a)
-	require.NoError(t, Potrf(pin(c), uplo, a, nil))
+	require.NoError(t, Potrf(ctx, uplo, a, nil))
 	checkFactor(t, uplo, orig, a)
 }
 
@@ -80,7 +80,7 @@ func structured[T batchlas.Float](a batchlas.Batch[T], f func(r, c int) float64)
 // testStructured checks identity (factor exactly I), diagonal (exact square
 // roots), graded (entries spanning many binades) and ill-conditioned
 // (ones*ones^T + delta*I) inputs.
-func testStructured[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.Uplo) {
+func testStructured[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
 	r := testmat.Rand(3)
 	for _, n := range []int{1, 2, 9, 16, 17, 33, 65} {
 		if !runnable(c, uplo, n, 2) {
@@ -90,7 +90,7 @@ func testStructured[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.
 		a := testmat.Batch[T](r, n, n, 2, n+1, 0)
 		structured(a, func(r, c int) float64 { return b2f(r == c) })
 		orig := testmat.Clone(a)
-		require.NoError(t, Potrf(pin(c), uplo, a, nil))
+		require.NoError(t, Potrf(ctx, uplo, a, nil))
 		for i := 0; i < a.Count; i++ {
 			for j := 0; j < n; j++ {
 				for k := 0; k < n; k++ {
@@ -111,7 +111,7 @@ func testStructured[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.
 			return float64((r + 1) * (r + 1))
 		})
 		orig = testmat.Clone(a)
-		require.NoError(t, Potrf(pin(c), uplo, a, nil))
+		require.NoError(t, Potrf(ctx, uplo, a, nil))
 		for j := 0; j < n; j++ {
 			require.Equal(t, T(j+1), a.At(1, j, j), "diagonal n=%d", n)
 		}
@@ -127,7 +127,7 @@ func testStructured[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.
 			}
 		}
 		orig = testmat.Clone(a)
-		require.NoError(t, Potrf(pin(c), uplo, a, nil))
+		require.NoError(t, Potrf(ctx, uplo, a, nil))
 		for i := 0; i < a.Count; i++ {
 			require.LessOrEqual(t, residual(uplo, orig, a, i), float64(residualC), "graded n=%d", n)
 		}
@@ -140,7 +140,7 @@ func testStructured[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.
 		a = testmat.Batch[T](r, n, n, 2, 0, 0)
 		structured(a, func(r, c int) float64 { return 1 + delta*b2f(r == c) })
 		orig = testmat.Clone(a)
-		require.NoError(t, Potrf(pin(c), uplo, a, nil))
+		require.NoError(t, Potrf(ctx, uplo, a, nil))
 		for i := 0; i < a.Count; i++ {
 			require.LessOrEqual(t, residual(uplo, orig, a, i), float64(residualC), "ill-conditioned n=%d", n)
 		}
@@ -162,7 +162,7 @@ func TestStructured(t *testing.T) {
 // leading minors (a negative pivot, a NaN pivot, a NaN below the diagonal,
 // -Inf on the diagonal, +Inf off it) and checks each is reported with the
 // expected info while every other matrix is factored correctly.
-func testNotPositiveDefinite[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.Uplo) {
+func testNotPositiveDefinite[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
 	r := testmat.Rand(4)
 	for _, n := range []int{1, 5, 16, 40, 70} {
 		count := 9
@@ -194,7 +194,7 @@ func testNotPositiveDefinite[T batchlas.Float](t *testing.T, c sel.Choice, uplo 
 			a.Set(s.i, row, col, T(s.v))
 		}
 		orig := testmat.Clone(a)
-		err := Potrf(pin(c), uplo, a, nil)
+		err := Potrf(ctx, uplo, a, nil)
 		var ne *batchlas.NumericalError
 		require.ErrorAs(t, err, &ne, "n=%d", n)
 		require.Equal(t, "potrf", ne.Op)
@@ -229,7 +229,7 @@ func TestNotPositiveDefinite(t *testing.T) {
 // testWorkspace runs each candidate with exactly BufferSize elements of
 // NaN-filled workspace and checks the result is bitwise the nil-workspace
 // result; a workspace one element short is an ArgError naming ws.
-func testWorkspace[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.Uplo) {
+func testWorkspace[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
 	r := testmat.Rand(5)
 	for _, n := range []int{3, 16, 17, 70, 129} {
 		if !runnable(c, uplo, n, 2) {
@@ -237,17 +237,17 @@ func testWorkspace[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.U
 		}
 		a := batchFor[T](r, n, 2, true)
 		ref := testmat.Clone(a)
-		require.NoError(t, Potrf(pin(c), uplo, ref, nil))
-		size, err := BufferSize(pin(c), uplo, a)
+		require.NoError(t, Potrf(ctx, uplo, ref, nil))
+		size, err := BufferSize(ctx, uplo, a)
 		require.NoError(t, err)
 		require.GreaterOrEqual(t, size, 0)
 		ws := testmat.NaNs[T](size)
-		require.NoError(t, Potrf(pin(c), uplo, a, ws), "n=%d ws=%d", n, size)
+		require.NoError(t, Potrf(ctx, uplo, a, ws), "n=%d ws=%d", n, size)
 		for j := range a.Data {
 			require.True(t, a.Data[j] == ref.Data[j], "n=%d: element %d differs with a workspace: %g vs %g", n, j, a.Data[j], ref.Data[j])
 		}
 		if size > 0 {
-			err := Potrf(pin(c), uplo, a, ws[:size-1])
+			err := Potrf(ctx, uplo, a, ws[:size-1])
 			var ae *batchlas.ArgError
 			require.ErrorAs(t, err, &ae)
 			require.Equal(t, "ws", ae.Arg)
@@ -260,18 +260,18 @@ func TestWorkspace(t *testing.T) { forEachCandidate(t, testWorkspace[float32], t
 // testCanRunEqualsLaunch pins each candidate on shapes straddling its
 // limits: the call succeeds exactly when can_run says so, and a refusal is
 // an error, never a panic.
-func testCanRunEqualsLaunch[T batchlas.Float](t *testing.T, c sel.Choice, uplo batchlas.Uplo) {
+func testCanRunEqualsLaunch[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
 	r := testmat.Rand(6)
 	for _, n := range []int{1, 15, 16, 17, 33} {
 		a := batchFor[T](r, n, 2, false)
 		ok := runnable(c, uplo, n, 2)
-		err := Potrf(pin(c), uplo, a, nil)
+		err := Potrf(ctx, uplo, a, nil)
 		if ok {
 			require.NoError(t, err, "n=%d: can_run says yes", n)
 		} else {
 			require.Error(t, err, "n=%d: can_run says no", n)
 		}
-		_, err = BufferSize(pin(c), uplo, a)
+		_, err = BufferSize(ctx, uplo, a)
 		require.Equal(t, ok, err == nil, "BufferSize n=%d: %v", n, err)
 	}
 }

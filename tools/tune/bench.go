@@ -17,8 +17,8 @@ const benchSynopsis = "bench OP [--dtype float64] key=value...   e.g. bench potr
 // protocolFlags declares the measurement knobs shared by bench and
 // validate.
 func protocolFlags(fs *pflag.FlagSet) func() measureSettings {
-	reps := fs.Int("reps", 3, "timings per candidate per pass (the median is kept)")
-	target := fs.Duration("target", 2*time.Millisecond, "least duration of one timing; fast calls are repeated to reach it")
+	reps := fs.Int("reps", 5, "timings per candidate per pass (the median is kept)")
+	target := fs.Duration("target", time.Millisecond, "least duration of one timing; fast calls are repeated to reach it")
 	seed := fs.Uint64("seed", 1, "seed of the random inputs")
 	return func() measureSettings {
 		p := defaultProtocol()

@@ -72,8 +72,11 @@ func TestMeasureAgainOnceWhenPassesDisagree(t *testing.T) {
 		scripted(0, &log, 1, 2, 1.5, 1.5),
 		scripted(1, &log, 1, 3, 1, 3),
 		scripted(2, &log, 4, 4.1),
+		// Candidate 3 disagrees (1, 2), then is slower (3, 4): the faster
+		// round is kept.
+		scripted(3, &log, 1, 2, 3, 4),
 	}
-	got, err := p.measure(context.Background(), timers, []int{1, 1, 1})
+	got, err := p.measure(context.Background(), timers, []int{1, 1, 1, 1})
 	require.NoError(t, err)
 	assert.True(t, got[0].Again)
 	assert.False(t, got[0].Noisy)
@@ -82,9 +85,12 @@ func TestMeasureAgainOnceWhenPassesDisagree(t *testing.T) {
 	assert.True(t, got[1].Noisy)
 	assert.False(t, got[2].Again)
 	assert.InDelta(t, 4.05, got[2].MS, 1e-6) // durations are whole nanoseconds
-	// Round one: 3 candidates x 2 passes; round two: the two noisy ones.
-	assert.Len(t, log, 6+4)
-	for _, id := range log[6:] {
+	assert.True(t, got[3].Again)
+	assert.InDelta(t, 1.5, got[3].MS, 1e-12)
+	assert.True(t, got[3].Noisy, "its second round still disagrees")
+	// Round one: 4 candidates x 2 passes; round two: the three noisy ones.
+	assert.Len(t, log, 8+6)
+	for _, id := range log[8:] {
 		assert.NotEqual(t, 2, id, "a steady candidate is not measured again")
 	}
 }

@@ -46,9 +46,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
 	maxFlops, maxBytes := capFlags(fs)
 	refine := fs.Bool("refine", true, "bisect along --refine-axis where neighbouring cells disagree on the winner")
 	refineAxis := fs.String("refine-axis", "n", "the key bisected by --refine")
-	reps := fs.Int("reps", 3, "timings per candidate per pass (the median is kept)")
-	target := fs.Duration("target", 2*time.Millisecond, "least duration of one timing; fast calls are repeated to reach it")
-	seed := fs.Uint64("seed", 1, "seed of the random inputs")
+	settings := protocolFlags(fs)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -81,12 +79,10 @@ func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
 			return nil, fmt.Errorf("--grid: no selected op has a key %q", k)
 		}
 	}
-	if *reps < 1 || *target <= 0 || !(*maxFlops > 0) || *maxBytes <= 0 || !(*gflops > 0) {
-		return nil, usageError(fs, "--reps, --target, --max-cell-flops, --max-cell-bytes and --plan-gflops must be positive")
+	if !(*maxFlops > 0) || *maxBytes <= 0 || !(*gflops > 0) {
+		return nil, usageError(fs, "--max-cell-flops, --max-cell-bytes and --plan-gflops must be positive")
 	}
-	cfg.measure = measureSettings{proto: defaultProtocol(), seed: *seed}
-	cfg.measure.proto.reps = *reps
-	cfg.measure.proto.target = *target
+	cfg.measure = settings()
 	return cfg, nil
 }
 

@@ -30,7 +30,7 @@ func cmdCoverage(args []string, stdout, stderr io.Writer) error {
 	rows := coverage.Merge(raw)
 	printCoverageSummary(stdout, rows, len(fs.Args()))
 	if *suggest > 0 {
-		printSuggestions(stdout, suggestTuning(rows, *suggest))
+		printSuggestions(stdout, suggestTuning(rows, *suggest), servedByTable(rows))
 	}
 	if *require {
 		missing := unreached(rows)
@@ -166,9 +166,25 @@ func findTable(op *sel.Op, dt sel.DType, device, file string) *sel.Table {
 	return nil
 }
 
-func printSuggestions(w io.Writer, ss []suggestion) {
-	if len(ss) == 0 {
-		fmt.Fprintln(w, "suggest: every reached key served by a table sits on one of its rows")
+// servedByTable counts the reached keys a table served (not a pin, not the
+// last resort): the only ones --suggest can judge.
+func servedByTable(rows []coverage.Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.Kind == coverage.Reached && r.Table != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func printSuggestions(w io.Writer, ss []suggestion, served int) {
+	switch {
+	case served == 0:
+		fmt.Fprintln(w, "suggest: no reached key was served by a table (every call was pinned or took the last resort); nothing to judge")
+		return
+	case len(ss) == 0:
+		fmt.Fprintf(w, "suggest: each of the %d reached keys served by a table sits on one of its rows\n", served)
 		return
 	}
 	fmt.Fprintln(w, "suggest: tune these next (calls x distance to the nearest row of the table used):")

@@ -56,9 +56,13 @@ func blockedPerMatrix(n, elemSize int, d *sel.Device) bool {
 // independent of their choices.
 //
 // When blockedPerMatrix says so there is a single step and no nested call:
-// each matrix is factored whole by the per-matrix left-looking kernel.
+// each matrix is factored whole, by the tiny kernel's straight-line code up
+// to unrollMax and by the per-matrix left-looking kernel above.
 func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
 	n := a.Rows
+	if n <= unrollMax {
+		return tinyPotrf(ctx, uplo, a, info) // straight-line per order
+	}
 	if blockedPerMatrix(n, int(unsafe.Sizeof(a.Data[0])), batchlas.DeviceFrom(ctx)) {
 		return lpanelPotrf(ctx, uplo, a, blockedPanel, info)
 	}

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 }
 
 // The orders that straddle the kernels' limits and block edges.
-var straddleSizes = []int{1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129}
+var straddleSizes = []int{1, 2, 3, 7, 8, 9, 12, 13, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129}
 
 // residualBound is the stated backward-error bound of every candidate:
 // max|A - L*L^T| <= residualC * n * eps * max|A| (Cholesky is backward

@@ -19,16 +19,33 @@ const tinyMask = tinyLD*tinyLD - 1
 // column-major with leading dimension tinyLD.
 type tiny[T batchlas.Float] [tinyLD * tinyLD]T
 
-// tinyPotrf factors matrices of order n <= tinyMax on the stack. Each
-// matrix's triangle is copied into a fixed 16x16 array as a lower factor
-// (Upper is transposed on the way in and out, since U = L^T) and factored
-// right-looking there. Two matrices are factored in lockstep: a tiny
+//go:generate go run gen_tiny.go
+
+// tinyPotrf factors matrices of order n <= tinyMax in registers or on the
+// stack. Up to unrollMax, a straight-line kernel generated per order
+// (tiny_unrolled.go) holds the triangle in local variables: no loop
+// overhead, and the compiler schedules the independent updates freely.
+// Above it, each matrix's triangle is copied into a fixed 16x16 array as a
+// lower factor (Upper is transposed on the way in and out, since U = L^T)
+// and factored right-looking there, two matrices in lockstep: a tiny
 // factorisation is a chain of dependent square roots and divisions, and
 // interleaving two independent chains keeps the core busy while each waits.
 func tinyPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
 	n, ld, stride := a.Rows, a.LD, a.Stride
 	if n > tinyMax { // canRun refuses this; the kernel guards itself too
 		return batchlas.Argf("potrf", "a", "tiny kernel holds n <= %d, got n=%d", tinyMax, n)
+	}
+	if kernel := tinyUnrolled[T](n); kernel != nil {
+		// Element (i, j) of the lower factor is at i*rs + j*cs.
+		rs, cs := 1, ld
+		if uplo == batchlas.Upper {
+			rs, cs = ld, 1
+		}
+		return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				info[i] = int32(kernel(a.Data[i*stride:i*stride+(n-1)*ld+n], rs, cs))
+			}
+		})
 	}
 	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
 		var s0, s1 tiny[T]

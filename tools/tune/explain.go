@@ -65,12 +65,20 @@ func printWalk(w io.Writer, op *sel.Op, dt sel.DType, c cell, dev *sel.Device, w
 	default:
 		fmt.Fprintf(w, "pin:      %q from %s\n", walk.Pin, walk.PinSource)
 	}
-	if len(walk.Steps) == 0 {
-		fmt.Fprintf(w, "tables:   none visited\n")
+	if len(walk.Steps) == 0 && (walk.Pin == "" || walk.Pin == "auto" || walk.Pin == "native") {
+		fmt.Fprintf(w, "tables:   none: no %s %s table for %s or any device it may borrow from (built-in tuned/, BATCHLAS_TUNED_DIR)\n", op.Name(), dt, dev.Key)
+	} else if len(walk.Steps) == 0 {
+		fmt.Fprintf(w, "tables:   not read: the pin decides\n")
 	}
 	for i, st := range walk.Steps {
 		t := st.Table
-		fmt.Fprintf(w, "table %d:  %s (%s, %s; revision %d, kernels %s, date %s)\n", i+1, t.File, t.Origin, st.Role, t.Revision, t.Header["kernels"], t.Header["date"])
+		prov := fmt.Sprintf("revision %d", t.Revision)
+		for _, k := range []string{"kernels", "date", "grid"} {
+			if v := t.Header[k]; v != "" {
+				prov += fmt.Sprintf(", %s %s", k, v)
+			}
+		}
+		fmt.Fprintf(w, "table %d:  %s (%s, %s; %s)\n", i+1, t.File, t.Origin, st.Role, prov)
 		if st.Row == nil {
 			fmt.Fprintf(w, "          no %s row\n", dt)
 			continue

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/testmat"
@@ -60,11 +59,9 @@ func newPotrfCase[T batchlas.Float](c cell, seed uint64) (*potrfCase[T], error) 
 	}
 	n, count := c.num("n"), c.num("batch")
 	r := testmat.Rand(seed)
-	orig := tiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) { spd(r, b) })
+	orig := tiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) { testmat.SPD(r, b) })
 	return &potrfCase[T]{uplo: uplo, a: testmat.Clone(orig), orig: orig, checkFor: checkedMatrices(count)}, nil
 }
-
-func spd[T batchlas.Float](r *rand.Rand, b batchlas.Batch[T]) { testmat.SPD(r, b) }
 
 func (p *potrfCase[T]) bind(ctx context.Context) (*boundCase, error) {
 	size, err := potrf.BufferSize(ctx, p.uplo, p.a)

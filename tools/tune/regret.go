@@ -32,6 +32,9 @@ type regretReport struct {
 	fixed        string
 	fixedGeomean float64
 	fixedSpeedup float64
+	// inSampleSpeedup compares the same fixed candidate with the choice the
+	// whole table makes at its own rows (the row's first runnable entry).
+	inSampleSpeedup float64
 }
 
 // leaveOneOut computes the regret of section dt of t: for every row, the
@@ -76,6 +79,20 @@ func leaveOneOut(t *sel.Table, dt sel.DType, op *sel.Op, dev *sel.Device) regret
 	}
 	rep.geomean = math.Exp(logSum / float64(rep.scored))
 	rep.fixed, rep.fixedGeomean, rep.fixedSpeedup = bestFixed(rep.rows, op.Candidates(dt))
+	if rep.fixed != "" {
+		logSum, n := 0.0, 0
+		for _, rr := range rep.rows {
+			own := firstRunnable(rr.row, dt, rr.row.Key, op, dev)
+			fixedMS, ownMS := entryMS(rr.row, rep.fixed), entryMS(rr.row, own)
+			if fixedMS > 0 && ownMS > 0 {
+				logSum += math.Log(fixedMS / ownMS)
+				n++
+			}
+		}
+		if n > 0 {
+			rep.inSampleSpeedup = math.Exp(logSum / float64(n))
+		}
+	}
 	return rep
 }
 
@@ -144,4 +161,14 @@ func bestFixed(rows []rowRegret, cands []sel.Choice) (string, float64, float64) 
 		return "", math.NaN(), math.NaN()
 	}
 	return best, bestG, bestS
+}
+
+// entryMS is the time of spelling s in row r, or 0 when the row lacks it.
+func entryMS(r *sel.Row, s string) float64 {
+	for _, e := range r.Entries {
+		if e.Spelling == s {
+			return e.MS
+		}
+	}
+	return 0
 }

@@ -30,42 +30,43 @@ func main() {
 	for n := 1; n <= unrollMax; n++ {
 		p("// tiny%d factors one %dx%d matrix whose lower factor element (i, j) lives\n", n, n, n)
 		p("// at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns\n")
-		p("// 0, or the 1-based column whose pivot is not positive; then the columns\n")
-		p("// before it hold the factor and the others their input.\n")
+		p("// 0, or the 1-based column whose pivot is not positive, leaving m as it was.\n")
 		p("func tiny%d[T batchlas.Float](m []T, rs, cs int) int {\n", n)
-		// Load the triangle.
 		for j := 0; j < n; j++ {
 			for i := j; i < n; i++ {
-				p("\tl%d%d := m[%d*rs+%d*cs]\n", i, j, i, j)
+				p("\tu%d_%d := m[%d*rs+%d*cs]\n", i, j, i, j)
 			}
 		}
-		p("\tvar d, inv T\n\tinfo := 0\n")
 		for j := 0; j < n; j++ {
-			// Pivot.
-			p("\td = l%d%d", j, j)
+			// Pivot d_j = u_jj - sum_k u_jk * w_jk.
+			p("\td%d := u%d_%d", j, j, j)
 			for k := 0; k < j; k++ {
-				p(" - l%d%d*l%d%d", j, k, j, k)
+				p(" - u%d_%d*w%d_%d", j, k, j, k)
 			}
-			p("\n\tif !(d > 0) {\n\t\tinfo = %d\n\t\tgoto store\n\t}\n", j+1)
-			p("\tl%d%d = T(math.Sqrt(float64(d)))\n", j, j)
+			p("\n\tif !(d%d > 0) {\n\t\treturn %d\n\t}\n", j, j+1)
 			if j+1 < n {
-				p("\tinv = 1 / l%d%d\n", j, j)
+				p("\tr%d := 1 / d%d\n", j, j)
 			}
 			for i := j + 1; i < n; i++ {
-				p("\tl%d%d = (l%d%d", i, j, i, j)
-				for k := 0; k < j; k++ {
-					p(" - l%d%d*l%d%d", i, k, j, k)
+				if j > 0 {
+					p("\tu%d_%d -= u%d_%d*w%d_%d", i, j, i, 0, j, 0)
+					for k := 1; k < j; k++ {
+						p(" + u%d_%d*w%d_%d", i, k, j, k)
+					}
+					p("\n")
 				}
-				p(") * inv\n")
+				p("\tw%d_%d := u%d_%d * r%d\n", i, j, i, j, j)
 			}
 		}
-		p("\t_ = inv\nstore:\n")
+		// Cholesky factor: C_jj = sqrt(d_j), C_ij = L_ij*sqrt(d_j) = w_ij*sqrt(d_j).
 		for j := 0; j < n; j++ {
-			for i := j; i < n; i++ {
-				p("\tm[%d*rs+%d*cs] = l%d%d\n", i, j, i, j)
+			p("\ts%d := T(math.Sqrt(float64(d%d)))\n", j, j)
+			p("\tm[%d*rs+%d*cs] = s%d\n", j, j, j)
+			for i := j + 1; i < n; i++ {
+				p("\tm[%d*rs+%d*cs] = w%d_%d * s%d\n", i, j, i, j, j)
 			}
 		}
-		p("\treturn info\n}\n\n")
+		p("\treturn 0\n}\n\n")
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -78,4 +79,3 @@ func main() {
 		os.Exit(1)
 	}
 }
-

@@ -17,7 +17,8 @@ import (
 // A matrix that is not positive definite (NaN included) does not stop the
 // batch: every other matrix is still factored, and the call returns a
 // *batchlas.NumericalError listing the failed matrices with LAPACK's info
-// (the order of the leading minor that is not positive definite).
+// (the order of the leading minor that is not positive definite). The
+// contents of a failed matrix's triangle are unspecified.
 func Potrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T) error {
 	if err := check(uplo, a); err != nil {
 		return err
@@ -131,8 +132,9 @@ func bufferSize[T batchlas.Float](c sel.Choice, a batchlas.Batch[T]) int {
 	return 0
 }
 
-// flopsPerMatrix is the cost of one factorisation, n^3/3 multiply-adds
-// counted as two flops each, rounded: what parallel.For weighs a matrix by.
+// flopsPerMatrix is the cost of one factorisation, n^3/3 + n^2/2 flops
+// (LAPACK's count, near enough): what parallel.For weighs a matrix by and
+// what the benchmarks report GFLOP/s against.
 func flopsPerMatrix(n int) float64 {
 	f := float64(n)
 	return f*f*f/3 + f*f/2

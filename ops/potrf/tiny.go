@@ -24,7 +24,11 @@ type tiny[T batchlas.Float] [tinyLD * tinyLD]T
 // tinyPotrf factors matrices of order n <= tinyMax in registers or on the
 // stack. Up to unrollMax, a straight-line kernel generated per order
 // (tiny_unrolled.go) holds the triangle in local variables: no loop
-// overhead, and the compiler schedules the independent updates freely.
+// overhead, and the compiler schedules the independent updates freely. It
+// computes A = L*D*L^T and takes the square roots only at the end
+// (C = L*sqrt(D)): a tiny factorisation is bound by the chain of dependent
+// operations from one pivot to the next, and that chain then holds one
+// division instead of a square root and a division.
 // Above it, each matrix's triangle is copied into a fixed 16x16 array as a
 // lower factor (Upper is transposed on the way in and out, since U = L^T)
 // and factored right-looking there, two matrices in lockstep: a tiny

@@ -44,1692 +44,1774 @@ func tinyUnrolled[T batchlas.Float](n int) func(m []T, rs, cs int) int {
 
 // tiny1 factors one 1x1 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny1[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	return 0
 }
 
 // tiny2 factors one 2x2 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny2[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[1*rs+1*cs] = l11
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	return 0
 }
 
 // tiny3 factors one 3x3 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny3[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[2*rs+2*cs] = l22
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	return 0
 }
 
 // tiny4 factors one 4x4 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny4[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l30 := m[3*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l31 := m[3*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	l32 := m[3*rs+2*cs]
-	l33 := m[3*rs+3*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u3_0 := m[3*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u3_1 := m[3*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	u3_2 := m[3*rs+2*cs]
+	u3_3 := m[3*rs+3*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	l30 = (l30) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	w3_0 := u3_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	l31 = (l31 - l30*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	u3_1 -= u3_0 * w1_0
+	w3_1 := u3_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	inv = 1 / l22
-	l32 = (l32 - l30*l20 - l31*l21) * inv
-	d = l33 - l30*l30 - l31*l31 - l32*l32
-	if !(d > 0) {
-		info = 4
-		goto store
+	r2 := 1 / d2
+	u3_2 -= u3_0*w2_0 + u3_1*w2_1
+	w3_2 := u3_2 * r2
+	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
+	if !(d3 > 0) {
+		return 4
 	}
-	l33 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[3*rs+0*cs] = l30
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[3*rs+1*cs] = l31
-	m[2*rs+2*cs] = l22
-	m[3*rs+2*cs] = l32
-	m[3*rs+3*cs] = l33
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	m[3*rs+0*cs] = w3_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	m[3*rs+1*cs] = w3_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	m[3*rs+2*cs] = w3_2 * s2
+	s3 := T(math.Sqrt(float64(d3)))
+	m[3*rs+3*cs] = s3
+	return 0
 }
 
 // tiny5 factors one 5x5 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny5[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l30 := m[3*rs+0*cs]
-	l40 := m[4*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l31 := m[3*rs+1*cs]
-	l41 := m[4*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	l32 := m[3*rs+2*cs]
-	l42 := m[4*rs+2*cs]
-	l33 := m[3*rs+3*cs]
-	l43 := m[4*rs+3*cs]
-	l44 := m[4*rs+4*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u3_0 := m[3*rs+0*cs]
+	u4_0 := m[4*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u3_1 := m[3*rs+1*cs]
+	u4_1 := m[4*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	u3_2 := m[3*rs+2*cs]
+	u4_2 := m[4*rs+2*cs]
+	u3_3 := m[3*rs+3*cs]
+	u4_3 := m[4*rs+3*cs]
+	u4_4 := m[4*rs+4*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	l30 = (l30) * inv
-	l40 = (l40) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	w3_0 := u3_0 * r0
+	w4_0 := u4_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	l31 = (l31 - l30*l10) * inv
-	l41 = (l41 - l40*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	u3_1 -= u3_0 * w1_0
+	w3_1 := u3_1 * r1
+	u4_1 -= u4_0 * w1_0
+	w4_1 := u4_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	inv = 1 / l22
-	l32 = (l32 - l30*l20 - l31*l21) * inv
-	l42 = (l42 - l40*l20 - l41*l21) * inv
-	d = l33 - l30*l30 - l31*l31 - l32*l32
-	if !(d > 0) {
-		info = 4
-		goto store
+	r2 := 1 / d2
+	u3_2 -= u3_0*w2_0 + u3_1*w2_1
+	w3_2 := u3_2 * r2
+	u4_2 -= u4_0*w2_0 + u4_1*w2_1
+	w4_2 := u4_2 * r2
+	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
+	if !(d3 > 0) {
+		return 4
 	}
-	l33 = T(math.Sqrt(float64(d)))
-	inv = 1 / l33
-	l43 = (l43 - l40*l30 - l41*l31 - l42*l32) * inv
-	d = l44 - l40*l40 - l41*l41 - l42*l42 - l43*l43
-	if !(d > 0) {
-		info = 5
-		goto store
+	r3 := 1 / d3
+	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
+	w4_3 := u4_3 * r3
+	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
+	if !(d4 > 0) {
+		return 5
 	}
-	l44 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[3*rs+0*cs] = l30
-	m[4*rs+0*cs] = l40
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[3*rs+1*cs] = l31
-	m[4*rs+1*cs] = l41
-	m[2*rs+2*cs] = l22
-	m[3*rs+2*cs] = l32
-	m[4*rs+2*cs] = l42
-	m[3*rs+3*cs] = l33
-	m[4*rs+3*cs] = l43
-	m[4*rs+4*cs] = l44
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	m[3*rs+0*cs] = w3_0 * s0
+	m[4*rs+0*cs] = w4_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	m[3*rs+1*cs] = w3_1 * s1
+	m[4*rs+1*cs] = w4_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	m[3*rs+2*cs] = w3_2 * s2
+	m[4*rs+2*cs] = w4_2 * s2
+	s3 := T(math.Sqrt(float64(d3)))
+	m[3*rs+3*cs] = s3
+	m[4*rs+3*cs] = w4_3 * s3
+	s4 := T(math.Sqrt(float64(d4)))
+	m[4*rs+4*cs] = s4
+	return 0
 }
 
 // tiny6 factors one 6x6 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny6[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l30 := m[3*rs+0*cs]
-	l40 := m[4*rs+0*cs]
-	l50 := m[5*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l31 := m[3*rs+1*cs]
-	l41 := m[4*rs+1*cs]
-	l51 := m[5*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	l32 := m[3*rs+2*cs]
-	l42 := m[4*rs+2*cs]
-	l52 := m[5*rs+2*cs]
-	l33 := m[3*rs+3*cs]
-	l43 := m[4*rs+3*cs]
-	l53 := m[5*rs+3*cs]
-	l44 := m[4*rs+4*cs]
-	l54 := m[5*rs+4*cs]
-	l55 := m[5*rs+5*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u3_0 := m[3*rs+0*cs]
+	u4_0 := m[4*rs+0*cs]
+	u5_0 := m[5*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u3_1 := m[3*rs+1*cs]
+	u4_1 := m[4*rs+1*cs]
+	u5_1 := m[5*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	u3_2 := m[3*rs+2*cs]
+	u4_2 := m[4*rs+2*cs]
+	u5_2 := m[5*rs+2*cs]
+	u3_3 := m[3*rs+3*cs]
+	u4_3 := m[4*rs+3*cs]
+	u5_3 := m[5*rs+3*cs]
+	u4_4 := m[4*rs+4*cs]
+	u5_4 := m[5*rs+4*cs]
+	u5_5 := m[5*rs+5*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	l30 = (l30) * inv
-	l40 = (l40) * inv
-	l50 = (l50) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	w3_0 := u3_0 * r0
+	w4_0 := u4_0 * r0
+	w5_0 := u5_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	l31 = (l31 - l30*l10) * inv
-	l41 = (l41 - l40*l10) * inv
-	l51 = (l51 - l50*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	u3_1 -= u3_0 * w1_0
+	w3_1 := u3_1 * r1
+	u4_1 -= u4_0 * w1_0
+	w4_1 := u4_1 * r1
+	u5_1 -= u5_0 * w1_0
+	w5_1 := u5_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	inv = 1 / l22
-	l32 = (l32 - l30*l20 - l31*l21) * inv
-	l42 = (l42 - l40*l20 - l41*l21) * inv
-	l52 = (l52 - l50*l20 - l51*l21) * inv
-	d = l33 - l30*l30 - l31*l31 - l32*l32
-	if !(d > 0) {
-		info = 4
-		goto store
+	r2 := 1 / d2
+	u3_2 -= u3_0*w2_0 + u3_1*w2_1
+	w3_2 := u3_2 * r2
+	u4_2 -= u4_0*w2_0 + u4_1*w2_1
+	w4_2 := u4_2 * r2
+	u5_2 -= u5_0*w2_0 + u5_1*w2_1
+	w5_2 := u5_2 * r2
+	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
+	if !(d3 > 0) {
+		return 4
 	}
-	l33 = T(math.Sqrt(float64(d)))
-	inv = 1 / l33
-	l43 = (l43 - l40*l30 - l41*l31 - l42*l32) * inv
-	l53 = (l53 - l50*l30 - l51*l31 - l52*l32) * inv
-	d = l44 - l40*l40 - l41*l41 - l42*l42 - l43*l43
-	if !(d > 0) {
-		info = 5
-		goto store
+	r3 := 1 / d3
+	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
+	w4_3 := u4_3 * r3
+	u5_3 -= u5_0*w3_0 + u5_1*w3_1 + u5_2*w3_2
+	w5_3 := u5_3 * r3
+	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
+	if !(d4 > 0) {
+		return 5
 	}
-	l44 = T(math.Sqrt(float64(d)))
-	inv = 1 / l44
-	l54 = (l54 - l50*l40 - l51*l41 - l52*l42 - l53*l43) * inv
-	d = l55 - l50*l50 - l51*l51 - l52*l52 - l53*l53 - l54*l54
-	if !(d > 0) {
-		info = 6
-		goto store
+	r4 := 1 / d4
+	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
+	w5_4 := u5_4 * r4
+	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
+	if !(d5 > 0) {
+		return 6
 	}
-	l55 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[3*rs+0*cs] = l30
-	m[4*rs+0*cs] = l40
-	m[5*rs+0*cs] = l50
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[3*rs+1*cs] = l31
-	m[4*rs+1*cs] = l41
-	m[5*rs+1*cs] = l51
-	m[2*rs+2*cs] = l22
-	m[3*rs+2*cs] = l32
-	m[4*rs+2*cs] = l42
-	m[5*rs+2*cs] = l52
-	m[3*rs+3*cs] = l33
-	m[4*rs+3*cs] = l43
-	m[5*rs+3*cs] = l53
-	m[4*rs+4*cs] = l44
-	m[5*rs+4*cs] = l54
-	m[5*rs+5*cs] = l55
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	m[3*rs+0*cs] = w3_0 * s0
+	m[4*rs+0*cs] = w4_0 * s0
+	m[5*rs+0*cs] = w5_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	m[3*rs+1*cs] = w3_1 * s1
+	m[4*rs+1*cs] = w4_1 * s1
+	m[5*rs+1*cs] = w5_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	m[3*rs+2*cs] = w3_2 * s2
+	m[4*rs+2*cs] = w4_2 * s2
+	m[5*rs+2*cs] = w5_2 * s2
+	s3 := T(math.Sqrt(float64(d3)))
+	m[3*rs+3*cs] = s3
+	m[4*rs+3*cs] = w4_3 * s3
+	m[5*rs+3*cs] = w5_3 * s3
+	s4 := T(math.Sqrt(float64(d4)))
+	m[4*rs+4*cs] = s4
+	m[5*rs+4*cs] = w5_4 * s4
+	s5 := T(math.Sqrt(float64(d5)))
+	m[5*rs+5*cs] = s5
+	return 0
 }
 
 // tiny7 factors one 7x7 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny7[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l30 := m[3*rs+0*cs]
-	l40 := m[4*rs+0*cs]
-	l50 := m[5*rs+0*cs]
-	l60 := m[6*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l31 := m[3*rs+1*cs]
-	l41 := m[4*rs+1*cs]
-	l51 := m[5*rs+1*cs]
-	l61 := m[6*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	l32 := m[3*rs+2*cs]
-	l42 := m[4*rs+2*cs]
-	l52 := m[5*rs+2*cs]
-	l62 := m[6*rs+2*cs]
-	l33 := m[3*rs+3*cs]
-	l43 := m[4*rs+3*cs]
-	l53 := m[5*rs+3*cs]
-	l63 := m[6*rs+3*cs]
-	l44 := m[4*rs+4*cs]
-	l54 := m[5*rs+4*cs]
-	l64 := m[6*rs+4*cs]
-	l55 := m[5*rs+5*cs]
-	l65 := m[6*rs+5*cs]
-	l66 := m[6*rs+6*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u3_0 := m[3*rs+0*cs]
+	u4_0 := m[4*rs+0*cs]
+	u5_0 := m[5*rs+0*cs]
+	u6_0 := m[6*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u3_1 := m[3*rs+1*cs]
+	u4_1 := m[4*rs+1*cs]
+	u5_1 := m[5*rs+1*cs]
+	u6_1 := m[6*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	u3_2 := m[3*rs+2*cs]
+	u4_2 := m[4*rs+2*cs]
+	u5_2 := m[5*rs+2*cs]
+	u6_2 := m[6*rs+2*cs]
+	u3_3 := m[3*rs+3*cs]
+	u4_3 := m[4*rs+3*cs]
+	u5_3 := m[5*rs+3*cs]
+	u6_3 := m[6*rs+3*cs]
+	u4_4 := m[4*rs+4*cs]
+	u5_4 := m[5*rs+4*cs]
+	u6_4 := m[6*rs+4*cs]
+	u5_5 := m[5*rs+5*cs]
+	u6_5 := m[6*rs+5*cs]
+	u6_6 := m[6*rs+6*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	l30 = (l30) * inv
-	l40 = (l40) * inv
-	l50 = (l50) * inv
-	l60 = (l60) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	w3_0 := u3_0 * r0
+	w4_0 := u4_0 * r0
+	w5_0 := u5_0 * r0
+	w6_0 := u6_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	l31 = (l31 - l30*l10) * inv
-	l41 = (l41 - l40*l10) * inv
-	l51 = (l51 - l50*l10) * inv
-	l61 = (l61 - l60*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	u3_1 -= u3_0 * w1_0
+	w3_1 := u3_1 * r1
+	u4_1 -= u4_0 * w1_0
+	w4_1 := u4_1 * r1
+	u5_1 -= u5_0 * w1_0
+	w5_1 := u5_1 * r1
+	u6_1 -= u6_0 * w1_0
+	w6_1 := u6_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	inv = 1 / l22
-	l32 = (l32 - l30*l20 - l31*l21) * inv
-	l42 = (l42 - l40*l20 - l41*l21) * inv
-	l52 = (l52 - l50*l20 - l51*l21) * inv
-	l62 = (l62 - l60*l20 - l61*l21) * inv
-	d = l33 - l30*l30 - l31*l31 - l32*l32
-	if !(d > 0) {
-		info = 4
-		goto store
+	r2 := 1 / d2
+	u3_2 -= u3_0*w2_0 + u3_1*w2_1
+	w3_2 := u3_2 * r2
+	u4_2 -= u4_0*w2_0 + u4_1*w2_1
+	w4_2 := u4_2 * r2
+	u5_2 -= u5_0*w2_0 + u5_1*w2_1
+	w5_2 := u5_2 * r2
+	u6_2 -= u6_0*w2_0 + u6_1*w2_1
+	w6_2 := u6_2 * r2
+	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
+	if !(d3 > 0) {
+		return 4
 	}
-	l33 = T(math.Sqrt(float64(d)))
-	inv = 1 / l33
-	l43 = (l43 - l40*l30 - l41*l31 - l42*l32) * inv
-	l53 = (l53 - l50*l30 - l51*l31 - l52*l32) * inv
-	l63 = (l63 - l60*l30 - l61*l31 - l62*l32) * inv
-	d = l44 - l40*l40 - l41*l41 - l42*l42 - l43*l43
-	if !(d > 0) {
-		info = 5
-		goto store
+	r3 := 1 / d3
+	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
+	w4_3 := u4_3 * r3
+	u5_3 -= u5_0*w3_0 + u5_1*w3_1 + u5_2*w3_2
+	w5_3 := u5_3 * r3
+	u6_3 -= u6_0*w3_0 + u6_1*w3_1 + u6_2*w3_2
+	w6_3 := u6_3 * r3
+	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
+	if !(d4 > 0) {
+		return 5
 	}
-	l44 = T(math.Sqrt(float64(d)))
-	inv = 1 / l44
-	l54 = (l54 - l50*l40 - l51*l41 - l52*l42 - l53*l43) * inv
-	l64 = (l64 - l60*l40 - l61*l41 - l62*l42 - l63*l43) * inv
-	d = l55 - l50*l50 - l51*l51 - l52*l52 - l53*l53 - l54*l54
-	if !(d > 0) {
-		info = 6
-		goto store
+	r4 := 1 / d4
+	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
+	w5_4 := u5_4 * r4
+	u6_4 -= u6_0*w4_0 + u6_1*w4_1 + u6_2*w4_2 + u6_3*w4_3
+	w6_4 := u6_4 * r4
+	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
+	if !(d5 > 0) {
+		return 6
 	}
-	l55 = T(math.Sqrt(float64(d)))
-	inv = 1 / l55
-	l65 = (l65 - l60*l50 - l61*l51 - l62*l52 - l63*l53 - l64*l54) * inv
-	d = l66 - l60*l60 - l61*l61 - l62*l62 - l63*l63 - l64*l64 - l65*l65
-	if !(d > 0) {
-		info = 7
-		goto store
+	r5 := 1 / d5
+	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
+	w6_5 := u6_5 * r5
+	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
+	if !(d6 > 0) {
+		return 7
 	}
-	l66 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[3*rs+0*cs] = l30
-	m[4*rs+0*cs] = l40
-	m[5*rs+0*cs] = l50
-	m[6*rs+0*cs] = l60
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[3*rs+1*cs] = l31
-	m[4*rs+1*cs] = l41
-	m[5*rs+1*cs] = l51
-	m[6*rs+1*cs] = l61
-	m[2*rs+2*cs] = l22
-	m[3*rs+2*cs] = l32
-	m[4*rs+2*cs] = l42
-	m[5*rs+2*cs] = l52
-	m[6*rs+2*cs] = l62
-	m[3*rs+3*cs] = l33
-	m[4*rs+3*cs] = l43
-	m[5*rs+3*cs] = l53
-	m[6*rs+3*cs] = l63
-	m[4*rs+4*cs] = l44
-	m[5*rs+4*cs] = l54
-	m[6*rs+4*cs] = l64
-	m[5*rs+5*cs] = l55
-	m[6*rs+5*cs] = l65
-	m[6*rs+6*cs] = l66
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	m[3*rs+0*cs] = w3_0 * s0
+	m[4*rs+0*cs] = w4_0 * s0
+	m[5*rs+0*cs] = w5_0 * s0
+	m[6*rs+0*cs] = w6_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	m[3*rs+1*cs] = w3_1 * s1
+	m[4*rs+1*cs] = w4_1 * s1
+	m[5*rs+1*cs] = w5_1 * s1
+	m[6*rs+1*cs] = w6_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	m[3*rs+2*cs] = w3_2 * s2
+	m[4*rs+2*cs] = w4_2 * s2
+	m[5*rs+2*cs] = w5_2 * s2
+	m[6*rs+2*cs] = w6_2 * s2
+	s3 := T(math.Sqrt(float64(d3)))
+	m[3*rs+3*cs] = s3
+	m[4*rs+3*cs] = w4_3 * s3
+	m[5*rs+3*cs] = w5_3 * s3
+	m[6*rs+3*cs] = w6_3 * s3
+	s4 := T(math.Sqrt(float64(d4)))
+	m[4*rs+4*cs] = s4
+	m[5*rs+4*cs] = w5_4 * s4
+	m[6*rs+4*cs] = w6_4 * s4
+	s5 := T(math.Sqrt(float64(d5)))
+	m[5*rs+5*cs] = s5
+	m[6*rs+5*cs] = w6_5 * s5
+	s6 := T(math.Sqrt(float64(d6)))
+	m[6*rs+6*cs] = s6
+	return 0
 }
 
 // tiny8 factors one 8x8 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny8[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l30 := m[3*rs+0*cs]
-	l40 := m[4*rs+0*cs]
-	l50 := m[5*rs+0*cs]
-	l60 := m[6*rs+0*cs]
-	l70 := m[7*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l31 := m[3*rs+1*cs]
-	l41 := m[4*rs+1*cs]
-	l51 := m[5*rs+1*cs]
-	l61 := m[6*rs+1*cs]
-	l71 := m[7*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	l32 := m[3*rs+2*cs]
-	l42 := m[4*rs+2*cs]
-	l52 := m[5*rs+2*cs]
-	l62 := m[6*rs+2*cs]
-	l72 := m[7*rs+2*cs]
-	l33 := m[3*rs+3*cs]
-	l43 := m[4*rs+3*cs]
-	l53 := m[5*rs+3*cs]
-	l63 := m[6*rs+3*cs]
-	l73 := m[7*rs+3*cs]
-	l44 := m[4*rs+4*cs]
-	l54 := m[5*rs+4*cs]
-	l64 := m[6*rs+4*cs]
-	l74 := m[7*rs+4*cs]
-	l55 := m[5*rs+5*cs]
-	l65 := m[6*rs+5*cs]
-	l75 := m[7*rs+5*cs]
-	l66 := m[6*rs+6*cs]
-	l76 := m[7*rs+6*cs]
-	l77 := m[7*rs+7*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u3_0 := m[3*rs+0*cs]
+	u4_0 := m[4*rs+0*cs]
+	u5_0 := m[5*rs+0*cs]
+	u6_0 := m[6*rs+0*cs]
+	u7_0 := m[7*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u3_1 := m[3*rs+1*cs]
+	u4_1 := m[4*rs+1*cs]
+	u5_1 := m[5*rs+1*cs]
+	u6_1 := m[6*rs+1*cs]
+	u7_1 := m[7*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	u3_2 := m[3*rs+2*cs]
+	u4_2 := m[4*rs+2*cs]
+	u5_2 := m[5*rs+2*cs]
+	u6_2 := m[6*rs+2*cs]
+	u7_2 := m[7*rs+2*cs]
+	u3_3 := m[3*rs+3*cs]
+	u4_3 := m[4*rs+3*cs]
+	u5_3 := m[5*rs+3*cs]
+	u6_3 := m[6*rs+3*cs]
+	u7_3 := m[7*rs+3*cs]
+	u4_4 := m[4*rs+4*cs]
+	u5_4 := m[5*rs+4*cs]
+	u6_4 := m[6*rs+4*cs]
+	u7_4 := m[7*rs+4*cs]
+	u5_5 := m[5*rs+5*cs]
+	u6_5 := m[6*rs+5*cs]
+	u7_5 := m[7*rs+5*cs]
+	u6_6 := m[6*rs+6*cs]
+	u7_6 := m[7*rs+6*cs]
+	u7_7 := m[7*rs+7*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	l30 = (l30) * inv
-	l40 = (l40) * inv
-	l50 = (l50) * inv
-	l60 = (l60) * inv
-	l70 = (l70) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	w3_0 := u3_0 * r0
+	w4_0 := u4_0 * r0
+	w5_0 := u5_0 * r0
+	w6_0 := u6_0 * r0
+	w7_0 := u7_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	l31 = (l31 - l30*l10) * inv
-	l41 = (l41 - l40*l10) * inv
-	l51 = (l51 - l50*l10) * inv
-	l61 = (l61 - l60*l10) * inv
-	l71 = (l71 - l70*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	u3_1 -= u3_0 * w1_0
+	w3_1 := u3_1 * r1
+	u4_1 -= u4_0 * w1_0
+	w4_1 := u4_1 * r1
+	u5_1 -= u5_0 * w1_0
+	w5_1 := u5_1 * r1
+	u6_1 -= u6_0 * w1_0
+	w6_1 := u6_1 * r1
+	u7_1 -= u7_0 * w1_0
+	w7_1 := u7_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	inv = 1 / l22
-	l32 = (l32 - l30*l20 - l31*l21) * inv
-	l42 = (l42 - l40*l20 - l41*l21) * inv
-	l52 = (l52 - l50*l20 - l51*l21) * inv
-	l62 = (l62 - l60*l20 - l61*l21) * inv
-	l72 = (l72 - l70*l20 - l71*l21) * inv
-	d = l33 - l30*l30 - l31*l31 - l32*l32
-	if !(d > 0) {
-		info = 4
-		goto store
+	r2 := 1 / d2
+	u3_2 -= u3_0*w2_0 + u3_1*w2_1
+	w3_2 := u3_2 * r2
+	u4_2 -= u4_0*w2_0 + u4_1*w2_1
+	w4_2 := u4_2 * r2
+	u5_2 -= u5_0*w2_0 + u5_1*w2_1
+	w5_2 := u5_2 * r2
+	u6_2 -= u6_0*w2_0 + u6_1*w2_1
+	w6_2 := u6_2 * r2
+	u7_2 -= u7_0*w2_0 + u7_1*w2_1
+	w7_2 := u7_2 * r2
+	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
+	if !(d3 > 0) {
+		return 4
 	}
-	l33 = T(math.Sqrt(float64(d)))
-	inv = 1 / l33
-	l43 = (l43 - l40*l30 - l41*l31 - l42*l32) * inv
-	l53 = (l53 - l50*l30 - l51*l31 - l52*l32) * inv
-	l63 = (l63 - l60*l30 - l61*l31 - l62*l32) * inv
-	l73 = (l73 - l70*l30 - l71*l31 - l72*l32) * inv
-	d = l44 - l40*l40 - l41*l41 - l42*l42 - l43*l43
-	if !(d > 0) {
-		info = 5
-		goto store
+	r3 := 1 / d3
+	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
+	w4_3 := u4_3 * r3
+	u5_3 -= u5_0*w3_0 + u5_1*w3_1 + u5_2*w3_2
+	w5_3 := u5_3 * r3
+	u6_3 -= u6_0*w3_0 + u6_1*w3_1 + u6_2*w3_2
+	w6_3 := u6_3 * r3
+	u7_3 -= u7_0*w3_0 + u7_1*w3_1 + u7_2*w3_2
+	w7_3 := u7_3 * r3
+	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
+	if !(d4 > 0) {
+		return 5
 	}
-	l44 = T(math.Sqrt(float64(d)))
-	inv = 1 / l44
-	l54 = (l54 - l50*l40 - l51*l41 - l52*l42 - l53*l43) * inv
-	l64 = (l64 - l60*l40 - l61*l41 - l62*l42 - l63*l43) * inv
-	l74 = (l74 - l70*l40 - l71*l41 - l72*l42 - l73*l43) * inv
-	d = l55 - l50*l50 - l51*l51 - l52*l52 - l53*l53 - l54*l54
-	if !(d > 0) {
-		info = 6
-		goto store
+	r4 := 1 / d4
+	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
+	w5_4 := u5_4 * r4
+	u6_4 -= u6_0*w4_0 + u6_1*w4_1 + u6_2*w4_2 + u6_3*w4_3
+	w6_4 := u6_4 * r4
+	u7_4 -= u7_0*w4_0 + u7_1*w4_1 + u7_2*w4_2 + u7_3*w4_3
+	w7_4 := u7_4 * r4
+	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
+	if !(d5 > 0) {
+		return 6
 	}
-	l55 = T(math.Sqrt(float64(d)))
-	inv = 1 / l55
-	l65 = (l65 - l60*l50 - l61*l51 - l62*l52 - l63*l53 - l64*l54) * inv
-	l75 = (l75 - l70*l50 - l71*l51 - l72*l52 - l73*l53 - l74*l54) * inv
-	d = l66 - l60*l60 - l61*l61 - l62*l62 - l63*l63 - l64*l64 - l65*l65
-	if !(d > 0) {
-		info = 7
-		goto store
+	r5 := 1 / d5
+	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
+	w6_5 := u6_5 * r5
+	u7_5 -= u7_0*w5_0 + u7_1*w5_1 + u7_2*w5_2 + u7_3*w5_3 + u7_4*w5_4
+	w7_5 := u7_5 * r5
+	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
+	if !(d6 > 0) {
+		return 7
 	}
-	l66 = T(math.Sqrt(float64(d)))
-	inv = 1 / l66
-	l76 = (l76 - l70*l60 - l71*l61 - l72*l62 - l73*l63 - l74*l64 - l75*l65) * inv
-	d = l77 - l70*l70 - l71*l71 - l72*l72 - l73*l73 - l74*l74 - l75*l75 - l76*l76
-	if !(d > 0) {
-		info = 8
-		goto store
+	r6 := 1 / d6
+	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
+	w7_6 := u7_6 * r6
+	d7 := u7_7 - u7_0*w7_0 - u7_1*w7_1 - u7_2*w7_2 - u7_3*w7_3 - u7_4*w7_4 - u7_5*w7_5 - u7_6*w7_6
+	if !(d7 > 0) {
+		return 8
 	}
-	l77 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[3*rs+0*cs] = l30
-	m[4*rs+0*cs] = l40
-	m[5*rs+0*cs] = l50
-	m[6*rs+0*cs] = l60
-	m[7*rs+0*cs] = l70
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[3*rs+1*cs] = l31
-	m[4*rs+1*cs] = l41
-	m[5*rs+1*cs] = l51
-	m[6*rs+1*cs] = l61
-	m[7*rs+1*cs] = l71
-	m[2*rs+2*cs] = l22
-	m[3*rs+2*cs] = l32
-	m[4*rs+2*cs] = l42
-	m[5*rs+2*cs] = l52
-	m[6*rs+2*cs] = l62
-	m[7*rs+2*cs] = l72
-	m[3*rs+3*cs] = l33
-	m[4*rs+3*cs] = l43
-	m[5*rs+3*cs] = l53
-	m[6*rs+3*cs] = l63
-	m[7*rs+3*cs] = l73
-	m[4*rs+4*cs] = l44
-	m[5*rs+4*cs] = l54
-	m[6*rs+4*cs] = l64
-	m[7*rs+4*cs] = l74
-	m[5*rs+5*cs] = l55
-	m[6*rs+5*cs] = l65
-	m[7*rs+5*cs] = l75
-	m[6*rs+6*cs] = l66
-	m[7*rs+6*cs] = l76
-	m[7*rs+7*cs] = l77
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	m[3*rs+0*cs] = w3_0 * s0
+	m[4*rs+0*cs] = w4_0 * s0
+	m[5*rs+0*cs] = w5_0 * s0
+	m[6*rs+0*cs] = w6_0 * s0
+	m[7*rs+0*cs] = w7_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	m[3*rs+1*cs] = w3_1 * s1
+	m[4*rs+1*cs] = w4_1 * s1
+	m[5*rs+1*cs] = w5_1 * s1
+	m[6*rs+1*cs] = w6_1 * s1
+	m[7*rs+1*cs] = w7_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	m[3*rs+2*cs] = w3_2 * s2
+	m[4*rs+2*cs] = w4_2 * s2
+	m[5*rs+2*cs] = w5_2 * s2
+	m[6*rs+2*cs] = w6_2 * s2
+	m[7*rs+2*cs] = w7_2 * s2
+	s3 := T(math.Sqrt(float64(d3)))
+	m[3*rs+3*cs] = s3
+	m[4*rs+3*cs] = w4_3 * s3
+	m[5*rs+3*cs] = w5_3 * s3
+	m[6*rs+3*cs] = w6_3 * s3
+	m[7*rs+3*cs] = w7_3 * s3
+	s4 := T(math.Sqrt(float64(d4)))
+	m[4*rs+4*cs] = s4
+	m[5*rs+4*cs] = w5_4 * s4
+	m[6*rs+4*cs] = w6_4 * s4
+	m[7*rs+4*cs] = w7_4 * s4
+	s5 := T(math.Sqrt(float64(d5)))
+	m[5*rs+5*cs] = s5
+	m[6*rs+5*cs] = w6_5 * s5
+	m[7*rs+5*cs] = w7_5 * s5
+	s6 := T(math.Sqrt(float64(d6)))
+	m[6*rs+6*cs] = s6
+	m[7*rs+6*cs] = w7_6 * s6
+	s7 := T(math.Sqrt(float64(d7)))
+	m[7*rs+7*cs] = s7
+	return 0
 }
 
 // tiny9 factors one 9x9 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny9[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l30 := m[3*rs+0*cs]
-	l40 := m[4*rs+0*cs]
-	l50 := m[5*rs+0*cs]
-	l60 := m[6*rs+0*cs]
-	l70 := m[7*rs+0*cs]
-	l80 := m[8*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l31 := m[3*rs+1*cs]
-	l41 := m[4*rs+1*cs]
-	l51 := m[5*rs+1*cs]
-	l61 := m[6*rs+1*cs]
-	l71 := m[7*rs+1*cs]
-	l81 := m[8*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	l32 := m[3*rs+2*cs]
-	l42 := m[4*rs+2*cs]
-	l52 := m[5*rs+2*cs]
-	l62 := m[6*rs+2*cs]
-	l72 := m[7*rs+2*cs]
-	l82 := m[8*rs+2*cs]
-	l33 := m[3*rs+3*cs]
-	l43 := m[4*rs+3*cs]
-	l53 := m[5*rs+3*cs]
-	l63 := m[6*rs+3*cs]
-	l73 := m[7*rs+3*cs]
-	l83 := m[8*rs+3*cs]
-	l44 := m[4*rs+4*cs]
-	l54 := m[5*rs+4*cs]
-	l64 := m[6*rs+4*cs]
-	l74 := m[7*rs+4*cs]
-	l84 := m[8*rs+4*cs]
-	l55 := m[5*rs+5*cs]
-	l65 := m[6*rs+5*cs]
-	l75 := m[7*rs+5*cs]
-	l85 := m[8*rs+5*cs]
-	l66 := m[6*rs+6*cs]
-	l76 := m[7*rs+6*cs]
-	l86 := m[8*rs+6*cs]
-	l77 := m[7*rs+7*cs]
-	l87 := m[8*rs+7*cs]
-	l88 := m[8*rs+8*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u3_0 := m[3*rs+0*cs]
+	u4_0 := m[4*rs+0*cs]
+	u5_0 := m[5*rs+0*cs]
+	u6_0 := m[6*rs+0*cs]
+	u7_0 := m[7*rs+0*cs]
+	u8_0 := m[8*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u3_1 := m[3*rs+1*cs]
+	u4_1 := m[4*rs+1*cs]
+	u5_1 := m[5*rs+1*cs]
+	u6_1 := m[6*rs+1*cs]
+	u7_1 := m[7*rs+1*cs]
+	u8_1 := m[8*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	u3_2 := m[3*rs+2*cs]
+	u4_2 := m[4*rs+2*cs]
+	u5_2 := m[5*rs+2*cs]
+	u6_2 := m[6*rs+2*cs]
+	u7_2 := m[7*rs+2*cs]
+	u8_2 := m[8*rs+2*cs]
+	u3_3 := m[3*rs+3*cs]
+	u4_3 := m[4*rs+3*cs]
+	u5_3 := m[5*rs+3*cs]
+	u6_3 := m[6*rs+3*cs]
+	u7_3 := m[7*rs+3*cs]
+	u8_3 := m[8*rs+3*cs]
+	u4_4 := m[4*rs+4*cs]
+	u5_4 := m[5*rs+4*cs]
+	u6_4 := m[6*rs+4*cs]
+	u7_4 := m[7*rs+4*cs]
+	u8_4 := m[8*rs+4*cs]
+	u5_5 := m[5*rs+5*cs]
+	u6_5 := m[6*rs+5*cs]
+	u7_5 := m[7*rs+5*cs]
+	u8_5 := m[8*rs+5*cs]
+	u6_6 := m[6*rs+6*cs]
+	u7_6 := m[7*rs+6*cs]
+	u8_6 := m[8*rs+6*cs]
+	u7_7 := m[7*rs+7*cs]
+	u8_7 := m[8*rs+7*cs]
+	u8_8 := m[8*rs+8*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	l30 = (l30) * inv
-	l40 = (l40) * inv
-	l50 = (l50) * inv
-	l60 = (l60) * inv
-	l70 = (l70) * inv
-	l80 = (l80) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	w3_0 := u3_0 * r0
+	w4_0 := u4_0 * r0
+	w5_0 := u5_0 * r0
+	w6_0 := u6_0 * r0
+	w7_0 := u7_0 * r0
+	w8_0 := u8_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	l31 = (l31 - l30*l10) * inv
-	l41 = (l41 - l40*l10) * inv
-	l51 = (l51 - l50*l10) * inv
-	l61 = (l61 - l60*l10) * inv
-	l71 = (l71 - l70*l10) * inv
-	l81 = (l81 - l80*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	u3_1 -= u3_0 * w1_0
+	w3_1 := u3_1 * r1
+	u4_1 -= u4_0 * w1_0
+	w4_1 := u4_1 * r1
+	u5_1 -= u5_0 * w1_0
+	w5_1 := u5_1 * r1
+	u6_1 -= u6_0 * w1_0
+	w6_1 := u6_1 * r1
+	u7_1 -= u7_0 * w1_0
+	w7_1 := u7_1 * r1
+	u8_1 -= u8_0 * w1_0
+	w8_1 := u8_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	inv = 1 / l22
-	l32 = (l32 - l30*l20 - l31*l21) * inv
-	l42 = (l42 - l40*l20 - l41*l21) * inv
-	l52 = (l52 - l50*l20 - l51*l21) * inv
-	l62 = (l62 - l60*l20 - l61*l21) * inv
-	l72 = (l72 - l70*l20 - l71*l21) * inv
-	l82 = (l82 - l80*l20 - l81*l21) * inv
-	d = l33 - l30*l30 - l31*l31 - l32*l32
-	if !(d > 0) {
-		info = 4
-		goto store
+	r2 := 1 / d2
+	u3_2 -= u3_0*w2_0 + u3_1*w2_1
+	w3_2 := u3_2 * r2
+	u4_2 -= u4_0*w2_0 + u4_1*w2_1
+	w4_2 := u4_2 * r2
+	u5_2 -= u5_0*w2_0 + u5_1*w2_1
+	w5_2 := u5_2 * r2
+	u6_2 -= u6_0*w2_0 + u6_1*w2_1
+	w6_2 := u6_2 * r2
+	u7_2 -= u7_0*w2_0 + u7_1*w2_1
+	w7_2 := u7_2 * r2
+	u8_2 -= u8_0*w2_0 + u8_1*w2_1
+	w8_2 := u8_2 * r2
+	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
+	if !(d3 > 0) {
+		return 4
 	}
-	l33 = T(math.Sqrt(float64(d)))
-	inv = 1 / l33
-	l43 = (l43 - l40*l30 - l41*l31 - l42*l32) * inv
-	l53 = (l53 - l50*l30 - l51*l31 - l52*l32) * inv
-	l63 = (l63 - l60*l30 - l61*l31 - l62*l32) * inv
-	l73 = (l73 - l70*l30 - l71*l31 - l72*l32) * inv
-	l83 = (l83 - l80*l30 - l81*l31 - l82*l32) * inv
-	d = l44 - l40*l40 - l41*l41 - l42*l42 - l43*l43
-	if !(d > 0) {
-		info = 5
-		goto store
+	r3 := 1 / d3
+	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
+	w4_3 := u4_3 * r3
+	u5_3 -= u5_0*w3_0 + u5_1*w3_1 + u5_2*w3_2
+	w5_3 := u5_3 * r3
+	u6_3 -= u6_0*w3_0 + u6_1*w3_1 + u6_2*w3_2
+	w6_3 := u6_3 * r3
+	u7_3 -= u7_0*w3_0 + u7_1*w3_1 + u7_2*w3_2
+	w7_3 := u7_3 * r3
+	u8_3 -= u8_0*w3_0 + u8_1*w3_1 + u8_2*w3_2
+	w8_3 := u8_3 * r3
+	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
+	if !(d4 > 0) {
+		return 5
 	}
-	l44 = T(math.Sqrt(float64(d)))
-	inv = 1 / l44
-	l54 = (l54 - l50*l40 - l51*l41 - l52*l42 - l53*l43) * inv
-	l64 = (l64 - l60*l40 - l61*l41 - l62*l42 - l63*l43) * inv
-	l74 = (l74 - l70*l40 - l71*l41 - l72*l42 - l73*l43) * inv
-	l84 = (l84 - l80*l40 - l81*l41 - l82*l42 - l83*l43) * inv
-	d = l55 - l50*l50 - l51*l51 - l52*l52 - l53*l53 - l54*l54
-	if !(d > 0) {
-		info = 6
-		goto store
+	r4 := 1 / d4
+	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
+	w5_4 := u5_4 * r4
+	u6_4 -= u6_0*w4_0 + u6_1*w4_1 + u6_2*w4_2 + u6_3*w4_3
+	w6_4 := u6_4 * r4
+	u7_4 -= u7_0*w4_0 + u7_1*w4_1 + u7_2*w4_2 + u7_3*w4_3
+	w7_4 := u7_4 * r4
+	u8_4 -= u8_0*w4_0 + u8_1*w4_1 + u8_2*w4_2 + u8_3*w4_3
+	w8_4 := u8_4 * r4
+	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
+	if !(d5 > 0) {
+		return 6
 	}
-	l55 = T(math.Sqrt(float64(d)))
-	inv = 1 / l55
-	l65 = (l65 - l60*l50 - l61*l51 - l62*l52 - l63*l53 - l64*l54) * inv
-	l75 = (l75 - l70*l50 - l71*l51 - l72*l52 - l73*l53 - l74*l54) * inv
-	l85 = (l85 - l80*l50 - l81*l51 - l82*l52 - l83*l53 - l84*l54) * inv
-	d = l66 - l60*l60 - l61*l61 - l62*l62 - l63*l63 - l64*l64 - l65*l65
-	if !(d > 0) {
-		info = 7
-		goto store
+	r5 := 1 / d5
+	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
+	w6_5 := u6_5 * r5
+	u7_5 -= u7_0*w5_0 + u7_1*w5_1 + u7_2*w5_2 + u7_3*w5_3 + u7_4*w5_4
+	w7_5 := u7_5 * r5
+	u8_5 -= u8_0*w5_0 + u8_1*w5_1 + u8_2*w5_2 + u8_3*w5_3 + u8_4*w5_4
+	w8_5 := u8_5 * r5
+	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
+	if !(d6 > 0) {
+		return 7
 	}
-	l66 = T(math.Sqrt(float64(d)))
-	inv = 1 / l66
-	l76 = (l76 - l70*l60 - l71*l61 - l72*l62 - l73*l63 - l74*l64 - l75*l65) * inv
-	l86 = (l86 - l80*l60 - l81*l61 - l82*l62 - l83*l63 - l84*l64 - l85*l65) * inv
-	d = l77 - l70*l70 - l71*l71 - l72*l72 - l73*l73 - l74*l74 - l75*l75 - l76*l76
-	if !(d > 0) {
-		info = 8
-		goto store
+	r6 := 1 / d6
+	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
+	w7_6 := u7_6 * r6
+	u8_6 -= u8_0*w6_0 + u8_1*w6_1 + u8_2*w6_2 + u8_3*w6_3 + u8_4*w6_4 + u8_5*w6_5
+	w8_6 := u8_6 * r6
+	d7 := u7_7 - u7_0*w7_0 - u7_1*w7_1 - u7_2*w7_2 - u7_3*w7_3 - u7_4*w7_4 - u7_5*w7_5 - u7_6*w7_6
+	if !(d7 > 0) {
+		return 8
 	}
-	l77 = T(math.Sqrt(float64(d)))
-	inv = 1 / l77
-	l87 = (l87 - l80*l70 - l81*l71 - l82*l72 - l83*l73 - l84*l74 - l85*l75 - l86*l76) * inv
-	d = l88 - l80*l80 - l81*l81 - l82*l82 - l83*l83 - l84*l84 - l85*l85 - l86*l86 - l87*l87
-	if !(d > 0) {
-		info = 9
-		goto store
+	r7 := 1 / d7
+	u8_7 -= u8_0*w7_0 + u8_1*w7_1 + u8_2*w7_2 + u8_3*w7_3 + u8_4*w7_4 + u8_5*w7_5 + u8_6*w7_6
+	w8_7 := u8_7 * r7
+	d8 := u8_8 - u8_0*w8_0 - u8_1*w8_1 - u8_2*w8_2 - u8_3*w8_3 - u8_4*w8_4 - u8_5*w8_5 - u8_6*w8_6 - u8_7*w8_7
+	if !(d8 > 0) {
+		return 9
 	}
-	l88 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[3*rs+0*cs] = l30
-	m[4*rs+0*cs] = l40
-	m[5*rs+0*cs] = l50
-	m[6*rs+0*cs] = l60
-	m[7*rs+0*cs] = l70
-	m[8*rs+0*cs] = l80
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[3*rs+1*cs] = l31
-	m[4*rs+1*cs] = l41
-	m[5*rs+1*cs] = l51
-	m[6*rs+1*cs] = l61
-	m[7*rs+1*cs] = l71
-	m[8*rs+1*cs] = l81
-	m[2*rs+2*cs] = l22
-	m[3*rs+2*cs] = l32
-	m[4*rs+2*cs] = l42
-	m[5*rs+2*cs] = l52
-	m[6*rs+2*cs] = l62
-	m[7*rs+2*cs] = l72
-	m[8*rs+2*cs] = l82
-	m[3*rs+3*cs] = l33
-	m[4*rs+3*cs] = l43
-	m[5*rs+3*cs] = l53
-	m[6*rs+3*cs] = l63
-	m[7*rs+3*cs] = l73
-	m[8*rs+3*cs] = l83
-	m[4*rs+4*cs] = l44
-	m[5*rs+4*cs] = l54
-	m[6*rs+4*cs] = l64
-	m[7*rs+4*cs] = l74
-	m[8*rs+4*cs] = l84
-	m[5*rs+5*cs] = l55
-	m[6*rs+5*cs] = l65
-	m[7*rs+5*cs] = l75
-	m[8*rs+5*cs] = l85
-	m[6*rs+6*cs] = l66
-	m[7*rs+6*cs] = l76
-	m[8*rs+6*cs] = l86
-	m[7*rs+7*cs] = l77
-	m[8*rs+7*cs] = l87
-	m[8*rs+8*cs] = l88
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	m[3*rs+0*cs] = w3_0 * s0
+	m[4*rs+0*cs] = w4_0 * s0
+	m[5*rs+0*cs] = w5_0 * s0
+	m[6*rs+0*cs] = w6_0 * s0
+	m[7*rs+0*cs] = w7_0 * s0
+	m[8*rs+0*cs] = w8_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	m[3*rs+1*cs] = w3_1 * s1
+	m[4*rs+1*cs] = w4_1 * s1
+	m[5*rs+1*cs] = w5_1 * s1
+	m[6*rs+1*cs] = w6_1 * s1
+	m[7*rs+1*cs] = w7_1 * s1
+	m[8*rs+1*cs] = w8_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	m[3*rs+2*cs] = w3_2 * s2
+	m[4*rs+2*cs] = w4_2 * s2
+	m[5*rs+2*cs] = w5_2 * s2
+	m[6*rs+2*cs] = w6_2 * s2
+	m[7*rs+2*cs] = w7_2 * s2
+	m[8*rs+2*cs] = w8_2 * s2
+	s3 := T(math.Sqrt(float64(d3)))
+	m[3*rs+3*cs] = s3
+	m[4*rs+3*cs] = w4_3 * s3
+	m[5*rs+3*cs] = w5_3 * s3
+	m[6*rs+3*cs] = w6_3 * s3
+	m[7*rs+3*cs] = w7_3 * s3
+	m[8*rs+3*cs] = w8_3 * s3
+	s4 := T(math.Sqrt(float64(d4)))
+	m[4*rs+4*cs] = s4
+	m[5*rs+4*cs] = w5_4 * s4
+	m[6*rs+4*cs] = w6_4 * s4
+	m[7*rs+4*cs] = w7_4 * s4
+	m[8*rs+4*cs] = w8_4 * s4
+	s5 := T(math.Sqrt(float64(d5)))
+	m[5*rs+5*cs] = s5
+	m[6*rs+5*cs] = w6_5 * s5
+	m[7*rs+5*cs] = w7_5 * s5
+	m[8*rs+5*cs] = w8_5 * s5
+	s6 := T(math.Sqrt(float64(d6)))
+	m[6*rs+6*cs] = s6
+	m[7*rs+6*cs] = w7_6 * s6
+	m[8*rs+6*cs] = w8_6 * s6
+	s7 := T(math.Sqrt(float64(d7)))
+	m[7*rs+7*cs] = s7
+	m[8*rs+7*cs] = w8_7 * s7
+	s8 := T(math.Sqrt(float64(d8)))
+	m[8*rs+8*cs] = s8
+	return 0
 }
 
 // tiny10 factors one 10x10 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny10[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l30 := m[3*rs+0*cs]
-	l40 := m[4*rs+0*cs]
-	l50 := m[5*rs+0*cs]
-	l60 := m[6*rs+0*cs]
-	l70 := m[7*rs+0*cs]
-	l80 := m[8*rs+0*cs]
-	l90 := m[9*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l31 := m[3*rs+1*cs]
-	l41 := m[4*rs+1*cs]
-	l51 := m[5*rs+1*cs]
-	l61 := m[6*rs+1*cs]
-	l71 := m[7*rs+1*cs]
-	l81 := m[8*rs+1*cs]
-	l91 := m[9*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	l32 := m[3*rs+2*cs]
-	l42 := m[4*rs+2*cs]
-	l52 := m[5*rs+2*cs]
-	l62 := m[6*rs+2*cs]
-	l72 := m[7*rs+2*cs]
-	l82 := m[8*rs+2*cs]
-	l92 := m[9*rs+2*cs]
-	l33 := m[3*rs+3*cs]
-	l43 := m[4*rs+3*cs]
-	l53 := m[5*rs+3*cs]
-	l63 := m[6*rs+3*cs]
-	l73 := m[7*rs+3*cs]
-	l83 := m[8*rs+3*cs]
-	l93 := m[9*rs+3*cs]
-	l44 := m[4*rs+4*cs]
-	l54 := m[5*rs+4*cs]
-	l64 := m[6*rs+4*cs]
-	l74 := m[7*rs+4*cs]
-	l84 := m[8*rs+4*cs]
-	l94 := m[9*rs+4*cs]
-	l55 := m[5*rs+5*cs]
-	l65 := m[6*rs+5*cs]
-	l75 := m[7*rs+5*cs]
-	l85 := m[8*rs+5*cs]
-	l95 := m[9*rs+5*cs]
-	l66 := m[6*rs+6*cs]
-	l76 := m[7*rs+6*cs]
-	l86 := m[8*rs+6*cs]
-	l96 := m[9*rs+6*cs]
-	l77 := m[7*rs+7*cs]
-	l87 := m[8*rs+7*cs]
-	l97 := m[9*rs+7*cs]
-	l88 := m[8*rs+8*cs]
-	l98 := m[9*rs+8*cs]
-	l99 := m[9*rs+9*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u3_0 := m[3*rs+0*cs]
+	u4_0 := m[4*rs+0*cs]
+	u5_0 := m[5*rs+0*cs]
+	u6_0 := m[6*rs+0*cs]
+	u7_0 := m[7*rs+0*cs]
+	u8_0 := m[8*rs+0*cs]
+	u9_0 := m[9*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u3_1 := m[3*rs+1*cs]
+	u4_1 := m[4*rs+1*cs]
+	u5_1 := m[5*rs+1*cs]
+	u6_1 := m[6*rs+1*cs]
+	u7_1 := m[7*rs+1*cs]
+	u8_1 := m[8*rs+1*cs]
+	u9_1 := m[9*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	u3_2 := m[3*rs+2*cs]
+	u4_2 := m[4*rs+2*cs]
+	u5_2 := m[5*rs+2*cs]
+	u6_2 := m[6*rs+2*cs]
+	u7_2 := m[7*rs+2*cs]
+	u8_2 := m[8*rs+2*cs]
+	u9_2 := m[9*rs+2*cs]
+	u3_3 := m[3*rs+3*cs]
+	u4_3 := m[4*rs+3*cs]
+	u5_3 := m[5*rs+3*cs]
+	u6_3 := m[6*rs+3*cs]
+	u7_3 := m[7*rs+3*cs]
+	u8_3 := m[8*rs+3*cs]
+	u9_3 := m[9*rs+3*cs]
+	u4_4 := m[4*rs+4*cs]
+	u5_4 := m[5*rs+4*cs]
+	u6_4 := m[6*rs+4*cs]
+	u7_4 := m[7*rs+4*cs]
+	u8_4 := m[8*rs+4*cs]
+	u9_4 := m[9*rs+4*cs]
+	u5_5 := m[5*rs+5*cs]
+	u6_5 := m[6*rs+5*cs]
+	u7_5 := m[7*rs+5*cs]
+	u8_5 := m[8*rs+5*cs]
+	u9_5 := m[9*rs+5*cs]
+	u6_6 := m[6*rs+6*cs]
+	u7_6 := m[7*rs+6*cs]
+	u8_6 := m[8*rs+6*cs]
+	u9_6 := m[9*rs+6*cs]
+	u7_7 := m[7*rs+7*cs]
+	u8_7 := m[8*rs+7*cs]
+	u9_7 := m[9*rs+7*cs]
+	u8_8 := m[8*rs+8*cs]
+	u9_8 := m[9*rs+8*cs]
+	u9_9 := m[9*rs+9*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	l30 = (l30) * inv
-	l40 = (l40) * inv
-	l50 = (l50) * inv
-	l60 = (l60) * inv
-	l70 = (l70) * inv
-	l80 = (l80) * inv
-	l90 = (l90) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	w3_0 := u3_0 * r0
+	w4_0 := u4_0 * r0
+	w5_0 := u5_0 * r0
+	w6_0 := u6_0 * r0
+	w7_0 := u7_0 * r0
+	w8_0 := u8_0 * r0
+	w9_0 := u9_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	l31 = (l31 - l30*l10) * inv
-	l41 = (l41 - l40*l10) * inv
-	l51 = (l51 - l50*l10) * inv
-	l61 = (l61 - l60*l10) * inv
-	l71 = (l71 - l70*l10) * inv
-	l81 = (l81 - l80*l10) * inv
-	l91 = (l91 - l90*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	u3_1 -= u3_0 * w1_0
+	w3_1 := u3_1 * r1
+	u4_1 -= u4_0 * w1_0
+	w4_1 := u4_1 * r1
+	u5_1 -= u5_0 * w1_0
+	w5_1 := u5_1 * r1
+	u6_1 -= u6_0 * w1_0
+	w6_1 := u6_1 * r1
+	u7_1 -= u7_0 * w1_0
+	w7_1 := u7_1 * r1
+	u8_1 -= u8_0 * w1_0
+	w8_1 := u8_1 * r1
+	u9_1 -= u9_0 * w1_0
+	w9_1 := u9_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	inv = 1 / l22
-	l32 = (l32 - l30*l20 - l31*l21) * inv
-	l42 = (l42 - l40*l20 - l41*l21) * inv
-	l52 = (l52 - l50*l20 - l51*l21) * inv
-	l62 = (l62 - l60*l20 - l61*l21) * inv
-	l72 = (l72 - l70*l20 - l71*l21) * inv
-	l82 = (l82 - l80*l20 - l81*l21) * inv
-	l92 = (l92 - l90*l20 - l91*l21) * inv
-	d = l33 - l30*l30 - l31*l31 - l32*l32
-	if !(d > 0) {
-		info = 4
-		goto store
+	r2 := 1 / d2
+	u3_2 -= u3_0*w2_0 + u3_1*w2_1
+	w3_2 := u3_2 * r2
+	u4_2 -= u4_0*w2_0 + u4_1*w2_1
+	w4_2 := u4_2 * r2
+	u5_2 -= u5_0*w2_0 + u5_1*w2_1
+	w5_2 := u5_2 * r2
+	u6_2 -= u6_0*w2_0 + u6_1*w2_1
+	w6_2 := u6_2 * r2
+	u7_2 -= u7_0*w2_0 + u7_1*w2_1
+	w7_2 := u7_2 * r2
+	u8_2 -= u8_0*w2_0 + u8_1*w2_1
+	w8_2 := u8_2 * r2
+	u9_2 -= u9_0*w2_0 + u9_1*w2_1
+	w9_2 := u9_2 * r2
+	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
+	if !(d3 > 0) {
+		return 4
 	}
-	l33 = T(math.Sqrt(float64(d)))
-	inv = 1 / l33
-	l43 = (l43 - l40*l30 - l41*l31 - l42*l32) * inv
-	l53 = (l53 - l50*l30 - l51*l31 - l52*l32) * inv
-	l63 = (l63 - l60*l30 - l61*l31 - l62*l32) * inv
-	l73 = (l73 - l70*l30 - l71*l31 - l72*l32) * inv
-	l83 = (l83 - l80*l30 - l81*l31 - l82*l32) * inv
-	l93 = (l93 - l90*l30 - l91*l31 - l92*l32) * inv
-	d = l44 - l40*l40 - l41*l41 - l42*l42 - l43*l43
-	if !(d > 0) {
-		info = 5
-		goto store
+	r3 := 1 / d3
+	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
+	w4_3 := u4_3 * r3
+	u5_3 -= u5_0*w3_0 + u5_1*w3_1 + u5_2*w3_2
+	w5_3 := u5_3 * r3
+	u6_3 -= u6_0*w3_0 + u6_1*w3_1 + u6_2*w3_2
+	w6_3 := u6_3 * r3
+	u7_3 -= u7_0*w3_0 + u7_1*w3_1 + u7_2*w3_2
+	w7_3 := u7_3 * r3
+	u8_3 -= u8_0*w3_0 + u8_1*w3_1 + u8_2*w3_2
+	w8_3 := u8_3 * r3
+	u9_3 -= u9_0*w3_0 + u9_1*w3_1 + u9_2*w3_2
+	w9_3 := u9_3 * r3
+	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
+	if !(d4 > 0) {
+		return 5
 	}
-	l44 = T(math.Sqrt(float64(d)))
-	inv = 1 / l44
-	l54 = (l54 - l50*l40 - l51*l41 - l52*l42 - l53*l43) * inv
-	l64 = (l64 - l60*l40 - l61*l41 - l62*l42 - l63*l43) * inv
-	l74 = (l74 - l70*l40 - l71*l41 - l72*l42 - l73*l43) * inv
-	l84 = (l84 - l80*l40 - l81*l41 - l82*l42 - l83*l43) * inv
-	l94 = (l94 - l90*l40 - l91*l41 - l92*l42 - l93*l43) * inv
-	d = l55 - l50*l50 - l51*l51 - l52*l52 - l53*l53 - l54*l54
-	if !(d > 0) {
-		info = 6
-		goto store
+	r4 := 1 / d4
+	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
+	w5_4 := u5_4 * r4
+	u6_4 -= u6_0*w4_0 + u6_1*w4_1 + u6_2*w4_2 + u6_3*w4_3
+	w6_4 := u6_4 * r4
+	u7_4 -= u7_0*w4_0 + u7_1*w4_1 + u7_2*w4_2 + u7_3*w4_3
+	w7_4 := u7_4 * r4
+	u8_4 -= u8_0*w4_0 + u8_1*w4_1 + u8_2*w4_2 + u8_3*w4_3
+	w8_4 := u8_4 * r4
+	u9_4 -= u9_0*w4_0 + u9_1*w4_1 + u9_2*w4_2 + u9_3*w4_3
+	w9_4 := u9_4 * r4
+	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
+	if !(d5 > 0) {
+		return 6
 	}
-	l55 = T(math.Sqrt(float64(d)))
-	inv = 1 / l55
-	l65 = (l65 - l60*l50 - l61*l51 - l62*l52 - l63*l53 - l64*l54) * inv
-	l75 = (l75 - l70*l50 - l71*l51 - l72*l52 - l73*l53 - l74*l54) * inv
-	l85 = (l85 - l80*l50 - l81*l51 - l82*l52 - l83*l53 - l84*l54) * inv
-	l95 = (l95 - l90*l50 - l91*l51 - l92*l52 - l93*l53 - l94*l54) * inv
-	d = l66 - l60*l60 - l61*l61 - l62*l62 - l63*l63 - l64*l64 - l65*l65
-	if !(d > 0) {
-		info = 7
-		goto store
+	r5 := 1 / d5
+	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
+	w6_5 := u6_5 * r5
+	u7_5 -= u7_0*w5_0 + u7_1*w5_1 + u7_2*w5_2 + u7_3*w5_3 + u7_4*w5_4
+	w7_5 := u7_5 * r5
+	u8_5 -= u8_0*w5_0 + u8_1*w5_1 + u8_2*w5_2 + u8_3*w5_3 + u8_4*w5_4
+	w8_5 := u8_5 * r5
+	u9_5 -= u9_0*w5_0 + u9_1*w5_1 + u9_2*w5_2 + u9_3*w5_3 + u9_4*w5_4
+	w9_5 := u9_5 * r5
+	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
+	if !(d6 > 0) {
+		return 7
 	}
-	l66 = T(math.Sqrt(float64(d)))
-	inv = 1 / l66
-	l76 = (l76 - l70*l60 - l71*l61 - l72*l62 - l73*l63 - l74*l64 - l75*l65) * inv
-	l86 = (l86 - l80*l60 - l81*l61 - l82*l62 - l83*l63 - l84*l64 - l85*l65) * inv
-	l96 = (l96 - l90*l60 - l91*l61 - l92*l62 - l93*l63 - l94*l64 - l95*l65) * inv
-	d = l77 - l70*l70 - l71*l71 - l72*l72 - l73*l73 - l74*l74 - l75*l75 - l76*l76
-	if !(d > 0) {
-		info = 8
-		goto store
+	r6 := 1 / d6
+	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
+	w7_6 := u7_6 * r6
+	u8_6 -= u8_0*w6_0 + u8_1*w6_1 + u8_2*w6_2 + u8_3*w6_3 + u8_4*w6_4 + u8_5*w6_5
+	w8_6 := u8_6 * r6
+	u9_6 -= u9_0*w6_0 + u9_1*w6_1 + u9_2*w6_2 + u9_3*w6_3 + u9_4*w6_4 + u9_5*w6_5
+	w9_6 := u9_6 * r6
+	d7 := u7_7 - u7_0*w7_0 - u7_1*w7_1 - u7_2*w7_2 - u7_3*w7_3 - u7_4*w7_4 - u7_5*w7_5 - u7_6*w7_6
+	if !(d7 > 0) {
+		return 8
 	}
-	l77 = T(math.Sqrt(float64(d)))
-	inv = 1 / l77
-	l87 = (l87 - l80*l70 - l81*l71 - l82*l72 - l83*l73 - l84*l74 - l85*l75 - l86*l76) * inv
-	l97 = (l97 - l90*l70 - l91*l71 - l92*l72 - l93*l73 - l94*l74 - l95*l75 - l96*l76) * inv
-	d = l88 - l80*l80 - l81*l81 - l82*l82 - l83*l83 - l84*l84 - l85*l85 - l86*l86 - l87*l87
-	if !(d > 0) {
-		info = 9
-		goto store
+	r7 := 1 / d7
+	u8_7 -= u8_0*w7_0 + u8_1*w7_1 + u8_2*w7_2 + u8_3*w7_3 + u8_4*w7_4 + u8_5*w7_5 + u8_6*w7_6
+	w8_7 := u8_7 * r7
+	u9_7 -= u9_0*w7_0 + u9_1*w7_1 + u9_2*w7_2 + u9_3*w7_3 + u9_4*w7_4 + u9_5*w7_5 + u9_6*w7_6
+	w9_7 := u9_7 * r7
+	d8 := u8_8 - u8_0*w8_0 - u8_1*w8_1 - u8_2*w8_2 - u8_3*w8_3 - u8_4*w8_4 - u8_5*w8_5 - u8_6*w8_6 - u8_7*w8_7
+	if !(d8 > 0) {
+		return 9
 	}
-	l88 = T(math.Sqrt(float64(d)))
-	inv = 1 / l88
-	l98 = (l98 - l90*l80 - l91*l81 - l92*l82 - l93*l83 - l94*l84 - l95*l85 - l96*l86 - l97*l87) * inv
-	d = l99 - l90*l90 - l91*l91 - l92*l92 - l93*l93 - l94*l94 - l95*l95 - l96*l96 - l97*l97 - l98*l98
-	if !(d > 0) {
-		info = 10
-		goto store
+	r8 := 1 / d8
+	u9_8 -= u9_0*w8_0 + u9_1*w8_1 + u9_2*w8_2 + u9_3*w8_3 + u9_4*w8_4 + u9_5*w8_5 + u9_6*w8_6 + u9_7*w8_7
+	w9_8 := u9_8 * r8
+	d9 := u9_9 - u9_0*w9_0 - u9_1*w9_1 - u9_2*w9_2 - u9_3*w9_3 - u9_4*w9_4 - u9_5*w9_5 - u9_6*w9_6 - u9_7*w9_7 - u9_8*w9_8
+	if !(d9 > 0) {
+		return 10
 	}
-	l99 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[3*rs+0*cs] = l30
-	m[4*rs+0*cs] = l40
-	m[5*rs+0*cs] = l50
-	m[6*rs+0*cs] = l60
-	m[7*rs+0*cs] = l70
-	m[8*rs+0*cs] = l80
-	m[9*rs+0*cs] = l90
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[3*rs+1*cs] = l31
-	m[4*rs+1*cs] = l41
-	m[5*rs+1*cs] = l51
-	m[6*rs+1*cs] = l61
-	m[7*rs+1*cs] = l71
-	m[8*rs+1*cs] = l81
-	m[9*rs+1*cs] = l91
-	m[2*rs+2*cs] = l22
-	m[3*rs+2*cs] = l32
-	m[4*rs+2*cs] = l42
-	m[5*rs+2*cs] = l52
-	m[6*rs+2*cs] = l62
-	m[7*rs+2*cs] = l72
-	m[8*rs+2*cs] = l82
-	m[9*rs+2*cs] = l92
-	m[3*rs+3*cs] = l33
-	m[4*rs+3*cs] = l43
-	m[5*rs+3*cs] = l53
-	m[6*rs+3*cs] = l63
-	m[7*rs+3*cs] = l73
-	m[8*rs+3*cs] = l83
-	m[9*rs+3*cs] = l93
-	m[4*rs+4*cs] = l44
-	m[5*rs+4*cs] = l54
-	m[6*rs+4*cs] = l64
-	m[7*rs+4*cs] = l74
-	m[8*rs+4*cs] = l84
-	m[9*rs+4*cs] = l94
-	m[5*rs+5*cs] = l55
-	m[6*rs+5*cs] = l65
-	m[7*rs+5*cs] = l75
-	m[8*rs+5*cs] = l85
-	m[9*rs+5*cs] = l95
-	m[6*rs+6*cs] = l66
-	m[7*rs+6*cs] = l76
-	m[8*rs+6*cs] = l86
-	m[9*rs+6*cs] = l96
-	m[7*rs+7*cs] = l77
-	m[8*rs+7*cs] = l87
-	m[9*rs+7*cs] = l97
-	m[8*rs+8*cs] = l88
-	m[9*rs+8*cs] = l98
-	m[9*rs+9*cs] = l99
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	m[3*rs+0*cs] = w3_0 * s0
+	m[4*rs+0*cs] = w4_0 * s0
+	m[5*rs+0*cs] = w5_0 * s0
+	m[6*rs+0*cs] = w6_0 * s0
+	m[7*rs+0*cs] = w7_0 * s0
+	m[8*rs+0*cs] = w8_0 * s0
+	m[9*rs+0*cs] = w9_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	m[3*rs+1*cs] = w3_1 * s1
+	m[4*rs+1*cs] = w4_1 * s1
+	m[5*rs+1*cs] = w5_1 * s1
+	m[6*rs+1*cs] = w6_1 * s1
+	m[7*rs+1*cs] = w7_1 * s1
+	m[8*rs+1*cs] = w8_1 * s1
+	m[9*rs+1*cs] = w9_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	m[3*rs+2*cs] = w3_2 * s2
+	m[4*rs+2*cs] = w4_2 * s2
+	m[5*rs+2*cs] = w5_2 * s2
+	m[6*rs+2*cs] = w6_2 * s2
+	m[7*rs+2*cs] = w7_2 * s2
+	m[8*rs+2*cs] = w8_2 * s2
+	m[9*rs+2*cs] = w9_2 * s2
+	s3 := T(math.Sqrt(float64(d3)))
+	m[3*rs+3*cs] = s3
+	m[4*rs+3*cs] = w4_3 * s3
+	m[5*rs+3*cs] = w5_3 * s3
+	m[6*rs+3*cs] = w6_3 * s3
+	m[7*rs+3*cs] = w7_3 * s3
+	m[8*rs+3*cs] = w8_3 * s3
+	m[9*rs+3*cs] = w9_3 * s3
+	s4 := T(math.Sqrt(float64(d4)))
+	m[4*rs+4*cs] = s4
+	m[5*rs+4*cs] = w5_4 * s4
+	m[6*rs+4*cs] = w6_4 * s4
+	m[7*rs+4*cs] = w7_4 * s4
+	m[8*rs+4*cs] = w8_4 * s4
+	m[9*rs+4*cs] = w9_4 * s4
+	s5 := T(math.Sqrt(float64(d5)))
+	m[5*rs+5*cs] = s5
+	m[6*rs+5*cs] = w6_5 * s5
+	m[7*rs+5*cs] = w7_5 * s5
+	m[8*rs+5*cs] = w8_5 * s5
+	m[9*rs+5*cs] = w9_5 * s5
+	s6 := T(math.Sqrt(float64(d6)))
+	m[6*rs+6*cs] = s6
+	m[7*rs+6*cs] = w7_6 * s6
+	m[8*rs+6*cs] = w8_6 * s6
+	m[9*rs+6*cs] = w9_6 * s6
+	s7 := T(math.Sqrt(float64(d7)))
+	m[7*rs+7*cs] = s7
+	m[8*rs+7*cs] = w8_7 * s7
+	m[9*rs+7*cs] = w9_7 * s7
+	s8 := T(math.Sqrt(float64(d8)))
+	m[8*rs+8*cs] = s8
+	m[9*rs+8*cs] = w9_8 * s8
+	s9 := T(math.Sqrt(float64(d9)))
+	m[9*rs+9*cs] = s9
+	return 0
 }
 
 // tiny11 factors one 11x11 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny11[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l30 := m[3*rs+0*cs]
-	l40 := m[4*rs+0*cs]
-	l50 := m[5*rs+0*cs]
-	l60 := m[6*rs+0*cs]
-	l70 := m[7*rs+0*cs]
-	l80 := m[8*rs+0*cs]
-	l90 := m[9*rs+0*cs]
-	l100 := m[10*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l31 := m[3*rs+1*cs]
-	l41 := m[4*rs+1*cs]
-	l51 := m[5*rs+1*cs]
-	l61 := m[6*rs+1*cs]
-	l71 := m[7*rs+1*cs]
-	l81 := m[8*rs+1*cs]
-	l91 := m[9*rs+1*cs]
-	l101 := m[10*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	l32 := m[3*rs+2*cs]
-	l42 := m[4*rs+2*cs]
-	l52 := m[5*rs+2*cs]
-	l62 := m[6*rs+2*cs]
-	l72 := m[7*rs+2*cs]
-	l82 := m[8*rs+2*cs]
-	l92 := m[9*rs+2*cs]
-	l102 := m[10*rs+2*cs]
-	l33 := m[3*rs+3*cs]
-	l43 := m[4*rs+3*cs]
-	l53 := m[5*rs+3*cs]
-	l63 := m[6*rs+3*cs]
-	l73 := m[7*rs+3*cs]
-	l83 := m[8*rs+3*cs]
-	l93 := m[9*rs+3*cs]
-	l103 := m[10*rs+3*cs]
-	l44 := m[4*rs+4*cs]
-	l54 := m[5*rs+4*cs]
-	l64 := m[6*rs+4*cs]
-	l74 := m[7*rs+4*cs]
-	l84 := m[8*rs+4*cs]
-	l94 := m[9*rs+4*cs]
-	l104 := m[10*rs+4*cs]
-	l55 := m[5*rs+5*cs]
-	l65 := m[6*rs+5*cs]
-	l75 := m[7*rs+5*cs]
-	l85 := m[8*rs+5*cs]
-	l95 := m[9*rs+5*cs]
-	l105 := m[10*rs+5*cs]
-	l66 := m[6*rs+6*cs]
-	l76 := m[7*rs+6*cs]
-	l86 := m[8*rs+6*cs]
-	l96 := m[9*rs+6*cs]
-	l106 := m[10*rs+6*cs]
-	l77 := m[7*rs+7*cs]
-	l87 := m[8*rs+7*cs]
-	l97 := m[9*rs+7*cs]
-	l107 := m[10*rs+7*cs]
-	l88 := m[8*rs+8*cs]
-	l98 := m[9*rs+8*cs]
-	l108 := m[10*rs+8*cs]
-	l99 := m[9*rs+9*cs]
-	l109 := m[10*rs+9*cs]
-	l1010 := m[10*rs+10*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u3_0 := m[3*rs+0*cs]
+	u4_0 := m[4*rs+0*cs]
+	u5_0 := m[5*rs+0*cs]
+	u6_0 := m[6*rs+0*cs]
+	u7_0 := m[7*rs+0*cs]
+	u8_0 := m[8*rs+0*cs]
+	u9_0 := m[9*rs+0*cs]
+	u10_0 := m[10*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u3_1 := m[3*rs+1*cs]
+	u4_1 := m[4*rs+1*cs]
+	u5_1 := m[5*rs+1*cs]
+	u6_1 := m[6*rs+1*cs]
+	u7_1 := m[7*rs+1*cs]
+	u8_1 := m[8*rs+1*cs]
+	u9_1 := m[9*rs+1*cs]
+	u10_1 := m[10*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	u3_2 := m[3*rs+2*cs]
+	u4_2 := m[4*rs+2*cs]
+	u5_2 := m[5*rs+2*cs]
+	u6_2 := m[6*rs+2*cs]
+	u7_2 := m[7*rs+2*cs]
+	u8_2 := m[8*rs+2*cs]
+	u9_2 := m[9*rs+2*cs]
+	u10_2 := m[10*rs+2*cs]
+	u3_3 := m[3*rs+3*cs]
+	u4_3 := m[4*rs+3*cs]
+	u5_3 := m[5*rs+3*cs]
+	u6_3 := m[6*rs+3*cs]
+	u7_3 := m[7*rs+3*cs]
+	u8_3 := m[8*rs+3*cs]
+	u9_3 := m[9*rs+3*cs]
+	u10_3 := m[10*rs+3*cs]
+	u4_4 := m[4*rs+4*cs]
+	u5_4 := m[5*rs+4*cs]
+	u6_4 := m[6*rs+4*cs]
+	u7_4 := m[7*rs+4*cs]
+	u8_4 := m[8*rs+4*cs]
+	u9_4 := m[9*rs+4*cs]
+	u10_4 := m[10*rs+4*cs]
+	u5_5 := m[5*rs+5*cs]
+	u6_5 := m[6*rs+5*cs]
+	u7_5 := m[7*rs+5*cs]
+	u8_5 := m[8*rs+5*cs]
+	u9_5 := m[9*rs+5*cs]
+	u10_5 := m[10*rs+5*cs]
+	u6_6 := m[6*rs+6*cs]
+	u7_6 := m[7*rs+6*cs]
+	u8_6 := m[8*rs+6*cs]
+	u9_6 := m[9*rs+6*cs]
+	u10_6 := m[10*rs+6*cs]
+	u7_7 := m[7*rs+7*cs]
+	u8_7 := m[8*rs+7*cs]
+	u9_7 := m[9*rs+7*cs]
+	u10_7 := m[10*rs+7*cs]
+	u8_8 := m[8*rs+8*cs]
+	u9_8 := m[9*rs+8*cs]
+	u10_8 := m[10*rs+8*cs]
+	u9_9 := m[9*rs+9*cs]
+	u10_9 := m[10*rs+9*cs]
+	u10_10 := m[10*rs+10*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	l30 = (l30) * inv
-	l40 = (l40) * inv
-	l50 = (l50) * inv
-	l60 = (l60) * inv
-	l70 = (l70) * inv
-	l80 = (l80) * inv
-	l90 = (l90) * inv
-	l100 = (l100) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	w3_0 := u3_0 * r0
+	w4_0 := u4_0 * r0
+	w5_0 := u5_0 * r0
+	w6_0 := u6_0 * r0
+	w7_0 := u7_0 * r0
+	w8_0 := u8_0 * r0
+	w9_0 := u9_0 * r0
+	w10_0 := u10_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	l31 = (l31 - l30*l10) * inv
-	l41 = (l41 - l40*l10) * inv
-	l51 = (l51 - l50*l10) * inv
-	l61 = (l61 - l60*l10) * inv
-	l71 = (l71 - l70*l10) * inv
-	l81 = (l81 - l80*l10) * inv
-	l91 = (l91 - l90*l10) * inv
-	l101 = (l101 - l100*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	u3_1 -= u3_0 * w1_0
+	w3_1 := u3_1 * r1
+	u4_1 -= u4_0 * w1_0
+	w4_1 := u4_1 * r1
+	u5_1 -= u5_0 * w1_0
+	w5_1 := u5_1 * r1
+	u6_1 -= u6_0 * w1_0
+	w6_1 := u6_1 * r1
+	u7_1 -= u7_0 * w1_0
+	w7_1 := u7_1 * r1
+	u8_1 -= u8_0 * w1_0
+	w8_1 := u8_1 * r1
+	u9_1 -= u9_0 * w1_0
+	w9_1 := u9_1 * r1
+	u10_1 -= u10_0 * w1_0
+	w10_1 := u10_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	inv = 1 / l22
-	l32 = (l32 - l30*l20 - l31*l21) * inv
-	l42 = (l42 - l40*l20 - l41*l21) * inv
-	l52 = (l52 - l50*l20 - l51*l21) * inv
-	l62 = (l62 - l60*l20 - l61*l21) * inv
-	l72 = (l72 - l70*l20 - l71*l21) * inv
-	l82 = (l82 - l80*l20 - l81*l21) * inv
-	l92 = (l92 - l90*l20 - l91*l21) * inv
-	l102 = (l102 - l100*l20 - l101*l21) * inv
-	d = l33 - l30*l30 - l31*l31 - l32*l32
-	if !(d > 0) {
-		info = 4
-		goto store
+	r2 := 1 / d2
+	u3_2 -= u3_0*w2_0 + u3_1*w2_1
+	w3_2 := u3_2 * r2
+	u4_2 -= u4_0*w2_0 + u4_1*w2_1
+	w4_2 := u4_2 * r2
+	u5_2 -= u5_0*w2_0 + u5_1*w2_1
+	w5_2 := u5_2 * r2
+	u6_2 -= u6_0*w2_0 + u6_1*w2_1
+	w6_2 := u6_2 * r2
+	u7_2 -= u7_0*w2_0 + u7_1*w2_1
+	w7_2 := u7_2 * r2
+	u8_2 -= u8_0*w2_0 + u8_1*w2_1
+	w8_2 := u8_2 * r2
+	u9_2 -= u9_0*w2_0 + u9_1*w2_1
+	w9_2 := u9_2 * r2
+	u10_2 -= u10_0*w2_0 + u10_1*w2_1
+	w10_2 := u10_2 * r2
+	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
+	if !(d3 > 0) {
+		return 4
 	}
-	l33 = T(math.Sqrt(float64(d)))
-	inv = 1 / l33
-	l43 = (l43 - l40*l30 - l41*l31 - l42*l32) * inv
-	l53 = (l53 - l50*l30 - l51*l31 - l52*l32) * inv
-	l63 = (l63 - l60*l30 - l61*l31 - l62*l32) * inv
-	l73 = (l73 - l70*l30 - l71*l31 - l72*l32) * inv
-	l83 = (l83 - l80*l30 - l81*l31 - l82*l32) * inv
-	l93 = (l93 - l90*l30 - l91*l31 - l92*l32) * inv
-	l103 = (l103 - l100*l30 - l101*l31 - l102*l32) * inv
-	d = l44 - l40*l40 - l41*l41 - l42*l42 - l43*l43
-	if !(d > 0) {
-		info = 5
-		goto store
+	r3 := 1 / d3
+	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
+	w4_3 := u4_3 * r3
+	u5_3 -= u5_0*w3_0 + u5_1*w3_1 + u5_2*w3_2
+	w5_3 := u5_3 * r3
+	u6_3 -= u6_0*w3_0 + u6_1*w3_1 + u6_2*w3_2
+	w6_3 := u6_3 * r3
+	u7_3 -= u7_0*w3_0 + u7_1*w3_1 + u7_2*w3_2
+	w7_3 := u7_3 * r3
+	u8_3 -= u8_0*w3_0 + u8_1*w3_1 + u8_2*w3_2
+	w8_3 := u8_3 * r3
+	u9_3 -= u9_0*w3_0 + u9_1*w3_1 + u9_2*w3_2
+	w9_3 := u9_3 * r3
+	u10_3 -= u10_0*w3_0 + u10_1*w3_1 + u10_2*w3_2
+	w10_3 := u10_3 * r3
+	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
+	if !(d4 > 0) {
+		return 5
 	}
-	l44 = T(math.Sqrt(float64(d)))
-	inv = 1 / l44
-	l54 = (l54 - l50*l40 - l51*l41 - l52*l42 - l53*l43) * inv
-	l64 = (l64 - l60*l40 - l61*l41 - l62*l42 - l63*l43) * inv
-	l74 = (l74 - l70*l40 - l71*l41 - l72*l42 - l73*l43) * inv
-	l84 = (l84 - l80*l40 - l81*l41 - l82*l42 - l83*l43) * inv
-	l94 = (l94 - l90*l40 - l91*l41 - l92*l42 - l93*l43) * inv
-	l104 = (l104 - l100*l40 - l101*l41 - l102*l42 - l103*l43) * inv
-	d = l55 - l50*l50 - l51*l51 - l52*l52 - l53*l53 - l54*l54
-	if !(d > 0) {
-		info = 6
-		goto store
+	r4 := 1 / d4
+	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
+	w5_4 := u5_4 * r4
+	u6_4 -= u6_0*w4_0 + u6_1*w4_1 + u6_2*w4_2 + u6_3*w4_3
+	w6_4 := u6_4 * r4
+	u7_4 -= u7_0*w4_0 + u7_1*w4_1 + u7_2*w4_2 + u7_3*w4_3
+	w7_4 := u7_4 * r4
+	u8_4 -= u8_0*w4_0 + u8_1*w4_1 + u8_2*w4_2 + u8_3*w4_3
+	w8_4 := u8_4 * r4
+	u9_4 -= u9_0*w4_0 + u9_1*w4_1 + u9_2*w4_2 + u9_3*w4_3
+	w9_4 := u9_4 * r4
+	u10_4 -= u10_0*w4_0 + u10_1*w4_1 + u10_2*w4_2 + u10_3*w4_3
+	w10_4 := u10_4 * r4
+	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
+	if !(d5 > 0) {
+		return 6
 	}
-	l55 = T(math.Sqrt(float64(d)))
-	inv = 1 / l55
-	l65 = (l65 - l60*l50 - l61*l51 - l62*l52 - l63*l53 - l64*l54) * inv
-	l75 = (l75 - l70*l50 - l71*l51 - l72*l52 - l73*l53 - l74*l54) * inv
-	l85 = (l85 - l80*l50 - l81*l51 - l82*l52 - l83*l53 - l84*l54) * inv
-	l95 = (l95 - l90*l50 - l91*l51 - l92*l52 - l93*l53 - l94*l54) * inv
-	l105 = (l105 - l100*l50 - l101*l51 - l102*l52 - l103*l53 - l104*l54) * inv
-	d = l66 - l60*l60 - l61*l61 - l62*l62 - l63*l63 - l64*l64 - l65*l65
-	if !(d > 0) {
-		info = 7
-		goto store
+	r5 := 1 / d5
+	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
+	w6_5 := u6_5 * r5
+	u7_5 -= u7_0*w5_0 + u7_1*w5_1 + u7_2*w5_2 + u7_3*w5_3 + u7_4*w5_4
+	w7_5 := u7_5 * r5
+	u8_5 -= u8_0*w5_0 + u8_1*w5_1 + u8_2*w5_2 + u8_3*w5_3 + u8_4*w5_4
+	w8_5 := u8_5 * r5
+	u9_5 -= u9_0*w5_0 + u9_1*w5_1 + u9_2*w5_2 + u9_3*w5_3 + u9_4*w5_4
+	w9_5 := u9_5 * r5
+	u10_5 -= u10_0*w5_0 + u10_1*w5_1 + u10_2*w5_2 + u10_3*w5_3 + u10_4*w5_4
+	w10_5 := u10_5 * r5
+	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
+	if !(d6 > 0) {
+		return 7
 	}
-	l66 = T(math.Sqrt(float64(d)))
-	inv = 1 / l66
-	l76 = (l76 - l70*l60 - l71*l61 - l72*l62 - l73*l63 - l74*l64 - l75*l65) * inv
-	l86 = (l86 - l80*l60 - l81*l61 - l82*l62 - l83*l63 - l84*l64 - l85*l65) * inv
-	l96 = (l96 - l90*l60 - l91*l61 - l92*l62 - l93*l63 - l94*l64 - l95*l65) * inv
-	l106 = (l106 - l100*l60 - l101*l61 - l102*l62 - l103*l63 - l104*l64 - l105*l65) * inv
-	d = l77 - l70*l70 - l71*l71 - l72*l72 - l73*l73 - l74*l74 - l75*l75 - l76*l76
-	if !(d > 0) {
-		info = 8
-		goto store
+	r6 := 1 / d6
+	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
+	w7_6 := u7_6 * r6
+	u8_6 -= u8_0*w6_0 + u8_1*w6_1 + u8_2*w6_2 + u8_3*w6_3 + u8_4*w6_4 + u8_5*w6_5
+	w8_6 := u8_6 * r6
+	u9_6 -= u9_0*w6_0 + u9_1*w6_1 + u9_2*w6_2 + u9_3*w6_3 + u9_4*w6_4 + u9_5*w6_5
+	w9_6 := u9_6 * r6
+	u10_6 -= u10_0*w6_0 + u10_1*w6_1 + u10_2*w6_2 + u10_3*w6_3 + u10_4*w6_4 + u10_5*w6_5
+	w10_6 := u10_6 * r6
+	d7 := u7_7 - u7_0*w7_0 - u7_1*w7_1 - u7_2*w7_2 - u7_3*w7_3 - u7_4*w7_4 - u7_5*w7_5 - u7_6*w7_6
+	if !(d7 > 0) {
+		return 8
 	}
-	l77 = T(math.Sqrt(float64(d)))
-	inv = 1 / l77
-	l87 = (l87 - l80*l70 - l81*l71 - l82*l72 - l83*l73 - l84*l74 - l85*l75 - l86*l76) * inv
-	l97 = (l97 - l90*l70 - l91*l71 - l92*l72 - l93*l73 - l94*l74 - l95*l75 - l96*l76) * inv
-	l107 = (l107 - l100*l70 - l101*l71 - l102*l72 - l103*l73 - l104*l74 - l105*l75 - l106*l76) * inv
-	d = l88 - l80*l80 - l81*l81 - l82*l82 - l83*l83 - l84*l84 - l85*l85 - l86*l86 - l87*l87
-	if !(d > 0) {
-		info = 9
-		goto store
+	r7 := 1 / d7
+	u8_7 -= u8_0*w7_0 + u8_1*w7_1 + u8_2*w7_2 + u8_3*w7_3 + u8_4*w7_4 + u8_5*w7_5 + u8_6*w7_6
+	w8_7 := u8_7 * r7
+	u9_7 -= u9_0*w7_0 + u9_1*w7_1 + u9_2*w7_2 + u9_3*w7_3 + u9_4*w7_4 + u9_5*w7_5 + u9_6*w7_6
+	w9_7 := u9_7 * r7
+	u10_7 -= u10_0*w7_0 + u10_1*w7_1 + u10_2*w7_2 + u10_3*w7_3 + u10_4*w7_4 + u10_5*w7_5 + u10_6*w7_6
+	w10_7 := u10_7 * r7
+	d8 := u8_8 - u8_0*w8_0 - u8_1*w8_1 - u8_2*w8_2 - u8_3*w8_3 - u8_4*w8_4 - u8_5*w8_5 - u8_6*w8_6 - u8_7*w8_7
+	if !(d8 > 0) {
+		return 9
 	}
-	l88 = T(math.Sqrt(float64(d)))
-	inv = 1 / l88
-	l98 = (l98 - l90*l80 - l91*l81 - l92*l82 - l93*l83 - l94*l84 - l95*l85 - l96*l86 - l97*l87) * inv
-	l108 = (l108 - l100*l80 - l101*l81 - l102*l82 - l103*l83 - l104*l84 - l105*l85 - l106*l86 - l107*l87) * inv
-	d = l99 - l90*l90 - l91*l91 - l92*l92 - l93*l93 - l94*l94 - l95*l95 - l96*l96 - l97*l97 - l98*l98
-	if !(d > 0) {
-		info = 10
-		goto store
+	r8 := 1 / d8
+	u9_8 -= u9_0*w8_0 + u9_1*w8_1 + u9_2*w8_2 + u9_3*w8_3 + u9_4*w8_4 + u9_5*w8_5 + u9_6*w8_6 + u9_7*w8_7
+	w9_8 := u9_8 * r8
+	u10_8 -= u10_0*w8_0 + u10_1*w8_1 + u10_2*w8_2 + u10_3*w8_3 + u10_4*w8_4 + u10_5*w8_5 + u10_6*w8_6 + u10_7*w8_7
+	w10_8 := u10_8 * r8
+	d9 := u9_9 - u9_0*w9_0 - u9_1*w9_1 - u9_2*w9_2 - u9_3*w9_3 - u9_4*w9_4 - u9_5*w9_5 - u9_6*w9_6 - u9_7*w9_7 - u9_8*w9_8
+	if !(d9 > 0) {
+		return 10
 	}
-	l99 = T(math.Sqrt(float64(d)))
-	inv = 1 / l99
-	l109 = (l109 - l100*l90 - l101*l91 - l102*l92 - l103*l93 - l104*l94 - l105*l95 - l106*l96 - l107*l97 - l108*l98) * inv
-	d = l1010 - l100*l100 - l101*l101 - l102*l102 - l103*l103 - l104*l104 - l105*l105 - l106*l106 - l107*l107 - l108*l108 - l109*l109
-	if !(d > 0) {
-		info = 11
-		goto store
+	r9 := 1 / d9
+	u10_9 -= u10_0*w9_0 + u10_1*w9_1 + u10_2*w9_2 + u10_3*w9_3 + u10_4*w9_4 + u10_5*w9_5 + u10_6*w9_6 + u10_7*w9_7 + u10_8*w9_8
+	w10_9 := u10_9 * r9
+	d10 := u10_10 - u10_0*w10_0 - u10_1*w10_1 - u10_2*w10_2 - u10_3*w10_3 - u10_4*w10_4 - u10_5*w10_5 - u10_6*w10_6 - u10_7*w10_7 - u10_8*w10_8 - u10_9*w10_9
+	if !(d10 > 0) {
+		return 11
 	}
-	l1010 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[3*rs+0*cs] = l30
-	m[4*rs+0*cs] = l40
-	m[5*rs+0*cs] = l50
-	m[6*rs+0*cs] = l60
-	m[7*rs+0*cs] = l70
-	m[8*rs+0*cs] = l80
-	m[9*rs+0*cs] = l90
-	m[10*rs+0*cs] = l100
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[3*rs+1*cs] = l31
-	m[4*rs+1*cs] = l41
-	m[5*rs+1*cs] = l51
-	m[6*rs+1*cs] = l61
-	m[7*rs+1*cs] = l71
-	m[8*rs+1*cs] = l81
-	m[9*rs+1*cs] = l91
-	m[10*rs+1*cs] = l101
-	m[2*rs+2*cs] = l22
-	m[3*rs+2*cs] = l32
-	m[4*rs+2*cs] = l42
-	m[5*rs+2*cs] = l52
-	m[6*rs+2*cs] = l62
-	m[7*rs+2*cs] = l72
-	m[8*rs+2*cs] = l82
-	m[9*rs+2*cs] = l92
-	m[10*rs+2*cs] = l102
-	m[3*rs+3*cs] = l33
-	m[4*rs+3*cs] = l43
-	m[5*rs+3*cs] = l53
-	m[6*rs+3*cs] = l63
-	m[7*rs+3*cs] = l73
-	m[8*rs+3*cs] = l83
-	m[9*rs+3*cs] = l93
-	m[10*rs+3*cs] = l103
-	m[4*rs+4*cs] = l44
-	m[5*rs+4*cs] = l54
-	m[6*rs+4*cs] = l64
-	m[7*rs+4*cs] = l74
-	m[8*rs+4*cs] = l84
-	m[9*rs+4*cs] = l94
-	m[10*rs+4*cs] = l104
-	m[5*rs+5*cs] = l55
-	m[6*rs+5*cs] = l65
-	m[7*rs+5*cs] = l75
-	m[8*rs+5*cs] = l85
-	m[9*rs+5*cs] = l95
-	m[10*rs+5*cs] = l105
-	m[6*rs+6*cs] = l66
-	m[7*rs+6*cs] = l76
-	m[8*rs+6*cs] = l86
-	m[9*rs+6*cs] = l96
-	m[10*rs+6*cs] = l106
-	m[7*rs+7*cs] = l77
-	m[8*rs+7*cs] = l87
-	m[9*rs+7*cs] = l97
-	m[10*rs+7*cs] = l107
-	m[8*rs+8*cs] = l88
-	m[9*rs+8*cs] = l98
-	m[10*rs+8*cs] = l108
-	m[9*rs+9*cs] = l99
-	m[10*rs+9*cs] = l109
-	m[10*rs+10*cs] = l1010
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	m[3*rs+0*cs] = w3_0 * s0
+	m[4*rs+0*cs] = w4_0 * s0
+	m[5*rs+0*cs] = w5_0 * s0
+	m[6*rs+0*cs] = w6_0 * s0
+	m[7*rs+0*cs] = w7_0 * s0
+	m[8*rs+0*cs] = w8_0 * s0
+	m[9*rs+0*cs] = w9_0 * s0
+	m[10*rs+0*cs] = w10_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	m[3*rs+1*cs] = w3_1 * s1
+	m[4*rs+1*cs] = w4_1 * s1
+	m[5*rs+1*cs] = w5_1 * s1
+	m[6*rs+1*cs] = w6_1 * s1
+	m[7*rs+1*cs] = w7_1 * s1
+	m[8*rs+1*cs] = w8_1 * s1
+	m[9*rs+1*cs] = w9_1 * s1
+	m[10*rs+1*cs] = w10_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	m[3*rs+2*cs] = w3_2 * s2
+	m[4*rs+2*cs] = w4_2 * s2
+	m[5*rs+2*cs] = w5_2 * s2
+	m[6*rs+2*cs] = w6_2 * s2
+	m[7*rs+2*cs] = w7_2 * s2
+	m[8*rs+2*cs] = w8_2 * s2
+	m[9*rs+2*cs] = w9_2 * s2
+	m[10*rs+2*cs] = w10_2 * s2
+	s3 := T(math.Sqrt(float64(d3)))
+	m[3*rs+3*cs] = s3
+	m[4*rs+3*cs] = w4_3 * s3
+	m[5*rs+3*cs] = w5_3 * s3
+	m[6*rs+3*cs] = w6_3 * s3
+	m[7*rs+3*cs] = w7_3 * s3
+	m[8*rs+3*cs] = w8_3 * s3
+	m[9*rs+3*cs] = w9_3 * s3
+	m[10*rs+3*cs] = w10_3 * s3
+	s4 := T(math.Sqrt(float64(d4)))
+	m[4*rs+4*cs] = s4
+	m[5*rs+4*cs] = w5_4 * s4
+	m[6*rs+4*cs] = w6_4 * s4
+	m[7*rs+4*cs] = w7_4 * s4
+	m[8*rs+4*cs] = w8_4 * s4
+	m[9*rs+4*cs] = w9_4 * s4
+	m[10*rs+4*cs] = w10_4 * s4
+	s5 := T(math.Sqrt(float64(d5)))
+	m[5*rs+5*cs] = s5
+	m[6*rs+5*cs] = w6_5 * s5
+	m[7*rs+5*cs] = w7_5 * s5
+	m[8*rs+5*cs] = w8_5 * s5
+	m[9*rs+5*cs] = w9_5 * s5
+	m[10*rs+5*cs] = w10_5 * s5
+	s6 := T(math.Sqrt(float64(d6)))
+	m[6*rs+6*cs] = s6
+	m[7*rs+6*cs] = w7_6 * s6
+	m[8*rs+6*cs] = w8_6 * s6
+	m[9*rs+6*cs] = w9_6 * s6
+	m[10*rs+6*cs] = w10_6 * s6
+	s7 := T(math.Sqrt(float64(d7)))
+	m[7*rs+7*cs] = s7
+	m[8*rs+7*cs] = w8_7 * s7
+	m[9*rs+7*cs] = w9_7 * s7
+	m[10*rs+7*cs] = w10_7 * s7
+	s8 := T(math.Sqrt(float64(d8)))
+	m[8*rs+8*cs] = s8
+	m[9*rs+8*cs] = w9_8 * s8
+	m[10*rs+8*cs] = w10_8 * s8
+	s9 := T(math.Sqrt(float64(d9)))
+	m[9*rs+9*cs] = s9
+	m[10*rs+9*cs] = w10_9 * s9
+	s10 := T(math.Sqrt(float64(d10)))
+	m[10*rs+10*cs] = s10
+	return 0
 }
 
 // tiny12 factors one 12x12 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive; then the columns
-// before it hold the factor and the others their input.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
 func tiny12[T batchlas.Float](m []T, rs, cs int) int {
-	l00 := m[0*rs+0*cs]
-	l10 := m[1*rs+0*cs]
-	l20 := m[2*rs+0*cs]
-	l30 := m[3*rs+0*cs]
-	l40 := m[4*rs+0*cs]
-	l50 := m[5*rs+0*cs]
-	l60 := m[6*rs+0*cs]
-	l70 := m[7*rs+0*cs]
-	l80 := m[8*rs+0*cs]
-	l90 := m[9*rs+0*cs]
-	l100 := m[10*rs+0*cs]
-	l110 := m[11*rs+0*cs]
-	l11 := m[1*rs+1*cs]
-	l21 := m[2*rs+1*cs]
-	l31 := m[3*rs+1*cs]
-	l41 := m[4*rs+1*cs]
-	l51 := m[5*rs+1*cs]
-	l61 := m[6*rs+1*cs]
-	l71 := m[7*rs+1*cs]
-	l81 := m[8*rs+1*cs]
-	l91 := m[9*rs+1*cs]
-	l101 := m[10*rs+1*cs]
-	l111 := m[11*rs+1*cs]
-	l22 := m[2*rs+2*cs]
-	l32 := m[3*rs+2*cs]
-	l42 := m[4*rs+2*cs]
-	l52 := m[5*rs+2*cs]
-	l62 := m[6*rs+2*cs]
-	l72 := m[7*rs+2*cs]
-	l82 := m[8*rs+2*cs]
-	l92 := m[9*rs+2*cs]
-	l102 := m[10*rs+2*cs]
-	l112 := m[11*rs+2*cs]
-	l33 := m[3*rs+3*cs]
-	l43 := m[4*rs+3*cs]
-	l53 := m[5*rs+3*cs]
-	l63 := m[6*rs+3*cs]
-	l73 := m[7*rs+3*cs]
-	l83 := m[8*rs+3*cs]
-	l93 := m[9*rs+3*cs]
-	l103 := m[10*rs+3*cs]
-	l113 := m[11*rs+3*cs]
-	l44 := m[4*rs+4*cs]
-	l54 := m[5*rs+4*cs]
-	l64 := m[6*rs+4*cs]
-	l74 := m[7*rs+4*cs]
-	l84 := m[8*rs+4*cs]
-	l94 := m[9*rs+4*cs]
-	l104 := m[10*rs+4*cs]
-	l114 := m[11*rs+4*cs]
-	l55 := m[5*rs+5*cs]
-	l65 := m[6*rs+5*cs]
-	l75 := m[7*rs+5*cs]
-	l85 := m[8*rs+5*cs]
-	l95 := m[9*rs+5*cs]
-	l105 := m[10*rs+5*cs]
-	l115 := m[11*rs+5*cs]
-	l66 := m[6*rs+6*cs]
-	l76 := m[7*rs+6*cs]
-	l86 := m[8*rs+6*cs]
-	l96 := m[9*rs+6*cs]
-	l106 := m[10*rs+6*cs]
-	l116 := m[11*rs+6*cs]
-	l77 := m[7*rs+7*cs]
-	l87 := m[8*rs+7*cs]
-	l97 := m[9*rs+7*cs]
-	l107 := m[10*rs+7*cs]
-	l117 := m[11*rs+7*cs]
-	l88 := m[8*rs+8*cs]
-	l98 := m[9*rs+8*cs]
-	l108 := m[10*rs+8*cs]
-	l118 := m[11*rs+8*cs]
-	l99 := m[9*rs+9*cs]
-	l109 := m[10*rs+9*cs]
-	l119 := m[11*rs+9*cs]
-	l1010 := m[10*rs+10*cs]
-	l1110 := m[11*rs+10*cs]
-	l1111 := m[11*rs+11*cs]
-	var d, inv T
-	info := 0
-	d = l00
-	if !(d > 0) {
-		info = 1
-		goto store
+	u0_0 := m[0*rs+0*cs]
+	u1_0 := m[1*rs+0*cs]
+	u2_0 := m[2*rs+0*cs]
+	u3_0 := m[3*rs+0*cs]
+	u4_0 := m[4*rs+0*cs]
+	u5_0 := m[5*rs+0*cs]
+	u6_0 := m[6*rs+0*cs]
+	u7_0 := m[7*rs+0*cs]
+	u8_0 := m[8*rs+0*cs]
+	u9_0 := m[9*rs+0*cs]
+	u10_0 := m[10*rs+0*cs]
+	u11_0 := m[11*rs+0*cs]
+	u1_1 := m[1*rs+1*cs]
+	u2_1 := m[2*rs+1*cs]
+	u3_1 := m[3*rs+1*cs]
+	u4_1 := m[4*rs+1*cs]
+	u5_1 := m[5*rs+1*cs]
+	u6_1 := m[6*rs+1*cs]
+	u7_1 := m[7*rs+1*cs]
+	u8_1 := m[8*rs+1*cs]
+	u9_1 := m[9*rs+1*cs]
+	u10_1 := m[10*rs+1*cs]
+	u11_1 := m[11*rs+1*cs]
+	u2_2 := m[2*rs+2*cs]
+	u3_2 := m[3*rs+2*cs]
+	u4_2 := m[4*rs+2*cs]
+	u5_2 := m[5*rs+2*cs]
+	u6_2 := m[6*rs+2*cs]
+	u7_2 := m[7*rs+2*cs]
+	u8_2 := m[8*rs+2*cs]
+	u9_2 := m[9*rs+2*cs]
+	u10_2 := m[10*rs+2*cs]
+	u11_2 := m[11*rs+2*cs]
+	u3_3 := m[3*rs+3*cs]
+	u4_3 := m[4*rs+3*cs]
+	u5_3 := m[5*rs+3*cs]
+	u6_3 := m[6*rs+3*cs]
+	u7_3 := m[7*rs+3*cs]
+	u8_3 := m[8*rs+3*cs]
+	u9_3 := m[9*rs+3*cs]
+	u10_3 := m[10*rs+3*cs]
+	u11_3 := m[11*rs+3*cs]
+	u4_4 := m[4*rs+4*cs]
+	u5_4 := m[5*rs+4*cs]
+	u6_4 := m[6*rs+4*cs]
+	u7_4 := m[7*rs+4*cs]
+	u8_4 := m[8*rs+4*cs]
+	u9_4 := m[9*rs+4*cs]
+	u10_4 := m[10*rs+4*cs]
+	u11_4 := m[11*rs+4*cs]
+	u5_5 := m[5*rs+5*cs]
+	u6_5 := m[6*rs+5*cs]
+	u7_5 := m[7*rs+5*cs]
+	u8_5 := m[8*rs+5*cs]
+	u9_5 := m[9*rs+5*cs]
+	u10_5 := m[10*rs+5*cs]
+	u11_5 := m[11*rs+5*cs]
+	u6_6 := m[6*rs+6*cs]
+	u7_6 := m[7*rs+6*cs]
+	u8_6 := m[8*rs+6*cs]
+	u9_6 := m[9*rs+6*cs]
+	u10_6 := m[10*rs+6*cs]
+	u11_6 := m[11*rs+6*cs]
+	u7_7 := m[7*rs+7*cs]
+	u8_7 := m[8*rs+7*cs]
+	u9_7 := m[9*rs+7*cs]
+	u10_7 := m[10*rs+7*cs]
+	u11_7 := m[11*rs+7*cs]
+	u8_8 := m[8*rs+8*cs]
+	u9_8 := m[9*rs+8*cs]
+	u10_8 := m[10*rs+8*cs]
+	u11_8 := m[11*rs+8*cs]
+	u9_9 := m[9*rs+9*cs]
+	u10_9 := m[10*rs+9*cs]
+	u11_9 := m[11*rs+9*cs]
+	u10_10 := m[10*rs+10*cs]
+	u11_10 := m[11*rs+10*cs]
+	u11_11 := m[11*rs+11*cs]
+	d0 := u0_0
+	if !(d0 > 0) {
+		return 1
 	}
-	l00 = T(math.Sqrt(float64(d)))
-	inv = 1 / l00
-	l10 = (l10) * inv
-	l20 = (l20) * inv
-	l30 = (l30) * inv
-	l40 = (l40) * inv
-	l50 = (l50) * inv
-	l60 = (l60) * inv
-	l70 = (l70) * inv
-	l80 = (l80) * inv
-	l90 = (l90) * inv
-	l100 = (l100) * inv
-	l110 = (l110) * inv
-	d = l11 - l10*l10
-	if !(d > 0) {
-		info = 2
-		goto store
+	r0 := 1 / d0
+	w1_0 := u1_0 * r0
+	w2_0 := u2_0 * r0
+	w3_0 := u3_0 * r0
+	w4_0 := u4_0 * r0
+	w5_0 := u5_0 * r0
+	w6_0 := u6_0 * r0
+	w7_0 := u7_0 * r0
+	w8_0 := u8_0 * r0
+	w9_0 := u9_0 * r0
+	w10_0 := u10_0 * r0
+	w11_0 := u11_0 * r0
+	d1 := u1_1 - u1_0*w1_0
+	if !(d1 > 0) {
+		return 2
 	}
-	l11 = T(math.Sqrt(float64(d)))
-	inv = 1 / l11
-	l21 = (l21 - l20*l10) * inv
-	l31 = (l31 - l30*l10) * inv
-	l41 = (l41 - l40*l10) * inv
-	l51 = (l51 - l50*l10) * inv
-	l61 = (l61 - l60*l10) * inv
-	l71 = (l71 - l70*l10) * inv
-	l81 = (l81 - l80*l10) * inv
-	l91 = (l91 - l90*l10) * inv
-	l101 = (l101 - l100*l10) * inv
-	l111 = (l111 - l110*l10) * inv
-	d = l22 - l20*l20 - l21*l21
-	if !(d > 0) {
-		info = 3
-		goto store
+	r1 := 1 / d1
+	u2_1 -= u2_0 * w1_0
+	w2_1 := u2_1 * r1
+	u3_1 -= u3_0 * w1_0
+	w3_1 := u3_1 * r1
+	u4_1 -= u4_0 * w1_0
+	w4_1 := u4_1 * r1
+	u5_1 -= u5_0 * w1_0
+	w5_1 := u5_1 * r1
+	u6_1 -= u6_0 * w1_0
+	w6_1 := u6_1 * r1
+	u7_1 -= u7_0 * w1_0
+	w7_1 := u7_1 * r1
+	u8_1 -= u8_0 * w1_0
+	w8_1 := u8_1 * r1
+	u9_1 -= u9_0 * w1_0
+	w9_1 := u9_1 * r1
+	u10_1 -= u10_0 * w1_0
+	w10_1 := u10_1 * r1
+	u11_1 -= u11_0 * w1_0
+	w11_1 := u11_1 * r1
+	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
+	if !(d2 > 0) {
+		return 3
 	}
-	l22 = T(math.Sqrt(float64(d)))
-	inv = 1 / l22
-	l32 = (l32 - l30*l20 - l31*l21) * inv
-	l42 = (l42 - l40*l20 - l41*l21) * inv
-	l52 = (l52 - l50*l20 - l51*l21) * inv
-	l62 = (l62 - l60*l20 - l61*l21) * inv
-	l72 = (l72 - l70*l20 - l71*l21) * inv
-	l82 = (l82 - l80*l20 - l81*l21) * inv
-	l92 = (l92 - l90*l20 - l91*l21) * inv
-	l102 = (l102 - l100*l20 - l101*l21) * inv
-	l112 = (l112 - l110*l20 - l111*l21) * inv
-	d = l33 - l30*l30 - l31*l31 - l32*l32
-	if !(d > 0) {
-		info = 4
-		goto store
+	r2 := 1 / d2
+	u3_2 -= u3_0*w2_0 + u3_1*w2_1
+	w3_2 := u3_2 * r2
+	u4_2 -= u4_0*w2_0 + u4_1*w2_1
+	w4_2 := u4_2 * r2
+	u5_2 -= u5_0*w2_0 + u5_1*w2_1
+	w5_2 := u5_2 * r2
+	u6_2 -= u6_0*w2_0 + u6_1*w2_1
+	w6_2 := u6_2 * r2
+	u7_2 -= u7_0*w2_0 + u7_1*w2_1
+	w7_2 := u7_2 * r2
+	u8_2 -= u8_0*w2_0 + u8_1*w2_1
+	w8_2 := u8_2 * r2
+	u9_2 -= u9_0*w2_0 + u9_1*w2_1
+	w9_2 := u9_2 * r2
+	u10_2 -= u10_0*w2_0 + u10_1*w2_1
+	w10_2 := u10_2 * r2
+	u11_2 -= u11_0*w2_0 + u11_1*w2_1
+	w11_2 := u11_2 * r2
+	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
+	if !(d3 > 0) {
+		return 4
 	}
-	l33 = T(math.Sqrt(float64(d)))
-	inv = 1 / l33
-	l43 = (l43 - l40*l30 - l41*l31 - l42*l32) * inv
-	l53 = (l53 - l50*l30 - l51*l31 - l52*l32) * inv
-	l63 = (l63 - l60*l30 - l61*l31 - l62*l32) * inv
-	l73 = (l73 - l70*l30 - l71*l31 - l72*l32) * inv
-	l83 = (l83 - l80*l30 - l81*l31 - l82*l32) * inv
-	l93 = (l93 - l90*l30 - l91*l31 - l92*l32) * inv
-	l103 = (l103 - l100*l30 - l101*l31 - l102*l32) * inv
-	l113 = (l113 - l110*l30 - l111*l31 - l112*l32) * inv
-	d = l44 - l40*l40 - l41*l41 - l42*l42 - l43*l43
-	if !(d > 0) {
-		info = 5
-		goto store
+	r3 := 1 / d3
+	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
+	w4_3 := u4_3 * r3
+	u5_3 -= u5_0*w3_0 + u5_1*w3_1 + u5_2*w3_2
+	w5_3 := u5_3 * r3
+	u6_3 -= u6_0*w3_0 + u6_1*w3_1 + u6_2*w3_2
+	w6_3 := u6_3 * r3
+	u7_3 -= u7_0*w3_0 + u7_1*w3_1 + u7_2*w3_2
+	w7_3 := u7_3 * r3
+	u8_3 -= u8_0*w3_0 + u8_1*w3_1 + u8_2*w3_2
+	w8_3 := u8_3 * r3
+	u9_3 -= u9_0*w3_0 + u9_1*w3_1 + u9_2*w3_2
+	w9_3 := u9_3 * r3
+	u10_3 -= u10_0*w3_0 + u10_1*w3_1 + u10_2*w3_2
+	w10_3 := u10_3 * r3
+	u11_3 -= u11_0*w3_0 + u11_1*w3_1 + u11_2*w3_2
+	w11_3 := u11_3 * r3
+	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
+	if !(d4 > 0) {
+		return 5
 	}
-	l44 = T(math.Sqrt(float64(d)))
-	inv = 1 / l44
-	l54 = (l54 - l50*l40 - l51*l41 - l52*l42 - l53*l43) * inv
-	l64 = (l64 - l60*l40 - l61*l41 - l62*l42 - l63*l43) * inv
-	l74 = (l74 - l70*l40 - l71*l41 - l72*l42 - l73*l43) * inv
-	l84 = (l84 - l80*l40 - l81*l41 - l82*l42 - l83*l43) * inv
-	l94 = (l94 - l90*l40 - l91*l41 - l92*l42 - l93*l43) * inv
-	l104 = (l104 - l100*l40 - l101*l41 - l102*l42 - l103*l43) * inv
-	l114 = (l114 - l110*l40 - l111*l41 - l112*l42 - l113*l43) * inv
-	d = l55 - l50*l50 - l51*l51 - l52*l52 - l53*l53 - l54*l54
-	if !(d > 0) {
-		info = 6
-		goto store
+	r4 := 1 / d4
+	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
+	w5_4 := u5_4 * r4
+	u6_4 -= u6_0*w4_0 + u6_1*w4_1 + u6_2*w4_2 + u6_3*w4_3
+	w6_4 := u6_4 * r4
+	u7_4 -= u7_0*w4_0 + u7_1*w4_1 + u7_2*w4_2 + u7_3*w4_3
+	w7_4 := u7_4 * r4
+	u8_4 -= u8_0*w4_0 + u8_1*w4_1 + u8_2*w4_2 + u8_3*w4_3
+	w8_4 := u8_4 * r4
+	u9_4 -= u9_0*w4_0 + u9_1*w4_1 + u9_2*w4_2 + u9_3*w4_3
+	w9_4 := u9_4 * r4
+	u10_4 -= u10_0*w4_0 + u10_1*w4_1 + u10_2*w4_2 + u10_3*w4_3
+	w10_4 := u10_4 * r4
+	u11_4 -= u11_0*w4_0 + u11_1*w4_1 + u11_2*w4_2 + u11_3*w4_3
+	w11_4 := u11_4 * r4
+	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
+	if !(d5 > 0) {
+		return 6
 	}
-	l55 = T(math.Sqrt(float64(d)))
-	inv = 1 / l55
-	l65 = (l65 - l60*l50 - l61*l51 - l62*l52 - l63*l53 - l64*l54) * inv
-	l75 = (l75 - l70*l50 - l71*l51 - l72*l52 - l73*l53 - l74*l54) * inv
-	l85 = (l85 - l80*l50 - l81*l51 - l82*l52 - l83*l53 - l84*l54) * inv
-	l95 = (l95 - l90*l50 - l91*l51 - l92*l52 - l93*l53 - l94*l54) * inv
-	l105 = (l105 - l100*l50 - l101*l51 - l102*l52 - l103*l53 - l104*l54) * inv
-	l115 = (l115 - l110*l50 - l111*l51 - l112*l52 - l113*l53 - l114*l54) * inv
-	d = l66 - l60*l60 - l61*l61 - l62*l62 - l63*l63 - l64*l64 - l65*l65
-	if !(d > 0) {
-		info = 7
-		goto store
+	r5 := 1 / d5
+	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
+	w6_5 := u6_5 * r5
+	u7_5 -= u7_0*w5_0 + u7_1*w5_1 + u7_2*w5_2 + u7_3*w5_3 + u7_4*w5_4
+	w7_5 := u7_5 * r5
+	u8_5 -= u8_0*w5_0 + u8_1*w5_1 + u8_2*w5_2 + u8_3*w5_3 + u8_4*w5_4
+	w8_5 := u8_5 * r5
+	u9_5 -= u9_0*w5_0 + u9_1*w5_1 + u9_2*w5_2 + u9_3*w5_3 + u9_4*w5_4
+	w9_5 := u9_5 * r5
+	u10_5 -= u10_0*w5_0 + u10_1*w5_1 + u10_2*w5_2 + u10_3*w5_3 + u10_4*w5_4
+	w10_5 := u10_5 * r5
+	u11_5 -= u11_0*w5_0 + u11_1*w5_1 + u11_2*w5_2 + u11_3*w5_3 + u11_4*w5_4
+	w11_5 := u11_5 * r5
+	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
+	if !(d6 > 0) {
+		return 7
 	}
-	l66 = T(math.Sqrt(float64(d)))
-	inv = 1 / l66
-	l76 = (l76 - l70*l60 - l71*l61 - l72*l62 - l73*l63 - l74*l64 - l75*l65) * inv
-	l86 = (l86 - l80*l60 - l81*l61 - l82*l62 - l83*l63 - l84*l64 - l85*l65) * inv
-	l96 = (l96 - l90*l60 - l91*l61 - l92*l62 - l93*l63 - l94*l64 - l95*l65) * inv
-	l106 = (l106 - l100*l60 - l101*l61 - l102*l62 - l103*l63 - l104*l64 - l105*l65) * inv
-	l116 = (l116 - l110*l60 - l111*l61 - l112*l62 - l113*l63 - l114*l64 - l115*l65) * inv
-	d = l77 - l70*l70 - l71*l71 - l72*l72 - l73*l73 - l74*l74 - l75*l75 - l76*l76
-	if !(d > 0) {
-		info = 8
-		goto store
+	r6 := 1 / d6
+	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
+	w7_6 := u7_6 * r6
+	u8_6 -= u8_0*w6_0 + u8_1*w6_1 + u8_2*w6_2 + u8_3*w6_3 + u8_4*w6_4 + u8_5*w6_5
+	w8_6 := u8_6 * r6
+	u9_6 -= u9_0*w6_0 + u9_1*w6_1 + u9_2*w6_2 + u9_3*w6_3 + u9_4*w6_4 + u9_5*w6_5
+	w9_6 := u9_6 * r6
+	u10_6 -= u10_0*w6_0 + u10_1*w6_1 + u10_2*w6_2 + u10_3*w6_3 + u10_4*w6_4 + u10_5*w6_5
+	w10_6 := u10_6 * r6
+	u11_6 -= u11_0*w6_0 + u11_1*w6_1 + u11_2*w6_2 + u11_3*w6_3 + u11_4*w6_4 + u11_5*w6_5
+	w11_6 := u11_6 * r6
+	d7 := u7_7 - u7_0*w7_0 - u7_1*w7_1 - u7_2*w7_2 - u7_3*w7_3 - u7_4*w7_4 - u7_5*w7_5 - u7_6*w7_6
+	if !(d7 > 0) {
+		return 8
 	}
-	l77 = T(math.Sqrt(float64(d)))
-	inv = 1 / l77
-	l87 = (l87 - l80*l70 - l81*l71 - l82*l72 - l83*l73 - l84*l74 - l85*l75 - l86*l76) * inv
-	l97 = (l97 - l90*l70 - l91*l71 - l92*l72 - l93*l73 - l94*l74 - l95*l75 - l96*l76) * inv
-	l107 = (l107 - l100*l70 - l101*l71 - l102*l72 - l103*l73 - l104*l74 - l105*l75 - l106*l76) * inv
-	l117 = (l117 - l110*l70 - l111*l71 - l112*l72 - l113*l73 - l114*l74 - l115*l75 - l116*l76) * inv
-	d = l88 - l80*l80 - l81*l81 - l82*l82 - l83*l83 - l84*l84 - l85*l85 - l86*l86 - l87*l87
-	if !(d > 0) {
-		info = 9
-		goto store
+	r7 := 1 / d7
+	u8_7 -= u8_0*w7_0 + u8_1*w7_1 + u8_2*w7_2 + u8_3*w7_3 + u8_4*w7_4 + u8_5*w7_5 + u8_6*w7_6
+	w8_7 := u8_7 * r7
+	u9_7 -= u9_0*w7_0 + u9_1*w7_1 + u9_2*w7_2 + u9_3*w7_3 + u9_4*w7_4 + u9_5*w7_5 + u9_6*w7_6
+	w9_7 := u9_7 * r7
+	u10_7 -= u10_0*w7_0 + u10_1*w7_1 + u10_2*w7_2 + u10_3*w7_3 + u10_4*w7_4 + u10_5*w7_5 + u10_6*w7_6
+	w10_7 := u10_7 * r7
+	u11_7 -= u11_0*w7_0 + u11_1*w7_1 + u11_2*w7_2 + u11_3*w7_3 + u11_4*w7_4 + u11_5*w7_5 + u11_6*w7_6
+	w11_7 := u11_7 * r7
+	d8 := u8_8 - u8_0*w8_0 - u8_1*w8_1 - u8_2*w8_2 - u8_3*w8_3 - u8_4*w8_4 - u8_5*w8_5 - u8_6*w8_6 - u8_7*w8_7
+	if !(d8 > 0) {
+		return 9
 	}
-	l88 = T(math.Sqrt(float64(d)))
-	inv = 1 / l88
-	l98 = (l98 - l90*l80 - l91*l81 - l92*l82 - l93*l83 - l94*l84 - l95*l85 - l96*l86 - l97*l87) * inv
-	l108 = (l108 - l100*l80 - l101*l81 - l102*l82 - l103*l83 - l104*l84 - l105*l85 - l106*l86 - l107*l87) * inv
-	l118 = (l118 - l110*l80 - l111*l81 - l112*l82 - l113*l83 - l114*l84 - l115*l85 - l116*l86 - l117*l87) * inv
-	d = l99 - l90*l90 - l91*l91 - l92*l92 - l93*l93 - l94*l94 - l95*l95 - l96*l96 - l97*l97 - l98*l98
-	if !(d > 0) {
-		info = 10
-		goto store
+	r8 := 1 / d8
+	u9_8 -= u9_0*w8_0 + u9_1*w8_1 + u9_2*w8_2 + u9_3*w8_3 + u9_4*w8_4 + u9_5*w8_5 + u9_6*w8_6 + u9_7*w8_7
+	w9_8 := u9_8 * r8
+	u10_8 -= u10_0*w8_0 + u10_1*w8_1 + u10_2*w8_2 + u10_3*w8_3 + u10_4*w8_4 + u10_5*w8_5 + u10_6*w8_6 + u10_7*w8_7
+	w10_8 := u10_8 * r8
+	u11_8 -= u11_0*w8_0 + u11_1*w8_1 + u11_2*w8_2 + u11_3*w8_3 + u11_4*w8_4 + u11_5*w8_5 + u11_6*w8_6 + u11_7*w8_7
+	w11_8 := u11_8 * r8
+	d9 := u9_9 - u9_0*w9_0 - u9_1*w9_1 - u9_2*w9_2 - u9_3*w9_3 - u9_4*w9_4 - u9_5*w9_5 - u9_6*w9_6 - u9_7*w9_7 - u9_8*w9_8
+	if !(d9 > 0) {
+		return 10
 	}
-	l99 = T(math.Sqrt(float64(d)))
-	inv = 1 / l99
-	l109 = (l109 - l100*l90 - l101*l91 - l102*l92 - l103*l93 - l104*l94 - l105*l95 - l106*l96 - l107*l97 - l108*l98) * inv
-	l119 = (l119 - l110*l90 - l111*l91 - l112*l92 - l113*l93 - l114*l94 - l115*l95 - l116*l96 - l117*l97 - l118*l98) * inv
-	d = l1010 - l100*l100 - l101*l101 - l102*l102 - l103*l103 - l104*l104 - l105*l105 - l106*l106 - l107*l107 - l108*l108 - l109*l109
-	if !(d > 0) {
-		info = 11
-		goto store
+	r9 := 1 / d9
+	u10_9 -= u10_0*w9_0 + u10_1*w9_1 + u10_2*w9_2 + u10_3*w9_3 + u10_4*w9_4 + u10_5*w9_5 + u10_6*w9_6 + u10_7*w9_7 + u10_8*w9_8
+	w10_9 := u10_9 * r9
+	u11_9 -= u11_0*w9_0 + u11_1*w9_1 + u11_2*w9_2 + u11_3*w9_3 + u11_4*w9_4 + u11_5*w9_5 + u11_6*w9_6 + u11_7*w9_7 + u11_8*w9_8
+	w11_9 := u11_9 * r9
+	d10 := u10_10 - u10_0*w10_0 - u10_1*w10_1 - u10_2*w10_2 - u10_3*w10_3 - u10_4*w10_4 - u10_5*w10_5 - u10_6*w10_6 - u10_7*w10_7 - u10_8*w10_8 - u10_9*w10_9
+	if !(d10 > 0) {
+		return 11
 	}
-	l1010 = T(math.Sqrt(float64(d)))
-	inv = 1 / l1010
-	l1110 = (l1110 - l110*l100 - l111*l101 - l112*l102 - l113*l103 - l114*l104 - l115*l105 - l116*l106 - l117*l107 - l118*l108 - l119*l109) * inv
-	d = l1111 - l110*l110 - l111*l111 - l112*l112 - l113*l113 - l114*l114 - l115*l115 - l116*l116 - l117*l117 - l118*l118 - l119*l119 - l1110*l1110
-	if !(d > 0) {
-		info = 12
-		goto store
+	r10 := 1 / d10
+	u11_10 -= u11_0*w10_0 + u11_1*w10_1 + u11_2*w10_2 + u11_3*w10_3 + u11_4*w10_4 + u11_5*w10_5 + u11_6*w10_6 + u11_7*w10_7 + u11_8*w10_8 + u11_9*w10_9
+	w11_10 := u11_10 * r10
+	d11 := u11_11 - u11_0*w11_0 - u11_1*w11_1 - u11_2*w11_2 - u11_3*w11_3 - u11_4*w11_4 - u11_5*w11_5 - u11_6*w11_6 - u11_7*w11_7 - u11_8*w11_8 - u11_9*w11_9 - u11_10*w11_10
+	if !(d11 > 0) {
+		return 12
 	}
-	l1111 = T(math.Sqrt(float64(d)))
-	_ = inv
-store:
-	m[0*rs+0*cs] = l00
-	m[1*rs+0*cs] = l10
-	m[2*rs+0*cs] = l20
-	m[3*rs+0*cs] = l30
-	m[4*rs+0*cs] = l40
-	m[5*rs+0*cs] = l50
-	m[6*rs+0*cs] = l60
-	m[7*rs+0*cs] = l70
-	m[8*rs+0*cs] = l80
-	m[9*rs+0*cs] = l90
-	m[10*rs+0*cs] = l100
-	m[11*rs+0*cs] = l110
-	m[1*rs+1*cs] = l11
-	m[2*rs+1*cs] = l21
-	m[3*rs+1*cs] = l31
-	m[4*rs+1*cs] = l41
-	m[5*rs+1*cs] = l51
-	m[6*rs+1*cs] = l61
-	m[7*rs+1*cs] = l71
-	m[8*rs+1*cs] = l81
-	m[9*rs+1*cs] = l91
-	m[10*rs+1*cs] = l101
-	m[11*rs+1*cs] = l111
-	m[2*rs+2*cs] = l22
-	m[3*rs+2*cs] = l32
-	m[4*rs+2*cs] = l42
-	m[5*rs+2*cs] = l52
-	m[6*rs+2*cs] = l62
-	m[7*rs+2*cs] = l72
-	m[8*rs+2*cs] = l82
-	m[9*rs+2*cs] = l92
-	m[10*rs+2*cs] = l102
-	m[11*rs+2*cs] = l112
-	m[3*rs+3*cs] = l33
-	m[4*rs+3*cs] = l43
-	m[5*rs+3*cs] = l53
-	m[6*rs+3*cs] = l63
-	m[7*rs+3*cs] = l73
-	m[8*rs+3*cs] = l83
-	m[9*rs+3*cs] = l93
-	m[10*rs+3*cs] = l103
-	m[11*rs+3*cs] = l113
-	m[4*rs+4*cs] = l44
-	m[5*rs+4*cs] = l54
-	m[6*rs+4*cs] = l64
-	m[7*rs+4*cs] = l74
-	m[8*rs+4*cs] = l84
-	m[9*rs+4*cs] = l94
-	m[10*rs+4*cs] = l104
-	m[11*rs+4*cs] = l114
-	m[5*rs+5*cs] = l55
-	m[6*rs+5*cs] = l65
-	m[7*rs+5*cs] = l75
-	m[8*rs+5*cs] = l85
-	m[9*rs+5*cs] = l95
-	m[10*rs+5*cs] = l105
-	m[11*rs+5*cs] = l115
-	m[6*rs+6*cs] = l66
-	m[7*rs+6*cs] = l76
-	m[8*rs+6*cs] = l86
-	m[9*rs+6*cs] = l96
-	m[10*rs+6*cs] = l106
-	m[11*rs+6*cs] = l116
-	m[7*rs+7*cs] = l77
-	m[8*rs+7*cs] = l87
-	m[9*rs+7*cs] = l97
-	m[10*rs+7*cs] = l107
-	m[11*rs+7*cs] = l117
-	m[8*rs+8*cs] = l88
-	m[9*rs+8*cs] = l98
-	m[10*rs+8*cs] = l108
-	m[11*rs+8*cs] = l118
-	m[9*rs+9*cs] = l99
-	m[10*rs+9*cs] = l109
-	m[11*rs+9*cs] = l119
-	m[10*rs+10*cs] = l1010
-	m[11*rs+10*cs] = l1110
-	m[11*rs+11*cs] = l1111
-	return info
+	s0 := T(math.Sqrt(float64(d0)))
+	m[0*rs+0*cs] = s0
+	m[1*rs+0*cs] = w1_0 * s0
+	m[2*rs+0*cs] = w2_0 * s0
+	m[3*rs+0*cs] = w3_0 * s0
+	m[4*rs+0*cs] = w4_0 * s0
+	m[5*rs+0*cs] = w5_0 * s0
+	m[6*rs+0*cs] = w6_0 * s0
+	m[7*rs+0*cs] = w7_0 * s0
+	m[8*rs+0*cs] = w8_0 * s0
+	m[9*rs+0*cs] = w9_0 * s0
+	m[10*rs+0*cs] = w10_0 * s0
+	m[11*rs+0*cs] = w11_0 * s0
+	s1 := T(math.Sqrt(float64(d1)))
+	m[1*rs+1*cs] = s1
+	m[2*rs+1*cs] = w2_1 * s1
+	m[3*rs+1*cs] = w3_1 * s1
+	m[4*rs+1*cs] = w4_1 * s1
+	m[5*rs+1*cs] = w5_1 * s1
+	m[6*rs+1*cs] = w6_1 * s1
+	m[7*rs+1*cs] = w7_1 * s1
+	m[8*rs+1*cs] = w8_1 * s1
+	m[9*rs+1*cs] = w9_1 * s1
+	m[10*rs+1*cs] = w10_1 * s1
+	m[11*rs+1*cs] = w11_1 * s1
+	s2 := T(math.Sqrt(float64(d2)))
+	m[2*rs+2*cs] = s2
+	m[3*rs+2*cs] = w3_2 * s2
+	m[4*rs+2*cs] = w4_2 * s2
+	m[5*rs+2*cs] = w5_2 * s2
+	m[6*rs+2*cs] = w6_2 * s2
+	m[7*rs+2*cs] = w7_2 * s2
+	m[8*rs+2*cs] = w8_2 * s2
+	m[9*rs+2*cs] = w9_2 * s2
+	m[10*rs+2*cs] = w10_2 * s2
+	m[11*rs+2*cs] = w11_2 * s2
+	s3 := T(math.Sqrt(float64(d3)))
+	m[3*rs+3*cs] = s3
+	m[4*rs+3*cs] = w4_3 * s3
+	m[5*rs+3*cs] = w5_3 * s3
+	m[6*rs+3*cs] = w6_3 * s3
+	m[7*rs+3*cs] = w7_3 * s3
+	m[8*rs+3*cs] = w8_3 * s3
+	m[9*rs+3*cs] = w9_3 * s3
+	m[10*rs+3*cs] = w10_3 * s3
+	m[11*rs+3*cs] = w11_3 * s3
+	s4 := T(math.Sqrt(float64(d4)))
+	m[4*rs+4*cs] = s4
+	m[5*rs+4*cs] = w5_4 * s4
+	m[6*rs+4*cs] = w6_4 * s4
+	m[7*rs+4*cs] = w7_4 * s4
+	m[8*rs+4*cs] = w8_4 * s4
+	m[9*rs+4*cs] = w9_4 * s4
+	m[10*rs+4*cs] = w10_4 * s4
+	m[11*rs+4*cs] = w11_4 * s4
+	s5 := T(math.Sqrt(float64(d5)))
+	m[5*rs+5*cs] = s5
+	m[6*rs+5*cs] = w6_5 * s5
+	m[7*rs+5*cs] = w7_5 * s5
+	m[8*rs+5*cs] = w8_5 * s5
+	m[9*rs+5*cs] = w9_5 * s5
+	m[10*rs+5*cs] = w10_5 * s5
+	m[11*rs+5*cs] = w11_5 * s5
+	s6 := T(math.Sqrt(float64(d6)))
+	m[6*rs+6*cs] = s6
+	m[7*rs+6*cs] = w7_6 * s6
+	m[8*rs+6*cs] = w8_6 * s6
+	m[9*rs+6*cs] = w9_6 * s6
+	m[10*rs+6*cs] = w10_6 * s6
+	m[11*rs+6*cs] = w11_6 * s6
+	s7 := T(math.Sqrt(float64(d7)))
+	m[7*rs+7*cs] = s7
+	m[8*rs+7*cs] = w8_7 * s7
+	m[9*rs+7*cs] = w9_7 * s7
+	m[10*rs+7*cs] = w10_7 * s7
+	m[11*rs+7*cs] = w11_7 * s7
+	s8 := T(math.Sqrt(float64(d8)))
+	m[8*rs+8*cs] = s8
+	m[9*rs+8*cs] = w9_8 * s8
+	m[10*rs+8*cs] = w10_8 * s8
+	m[11*rs+8*cs] = w11_8 * s8
+	s9 := T(math.Sqrt(float64(d9)))
+	m[9*rs+9*cs] = s9
+	m[10*rs+9*cs] = w10_9 * s9
+	m[11*rs+9*cs] = w11_9 * s9
+	s10 := T(math.Sqrt(float64(d10)))
+	m[10*rs+10*cs] = s10
+	m[11*rs+10*cs] = w11_10 * s10
+	s11 := T(math.Sqrt(float64(d11)))
+	m[11*rs+11*cs] = s11
+	return 0
 }

@@ -13,8 +13,9 @@ var (
 	// (no packing): the most general native kernel, good for small and
 	// medium matrices.
 	familyDirect = &sel.Family{Name: "direct"}
-	// familySmall handles matrices whose every dimension is at most
-	// smallMax with operands copied to fixed-size stack tiles.
+	// familySmall is for tiny matrices in big batches: the batch loop and
+	// 4x2 tiles in one function per transpose case, edges by overlapping
+	// tiles, no copies, no blocking. It runs any shape; tables say where.
 	familySmall = &sel.Family{Name: "small"}
 	// familyPacked packs op(A) into mc x kc row panels and op(B) into
 	// kc-deep column panels, then runs a register-blocked micro-kernel.

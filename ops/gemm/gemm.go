@@ -144,7 +144,9 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	case familyDirect:
 		return true
 	case familySmall:
-		return k.Int(keyM) <= smallMax && k.Int(keyN) <= smallMax && k.Int(keyK) <= smallMax
+		// Built for tiny shapes but correct at any size (small.go): a
+		// size limit here would only be a speed threshold (R3).
+		return true
 	case familyPacked:
 		// Any shape; the fields must make whole register tiles.
 		return c.Value(0) >= mr && c.Value(0)%mr == 0 && c.Value(1) > 0

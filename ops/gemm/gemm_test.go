@@ -14,9 +14,10 @@ import (
 )
 
 // straddle are (m, n, k) triples around the block edges of every family:
-// the 4x2 tiles, smallMax 16, mc 64/128/256, kc 128/256 and packedNC 512.
+// the 4x2 tiles (and small's shifted edge tiles: m < 4, n < 2 and every
+// m mod 4, n mod 2), mc 64/128/256, kc 128/256 and packedNC 512.
 var straddle = [][3]int{
-	{1, 1, 1}, {2, 3, 1}, {3, 2, 7}, {7, 8, 9}, {8, 8, 8}, {9, 9, 9}, {4, 2, 3},
+	{1, 1, 1}, {2, 3, 1}, {3, 2, 7}, {6, 5, 4}, {4, 1, 5}, {10, 6, 2}, {7, 8, 9}, {8, 8, 8}, {9, 9, 9}, {4, 2, 3},
 	{15, 16, 17}, {16, 16, 16}, {17, 15, 16}, {16, 17, 16}, {16, 16, 17},
 	{31, 33, 32}, {32, 31, 33}, {63, 64, 65}, {65, 63, 64},
 	{127, 9, 129}, {129, 7, 3}, {5, 3, 257}, {257, 3, 5}, {3, 513, 2},

@@ -47,9 +47,16 @@ func geometry(p *problem, lda int) geom {
 	return g
 }
 
-// packedSize is the per-worker workspace of the substitution kernel for a
-// triangle of order t.
+// packedSize is the packed triangle of order t.
 func packedSize(t int) int { return t * (t + 1) / 2 }
+
+// panelCols is the number of columns of C that solveCols solves together
+// out of a panel (see solveCols).
+const panelCols = 4
+
+// workSize is the per-worker workspace of the substitution kernel for a
+// triangle of order t: the packed triangle, then the column panel.
+func workSize(t int) int { return packedSize(t) + panelCols*t }
 
 // launchDirect solves every matrix of the batch by substitution.
 func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a, b batchlas.Batch[T], ws []T) error {
@@ -57,19 +64,21 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 		return zeroB(ctx, b)
 	}
 	g := geometry(p, a.LD)
-	per := packedSize(p.t)
+	per := workSize(p.t)
+	np := packedSize(p.t)
 	unit := p.diag == batchlas.Unit
 	left := p.side == batchlas.Left
 	work := float64(p.t) * float64(p.t) * float64(p.r)
 	return parallel.For(ctx, b.Count, work, func(w, lo, hi int) {
-		pk := ws[w*per : (w+1)*per]
+		pk := ws[w*per : w*per+np]
+		xp := ws[w*per+np : (w+1)*per]
 		for i := lo; i < hi; i++ {
 			// A broadcast matrix is packed once per chunk.
 			if i == lo || a.Stride != 0 {
 				pack(pk, a.Data[i*a.Stride:], p.t, g, unit)
 			}
 			if left {
-				solveCols(pk, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
+				solveCols(pk, xp, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
 			} else {
 				solveRows(pk, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
 			}
@@ -142,12 +151,54 @@ func oneStep(s, t int, back bool) (r0, lo int) {
 }
 
 // solveCols overwrites C = B (t x r, column-major with ld) with
-// E^-1 * alpha*C, E packed by pack. Rows and columns go two at a time, so
-// each loaded element of E and C serves two multiply-adds from registers;
-// the inner loop walks contiguous slices. (Larger blocks run out of the 16
-// SSE registers without fused multiply-add and spill to the stack.)
-func solveCols[T batchlas.Float](pk []T, t, r int, c []T, ld int, back bool, alpha T) {
+// E^-1 * alpha*C, E packed by pack.
+//
+// Columns go panelCols (4) at a time through xp: the four columns are
+// copied in, scaled by alpha, interleaved row by row (xp[4*i+q] is row i of
+// column q), solved there, and copied back. Each step then reads two
+// contiguous streams, its row of pk and the solved rows of the panel, and
+// each coefficient loaded from pk serves four multiply-adds from
+// registers. The per-step setup (two slice headers, the stride of C gone)
+// is what small triangles pay most for: a step of an 8x8 solve has at
+// most 7 terms. One row per step keeps 4 accumulators, a coefficient and
+// a product live, well inside the 16 SSE registers.
+//
+// The last r%4 columns go two, then one at a time straight on C.
+func solveCols[T batchlas.Float](pk, xp []T, t, r int, c []T, ld int, back bool, alpha T) {
+	xp = xp[:panelCols*t]
 	j := 0
+	for ; j+panelCols <= r; j += panelCols {
+		b0 := c[j*ld : j*ld+t]
+		b1 := c[(j+1)*ld : (j+1)*ld+t]
+		b2 := c[(j+2)*ld : (j+2)*ld+t]
+		b3 := c[(j+3)*ld : (j+3)*ld+t]
+		for i := range b0 {
+			y := xp[4*i : 4*i+4 : 4*i+4]
+			y[0], y[1], y[2], y[3] = alpha*b0[i], alpha*b1[i], alpha*b2[i], alpha*b3[i]
+		}
+		o := 0 // pk offset of step s: s*(s+1)/2
+		for s := 0; s < t; s++ {
+			r0, lo := oneStep(s, t, back)
+			e := pk[o : o+s+1 : o+s+1]
+			o += s + 1
+			x := xp[4*lo : 4*(lo+s)]
+			y := xp[4*r0 : 4*r0+4 : 4*r0+4]
+			s0, s1, s2, s3 := y[0], y[1], y[2], y[3]
+			for k, l := range e[:s] {
+				v := x[4*k : 4*k+4 : 4*k+4]
+				s0 -= l * v[0]
+				s1 -= l * v[1]
+				s2 -= l * v[2]
+				s3 -= l * v[3]
+			}
+			d := e[s]
+			y[0], y[1], y[2], y[3] = s0*d, s1*d, s2*d, s3*d
+		}
+		for i := range b0 {
+			y := xp[4*i : 4*i+4 : 4*i+4]
+			b0[i], b1[i], b2[i], b3[i] = y[0], y[1], y[2], y[3]
+		}
+	}
 	for ; j+2 <= r; j += 2 {
 		b0 := c[j*ld : j*ld+t]
 		b1 := c[(j+1)*ld : (j+1)*ld+t]

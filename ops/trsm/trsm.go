@@ -128,15 +128,16 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 	return bufferSize(c, p), nil
 }
 
-// bufferSize is the workspace of choice c: per-worker packed triangles for
+// bufferSize is the workspace of choice c: per-worker packed triangles and
+// column panels for
 // the substitution kernels (direct, and the diagonal blocks of blocked);
 // none for vendor.
 func bufferSize(c sel.Choice, p *problem) int {
 	switch {
 	case c.Is(direct):
-		return parallel.Workers() * packedSize(p.t)
+		return parallel.Workers() * workSize(p.t)
 	case c.Is(blocked):
-		return parallel.Workers() * packedSize(min(p.t, c.Field("nb")))
+		return parallel.Workers() * workSize(min(p.t, c.Field("nb")))
 	}
 	return 0
 }

@@ -73,3 +73,39 @@ func BenchmarkPotrf(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPotrfVsGonum interleaves the automatic choice and the plain
+// gonum loop iteration by iteration on the same data, so a busy machine
+// slows both alike, and reports both rates and their ratio (x-gonumloop:
+// how many times faster the automatic choice is).
+func BenchmarkPotrfVsGonum(b *testing.B) {
+	for _, s := range benchShapes {
+		r := testmat.Rand(42)
+		src := batchFor[float64](r, s.n, s.batch, false)
+		a := testmat.Clone(src)
+		flops := flopsPerMatrix(s.n) * float64(s.batch)
+		impl := gonum.Implementation{}
+		b.Run(fmt.Sprintf("n=%d/batch=%d", s.n, s.batch), func(b *testing.B) {
+			var auto, loop time.Duration
+			for i := 0; i < b.N; i++ {
+				copy(a.Data, src.Data)
+				start := time.Now()
+				if err := Potrf(context.Background(), batchlas.Lower, a, nil); err != nil {
+					b.Fatal(err)
+				}
+				auto += time.Since(start)
+				copy(a.Data, src.Data)
+				start = time.Now()
+				for j := 0; j < a.Count; j++ {
+					if !impl.Dpotrf(blas.Upper, a.Rows, a.Data[j*a.Stride:], a.LD) {
+						b.Fatalf("matrix %d not SPD", j)
+					}
+				}
+				loop += time.Since(start)
+			}
+			b.ReportMetric(flops*float64(b.N)/auto.Seconds()/1e9, "auto-GFLOP/s")
+			b.ReportMetric(flops*float64(b.N)/loop.Seconds()/1e9, "gonumloop-GFLOP/s")
+			b.ReportMetric(loop.Seconds()/auto.Seconds(), "x-gonumloop")
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/batchlas-go/batchlas/ops/gemm"
 	"github.com/batchlas-go/batchlas/ops/potrf"
+	"github.com/batchlas-go/batchlas/ops/trsm"
 )
 
 func cellTexts(cs []cell) []string {
@@ -107,4 +108,18 @@ func TestRefinePointsFollowers(t *testing.T) {
 	b := newCell(keys, []string{"N", "N", "32", "32", "32", "16"})
 	got := refinePoints([]cell{a, b}, func(string, string) bool { return true }, "n", []string{"m", "k"}, refineRatio, map[string]bool{})
 	assert.Equal(t, []string{"ta=N tb=N m=16 n=16 k=16 batch=16"}, cellTexts(got))
+}
+
+func TestRefineAxesResolveFollowers(t *testing.T) {
+	axis, follow := refineAxes(gemm.Op, "n")
+	assert.Equal(t, "n", axis)
+	assert.Equal(t, []string{"m", "k"}, follow)
+	axis, follow = refineAxes(trsm.Op, "n") // trsm's n follows m
+	assert.Equal(t, "m", axis)
+	assert.Equal(t, []string{"n"}, follow)
+	axis, follow = refineAxes(potrf.Op, "n")
+	assert.Equal(t, "n", axis)
+	assert.Empty(t, follow)
+	axis, _ = refineAxes(potrf.Op, "m")
+	assert.Equal(t, "", axis)
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+
+	sel "github.com/batchlas-go/batchlas/select"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,4 +104,25 @@ func tiedAt(r cellResult, s string) bool {
 		}
 	}
 	return false
+}
+
+// refineAxes resolves the key to bisect for an op: the named key, or the key
+// it follows when its grid axis copies another (trsm's n follows m, so
+// refining "n" bisects m and n together), and the keys that follow it. It
+// returns "" when the op has no such key.
+func refineAxes(op *sel.Op, name string) (axis string, follow []string) {
+	if keyIndex(op.Keys(), name) < 0 {
+		return "", nil
+	}
+	same := sameAxes(op)
+	axis = name
+	if src, ok := same[name]; ok {
+		axis = src
+	}
+	for _, k := range op.Keys() {
+		if same[k.Name] == axis {
+			follow = append(follow, k.Name)
+		}
+	}
+	return axis, follow
 }

@@ -300,14 +300,9 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 	if err := measureAll(p.cells); err != nil {
 		return err
 	}
-	if !cfg.refine || keyIndex(p.t.op.Keys(), cfg.refineAxis) < 0 {
+	axis, follow := refineAxes(p.t.op, cfg.refineAxis)
+	if !cfg.refine || axis == "" {
 		return nil
-	}
-	var follow []string
-	for k, src := range sameAxes(p.t.op) {
-		if src == cfg.refineAxis {
-			follow = append(follow, k)
-		}
 	}
 	for {
 		var cells []cell
@@ -319,7 +314,7 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 		}
 		disagree := func(lo, hi string) bool { return disagreeOnWinner(byText[lo], byText[hi]) }
 		var next []cell
-		for _, c := range refinePoints(cells, disagree, cfg.refineAxis, follow, refineRatio, tried) {
+		for _, c := range refinePoints(cells, disagree, axis, follow, refineRatio, tried) {
 			if cfg.fits(p.t, p.dt, c) {
 				next = append(next, c)
 			}

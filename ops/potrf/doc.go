@@ -5,17 +5,27 @@
 // Each call makes one decision through the selection core (package sel):
 // the key is `uplo:exact n:log:3 batch:log`, and the candidates are
 //
-//	tiny                 n <= 16: each matrix factored in a stack array
+//	tiny                 n <= 16: straight-line code per order up to 12
+//	                     (generated, L*D*L^T with square roots last), a
+//	                     stack array above
 //	unblocked            per matrix, column by column, left-looking
 //	lpanel:panel=8|16|32 per matrix, left-looking in panels of that width
-//	blocked              right-looking over the whole batch; the panel solve
-//	                     and the trailing update are calls to the trsm and
-//	                     gemm ops on sub-matrix views of the batch
-//	vendor               gonum's LAPACK Dpotrf per matrix (float64 only,
-//	                     absent from a -tags novendor build)
+//	blocked              right-looking over the whole batch: diagonal blocks
+//	                     here, the panel solve and the trailing update
+//	                     through the trsm and gemm ops on sub-matrix views;
+//	                     a matrix that fits in the core's L2 cache (or has
+//	                     n <= 64) is factored whole per matrix instead
+//	vendor               gonum's LAPACK Dpotrf per matrix (float64 only:
+//	                     gonum has no float32 Cholesky; absent from a
+//	                     -tags novendor build)
 //
-// Pin one with BATCHLAS_POTRF_ROUTE=<spelling> or sel.WithPin(ctx, "potrf",
-// spelling). A matrix that is not positive definite is reported, LAPACK
-// style, in a *batchlas.NumericalError while the rest of the batch is still
-// factored.
+// Without a tuned table the last-resort order decides: blocked, which
+// serves every order and batch size.
+//
+// Pin a kernel with BATCHLAS_POTRF_ROUTE=<spelling> or
+// sel.WithPin(ctx, "potrf", spelling). A matrix that is not positive
+// definite is reported, LAPACK style, in a *batchlas.NumericalError while
+// the rest of the batch is still factored. No kernel needs workspace
+// today (BufferSize is 0); the blocked kernel's nested trsm and gemm calls
+// allocate their own.
 package potrf

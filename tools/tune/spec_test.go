@@ -163,3 +163,17 @@ func TestRunKeepsSectionsOfOtherDTypes(t *testing.T) {
 }
 
 func potrfTunerOp() *sel.Op { return tuners["potrf"].op }
+
+// A budget that runs out stops cleanly: nothing half-measured is written,
+// the exit status is zero, and the run says how to resume.
+func TestRunBudgetStopsCleanly(t *testing.T) {
+	out, led := t.TempDir(), t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := mainCode([]string{"run", "--op", "potrf", "--dtype", "float64", "--grid", "n=64,batch=256",
+		"--out", out, "--ledger", led, "--budget", "1ns"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stdout.String(), "stopped early (--budget spent)")
+	assert.Contains(t, stdout.String(), "resume from "+led)
+	ents, _ := os.ReadDir(out)
+	assert.Empty(t, ents, "no complete cell, no table")
+}

@@ -40,6 +40,26 @@ func packA[T batchlas.Float](dst, a []T, lda int, trans bool, i0, mb, l0, kb int
 	}
 }
 
+// packAN is packA for op(A) = A with full panels: each k step copies mr
+// adjacent elements of one column of A, so A is read once, in column
+// order, instead of once per row of the panel.
+func packAN[T batchlas.Float](dst, a []T, lda int, i0, mb, l0, kb int) {
+	full := mb / mr * mr
+	for p := 0; p*mr < full; p++ {
+		panel := dst[p*kb*mr : (p+1)*kb*mr]
+		off := l0*lda + i0 + p*mr
+		for l := range kb {
+			src := a[off : off+mr : off+mr]
+			d := panel[l*mr : l*mr+mr : l*mr+mr]
+			d[0], d[1], d[2], d[3] = src[0], src[1], src[2], src[3]
+			off += lda
+		}
+	}
+	if full < mb {
+		packA(dst[full*kb:], a, lda, false, i0+full, mb-full, l0, kb)
+	}
+}
+
 // packB copies rows [l0, l0+kb) and columns [j0, j0+nb) of op(B) into dst
 // as column panels of nr columns: element (l0+l, j0+nr*q+c) goes to
 // dst[q*kb*nr + l*nr + c]. Columns past nb in the last panel are zero.
@@ -70,24 +90,48 @@ func packB[T batchlas.Float](dst, b []T, ldb int, trans bool, l0, kb, j0, nb int
 }
 
 // microPacked accumulates the mr x nr tile ap*bp over kb steps, ap and bp
-// being one panel each of packA and packB.
+// being one panel each of packA and packB. The panels are walked by
+// reslicing, two k steps per iteration to halve the loop overhead. The
+// loop tests only len(ap) >= 2, so ap[2:4], ap[4:6] and ap[6:8] keep their
+// bounds checks (the panels are whole tiles: they never fail): each check
+// ends a basic block, which keeps four products live at a time. In one
+// block the compiler computes all the products before summing and spills.
 func microPacked[T batchlas.Float](kb int, ap, bp []T) (c0, c1, c2, c3, d0, d1, d2, d3 T) {
 	ap, bp = ap[:kb*mr], bp[:kb*nr]
-	for l := range kb {
-		t := bp[l*nr : l*nr+2 : l*nr+2]
-		x, y := t[0], t[1]
-		s := ap[l*mr : l*mr+2 : l*mr+2]
-		c0 += s[0] * x
-		d0 += s[0] * y
-		c1 += s[1] * x
-		d1 += s[1] * y
-		// The second bounds check splits the loop body in two blocks, so
-		// the compiler keeps four products live, not eight (it spills then).
-		s = ap[l*mr+2 : l*mr+4 : l*mr+4]
+	for len(ap) >= 2 && len(bp) >= 2*nr {
+		x, y := bp[0], bp[1]
+		c0 += ap[0] * x
+		d0 += ap[0] * y
+		c1 += ap[1] * x
+		d1 += ap[1] * y
+		s := ap[2:4:4]
 		c2 += s[0] * x
 		d2 += s[0] * y
 		c3 += s[1] * x
 		d3 += s[1] * y
+		x, y = bp[2], bp[3]
+		s = ap[4:6:6]
+		c0 += s[0] * x
+		d0 += s[0] * y
+		c1 += s[1] * x
+		d1 += s[1] * y
+		s = ap[6:8:8]
+		c2 += s[0] * x
+		d2 += s[0] * y
+		c3 += s[1] * x
+		d3 += s[1] * y
+		ap, bp = ap[2*mr:], bp[2*nr:]
+	}
+	if len(ap) >= mr && len(bp) >= nr { // odd kb: the last step
+		x, y := bp[0], bp[1]
+		c0 += ap[0] * x
+		d0 += ap[0] * y
+		c1 += ap[1] * x
+		d1 += ap[1] * y
+		c2 += ap[2] * x
+		d2 += ap[2] * y
+		c3 += ap[3] * x
+		d3 += ap[3] * y
 	}
 	return
 }

@@ -58,7 +58,11 @@ func packedOne[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c []T
 			for i0 := 0; i0 < m; i0 += mc {
 				mb := min(mc, m-i0)
 				ap := scratch[:kb*roundUp(mb, mr)]
-				packA(ap, a, p.a.LD, p.transA, i0, mb, l0, kb)
+				if p.transA {
+					packA(ap, a, p.a.LD, true, i0, mb, l0, kb)
+				} else {
+					packAN(ap, a, p.a.LD, i0, mb, l0, kb)
+				}
 				for jr := 0; jr < nb; jr += nr {
 					bpan := bp[jr*kb:]
 					for ir := 0; ir < mb; ir += mr {

@@ -128,10 +128,9 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 	return bufferSize(c, p), nil
 }
 
-// bufferSize is the workspace of choice c: per-worker packed triangles and
-// column panels for
-// the substitution kernels (direct, and the diagonal blocks of blocked);
-// none for vendor.
+// bufferSize is the workspace of choice c: a packed triangle and a column
+// panel per worker for the substitution kernels (direct, and the diagonal
+// blocks of blocked); none for vendor.
 func bufferSize(c sel.Choice, p *problem) int {
 	switch {
 	case c.Is(direct):

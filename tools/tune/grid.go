@@ -61,13 +61,25 @@ func expandGrid(op *sel.Op, g gridFlag) ([]cell, error) {
 	for _, ax := range axes {
 		byKey[ax.Key] = ax
 	}
-	for k := range g.custom {
-		if keyIndex(keys, k) >= 0 {
-			if ax, ok := byKey[k]; ok && ax.Same != "" {
-				return nil, fmt.Errorf("%s: --grid sets %s, which follows %s: set %s instead", op.Name(), k, ax.Same, ax.Same)
-			}
-		}
+	// A custom value for a key that follows another sets the one it
+	// follows (--grid n=... means the sizes for trsm too, whose n follows
+	// m), unless that one is given as well.
+	custom := map[string][]string{}
+	for k, vs := range g.custom {
+		custom[k] = vs
 	}
+	for k, vs := range g.custom {
+		ax, ok := byKey[k]
+		if !ok || ax.Same == "" {
+			continue
+		}
+		if _, both := g.custom[ax.Same]; both {
+			return nil, fmt.Errorf("%s: --grid sets both %s and %s, but %s follows %s: set %s only", op.Name(), k, ax.Same, k, ax.Same, ax.Same)
+		}
+		custom[ax.Same] = vs
+		delete(custom, k)
+	}
+	g.custom = custom
 	values := make([][]string, len(keys))
 	same := make([]int, len(keys)) // index of the axis a Same key copies, or -1
 	for i, k := range keys {

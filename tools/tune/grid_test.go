@@ -32,7 +32,12 @@ func TestExpandGridSameAxesFollow(t *testing.T) {
 
 	_, err = parseGridFlag("n=8,n=16")
 	assert.Error(t, err)
-	g, err = parseGridFlag("m=8")
+	g, err = parseGridFlag("m=8,batch=2")
+	require.NoError(t, err)
+	cells, err = expandGrid(gemm.Op, g)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"ta=N tb=N m=8 n=8 k=8 batch=2"}, cellTexts(cells), "setting a follower sets what it follows")
+	g, err = parseGridFlag("m=8,n=4")
 	require.NoError(t, err)
 	_, err = expandGrid(gemm.Op, g)
 	assert.ErrorContains(t, err, "follows n")

@@ -22,20 +22,33 @@ const blockedPanel = 16
 // defaultL2 stands in for a device that does not report its L2 size.
 const defaultL2 = 512 << 10
 
-// blockedPerMatrix reports whether the blocked kernel factors each matrix
-// whole instead of going right-looking over the batch: when n <= blockedNB
-// (a single block), or when one matrix fits in a core's L2 cache. Then the
-// per-matrix left-looking kernel keeps the matrix in cache for the whole
-// factorisation, while every step of the batch-wide path streams the whole
-// batch through memory. So the block size the driver uses is derived from
-// the order and the device's cache (a performance fact, never a gate):
-// blockedNB for matrices larger than L2, the whole matrix otherwise.
-func blockedPerMatrix(n, elemSize int, d *sel.Device) bool {
+// The paths of the blocked kernel.
+const (
+	blockedByTiny   = iota // n <= unrollMax: the tiny kernel's straight-line code
+	blockedByMatrix        // per-matrix left-looking panels
+	blockedByBatch         // right-looking over the batch, nested trsm and gemm
+)
+
+// blockedPath says how the blocked kernel factors a on device d. A single
+// block (n <= blockedNB), or a matrix that fits in a core's L2 cache, is
+// factored whole per matrix: the per-matrix kernel keeps the matrix in
+// cache for the whole factorisation, while every step of the batch-wide
+// path streams the whole batch through memory. So the block size the
+// driver uses is derived from the order and the device's cache (a
+// performance fact, never a gate): the whole matrix when it fits in L2,
+// blockedNB above.
+func blockedPath[T batchlas.Float](n int, a batchlas.Batch[T], d *sel.Device) int {
 	l2 := d.L2
 	if l2 <= 0 {
 		l2 = defaultL2
 	}
-	return n <= blockedNB || n*n*elemSize <= l2
+	switch {
+	case n <= unrollMax:
+		return blockedByTiny
+	case n <= blockedNB || n*n*int(unsafe.Sizeof(a.Data[0])) <= l2:
+		return blockedByMatrix
+	}
+	return blockedByBatch
 }
 
 // blockedPotrf is right-looking blocked Cholesky over the whole batch. At
@@ -55,16 +68,16 @@ func blockedPerMatrix(n, elemSize int, d *sel.Device) bool {
 // get nil workspace and allocate their own, which keeps potrf's BufferSize
 // independent of their choices.
 //
-// When blockedPerMatrix says so there is a single step and no nested call:
+// When blockedPath says so there is a single step and no nested call:
 // each matrix is factored whole, by the tiny kernel's straight-line code up
 // to unrollMax and by the per-matrix left-looking kernel above.
-func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
+func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
 	n := a.Rows
-	if n <= unrollMax {
-		return tinyPotrf(ctx, uplo, a, info) // straight-line per order
-	}
-	if blockedPerMatrix(n, int(unsafe.Sizeof(a.Data[0])), batchlas.DeviceFrom(ctx)) {
-		return lpanelPotrf(ctx, uplo, a, blockedPanel, info)
+	switch blockedPath(n, a, batchlas.DeviceFrom(ctx)) {
+	case blockedByTiny:
+		return tinyPotrf(ctx, uplo, a, info)
+	case blockedByMatrix:
+		return lpanelPotrf(ctx, uplo, a, blockedPanel, ws, info)
 	}
 	ld, stride := a.LD, a.Stride
 	for k0 := 0; k0 < n; k0 += blockedNB {

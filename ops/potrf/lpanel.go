@@ -4,38 +4,27 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
 // lpanelPotrf is per-matrix left-looking blocked Cholesky: one worker
 // carries one matrix through all its panels of `panel` columns. Each panel
 // is first updated by every column left of it in one sweep (the panel stays
 // in L1 while the earlier columns stream past), then factored column by
-// column within itself.
-func lpanelPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], panel int, info []int32) error {
-	n, ld, stride := a.Rows, a.LD, a.Stride
-	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-			info[i] = int32(lpanelMatrix(m, ld, n, panel, uplo))
-		}
+// column within itself. Upper goes through a transposed copy in the
+// worker's workspace (see perMatrix).
+func lpanelPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], panel int, ws []T, info []int32) error {
+	return perMatrix(ctx, uplo, a, ws, info, func(m []T, ld, n int) int {
+		return lpanelLower(m, ld, n, panel)
 	})
 }
 
-// lpanelMatrix factors one matrix in panels of p columns and returns its
-// info (0 or the failing column, 1-based).
-func lpanelMatrix[T batchlas.Float](m []T, ld, n, p int, uplo batchlas.Uplo) int {
+// lpanelLower factors one lower triangle in panels of p columns and returns
+// its info (0 or the failing column, 1-based).
+func lpanelLower[T batchlas.Float](m []T, ld, n, p int) int {
 	for j0 := 0; j0 < n; j0 += p {
 		jb := min(p, n-j0)
-		var f int
-		if uplo == batchlas.Lower {
-			lowerUpdate(m, ld, j0, jb, n, 0, j0)
-			f = lowerPanel(m, ld, j0, jb, n)
-		} else {
-			upperUpdate(m, ld, j0, jb, n, 0, j0)
-			f = upperPanel(m, ld, j0, jb, n)
-		}
-		if f != 0 {
+		lowerUpdate(m, ld, j0, jb, n, 0, j0)
+		if f := lowerPanel(m, ld, j0, jb, n); f != 0 {
 			return f
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -44,18 +45,18 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	if !canRun(c, key, dev) {
 		return batchlas.Argf("potrf", "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
 	}
-	if need := bufferSize(c, a); ws != nil && len(ws) < need {
+	if need := bufferSize(c, uplo, a, dev); ws != nil && len(ws) < need {
 		return batchlas.Argf("potrf", "ws", "ws has %d elements, kernel %s needs %d; size it with potrf.BufferSize or pass nil", len(ws), c, need)
 	}
 	switch c.Family() {
 	case tinyFamily:
 		return tinyPotrf(ctx, uplo, a, info)
 	case unblockedFamily:
-		return unblockedPotrf(ctx, uplo, a, info)
+		return unblockedPotrf(ctx, uplo, a, ws, info)
 	case lpanelFamily:
-		return lpanelPotrf(ctx, uplo, a, c.Field("panel"), info)
+		return lpanelPotrf(ctx, uplo, a, c.Field("panel"), ws, info)
 	case blockedFamily:
-		return blockedPotrf(ctx, uplo, a, info)
+		return blockedPotrf(ctx, uplo, a, ws, info)
 	case vendorFamily:
 		return vendorPotrf(ctx, uplo, a, info)
 	}
@@ -72,11 +73,12 @@ func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a bat
 	if a.Empty() {
 		return 0, nil
 	}
-	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), makeKey(uplo, a), batchlas.DeviceFrom(ctx))
+	dev := batchlas.DeviceFrom(ctx)
+	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), makeKey(uplo, a), dev)
 	if err != nil {
 		return 0, err
 	}
-	return bufferSize(c, a), nil
+	return bufferSize(c, uplo, a, dev), nil
 }
 
 // check validates the arguments of a call.
@@ -125,11 +127,27 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	return true
 }
 
-// bufferSize is the workspace kernel c needs for a. No potrf kernel needs
-// scratch today: tiny works on the stack, the others in place, and blocked
-// lets its nested trsm and gemm calls allocate their own (nil workspace).
-func bufferSize[T batchlas.Float](c sel.Choice, a batchlas.Batch[T]) int {
-	return 0
+// bufferSize is the workspace kernel c needs for a on device d: the
+// per-matrix kernels factor an Upper matrix through a transposed copy, one
+// n x n scratch per worker (see perMatrix); everything else works in place
+// (tiny on the stack) and needs none. blocked needs the scratch only when
+// it takes its per-matrix path; its nested trsm and gemm calls allocate
+// their own.
+func bufferSize[T batchlas.Float](c sel.Choice, uplo batchlas.Uplo, a batchlas.Batch[T], d *sel.Device) int {
+	if uplo != batchlas.Upper {
+		return 0
+	}
+	n := a.Rows
+	perWorker := 0
+	switch c.Family() {
+	case unblockedFamily, lpanelFamily:
+		perWorker = upperScratch(n)
+	case blockedFamily:
+		if blockedPath(n, a, d) == blockedByMatrix {
+			perWorker = upperScratch(n)
+		}
+	}
+	return parallel.Workers() * perWorker
 }
 
 // flopsPerMatrix is the cost of one factorisation, n^3/3 + n^2/2 flops

@@ -4,24 +4,14 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
-// unblockedPotrf factors each matrix in place, column by column (row by row
-// for Upper), left-looking: every column sweeps all the columns before it
-// once. One worker owns one matrix at a time; nothing is allocated.
-func unblockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
-	n, ld, stride := a.Rows, a.LD, a.Stride
-	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-			var f int
-			if uplo == batchlas.Lower {
-				f = lowerPanel(m, ld, 0, n, n)
-			} else {
-				f = upperPanel(m, ld, 0, n, n)
-			}
-			info[i] = int32(f)
-		}
+// unblockedPotrf factors each matrix column by column, left-looking: every
+// column sweeps all the columns before it once (pairs of columns share the
+// sweep). One worker owns one matrix at a time; Upper goes through a
+// transposed copy in the worker's workspace (see perMatrix).
+func unblockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
+	return perMatrix(ctx, uplo, a, ws, info, func(m []T, ld, n int) int {
+		return lowerPanel(m, ld, 0, n, n)
 	})
 }

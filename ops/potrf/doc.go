@@ -25,7 +25,11 @@
 // Pin a kernel with BATCHLAS_POTRF_ROUTE=<spelling> or
 // sel.WithPin(ctx, "potrf", spelling). A matrix that is not positive
 // definite is reported, LAPACK style, in a *batchlas.NumericalError while
-// the rest of the batch is still factored. No kernel needs workspace
-// today (BufferSize is 0); the blocked kernel's nested trsm and gemm calls
-// allocate their own.
+// the rest of the batch is still factored.
+//
+// Workspace: the per-matrix kernels (unblocked, lpanel, and blocked when it
+// factors per matrix) factor an Upper matrix through a transposed n x n
+// copy per worker, so BufferSize is GOMAXPROCS*n*n for those calls and 0
+// otherwise; the blocked kernel's nested trsm and gemm calls allocate
+// their own.
 package potrf

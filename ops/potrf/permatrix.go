@@ -54,23 +54,56 @@ func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 func upperScratch(n int) int { return n * n }
 
 // upperToLower writes the transpose of the upper triangle of m (leading
-// dimension ld) into the lower triangle of dst (leading dimension n):
-// row r of U, strided in m, becomes the contiguous column r of dst.
+// dimension ld) into the lower triangle of dst (leading dimension n): row r
+// of U, strided in m, becomes the contiguous column r of dst. Four rows go
+// at a time, so each column of m is read as one short contiguous piece and
+// each of the four destination columns is written sequentially.
 func upperToLower[T batchlas.Float](dst, m []T, ld, n int) {
-	for c := 0; c < n; c++ {
-		col := m[c*ld : c*ld+c+1] // U(0..c, c)
-		for r, v := range col {
-			dst[r*n+c] = v
+	r0 := 0
+	for ; r0+4 <= n; r0 += 4 {
+		d0 := dst[r0*n : r0*n+n]
+		d1 := dst[(r0+1)*n : (r0+1)*n+n]
+		d2 := dst[(r0+2)*n : (r0+2)*n+n]
+		d3 := dst[(r0+3)*n : (r0+3)*n+n]
+		// The 4x4 diagonal block: U(r, c) for r0 <= r <= c < r0+4.
+		for c := r0; c < r0+4; c++ {
+			for r := r0; r <= c; r++ {
+				dst[r*n+c] = m[c*ld+r]
+			}
+		}
+		for c := r0 + 4; c < len(d0); c++ {
+			u := m[c*ld+r0 : c*ld+r0+4]
+			d0[c], d1[c], d2[c], d3[c] = u[0], u[1], u[2], u[3]
+		}
+	}
+	for r := r0; r < n; r++ {
+		for c := r; c < n; c++ {
+			dst[r*n+c] = m[c*ld+r]
 		}
 	}
 }
 
 // lowerToUpper is upperToLower's inverse.
 func lowerToUpper[T batchlas.Float](m []T, ld int, src []T, n int) {
-	for c := 0; c < n; c++ {
-		col := m[c*ld : c*ld+c+1]
-		for r := range col {
-			col[r] = src[r*n+c]
+	r0 := 0
+	for ; r0+4 <= n; r0 += 4 {
+		s0 := src[r0*n : r0*n+n]
+		s1 := src[(r0+1)*n : (r0+1)*n+n]
+		s2 := src[(r0+2)*n : (r0+2)*n+n]
+		s3 := src[(r0+3)*n : (r0+3)*n+n]
+		for c := r0; c < r0+4; c++ {
+			for r := r0; r <= c; r++ {
+				m[c*ld+r] = src[r*n+c]
+			}
+		}
+		for c := r0 + 4; c < len(s0); c++ {
+			u := m[c*ld+r0 : c*ld+r0+4]
+			u[0], u[1], u[2], u[3] = s0[c], s1[c], s2[c], s3[c]
+		}
+	}
+	for r := r0; r < n; r++ {
+		for c := r; c < n; c++ {
+			m[c*ld+r] = src[r*n+c]
 		}
 	}
 }

@@ -16,17 +16,13 @@ import (
 // range, and a 64x64 diagonal block (32 KiB in float64) factors in L1/L2.
 const blockedNB = 64
 
-// blockedPanel is the panel width of the per-matrix path: up to n = 32 it
-// is the plain column-by-column kernel, which measured fastest there.
-const blockedPanel = 32
-
 // defaultL2 stands in for a device that does not report its L2 size.
 const defaultL2 = 512 << 10
 
 // The paths of the blocked kernel.
 const (
 	blockedByTiny   = iota // n <= unrollMax: the tiny kernel's straight-line code
-	blockedByMatrix        // per-matrix left-looking panels
+	blockedByMatrix        // per matrix, left-looking column by column
 	blockedByBatch         // right-looking over the batch, nested trsm and gemm
 )
 
@@ -71,14 +67,15 @@ func blockedPath[T batchlas.Float](n int, a batchlas.Batch[T], d *sel.Device) in
 //
 // When blockedPath says so there is a single step and no nested call:
 // each matrix is factored whole, by the tiny kernel's straight-line code up
-// to unrollMax and by the per-matrix left-looking kernel above.
+// to unrollMax and by the unblocked kernel above (in cache, it measured at
+// least as fast as the lpanel widths from n = 13 to 256).
 func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
 	n := a.Rows
 	switch blockedPath(n, a, batchlas.DeviceFrom(ctx)) {
 	case blockedByTiny:
 		return tinyPotrf(ctx, uplo, a, info)
 	case blockedByMatrix:
-		return lpanelPotrf(ctx, uplo, a, blockedPanel, ws, info)
+		return unblockedPotrf(ctx, uplo, a, ws, info)
 	}
 	ld, stride := a.LD, a.Stride
 	for k0 := 0; k0 < n; k0 += blockedNB {

@@ -61,8 +61,8 @@ var Op = sel.Register(sel.OpSpec{
 		{Key: "uplo", Quick: []string{"L"}, Full: []string{"L", "U"}},
 		{Key: "ta", Quick: []string{"N"}, Full: []string{"N", "T"}},
 		{Key: "diag", Quick: []string{"N"}, Full: []string{"N", "U"}},
-		{Key: "m", Quick: []string{"4", "16", "64", "256"}, Full: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}},
+		{Key: "m", Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}, Full: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}},
 		{Key: "n", Same: "m"},
-		{Key: "batch", Quick: []string{"16", "4096"}, Full: []string{"1", "16", "256", "4096", "32768"}},
+		{Key: "batch", Quick: []string{"1", "16", "256", "4096", "32768"}, Full: []string{"1", "16", "256", "4096", "32768"}},
 	},
 })

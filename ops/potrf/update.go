@@ -103,13 +103,10 @@ func lowerUpdate1[T batchlas.Float](a []T, ld, j, rowEnd, k0, k1 int) {
 	}
 }
 
-// lowerPanel factors the columns [j0, j0+jb) of the lower triangle, rows
-// down to rowEnd, assuming every column left of j0 has already been
-// subtracted from them: within the panel it is left-looking, column by
-// column (pairs share their sweep of the panel's earlier columns). It
-// returns 0, or the 1-based index of the first column whose pivot is not
-// positive (NaN included), where it stops.
-func lowerPanel[T batchlas.Float](a []T, ld, j0, jb, rowEnd int) int {
+// lowerPanel2 is lowerPanel by column pairs: within the panel it is
+// left-looking, column by column (pairs share their sweep of the panel's
+// earlier columns). lowerPanel runs it on the last jb mod 4 columns.
+func lowerPanel2[T batchlas.Float](a []T, ld, j0, jb, rowEnd int) int {
 	end := j0 + jb
 	for j := j0; j < end; j += 2 {
 		if j+1 < end {

@@ -76,3 +76,12 @@ func TestSmallWorkRunsInline(t *testing.T) {
 	}))
 	require.Equal(t, 1, calls)
 }
+
+func TestPadKeepsWorkersApart(t *testing.T) {
+	require.Equal(t, 0, Pad(0))
+	for _, n := range []int{1, 2, 12, 31, 32, 33, 1000} {
+		p := Pad(n)
+		require.GreaterOrEqual(t, p, n+padElems, "n=%d: at least one padElems of slack", n)
+		require.Zero(t, p%padElems, "n=%d: stride is a multiple of padElems", n)
+	}
+}

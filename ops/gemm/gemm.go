@@ -160,7 +160,7 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 // elements: per-worker scratch times the number of workers.
 func workspace(c sel.Choice, m, n, k int) int {
 	if c.Is(familyPacked) {
-		return parallel.Workers() * packedPerWorker(c, m, n, k)
+		return parallel.Workers() * parallel.Pad(packedPerWorker(c, m, n, k))
 	}
 	return 0
 }

@@ -30,11 +30,12 @@ func roundUp(x, to int) int { return (x + to - 1) / to * to }
 // op(A), pack it and sweep mr x nr micro-tiles over the block.
 func packed[T batchlas.Float](ctx context.Context, p *problem[T], ch sel.Choice, ws []T) error {
 	mc, kc := ch.Value(0), ch.Value(1)
-	per := packedPerWorker(ch, p.m, p.n, p.k)
+	need := packedPerWorker(ch, p.m, p.n, p.k)
+	per := parallel.Pad(need)
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
 	a, b, c := p.a, p.b, p.c
 	return parallel.For(ctx, c.Count, flops, func(w, lo, hi int) {
-		scratch := ws[w*per : (w+1)*per]
+		scratch := ws[w*per : w*per+need]
 		for i := lo; i < hi; i++ {
 			packedOne(p, mc, kc, scratch, a.Data[i*a.Stride:], b.Data[i*b.Stride:], c.Data[i*c.Stride:])
 		}

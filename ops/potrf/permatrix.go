@@ -36,10 +36,10 @@ func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(w, lo, hi int) {
 		var buf []T
 		if end := (w + 1) * nn; end <= len(ws) {
-			buf = ws[w*nn : end]
+			buf = ws[w*nn : w*nn+n*n]
 		} else {
 			// GOMAXPROCS grew since the workspace was sized.
-			buf = make([]T, nn)
+			buf = make([]T, n*n)
 		}
 		for i := lo; i < hi; i++ {
 			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
@@ -51,7 +51,7 @@ func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 }
 
 // upperScratch is the per-worker scratch perMatrix needs for Upper.
-func upperScratch(n int) int { return n * n }
+func upperScratch(n int) int { return parallel.Pad(n * n) }
 
 // upperToLower writes the transpose of the upper triangle of m (leading
 // dimension ld) into the lower triangle of dst (leading dimension n): row r

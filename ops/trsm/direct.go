@@ -55,8 +55,9 @@ func packedSize(t int) int { return t * (t + 1) / 2 }
 const panelCols = 4
 
 // workSize is the per-worker workspace of the substitution kernel for a
-// triangle of order t: the packed triangle, then the column panel.
-func workSize(t int) int { return packedSize(t) + panelCols*t }
+// triangle of order t: the packed triangle, then the column panel, padded
+// so that two workers' scratch never shares a cache line.
+func workSize(t int) int { return parallel.Pad(packedSize(t) + panelCols*t) }
 
 // launchDirect solves every matrix of the batch by substitution.
 func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a, b batchlas.Batch[T], ws []T) error {
@@ -71,7 +72,7 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 	work := float64(p.t) * float64(p.t) * float64(p.r)
 	return parallel.For(ctx, b.Count, work, func(w, lo, hi int) {
 		pk := ws[w*per : w*per+np]
-		xp := ws[w*per+np : (w+1)*per]
+		xp := ws[w*per+np : w*per+np+panelCols*p.t]
 		for i := lo; i < hi; i++ {
 			// A broadcast matrix is packed once per chunk.
 			if i == lo || a.Stride != 0 {

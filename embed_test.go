@@ -1,0 +1,31 @@
+package batchlas_test
+
+import (
+	"io/fs"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/batchlas-go/batchlas"
+	_ "github.com/batchlas-go/batchlas/ops/gemm"
+	_ "github.com/batchlas-go/batchlas/ops/potrf"
+	_ "github.com/batchlas-go/batchlas/ops/trsm"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// TestShippedTables fails the suite when a table embedded from tuned/ does
+// not parse, is stale (R9), or names a spelling that is not a candidate of
+// its op, and when a table names an op that does not exist.
+func TestShippedTables(t *testing.T) {
+	require.NoError(t, sel.CheckBuiltin())
+	ents, err := fs.ReadDir(batchlas.BuiltinTables(), ".")
+	require.NoError(t, err)
+	for _, e := range ents {
+		if e.Name() == "README.md" {
+			continue
+		}
+		op, _, err := sel.SplitTableName(e.Name())
+		require.NoError(t, err, "tuned/ holds only <op>.<device>.txt tables and its README")
+		require.NotNil(t, sel.Lookup(op), "tuned/%s is a table of an op that is not linked", e.Name())
+	}
+}

@@ -222,33 +222,38 @@ func TestNaNInfPropagate(t *testing.T) {
 // element less is an ArgError naming ws.
 func TestWorkspaceExact(t *testing.T) {
 	forEachCandidate(t, func(t *testing.T, dt sel.DType, c sel.Choice) {
-		if dt != sel.Float64 {
-			t.Skip("float64 covers the sizing; float32 uses the same code")
-		}
-		r := testmat.Rand(17)
-		for _, mnk := range [][3]int{{9, 7, 5}, {65, 33, 130}, {16, 16, 16}, {3, 513, 2}} {
-			for _, ta := range transposes {
-				s := shape{ta, batchlas.Trans, mnk[0], mnk[1], mnk[2], 3}
-				if !canRun(c, keyOf(s), batchlas.Host()) {
-					continue
-				}
-				ctx := pinned(c)
-				a, b, cc := operands[float64](r, s, layout{})
-				size, err := BufferSize(ctx, s.ta, s.tb, a, b, cc)
-				require.NoError(t, err)
-				require.Equal(t, workspace(c, s.m, s.n, s.k), size)
-				want, bound := oracle(s.ta, s.tb, 1, a, b, 1, cc)
-				require.NoError(t, Gemm(ctx, s.ta, s.tb, 1, a, b, 1, cc, testmat.NaNs[float64](size)))
-				checkAgainst(t, fmt.Sprint(c, mnk), cc, want, bound)
-				if size > 0 {
-					err := Gemm(ctx, s.ta, s.tb, 1, a, b, 1, cc, make([]float64, size-1))
-					var ae *batchlas.ArgError
-					require.True(t, errors.As(err, &ae), "short ws: got %v", err)
-					require.Equal(t, "ws", ae.Arg)
-				}
-			}
+		if dt == sel.Float32 {
+			workspaceExact[float32](t, c)
+		} else {
+			workspaceExact[float64](t, c)
 		}
 	})
+}
+
+func workspaceExact[T batchlas.Float](t *testing.T, c sel.Choice) {
+	r := testmat.Rand(17)
+	for _, mnk := range [][3]int{{9, 7, 5}, {65, 33, 130}, {16, 16, 16}, {3, 513, 2}} {
+		for _, ta := range transposes {
+			s := shape{ta, batchlas.Trans, mnk[0], mnk[1], mnk[2], 3}
+			if !canRun(c, keyOf(s), batchlas.Host()) {
+				continue
+			}
+			ctx := pinned(c)
+			a, b, cc := operands[T](r, s, layout{})
+			size, err := BufferSize(ctx, s.ta, s.tb, a, b, cc)
+			require.NoError(t, err)
+			require.Equal(t, workspace(c, s.m, s.n, s.k), size)
+			want, bound := oracle(s.ta, s.tb, 1, a, b, 1, cc)
+			require.NoError(t, Gemm(ctx, s.ta, s.tb, 1, a, b, 1, cc, testmat.NaNs[T](size)))
+			checkAgainst(t, fmt.Sprint(c, mnk), cc, want, bound)
+			if size > 0 {
+				err := Gemm(ctx, s.ta, s.tb, 1, a, b, 1, cc, make([]T, size-1))
+				var ae *batchlas.ArgError
+				require.True(t, errors.As(err, &ae), "short ws: got %v", err)
+				require.Equal(t, "ws", ae.Arg)
+			}
+		}
+	}
 }
 
 // TestCanRunEqualsLaunch: pinning a candidate succeeds exactly when can_run

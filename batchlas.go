@@ -3,6 +3,7 @@ package batchlas
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	sel "github.com/batchlas-go/batchlas/select"
@@ -79,8 +80,16 @@ func (b Batch[T]) Check(op, name string, written bool) error {
 	if b.Count == 0 || b.Rows == 0 || b.Cols == 0 {
 		return nil
 	}
+	// Sizes so large that the storage they describe overflows int cannot
+	// be backed by a slice; refuse them before any product wraps around.
+	if b.Cols-1 > (math.MaxInt-b.Rows)/b.LD {
+		return bad("ld %d and cols %d describe more elements than an int can count", b.LD, b.Cols)
+	}
 	span := (b.Cols-1)*b.LD + b.Rows
-	if b.Stride != 0 && b.Stride < b.LD*b.Cols {
+	if b.Stride != 0 && b.Count-1 > (math.MaxInt-span)/b.Stride {
+		return bad("stride %d and count %d describe more elements than an int can count", b.Stride, b.Count)
+	}
+	if b.Stride != 0 && b.Stride/b.LD < b.Cols {
 		if written || b.Stride < span {
 			return bad("stride %d < ld*cols %d (matrices overlap); use ld*cols or more, or 0 to broadcast a read-only operand", b.Stride, b.LD*b.Cols)
 		}

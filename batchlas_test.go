@@ -30,6 +30,8 @@ func TestBatchCheck(t *testing.T) {
 		{"overlap written", Batch[float64]{Data: make([]float64, 100), Rows: 2, Cols: 2, LD: 4, Stride: 6, Count: 2}, true, "matrices overlap"},
 		{"overlap read", Batch[float64]{Data: make([]float64, 100), Rows: 2, Cols: 2, LD: 4, Stride: 5, Count: 2}, false, "matrices overlap"},
 		{"broadcast written", Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 2, Stride: 0, Count: 2}, true, "stride 0 broadcasts"},
+		{"ld times cols overflows", Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 1 << 40, LD: 1 << 40, Stride: 0, Count: 1}, false, "more elements than an int can count"},
+		{"stride times count overflows", Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 2, Stride: 1 << 62, Count: 4}, false, "more elements than an int can count"},
 		// (4-1)*4 + (2-1)*2 + 2 = 16 elements: one short.
 		{"short data", Batch[float64]{Data: make([]float64, 15), Rows: 2, Cols: 2, LD: 2, Stride: 4, Count: 4}, false, "data has 15 elements, need 16"},
 	}

@@ -70,6 +70,18 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 	unit := p.diag == batchlas.Unit
 	left := p.side == batchlas.Left
 	work := float64(p.t) * float64(p.t) * float64(p.r)
+	if p.t <= smallT {
+		// C(i, j) is B(i, j) for Left and B(j, i) for Right.
+		cis, cjs := 1, b.LD
+		if !left {
+			cis, cjs = b.LD, 1
+		}
+		return parallel.For(ctx, b.Count, work, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				solveSmall(a.Data[i*a.Stride:], g, unit, p.t, p.r, b.Data[i*b.Stride:], cis, cjs, alpha)
+			}
+		})
+	}
 	return parallel.For(ctx, b.Count, work, func(w, lo, hi int) {
 		pk := ws[w*per : w*per+np]
 		xp := ws[w*per+np : w*per+np+panelCols*p.t]

@@ -20,10 +20,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// sizes straddle the register blocks of the substitution kernel (2 rows by
-// 2 columns for Right, 1 row by a 4-column panel for Left) and the blocked
-// leaf sizes (8, 16, 32).
-var sizes = []int{1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129}
+// sizes straddle the small-triangle path (order <= smallT = 4), the
+// register blocks of the substitution kernel (2 rows by 2 columns for Right,
+// 1 row by a 4-column panel for Left) and the blocked leaf sizes (8, 16, 32).
+var sizes = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129}
 
 // others are the sizes of the dimension of B that A does not touch: 1 to 5
 // by turns, 9 (two 4-column panels and one column left) and 11 (two panels,

@@ -41,22 +41,12 @@ type gemmCase[T batchlas.Float] struct {
 	refs map[int][2]dense
 }
 
-func transposeOf(s string) (batchlas.Transpose, error) {
-	switch s {
-	case "N":
-		return batchlas.NoTrans, nil
-	case "T":
-		return batchlas.Trans, nil
-	}
-	return 0, fmt.Errorf("transpose %q: want N or T", s)
-}
-
 func newGemmCase[T batchlas.Float](c cell, seed uint64) (*gemmCase[T], error) {
-	ta, err := transposeOf(c.get("ta"))
+	ta, err := letterOf("ta", c.get("ta"), batchlas.NoTrans, batchlas.Trans)
 	if err != nil {
 		return nil, err
 	}
-	tb, err := transposeOf(c.get("tb"))
+	tb, err := letterOf("tb", c.get("tb"), batchlas.NoTrans, batchlas.Trans)
 	if err != nil {
 		return nil, err
 	}

@@ -42,18 +42,8 @@ type potrfCase[T batchlas.Float] struct {
 	checkFor []int
 }
 
-func uploOf(s string) (batchlas.Uplo, error) {
-	switch s {
-	case "L":
-		return batchlas.Lower, nil
-	case "U":
-		return batchlas.Upper, nil
-	}
-	return 0, fmt.Errorf("uplo %q: want L or U", s)
-}
-
 func newPotrfCase[T batchlas.Float](c cell, seed uint64) (*potrfCase[T], error) {
-	uplo, err := uploOf(c.get("uplo"))
+	uplo, err := letterOf("uplo", c.get("uplo"), batchlas.Lower, batchlas.Upper)
 	if err != nil {
 		return nil, err
 	}

@@ -55,28 +55,18 @@ type trsmCase[T batchlas.Float] struct {
 
 func newTrsmCase[T batchlas.Float](c cell, seed uint64) (*trsmCase[T], error) {
 	tc := &trsmCase[T]{}
-	switch c.get("side") {
-	case "L":
-		tc.side = batchlas.Left
-	case "R":
-		tc.side = batchlas.Right
-	default:
-		return nil, fmt.Errorf("side %q: want L or R", c.get("side"))
-	}
 	var err error
-	if tc.uplo, err = uploOf(c.get("uplo")); err != nil {
+	if tc.side, err = letterOf("side", c.get("side"), batchlas.Left, batchlas.Right); err != nil {
 		return nil, err
 	}
-	if tc.ta, err = transposeOf(c.get("ta")); err != nil {
+	if tc.uplo, err = letterOf("uplo", c.get("uplo"), batchlas.Lower, batchlas.Upper); err != nil {
 		return nil, err
 	}
-	switch c.get("diag") {
-	case "N":
-		tc.diag = batchlas.NonUnit
-	case "U":
-		tc.diag = batchlas.Unit
-	default:
-		return nil, fmt.Errorf("diag %q: want N or U", c.get("diag"))
+	if tc.ta, err = letterOf("ta", c.get("ta"), batchlas.NoTrans, batchlas.Trans); err != nil {
+		return nil, err
+	}
+	if tc.diag, err = letterOf("diag", c.get("diag"), batchlas.NonUnit, batchlas.Unit); err != nil {
+		return nil, err
 	}
 	m, n, count := c.num("m"), c.num("n"), c.num("batch")
 	t := m

@@ -76,7 +76,7 @@ func (g *gemmCase[T]) bind(ctx context.Context) (*boundCase, error) {
 	}
 	ws := testmat.NaNs[T](size)
 	return &boundCase{
-		call: func(ctx context.Context) error {
+		call: func(ctx context.Context, _ int) error {
 			return gemm.Gemm(ctx, g.ta, g.tb, 1, g.a, g.b, 0, g.c, ws)
 		},
 		poison: func() {
@@ -84,7 +84,8 @@ func (g *gemmCase[T]) bind(ctx context.Context) (*boundCase, error) {
 				g.c.Data[i] = T(math.NaN())
 			}
 		},
-		check: g.check,
+		copies: 1,
+		check:  g.check,
 	}, nil
 }
 

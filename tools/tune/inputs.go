@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/testmat"
@@ -15,6 +16,41 @@ import (
 // well-conditioned inputs. Seven is odd, so the first, middle and last
 // matrices a verification checks are usually different ones.
 const distinctMatrices = 7
+
+// copiesBytes bounds the working copies of an operand an in-place op
+// overwrites: small enough that they stay in the L2 cache, as the one copy
+// restored right before each call did, and maxCopies of them at most.
+const (
+	copiesBytes = 256 << 10
+	maxCopies   = 64
+)
+
+// inPlace is the operand of an in-place op (trsm's B, potrf's A): its
+// pristine values and the working copies the timed calls overwrite.
+type inPlace[T batchlas.Float] struct {
+	orig batchlas.Batch[T]
+	work []batchlas.Batch[T]
+}
+
+// newInPlace keeps orig and as many working copies of it as fit in
+// copiesBytes (at least one).
+func newInPlace[T batchlas.Float](orig batchlas.Batch[T]) *inPlace[T] {
+	var zero T
+	bytes := max(len(orig.Data)*int(unsafe.Sizeof(zero)), 1)
+	k := min(max(copiesBytes/bytes, 1), maxCopies)
+	p := &inPlace[T]{orig: orig, work: make([]batchlas.Batch[T], k)}
+	for j := range p.work {
+		p.work[j] = testmat.Clone(orig)
+	}
+	return p
+}
+
+// restore copies the pristine values back into the first k working copies.
+func (p *inPlace[T]) restore(k int) {
+	for _, w := range p.work[:k] {
+		copy(w.Data, p.orig.Data)
+	}
+}
 
 // tiledBatch returns a tight batch of count rows x cols matrices whose
 // matrix i is a copy of matrix i%distinct of a random batch that fill

@@ -11,7 +11,7 @@ import (
 )
 
 // potrf is timed on SPD matrices (testmat.SPD), restored before every call
-// because the factorisation overwrites its input. Its blocked kernel calls
+// (working copies: inPlace) because the factorisation overwrites its input. Its blocked kernel calls
 // trsm and gemm through their entry points, so their sources are part of
 // potrf's kernels: a faster gemm makes potrf's table stale too.
 func init() {
@@ -38,7 +38,7 @@ func init() {
 
 type potrfCase[T batchlas.Float] struct {
 	uplo     batchlas.Uplo
-	a, orig  batchlas.Batch[T]
+	a        *inPlace[T]
 	checkFor []int
 }
 
@@ -50,18 +50,19 @@ func newPotrfCase[T batchlas.Float](c cell, seed uint64) (*potrfCase[T], error) 
 	n, count := c.num("n"), c.num("batch")
 	r := testmat.Rand(seed)
 	orig := tiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) { testmat.SPD(r, b) })
-	return &potrfCase[T]{uplo: uplo, a: testmat.Clone(orig), orig: orig, checkFor: checkedMatrices(count)}, nil
+	return &potrfCase[T]{uplo: uplo, a: newInPlace(orig), checkFor: checkedMatrices(count)}, nil
 }
 
 func (p *potrfCase[T]) bind(ctx context.Context) (*boundCase, error) {
-	size, err := potrf.BufferSize(ctx, p.uplo, p.a)
+	size, err := potrf.BufferSize(ctx, p.uplo, p.a.orig)
 	if err != nil {
 		return nil, err
 	}
 	ws := testmat.NaNs[T](size)
 	return &boundCase{
-		call:    func(ctx context.Context) error { return potrf.Potrf(ctx, p.uplo, p.a, ws) },
-		restore: func() { copy(p.a.Data, p.orig.Data) },
+		call:    func(ctx context.Context, j int) error { return potrf.Potrf(ctx, p.uplo, p.a.work[j], ws) },
+		copies:  len(p.a.work),
+		restore: p.a.restore,
 		check:   p.check,
 	}, nil
 }
@@ -69,10 +70,10 @@ func (p *potrfCase[T]) bind(ctx context.Context) (*boundCase, error) {
 // check: A = L*L^T (or U^T*U) within 4*(n+2)*eps of |L|*|L^T|, and the
 // other triangle untouched.
 func (p *potrfCase[T]) check() error {
-	n := p.a.Rows
+	n := p.a.orig.Rows
 	tol := 4 * float64(n+2) * epsOf[T]()
 	for _, i := range p.checkFor {
-		got, orig := denseOf(p.a, i), denseOf(p.orig, i)
+		got, orig := denseOf(p.a.work[0], i), denseOf(p.a.orig, i)
 		f := dense{r: n, c: n, v: make([]float64, n*n)} // the factor, as L
 		for j := 0; j < n; j++ {
 			for r := 0; r < n; r++ {

@@ -65,8 +65,8 @@ func TestSpecsCatchWrongResults(t *testing.T) {
 		require.NoError(t, b.verify(ctx))
 		// Corrupt one element of the last matrix's result after the call.
 		call := b.call
-		b.call = func(ctx context.Context) error {
-			if err := call(ctx); err != nil {
+		b.call = func(ctx context.Context, j int) error {
+			if err := call(ctx, j); err != nil {
 				return err
 			}
 			corruptLastOutput(oc)
@@ -82,9 +82,9 @@ func corruptLastOutput(oc opCase) {
 	case *gemmCase[float64]:
 		out = c.c
 	case *potrfCase[float64]:
-		out = c.a
+		out = c.a.work[0]
 	case *trsmCase[float64]:
-		out = c.b
+		out = c.b.work[0]
 	default:
 		panic("unknown case type")
 	}

@@ -12,7 +12,8 @@ import (
 
 // trsm is timed with alpha 1 on well-conditioned triangles
 // (testmat.Triangular: the other triangle holds garbage a kernel must not
-// read). B is overwritten by X, so it is restored before every call. Its
+// read). B is overwritten by X, so it is restored before every call (working
+// copies: inPlace). Its
 // blocked kernel updates through gemm's entry point, so gemm's sources are
 // part of trsm's kernels.
 func init() {
@@ -45,12 +46,12 @@ func init() {
 }
 
 type trsmCase[T batchlas.Float] struct {
-	side    batchlas.Side
-	uplo    batchlas.Uplo
-	ta      batchlas.Transpose
-	diag    batchlas.Diag
-	a       batchlas.Batch[T]
-	b, orig batchlas.Batch[T]
+	side batchlas.Side
+	uplo batchlas.Uplo
+	ta   batchlas.Transpose
+	diag batchlas.Diag
+	a    batchlas.Batch[T]
+	b    *inPlace[T]
 }
 
 func newTrsmCase[T batchlas.Float](c cell, seed uint64) (*trsmCase[T], error) {
@@ -75,22 +76,22 @@ func newTrsmCase[T batchlas.Float](c cell, seed uint64) (*trsmCase[T], error) {
 	}
 	r := testmat.Rand(seed)
 	tc.a = tiledBatch[T](r, t, t, count, func(b batchlas.Batch[T]) { testmat.Triangular(r, b, tc.uplo) })
-	tc.orig = tiledBatch[T](r, m, n, count, nil)
-	tc.b = testmat.Clone(tc.orig)
+	tc.b = newInPlace(tiledBatch[T](r, m, n, count, nil))
 	return tc, nil
 }
 
 func (tc *trsmCase[T]) bind(ctx context.Context) (*boundCase, error) {
-	size, err := trsm.BufferSize(ctx, tc.side, tc.uplo, tc.ta, tc.diag, tc.a, tc.b)
+	size, err := trsm.BufferSize(ctx, tc.side, tc.uplo, tc.ta, tc.diag, tc.a, tc.b.orig)
 	if err != nil {
 		return nil, err
 	}
 	ws := testmat.NaNs[T](size)
 	return &boundCase{
-		call: func(ctx context.Context) error {
-			return trsm.Trsm(ctx, tc.side, tc.uplo, tc.ta, tc.diag, 1, tc.a, tc.b, ws)
+		call: func(ctx context.Context, j int) error {
+			return trsm.Trsm(ctx, tc.side, tc.uplo, tc.ta, tc.diag, 1, tc.a, tc.b.work[j], ws)
 		},
-		restore: func() { copy(tc.b.Data, tc.orig.Data) },
+		copies:  len(tc.b.work),
+		restore: tc.b.restore,
 		check:   tc.check,
 	}, nil
 }
@@ -116,9 +117,9 @@ func (tc *trsmCase[T]) triangle(i int) dense {
 // check: op(A)*X = B (Left) or X*op(A) = B (Right) within 4*(t+2)*eps of
 // |op(A)|*|X| (or |X|*|op(A)|), the backward-error bound of substitution.
 func (tc *trsmCase[T]) check() error {
-	for _, i := range checkedMatrices(tc.b.Count) {
+	for _, i := range checkedMatrices(tc.b.orig.Count) {
 		opA := tc.triangle(i).op(tc.ta == batchlas.Trans)
-		x, b := denseOf(tc.b, i), denseOf(tc.orig, i)
+		x, b := denseOf(tc.b.work[0], i), denseOf(tc.b.orig, i)
 		tol := 4 * float64(opA.r+2) * epsOf[T]()
 		var prod, abs dense
 		if tc.side == batchlas.Left {

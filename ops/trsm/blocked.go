@@ -9,14 +9,17 @@ import (
 	"github.com/batchlas-go/batchlas/ops/gemm"
 )
 
-// The blocked family: the triangle is split recursively in two, at a
-// multiple of nb near the middle, until the diagonal blocks have order at
-// most nb; those are solved by the direct kernel, and the coupling block is
-// applied to the rest of B by one gemm call on the whole (chunk of the)
-// batch, through gemm's public entry point so its decision is traced.
+// The blocked family: a triangle of order t is cut into ceil(t/nb)
+// diagonal blocks of near-equal order (at most nb), solved by the direct
+// kernel, by splitting it recursively in two near the middle; the coupling
+// block is applied to the rest of B by one gemm call on the whole (chunk of
+// the) batch, through gemm's public entry point so its decision is traced.
 // Splitting in halves rather than peeling nb at a time gives gemm its
 // largest, squarest products (a 16x32x16 update instead of three 8-deep
-// ones).
+// ones). Near-equal blocks rather than multiples of nb avoid a sliver: at
+// t=19, nb=16 blocks of 16 and 3 made a 3-row gemm update and a 3-row
+// solve, and ran at half the speed of the direct kernel; blocks of 10 and
+// 9 do not.
 //
 // The batch is walked in chunks sized to stay in cache across the passes
 // the recursion makes over it (one per diagonal block and one per update);
@@ -117,7 +120,7 @@ func (s *solver[T]) solve(ctx context.Context, k0, k1 int, alpha T) error {
 		}
 		return launchDirect(ctx, &leaf, alpha, view(s.a, k0, k1, k0, k1), s.rowsOrCols(k0, k1), s.ws)
 	}
-	mid := k0 + (k1-k0+s.nb-1)/s.nb/2*s.nb
+	mid := k0 + splitAt(k1-k0, s.nb)
 	// Forward (first block first) when the solve runs down the triangle:
 	// op(A) lower for Left, upper for Right.
 	lower := (s.p.uplo == batchlas.Lower) == (s.p.ta == batchlas.NoTrans)
@@ -141,4 +144,14 @@ func (s *solver[T]) solve(ctx context.Context, k0, k1 int, alpha T) error {
 		return err
 	}
 	return s.solve(ctx, s0, s1, 1)
+}
+
+// splitAt is the order of the first part when a triangle of order t > nb
+// is split in two: floor(L/2) of its L = ceil(t/nb) near-equal blocks. Each
+// part then needs no more blocks of order at most nb than it was given:
+// the first has floor(t*L1/L) <= nb*L1 rows, the second
+// ceil(t*(L-L1)/L) <= nb*(L-L1).
+func splitAt(t, nb int) int {
+	blocks := (t + nb - 1) / nb
+	return t * (blocks / 2) / blocks
 }

@@ -31,6 +31,9 @@ type cellResult struct {
 	// Noisy lists candidates whose two passes still disagreed after being
 	// measured again.
 	Noisy []string `json:"noisy,omitempty"`
+	// Again counts the times the confirmation pass measured the cell
+	// again; its entries are each candidate's fastest time (confirm.go).
+	Again int `json:"again,omitempty"`
 }
 
 type note struct {

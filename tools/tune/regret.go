@@ -12,9 +12,10 @@ import (
 // against the fastest time there.
 type rowRegret struct {
 	row      *sel.Row
-	chosen   string  // "" when the other rows offer nothing that can run
-	fastest  string  // the fastest entry of the row
-	slowdown float64 // ms(chosen) / ms(fastest) at this row; NaN when chosen is not timed here
+	from     *sel.Row // the nearest other row, which stood in; nil if none
+	chosen   string   // "" when the other rows offer nothing that can run
+	fastest  string   // the fastest entry of the row
+	slowdown float64  // ms(chosen) / ms(fastest) at this row; NaN when chosen is not timed here
 }
 
 // regretReport summarises a section's leave-one-out regret and compares
@@ -58,6 +59,7 @@ func leaveOneOut(t *sel.Table, dt sel.DType, op *sel.Op, dev *sel.Device) regret
 		fastest := fastestEntry(r)
 		rr.fastest = fastest.Spelling
 		if near, _, err := others.Nearest(dt, r.Key); err == nil && near != nil {
+			rr.from = near
 			rr.chosen = firstRunnable(near, dt, r.Key, op, dev)
 		}
 		for _, e := range r.Entries {

@@ -165,7 +165,7 @@ type opRun struct {
 }
 
 type runStats struct {
-	measured, resumed, capped, refined int
+	measured, resumed, capped, refined, confirmed int
 }
 
 func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stderr io.Writer) error {
@@ -222,8 +222,8 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		}
 		for _, dt := range cfg.dtypes {
 			if s := r.stats[dt]; s != nil {
-				fmt.Fprintf(stdout, "  %s %s: %d cells measured, %d from the ledger, %d refinement cells, %d over the caps (--max-cell-flops/--max-cell-bytes)\n",
-					t.op.Name(), dt, s.measured, s.resumed, s.refined, s.capped)
+				fmt.Fprintf(stdout, "  %s %s: %d cells measured, %d from the ledger, %d refinement cells, %d confirmed, %d over the caps (--max-cell-flops/--max-cell-bytes)\n",
+					t.op.Name(), dt, s.measured, s.resumed, s.refined, s.confirmed, s.capped)
 			}
 			for _, res := range r.results[dt] {
 				for _, b := range res.Bad {
@@ -300,6 +300,15 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 	if err := measureAll(p.cells); err != nil {
 		return err
 	}
+	if err := r.refine(ctx, cfg, p, prog, st, tried, measureAll); err != nil {
+		return err
+	}
+	return r.confirm(ctx, cfg, p, dev, prog, st)
+}
+
+// refine bisects along the refine axis where neighbouring cells disagree on
+// the winner, until they are closer than refineRatio.
+func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *progress, st *runStats, tried map[string]bool, measureAll func([]cell) error) error {
 	axis, follow := refineAxes(p.t.op, cfg.refineAxis)
 	if !cfg.refine || axis == "" {
 		return nil
@@ -354,19 +363,7 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 		if len(res) == 0 {
 			continue
 		}
-		sec := tableSection{dtype: dt}
-		for _, cr := range res {
-			if len(cr.Entries) == 0 {
-				continue
-			}
-			row := tableRow{cell: newCell(r.t.op.Keys(), cr.Vals), entries: cr.Entries}
-			if len(cr.Noisy) > 0 {
-				row.comment = "noisy: " + strings.Join(cr.Noisy, ",")
-			}
-			sec.rows = append(sec.rows, row)
-		}
-		sortRows(sec.rows)
-		if len(sec.rows) > 0 {
+		if sec := r.section(dt); len(sec.rows) > 0 {
 			doc.sections = append(doc.sections, sec)
 			rows += len(sec.rows)
 		}
@@ -394,6 +391,23 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 	}
 	doc.header = prov.header()
 	return path, rows, writeFileAtomic(path, doc.bytes())
+}
+
+// section is the table section of dt from the cells measured so far.
+func (r *opRun) section(dt sel.DType) tableSection {
+	sec := tableSection{dtype: dt}
+	for _, cr := range r.results[dt] {
+		if len(cr.Entries) == 0 {
+			continue
+		}
+		row := tableRow{cell: newCell(r.t.op.Keys(), cr.Vals), entries: cr.Entries}
+		if len(cr.Noisy) > 0 {
+			row.comment = "noisy: " + strings.Join(cr.Noisy, ",")
+		}
+		sec.rows = append(sec.rows, row)
+	}
+	sortRows(sec.rows)
+	return sec
 }
 
 func sortRows(rows []tableRow) {
@@ -442,20 +456,25 @@ func keptSections(path string, op *sel.Op, measured []sel.DType) map[sel.DType][
 				delete(out, dt)
 				break
 			}
-			vals := make([]string, len(t.Keys))
-			for j, k := range t.Keys {
-				if k.Kind == sel.Exact {
-					vals[j] = rows[i].Key.Str(j)
-				} else {
-					vals[j] = strconv.Itoa(rows[i].Key.Int(j))
-				}
-			}
 			var es []entry
 			for _, e := range rows[i].Entries {
 				es = append(es, entry{Spelling: e.Spelling, MS: e.MS})
 			}
-			out[dt] = append(out[dt], tableRow{cell: newCell(op.Keys(), vals), entries: es})
+			out[dt] = append(out[dt], tableRow{cell: rowCell(t, &rows[i], op), entries: es})
 		}
 	}
 	return out
+}
+
+// rowCell is the cell a parsed row of t was measured at.
+func rowCell(t *sel.Table, row *sel.Row, op *sel.Op) cell {
+	vals := make([]string, len(t.Keys))
+	for j, k := range t.Keys {
+		if k.Kind == sel.Exact {
+			vals[j] = row.Key.Str(j)
+		} else {
+			vals[j] = strconv.Itoa(row.Key.Int(j))
+		}
+	}
+	return newCell(op.Keys(), vals)
 }

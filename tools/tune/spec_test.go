@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,4 +177,46 @@ func TestRunBudgetStopsCleanly(t *testing.T) {
 	assert.Contains(t, stdout.String(), "resume from "+led)
 	ents, _ := os.ReadDir(out)
 	assert.Empty(t, ents, "no complete cell, no table")
+}
+
+// An in-place op's calls each run on a working copy restored since its
+// last call, and the restores are outside the timed calls.
+func TestRunRestoresEveryWorkingCopyBeforeItsCall(t *testing.T) {
+	const copies = 4
+	fresh := make([]bool, copies)
+	calls, restores := 0, 0
+	b := &boundCase{
+		copies: copies,
+		restore: func(k int) {
+			restores++
+			for j := range k {
+				fresh[j] = true
+			}
+		},
+		call: func(_ context.Context, j int) error {
+			if !fresh[j] {
+				return fmt.Errorf("call %d ran on working copy %d without a restore", calls, j)
+			}
+			fresh[j] = false
+			calls++
+			return nil
+		},
+	}
+	_, err := b.run(context.Background(), 10)
+	require.NoError(t, err)
+	assert.Equal(t, 10, calls)
+	assert.Equal(t, 3, restores, "4 + 4 + 2 calls")
+}
+
+// Working copies fill the cache budget for small operands and are one
+// copy for large ones; the checked result is copy 0's.
+func TestInPlaceCopies(t *testing.T) {
+	small := newInPlace(batchlas.NewBatch[float64](4, 4, 2))
+	assert.Len(t, small.work, maxCopies)
+	large := newInPlace(batchlas.NewBatch[float32](512, 512, 2))
+	assert.Len(t, large.work, 1)
+	small.orig.Data[0] = 7
+	small.restore(2)
+	assert.Equal(t, 7.0, small.work[1].Data[0])
+	assert.Equal(t, 0.0, small.work[2].Data[0], "only the first k copies are restored")
 }

@@ -112,7 +112,17 @@ const (
 	Upper Uplo = 'U'
 )
 
-func (u Uplo) String() string { return string(rune(u)) }
+// letters[b] is string(rune(b)), made once: the enums' String methods build
+// every trsm and potrf selection key, and converting a rune allocated a
+// string on each call.
+var letters = func() (out [256]string) {
+	for i := range out {
+		out[i] = string(rune(i))
+	}
+	return out
+}()
+
+func (u Uplo) String() string { return letters[u] }
 
 // Check returns an error unless u is Lower or Upper.
 func (u Uplo) Check(op string) error {
@@ -130,7 +140,7 @@ const (
 	Right Side = 'R'
 )
 
-func (s Side) String() string { return string(rune(s)) }
+func (s Side) String() string { return letters[s] }
 
 // Check returns an error unless s is Left or Right.
 func (s Side) Check(op string) error {
@@ -148,7 +158,7 @@ const (
 	Trans   Transpose = 'T'
 )
 
-func (t Transpose) String() string { return string(rune(t)) }
+func (t Transpose) String() string { return letters[t] }
 
 // Check returns an error unless t is NoTrans or Trans; arg names the operand.
 func (t Transpose) Check(op, arg string) error {
@@ -166,7 +176,7 @@ const (
 	Unit    Diag = 'U'
 )
 
-func (d Diag) String() string { return string(rune(d)) }
+func (d Diag) String() string { return letters[d] }
 
 // Check returns an error unless d is NonUnit or Unit.
 func (d Diag) Check(op string) error {

@@ -108,3 +108,30 @@ func TestDTypeOf(t *testing.T) {
 	require.EqualValues(t, "float32", DTypeOf[float32]())
 	require.EqualValues(t, "float64", DTypeOf[float64]())
 }
+
+// The enums spell themselves as their letter, without allocating: every
+// trsm and potrf call builds its selection key from them.
+func TestEnumLettersDoNotAllocate(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{Lower.String(), "L"}, {Right.String(), "R"}, {Trans.String(), "T"}, {Unit.String(), "U"},
+		// Any byte reads as its rune, as string(rune(b)) does.
+		{Side(0xe9).String(), "é"},
+	} {
+		if c.got != c.want {
+			t.Errorf("String() = %q, want %q", c.got, c.want)
+		}
+	}
+	var sink string
+	allocs := testing.AllocsPerRun(100, func() {
+		sink = Upper.String()
+		sink = Left.String()
+		sink = NoTrans.String()
+		sink = NonUnit.String()
+	})
+	if allocs != 0 {
+		t.Errorf("the enums' String methods allocate %v times per call, want 0", allocs)
+	}
+	_ = sink
+}

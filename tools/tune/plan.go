@@ -8,8 +8,8 @@ import (
 
 // printPlan lists the cells a run would measure, per op and dtype, with an
 // estimated time. The estimate assumes every kernel runs at --plan-gflops;
-// refinement cells are not known in advance and come on top (bounded by
-// --budget).
+// refinement and confirmation cells are not known in advance and come on
+// top (bounded by --budget).
 func printPlan(w io.Writer, cfg *runConfig, plans []opPlan) {
 	total, cells := 0.0, 0
 	for _, p := range plans {
@@ -28,7 +28,7 @@ func printPlan(w io.Writer, cfg *runConfig, plans []opPlan) {
 		total += sub
 		cells += len(p.cells)
 	}
-	fmt.Fprintf(w, "total: %d cells, about %s at %g GFLOP/s, plus refinement cells", cells, roundDuration(total), cfg.planGFlops)
+	fmt.Fprintf(w, "total: %d cells, about %s at %g GFLOP/s, plus refinement and confirmation cells", cells, roundDuration(total), cfg.planGFlops)
 	if cfg.budget > 0 {
 		fmt.Fprintf(w, " (stops at --budget %s)", cfg.budget)
 	}

@@ -44,11 +44,7 @@ func (r *opRun) confirm(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 		if len(cells) == 0 {
 			return nil
 		}
-		cost := 0.0
-		for _, c := range cells {
-			cost += cfg.cellCost(p.t, p.dt, c)
-		}
-		prog.grow(len(cells), cost)
+		prog.grow(len(cells), cfg.cellsCost(p.t, p.dt, cells))
 		for _, c := range cells {
 			prog.start(fmt.Sprintf("%s %s %s (confirming)", p.t.op.Name(), p.dt, c))
 			again, err := measureCell(ctx, p.t, p.dt, c, cfg.measure)

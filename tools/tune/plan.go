@@ -13,10 +13,7 @@ import (
 func printPlan(w io.Writer, cfg *runConfig, plans []opPlan) {
 	total, cells := 0.0, 0
 	for _, p := range plans {
-		sub := 0.0
-		for _, c := range p.cells {
-			sub += cfg.cellCost(p.t, p.dt, c)
-		}
+		sub := cfg.cellsCost(p.t, p.dt, p.cells)
 		fmt.Fprintf(w, "%s %s: %d cells, %d candidates, %d over the caps, about %s\n",
 			p.t.op.Name(), p.dt, len(p.cells), len(p.t.op.Candidates(p.dt)), len(p.capped), roundDuration(sub))
 		for _, c := range p.cells {

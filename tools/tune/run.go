@@ -104,6 +104,15 @@ func (cfg *runConfig) cellCost(t *opTuner, dt sel.DType, c cell) float64 {
 	return float64(len(t.op.Candidates(dt))) * per
 }
 
+// cellsCost is the estimated wall time of cells, in ms.
+func (cfg *runConfig) cellsCost(t *opTuner, dt sel.DType, cells []cell) float64 {
+	sum := 0.0
+	for _, c := range cells {
+		sum += cfg.cellCost(t, dt, c)
+	}
+	return sum
+}
+
 // fits reports whether a cell is within the caps.
 func (cfg *runConfig) fits(t *opTuner, dt sel.DType, c cell) bool { return cfg.caps.fits(t, dt, c) }
 
@@ -174,9 +183,7 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 	total, cost := 0, 0.0
 	for _, p := range plans {
 		total += len(p.cells)
-		for _, c := range p.cells {
-			cost += cfg.cellCost(p.t, p.dt, c)
-		}
+		cost += cfg.cellsCost(p.t, p.dt, p.cells)
 	}
 	prog := newProgress(stderr, isTerminal(os.Stderr), total, cost)
 	defer prog.close()
@@ -331,11 +338,7 @@ func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *prog
 		if len(next) == 0 {
 			return nil
 		}
-		cost := 0.0
-		for _, c := range next {
-			cost += cfg.cellCost(p.t, p.dt, c)
-		}
-		prog.grow(len(next), cost)
+		prog.grow(len(next), cfg.cellsCost(p.t, p.dt, next))
 		st.refined += len(next)
 		if err := measureAll(next); err != nil {
 			return err

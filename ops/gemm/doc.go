@@ -13,7 +13,8 @@
 // families are direct (register-blocked loops on the operands as they lie
 // in memory, any shape), small (every dimension at most a compiled limit),
 // packed (contiguous panels and a register-blocked micro-kernel, for larger
-// matrices) and vendor (gonum BLAS per matrix; absent with -tags novendor).
+// matrices; the micro-kernel is AVX2/FMA assembly on amd64 CPUs that have
+// them, portable Go elsewhere and with -tags purego) and vendor (gonum BLAS per matrix; absent with -tags novendor).
 // Pin one with sel.WithPin(ctx, "gemm", "packed:mc=64:kc=128") or
 // BATCHLAS_GEMM_ROUTE.
 package gemm

@@ -16,8 +16,9 @@ import (
 type opTuner struct {
 	op *sel.Op
 	// kernelFiles are the op's kernel sources, as globs relative to the
-	// module root (tests and doc.go are left out). Their hash is the
-	// table's kernels= provenance: when it changes, the table is stale.
+	// module root (tests and doc.go are left out), assembly included. Their
+	// hash is the table's kernels= provenance: when it changes, the table
+	// is stale.
 	kernelFiles []string
 	// flops is the floating-point work of one call of the whole batch, for
 	// GFLOP/s and the --max-cell-flops cap.

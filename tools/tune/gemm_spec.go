@@ -39,6 +39,7 @@ type gemmCase[T batchlas.Float] struct {
 	// refs caches the reference product and its error scale per checked
 	// matrix: the inputs are the same for every candidate.
 	refs map[int][2]dense
+	ws   workspace[T]
 }
 
 func newGemmCase[T batchlas.Float](c cell, seed uint64) (*gemmCase[T], error) {
@@ -74,7 +75,7 @@ func (g *gemmCase[T]) bind(ctx context.Context) (*boundCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := testmat.NaNs[T](size)
+	ws := g.ws.nan(size)
 	return &boundCase{
 		call: func(ctx context.Context, _ int) error {
 			return gemm.Gemm(ctx, g.ta, g.tb, 1, g.a, g.b, 0, g.c, ws)

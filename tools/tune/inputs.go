@@ -52,6 +52,29 @@ func (p *inPlace[T]) restore(k int) {
 	}
 }
 
+// workspace is the workspace buffer the candidates of a cell share, so
+// that where a buffer happens to land in memory is not one more difference
+// between candidates. A candidate bound before the buffer grows keeps the
+// old one, so it starts at minWorkspace elements, enough for every
+// candidate of trsm and most of potrf's and gemm's.
+type workspace[T batchlas.Float] struct{ buf []T }
+
+const minWorkspace = 1 << 16
+
+// nan returns the first size elements of the buffer, grown if needed,
+// filled with NaN so that a kernel reading workspace it did not write
+// fails verification.
+func (w *workspace[T]) nan(size int) []T {
+	if len(w.buf) < size {
+		w.buf = make([]T, max(size, minWorkspace))
+	}
+	ws := w.buf[:size]
+	for i := range ws {
+		ws[i] = T(math.NaN())
+	}
+	return ws
+}
+
 // tiledBatch returns a tight batch of count rows x cols matrices whose
 // matrix i is a copy of matrix i%distinct of a random batch that fill
 // shapes (SPD, triangular, ...).

@@ -85,7 +85,11 @@ func quietGC() (restore func()) {
 	return func() { debug.SetGCPercent(old) }
 }
 
-// measureCell runs the whole protocol on one cell for one dtype.
+// measureCell runs the whole protocol on one cell for one dtype. A
+// candidate the op's tuner spec declares the same computation as an
+// earlier one on this cell (opTuner.same) is verified but not timed: it
+// gets the earlier one's time, so the tie rule ranks the two by candidate
+// order instead of noise ranking identical code.
 func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings) (cellResult, error) {
 	defer quietGC()()
 	res := cellResult{Op: t.op.Name(), DType: dt, Vals: c.vals}
@@ -93,16 +97,25 @@ func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measu
 	if err != nil {
 		return res, err
 	}
-	timers := make([]timer, len(runs))
+	timedAs := sameComputation(t, c, runs)
+	var timers []timer
+	var timedCalls []int
+	slot := make([]int, len(runs)) // index into timers of run i's time
 	for i, r := range runs {
-		timers[i] = func(ctx context.Context, n int) (time.Duration, error) {
+		if timedAs[i] != i {
+			slot[i] = slot[timedAs[i]]
+			continue
+		}
+		slot[i] = len(timers)
+		timedCalls = append(timedCalls, calls[i])
+		timers = append(timers, func(ctx context.Context, n int) (time.Duration, error) {
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
 			return r.bound.run(r.ctx, n)
-		}
+		})
 	}
-	got, err := ms.proto.measure(ctx, timers, calls)
+	got, err := ms.proto.measure(ctx, timers, timedCalls)
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
@@ -111,13 +124,34 @@ func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measu
 	}
 	var es []entry
 	for i, r := range runs {
-		es = append(es, entry{Spelling: r.choice.String(), Order: r.order, MS: roundMS(got[i].MS)})
-		if got[i].Noisy {
+		m := got[slot[i]]
+		es = append(es, entry{Spelling: r.choice.String(), Order: r.order, MS: roundMS(m.MS)})
+		if m.Noisy {
 			res.Noisy = append(res.Noisy, r.choice.String())
 		}
 	}
 	res.Entries = rankEntries(es)
 	return res, nil
+}
+
+// sameComputation maps each run to the run whose timing it shares: itself,
+// or the earlier run that t.same names for it on cell c (when that one is
+// timed itself).
+func sameComputation(t *opTuner, c cell, runs []candidateRun) []int {
+	out := make([]int, len(runs))
+	for i, r := range runs {
+		out[i] = i
+		if t.same == nil {
+			continue
+		}
+		name := t.same(c, r.choice)
+		for j := range i {
+			if name != "" && runs[j].choice.String() == name && out[j] == j {
+				out[i] = j
+			}
+		}
+	}
+	return out
 }
 
 // winner is the first entry of a measured cell, "" when nothing ran.

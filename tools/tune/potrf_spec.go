@@ -40,6 +40,7 @@ type potrfCase[T batchlas.Float] struct {
 	uplo     batchlas.Uplo
 	a        *inPlace[T]
 	checkFor []int
+	ws       workspace[T]
 }
 
 func newPotrfCase[T batchlas.Float](c cell, seed uint64) (*potrfCase[T], error) {
@@ -58,7 +59,7 @@ func (p *potrfCase[T]) bind(ctx context.Context) (*boundCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := testmat.NaNs[T](size)
+	ws := p.ws.nan(size)
 	return &boundCase{
 		call:    func(ctx context.Context, j int) error { return potrf.Potrf(ctx, p.uplo, p.a.work[j], ws) },
 		copies:  len(p.a.work),

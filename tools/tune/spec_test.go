@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -77,18 +78,21 @@ func TestSpecsCatchWrongResults(t *testing.T) {
 	}
 }
 
-func corruptLastOutput(oc opCase) {
-	var out batchlas.Batch[float64]
+// outputOf is the result storage of a float64 case: what its op writes.
+func outputOf(oc opCase) batchlas.Batch[float64] {
 	switch c := oc.(type) {
 	case *gemmCase[float64]:
-		out = c.c
+		return c.c
 	case *potrfCase[float64]:
-		out = c.a.work[0]
+		return c.a.work[0]
 	case *trsmCase[float64]:
-		out = c.b.work[0]
-	default:
-		panic("unknown case type")
+		return c.b.work[0]
 	}
+	panic("unknown case type")
+}
+
+func corruptLastOutput(oc opCase) {
+	out := outputOf(oc)
 	i := out.Count - 1
 	out.Set(i, out.Rows-1, out.Cols-1, out.At(i, out.Rows-1, out.Cols-1)*1.001+1e-3)
 }
@@ -219,4 +223,58 @@ func TestInPlaceCopies(t *testing.T) {
 	small.restore(2)
 	assert.Equal(t, 7.0, small.work[1].Data[0])
 	assert.Equal(t, 0.0, small.work[2].Data[0], "only the first k copies are restored")
+}
+
+// What a spec declares the same computation is: the two pinned candidates
+// write bit-identical results from the same inputs, on orders that
+// straddle every blocked leaf size.
+func TestSameComputationIsBitIdentical(t *testing.T) {
+	for _, name := range tunerNames() {
+		tu := tuners[name]
+		if tu.same == nil {
+			continue
+		}
+		declared := 0
+		for _, n := range []string{"1", "7", "8", "9", "16", "17", "32", "33"} {
+			c := smallCell(t, tu, n)
+			oc, err := tu.newCase(sel.Float64, c, 1)
+			require.NoError(t, err)
+			outputOf := func(pin string) []float64 {
+				ctx := sel.WithStrictPin(context.Background(), name, pin)
+				b, err := oc.bind(ctx)
+				require.NoError(t, err)
+				require.NoError(t, b.verify(ctx))
+				return append([]float64(nil), outputOf(oc).Data...)
+			}
+			for _, ch := range tu.op.Candidates(sel.Float64) {
+				if same := tu.same(c, ch); same != "" {
+					declared++
+					assert.Equal(t, outputOf(same), outputOf(ch.String()), "%s %s: %s declared the same computation as %s", name, c, ch, same)
+				}
+			}
+		}
+		assert.Positive(t, declared, "%s: same declares nothing on these cells", name)
+	}
+}
+
+// The tuner times a declared twin once: its entry carries the time of the
+// candidate it names, and the tie rule ranks the named (earlier) one first.
+func TestMeasureCellTimesTwinsOnce(t *testing.T) {
+	tu := tuners["trsm"]
+	c := smallCell(t, tu, "8").with("batch", "1")
+	ms := measureSettings{proto: protocol{reps: 1, target: 20 * time.Microsecond, maxCalls: 100, noise: 0.10}, seed: 1}
+	res, err := measureCell(context.Background(), tu, sel.Float64, c, ms)
+	require.NoError(t, err)
+	ms8 := map[string]float64{}
+	for _, e := range res.Entries {
+		ms8[e.Spelling] = e.MS
+	}
+	for _, twin := range []string{"blocked:nb=8", "blocked:nb=16", "blocked:nb=32"} {
+		assert.Equal(t, ms8["direct"], ms8[twin], twin)
+	}
+	var first []string
+	for _, e := range res.Entries[:4] {
+		first = append(first, e.Spelling)
+	}
+	assert.Equal(t, []string{"direct", "blocked:nb=8", "blocked:nb=16", "blocked:nb=32"}, first)
 }

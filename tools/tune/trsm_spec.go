@@ -28,13 +28,17 @@ func init() {
 			return m * m * n * float64(c.num("batch"))
 		},
 		elems: func(c cell) int64 {
-			m, n := int64(c.num("m")), int64(c.num("n"))
-			t := m
-			if c.get("side") == "R" {
-				t = n
-			}
+			m, n, t := int64(c.num("m")), int64(c.num("n")), int64(trsmOrder(c))
 			// A, B and B's pristine copy
 			return (t*t + 2*m*n) * int64(c.num("batch"))
+		},
+		same: func(c cell, ch sel.Choice) string {
+			// blocked.go's launchBlocked hands a triangle of order at
+			// most nb straight to the direct kernel.
+			if ch.Family().Name == "blocked" && trsmOrder(c) <= ch.Field("nb") {
+				return "direct"
+			}
+			return ""
 		},
 		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
 			if dt == sel.Float32 {
@@ -45,6 +49,15 @@ func init() {
 	})
 }
 
+// trsmOrder is the order of the triangle of a trsm cell: m for side Left,
+// n for Right.
+func trsmOrder(c cell) int {
+	if c.get("side") == "R" {
+		return c.num("n")
+	}
+	return c.num("m")
+}
+
 type trsmCase[T batchlas.Float] struct {
 	side batchlas.Side
 	uplo batchlas.Uplo
@@ -52,6 +65,7 @@ type trsmCase[T batchlas.Float] struct {
 	diag batchlas.Diag
 	a    batchlas.Batch[T]
 	b    *inPlace[T]
+	ws   workspace[T]
 }
 
 func newTrsmCase[T batchlas.Float](c cell, seed uint64) (*trsmCase[T], error) {
@@ -85,7 +99,7 @@ func (tc *trsmCase[T]) bind(ctx context.Context) (*boundCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := testmat.NaNs[T](size)
+	ws := tc.ws.nan(size)
 	return &boundCase{
 		call: func(ctx context.Context, j int) error {
 			return trsm.Trsm(ctx, tc.side, tc.uplo, tc.ta, tc.diag, 1, tc.a, tc.b.work[j], ws)

@@ -35,6 +35,11 @@ const (
 // performance fact, never a gate): the whole matrix when it fits in L2,
 // blockedNB above.
 func blockedPath[T batchlas.Float](n int, a batchlas.Batch[T], d *sel.Device) int {
+	return blockedPathFor(n, int(unsafe.Sizeof(a.Data[0])), d)
+}
+
+// blockedPathFor is blockedPath for elements of elemSize bytes.
+func blockedPathFor(n, elemSize int, d *sel.Device) int {
 	l2 := d.L2
 	if l2 <= 0 {
 		l2 = defaultL2
@@ -42,7 +47,7 @@ func blockedPath[T batchlas.Float](n int, a batchlas.Batch[T], d *sel.Device) in
 	switch {
 	case n <= unrollMax:
 		return blockedByTiny
-	case n <= blockedNB || n*n*int(unsafe.Sizeof(a.Data[0])) <= l2:
+	case n <= blockedNB || n*n*elemSize <= l2:
 		return blockedByMatrix
 	}
 	return blockedByBatch

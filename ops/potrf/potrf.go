@@ -133,6 +133,36 @@ const (
 	keyBatch
 )
 
+// Twin names the candidate whose code c runs on a call with key k, of
+// dtype dt, on device d, when that is another candidate's; "" when c runs
+// code of its own there. blocked hands an order up to unrollMax to the
+// tiny kernel and a matrix that fits in L2 to the unblocked one
+// (blockedPath), and lpanel with a single panel is unblocked (its one
+// left-looking update is empty). The tuner times twins once, so that noise
+// cannot rank identical code; its tests check that both write identical
+// results.
+func Twin(c sel.Choice, dt sel.DType, k sel.Key, d *sel.Device) string {
+	n := k.Int(keyN)
+	switch c.Family() {
+	case blockedFamily:
+		elemSize := 8
+		if dt == sel.Float32 {
+			elemSize = 4
+		}
+		switch blockedPathFor(n, elemSize, d) {
+		case blockedByTiny:
+			return tinyFamily.Name
+		case blockedByMatrix:
+			return unblockedFamily.Name
+		}
+	case lpanelFamily:
+		if n <= c.Field("panel") {
+			return unblockedFamily.Name
+		}
+	}
+	return ""
+}
+
 // canRun is potrf's correctness gate (R3): the tiny kernel's stack array
 // holds n <= 16; the vendor kernel needs gonum's LAPACK in the build. Every
 // other kernel factors any order.

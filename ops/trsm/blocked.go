@@ -7,6 +7,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/gemm"
+	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // The blocked family: a triangle of order t is cut into ceil(t/nb)
@@ -47,6 +48,22 @@ func launchBlocked[T batchlas.Float](ctx context.Context, p *problem, nb int, al
 		}
 	}
 	return nil
+}
+
+// Twin names the candidate whose code c runs on a call with key k, when
+// that is another candidate's; "" when c runs code of its own there:
+// launchBlocked hands a triangle of order at most nb straight to the
+// direct kernel. The tuner times twins once, so that noise cannot rank
+// identical code; its tests check that both write identical results.
+func Twin(c sel.Choice, k sel.Key) string {
+	order := k.Int(keyM)
+	if k.Str(keySide) == batchlas.Right.String() {
+		order = k.Int(keyN)
+	}
+	if c.Is(blocked) && order <= c.Field("nb") {
+		return direct.Name
+	}
+	return ""
 }
 
 // chunkCount is the number of matrices per chunk: enough to fill the

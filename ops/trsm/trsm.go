@@ -24,6 +24,17 @@ type problem struct {
 }
 
 // key is the selection key of the call, in the order of keyNames.
+// Key positions, in the order of the declared key names.
+const (
+	keySide = iota
+	keyUplo
+	keyTA
+	keyDiag
+	keyM
+	keyN
+	keyBatch
+)
+
 func (p *problem) key(count int) sel.Key {
 	return sel.MakeKey(
 		sel.Str(p.side.String()), sel.Str(p.uplo.String()), sel.Str(p.ta.String()), sel.Str(p.diag.String()),

@@ -97,7 +97,7 @@ func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measu
 	if err != nil {
 		return res, err
 	}
-	timedAs := sameComputation(t, c, runs)
+	timedAs := sameComputation(t, dt, c, runs)
 	var timers []timer
 	var timedCalls []int
 	slot := make([]int, len(runs)) // index into timers of run i's time
@@ -137,14 +137,14 @@ func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measu
 // sameComputation maps each run to the run whose timing it shares: itself,
 // or the earlier run that t.same names for it on cell c (when that one is
 // timed itself).
-func sameComputation(t *opTuner, c cell, runs []candidateRun) []int {
+func sameComputation(t *opTuner, dt sel.DType, c cell, runs []candidateRun) []int {
 	out := make([]int, len(runs))
 	for i, r := range runs {
 		out[i] = i
 		if t.same == nil {
 			continue
 		}
-		name := t.same(c, r.choice)
+		name := t.same(dt, c, r.choice)
 		for j := range i {
 			if name != "" && runs[j].choice.String() == name && out[j] == j {
 				out[i] = j

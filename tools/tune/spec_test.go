@@ -227,7 +227,7 @@ func TestInPlaceCopies(t *testing.T) {
 
 // What a spec declares the same computation is: the two pinned candidates
 // write bit-identical results from the same inputs, on orders that
-// straddle every blocked leaf size.
+// straddle every blocked leaf size and path.
 func TestSameComputationIsBitIdentical(t *testing.T) {
 	for _, name := range tunerNames() {
 		tu := tuners[name]
@@ -235,7 +235,7 @@ func TestSameComputationIsBitIdentical(t *testing.T) {
 			continue
 		}
 		declared := 0
-		for _, n := range []string{"1", "7", "8", "9", "16", "17", "32", "33"} {
+		for _, n := range []string{"1", "7", "8", "9", "12", "13", "16", "17", "32", "33", "64", "65"} {
 			c := smallCell(t, tu, n)
 			oc, err := tu.newCase(sel.Float64, c, 1)
 			require.NoError(t, err)
@@ -247,7 +247,7 @@ func TestSameComputationIsBitIdentical(t *testing.T) {
 				return append([]float64(nil), outputOf(oc).Data...)
 			}
 			for _, ch := range tu.op.Candidates(sel.Float64) {
-				if same := tu.same(c, ch); same != "" {
+				if same := tu.same(sel.Float64, c, ch); same != "" {
 					declared++
 					assert.Equal(t, outputOf(same), outputOf(ch.String()), "%s %s: %s declared the same computation as %s", name, c, ch, same)
 				}

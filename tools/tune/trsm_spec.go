@@ -32,14 +32,7 @@ func init() {
 			// A, B and B's pristine copy
 			return (t*t + 2*m*n) * int64(c.num("batch"))
 		},
-		same: func(c cell, ch sel.Choice) string {
-			// blocked.go's launchBlocked hands a triangle of order at
-			// most nb straight to the direct kernel.
-			if ch.Family().Name == "blocked" && trsmOrder(c) <= ch.Field("nb") {
-				return "direct"
-			}
-			return ""
-		},
+		same: func(_ sel.DType, c cell, ch sel.Choice) string { return trsm.Twin(ch, c.key()) },
 		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
 			if dt == sel.Float32 {
 				return newTrsmCase[float32](c, seed)

@@ -23,7 +23,6 @@ type problem struct {
 	r    int // the other dimension of B
 }
 
-// key is the selection key of the call, in the order of keyNames.
 // Key positions, in the order of the declared key names.
 const (
 	keySide = iota
@@ -35,6 +34,7 @@ const (
 	keyBatch
 )
 
+// key is the selection key of the call, in the order of keyNames.
 func (p *problem) key(count int) sel.Key {
 	return sel.MakeKey(
 		sel.Str(p.side.String()), sel.Str(p.uplo.String()), sel.Str(p.ta.String()), sel.Str(p.diag.String()),

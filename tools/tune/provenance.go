@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"go/scanner"
+	"go/token"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -67,9 +69,11 @@ func kernelSources(root string, globs []string) ([]string, error) {
 }
 
 // kernelsHash is the kernels= provenance of a table: the first 8 hex digits
-// of a SHA-256 over the op's kernel sources (path and content of each, in
+// of a SHA-256 over the op's kernel sources (path and code of each, in
 // path order). A table whose hash no longer matches was measured on other
-// code: `tune check` warns that it is stale.
+// code: `tune check` warns that it is stale. Only code counts, not
+// comments or spacing (codeOf), so fixing a comment or re-running gofmt
+// does not make every table that depends on the file stale.
 func kernelsHash(root string, globs []string) (string, error) {
 	files, err := kernelSources(root, globs)
 	if err != nil {
@@ -81,10 +85,45 @@ func kernelsHash(root string, globs []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", f, len(data))
-		h.Write(data)
+		code := codeOf(f, data)
+		fmt.Fprintf(h, "%s\x00%d\x00", f, len(code))
+		h.Write(code)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:8], nil
+}
+
+// codeOf is a source file without its comments and spacing: a Go file as
+// its tokens one per line (go/scanner, which keeps the semicolons that
+// line breaks stand for), any other file (assembly) as its lines with //
+// comments and surrounding blanks removed and empty lines dropped.
+func codeOf(name string, src []byte) []byte {
+	var out bytes.Buffer
+	if strings.HasSuffix(name, ".go") {
+		var sc scanner.Scanner
+		fset := token.NewFileSet()
+		sc.Init(fset.AddFile(name, -1, len(src)), src, nil, 0)
+		for {
+			_, tok, lit := sc.Scan()
+			if tok == token.EOF {
+				break
+			}
+			out.WriteString(tok.String())
+			if lit != "" && lit != "\n" {
+				out.WriteString(" " + lit)
+			}
+			out.WriteByte('\n')
+		}
+		return out.Bytes()
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		if line = strings.TrimSpace(line); line != "" {
+			out.WriteString(line + "\n")
+		}
+	}
+	return out.Bytes()
 }
 
 // provenance is the header of a table the tuner writes.

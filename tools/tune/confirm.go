@@ -128,9 +128,12 @@ func (r *opRun) resultIndex(dt sel.DType, c cell) int {
 func mergeMeasurements(op *sel.Op, dt sel.DType, a, b cellResult) cellResult {
 	out := a
 	out.Again = a.Again + 1
-	out.Bad = append(append([]note(nil), a.Bad...), b.Bad...)
+	out.Bad = nil
 	bad := map[string]bool{}
-	for _, n := range out.Bad {
+	for _, n := range append(append([]note(nil), a.Bad...), b.Bad...) {
+		if !bad[n.Spelling] { // reported once, however often it failed
+			out.Bad = append(out.Bad, n)
+		}
 		bad[n.Spelling] = true
 	}
 	noisyIn := func(r cellResult, s string) bool {

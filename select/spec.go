@@ -189,7 +189,18 @@ type OpSpec struct {
 	CanRun CanRunFunc
 	// Grid is what tools/tune measures: one axis per key name.
 	Grid []GridAxis
+	// Twin, if set, names the candidate whose code c runs on a call with
+	// key k of dtype dt on device d, when that is another candidate's
+	// (a blocked kernel whose one block is the whole matrix runs the
+	// unblocked code), and "" when c runs code of its own there. Like Grid
+	// it is for tools/tune, which times twins once: noise would otherwise
+	// rank identical code. A fact about the op's code, never about speed;
+	// the tuner's tests hold each twin to bit-identical results.
+	Twin TwinFunc
 }
+
+// TwinFunc is the type of OpSpec.Twin.
+type TwinFunc func(c Choice, dt DType, k Key, d *Device) string
 
 // GridAxis lists the values the tuner measures for one key, as key-value
 // text ("L", "64"). Same, when set, names another axis whose value this

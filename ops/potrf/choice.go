@@ -65,4 +65,5 @@ var Op = sel.Register(sel.OpSpec{
 			Quick: []string{"1", "16", "256", "4096", "32768"},
 			Full:  []string{"1", "16", "256", "4096", "32768"}},
 	},
+	Twin: twin,
 })

@@ -133,15 +133,11 @@ const (
 	keyBatch
 )
 
-// Twin names the candidate whose code c runs on a call with key k, of
-// dtype dt, on device d, when that is another candidate's; "" when c runs
-// code of its own there. blocked hands an order up to unrollMax to the
-// tiny kernel, and an order up to blockedNB or a matrix that fits in L2 to
-// the unblocked one (blockedPath); lpanel with a single panel is unblocked (its one
-// left-looking update is empty). The tuner times twins once, so that noise
-// cannot rank identical code; its tests check that both write identical
-// results.
-func Twin(c sel.Choice, dt sel.DType, k sel.Key, d *sel.Device) string {
+// twin is potrf's OpSpec.Twin: blocked hands an order up to unrollMax to
+// the tiny kernel, and an order up to blockedNB or a matrix that fits in
+// L2 to the unblocked one (blockedPath); lpanel with a single panel is
+// unblocked (its one left-looking update is empty).
+func twin(c sel.Choice, dt sel.DType, k sel.Key, d *sel.Device) string {
 	n := k.Int(keyN)
 	switch c.Family() {
 	case blockedFamily:

@@ -50,12 +50,9 @@ func launchBlocked[T batchlas.Float](ctx context.Context, p *problem, nb int, al
 	return nil
 }
 
-// Twin names the candidate whose code c runs on a call with key k, when
-// that is another candidate's; "" when c runs code of its own there:
-// launchBlocked hands a triangle of order at most nb straight to the
-// direct kernel. The tuner times twins once, so that noise cannot rank
-// identical code; its tests check that both write identical results.
-func Twin(c sel.Choice, k sel.Key) string {
+// twin is trsm's OpSpec.Twin: launchBlocked hands a triangle of order at
+// most nb straight to the direct kernel.
+func twin(c sel.Choice, _ sel.DType, k sel.Key, _ *sel.Device) string {
 	order := k.Int(keyM)
 	if k.Str(keySide) == batchlas.Right.String() {
 		order = k.Int(keyN)

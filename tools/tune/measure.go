@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/batchlas-go/batchlas"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -86,10 +87,11 @@ func quietGC() (restore func()) {
 }
 
 // measureCell runs the whole protocol on one cell for one dtype. A
-// candidate the op's tuner spec declares the same computation as an
-// earlier one on this cell (opTuner.same) is verified but not timed: it
-// gets the earlier one's time, so the tie rule ranks the two by candidate
-// order instead of noise ranking identical code.
+// candidate the op declares a twin of an earlier one on this cell
+// (OpSpec.Twin) is verified but not timed: it gets the earlier one's time,
+// so the tie rule ranks the two by candidate order instead of noise
+// ranking identical code, and the neighbouring row, where the two differ,
+// does not inherit the noise's pick.
 func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings) (cellResult, error) {
 	defer quietGC()()
 	res := cellResult{Op: t.op.Name(), DType: dt, Vals: c.vals}
@@ -135,16 +137,17 @@ func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measu
 }
 
 // sameComputation maps each run to the run whose timing it shares: itself,
-// or the earlier run that t.same names for it on cell c (when that one is
+// or the earlier run the op names as its twin on cell c (when that one is
 // timed itself).
 func sameComputation(t *opTuner, dt sel.DType, c cell, runs []candidateRun) []int {
 	out := make([]int, len(runs))
+	twin := t.op.Spec().Twin
 	for i, r := range runs {
 		out[i] = i
-		if t.same == nil {
+		if twin == nil {
 			continue
 		}
-		name := t.same(dt, c, r.choice)
+		name := twin(r.choice, dt, c.key(), batchlas.Host())
 		for j := range i {
 			if name != "" && runs[j].choice.String() == name && out[j] == j {
 				out[i] = j

@@ -27,9 +27,6 @@ func init() {
 			// the batch, its pristine copy for restoring
 			return 2 * n * n * int64(c.num("batch"))
 		},
-		same: func(dt sel.DType, c cell, ch sel.Choice) string {
-			return potrf.Twin(ch, dt, c.key(), batchlas.Host())
-		},
 		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
 			if dt == sel.Float32 {
 				return newPotrfCase[float32](c, seed)

@@ -26,14 +26,6 @@ type opTuner struct {
 	// elems is the number of elements the call's operands hold, for the
 	// --max-cell-bytes cap.
 	elems func(c cell) int64
-	// same, if set, names the candidate that runs exactly the same
-	// computation as ch on cell c of dtype dt (the op's Twin: trsm's
-	// blocked:nb=X on a triangle of order at most X is direct), or "" when
-	// there is none. Such a candidate is verified but timed once with the
-	// one it names: noise would otherwise rank identical code, and the
-	// neighbouring row, where the two differ, would inherit the noise's
-	// pick.
-	same func(dt sel.DType, c cell, ch sel.Choice) string
 	// newCase makes the inputs of a cell for a dtype, deterministically
 	// from seed.
 	newCase func(dt sel.DType, c cell, seed uint64) (opCase, error)

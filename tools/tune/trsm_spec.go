@@ -32,7 +32,6 @@ func init() {
 			// A, B and B's pristine copy
 			return (t*t + 2*m*n) * int64(c.num("batch"))
 		},
-		same: func(_ sel.DType, c cell, ch sel.Choice) string { return trsm.Twin(ch, c.key()) },
 		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
 			if dt == sel.Float32 {
 				return newTrsmCase[float32](c, seed)

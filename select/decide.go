@@ -3,6 +3,7 @@ package sel
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -217,7 +218,8 @@ type outcome struct {
 	via       string
 	entry     *tableEntry // the table that served, nil for last resort
 	row       *Row
-	win, next int // entry indexes in row; next -1 when no runner-up
+	dist      float64 // row's weighted log2 distance from the call's key
+	win, next int     // entry indexes in row; next -1 when no runner-up
 	from      []string
 	err       error
 	borrowed  bool // served by another device's table while d has none
@@ -311,7 +313,7 @@ func (o *Op) decideSlow(s *settings, dt DType, k Key, d *Device, p pinIn, w *Wal
 	dec := &decision{choice: out.choice, err: out.err, via: out.via}
 	if s.trace || w != nil {
 		if out.err == nil {
-			dec.line = o.traceDecision(dt, keyText, d, &out).String()
+			dec.line = o.traceDecision(dt, k, keyText, d, &out).String()
 		}
 	}
 	if s.rec != nil && w == nil {
@@ -403,7 +405,7 @@ func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk)
 				case role == RoleBorrowed:
 					via = trace.ViaBorrowed
 				}
-				return outcome{choice: row.Entries[win].Choice, via: via, entry: e, row: row, win: win, next: next, from: from, borrowed: !own}
+				return outcome{choice: row.Entries[win].Choice, via: via, entry: e, row: row, dist: dist, win: win, next: next, from: from, borrowed: !own}
 			}
 		}
 		from = append(from, e.device)
@@ -425,7 +427,7 @@ func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk)
 	return outcome{}
 }
 
-func (o *Op) traceDecision(dt DType, keyText string, d *Device, out *outcome) trace.Decision {
+func (o *Op) traceDecision(dt DType, k Key, keyText string, d *Device, out *outcome) trace.Decision {
 	td := trace.Decision{Op: o.spec.Name, DType: string(dt), Key: keyText, Choice: out.choice.String(), Via: out.via, Device: d.Key}
 	if out.row != nil {
 		en := out.row.Entries[out.win]
@@ -436,8 +438,37 @@ func (o *Op) traceDecision(dt DType, keyText string, d *Device, out *outcome) tr
 		}
 		td.Table, td.Override = out.entry.device, out.entry.origin == OriginOverride
 		td.From = strings.Join(out.from, ",")
+		if out.row.Key != k {
+			td.Row, td.Distance = o.rowText(out.row.Key, k), out.dist
+		}
 	}
 	return td
+}
+
+// rowText names the row that decided a call it does not match exactly:
+// every log key of the row (its coordinates, over which the distance is
+// measured) and the exact keys whose value differs from the call's (the
+// nearest-row search dropped them because no row matched). With the call's
+// key it identifies the row: "side=R m=32 n=32 batch=64". Built only for a
+// trace line, once per decision.
+func (o *Op) rowText(row, call Key) string {
+	var b strings.Builder
+	for i, ks := range o.keys {
+		if ks.Kind == Exact && row.v[i].S == call.v[i].S {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(ks.Name)
+		b.WriteByte('=')
+		if ks.Kind == Exact {
+			b.WriteString(row.v[i].S)
+		} else {
+			b.WriteString(strconv.FormatInt(row.v[i].N, 10))
+		}
+	}
+	return b.String()
 }
 
 func origin(c Choice) string {

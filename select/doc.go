@@ -12,7 +12,8 @@
 // BATCHLAS_<OP>_ROUTE pins a kernel (WithPin does it for one context),
 // BATCHLAS_SELECT_TRACE=1 prints every decision (package trace),
 // BATCHLAS_COVERAGE_OUT=<path> records what ran (package coverage) and
-// BATCHLAS_TUNED_DIR=<dir> replaces built-in tables with an operator's own.
+// BATCHLAS_TUNED_DIR=<dir> replaces sections of the built-in tables (per
+// dtype) with an operator's own.
 //
 // The contract is shared/design/selection.md; docs/select.md explains the
 // mechanism to a maintainer.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -206,6 +207,14 @@ func forget() {
 	warnings.seen = map[string]bool{}
 	warnings.Unlock()
 	initShown.Store(false)
+}
+
+// builtinTables makes fsys the built-in tables for the rest of the test;
+// the testdata tables come back after it.
+func builtinTables(t testing.TB, fsys fs.FS) {
+	t.Helper()
+	RegisterBuiltin(fsys)
+	t.Cleanup(func() { RegisterBuiltin(os.DirFS("testdata/tuned")) })
 }
 
 // run decides and launches syn, returning the choice it launched.

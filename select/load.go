@@ -67,6 +67,9 @@ type tableEntry struct {
 	origin string
 	t      *Table // nil when broken
 	err    error
+	// replaced lists the dtypes whose sections an override of the same
+	// name replaces: this (built-in) table does not serve them.
+	replaced map[DType]bool
 }
 
 // opTables is the set of usable (non-stale) tables of one op under one
@@ -91,9 +94,23 @@ func (o *Op) tables(s *settings) *opTables {
 	return ts
 }
 
+// load reads the op's built-in tables and BATCHLAS_TUNED_DIR's.
+//
+// An override merges with the built-in table of the same name section by
+// section: its [dtype] sections replace the built-in ones, and the built-in
+// table keeps serving the dtypes the override lacks. Both stay separate
+// entries for the same device, the override's first, and the built-in entry
+// records the dtypes it no longer serves (replaced). For any one dtype the
+// borrow order then holds at most one of the two, so each section keeps its
+// origin (the trace's override tag) and its own file's provenance (Explain)
+// without a merged table whose header would be half true.
+//
+// A broken override is kept alone: which sections it had is unknown, so any
+// call of the op that reaches this device's table needs it and gets its
+// error. A stale one (another revision, other key names) is skipped with
+// one warning, and the built-in table serves whole.
 func (o *Op) load(s *settings) *opTables {
-	files := map[string]rawTable{}
-	origin := map[string]string{}
+	builtin := map[string]rawTable{}
 	if fsys := builtinFS(); fsys != nil {
 		ents, _ := fs.ReadDir(fsys, ".") // an unreadable FS is an FS without tables
 		for _, e := range ents {
@@ -106,34 +123,124 @@ func (o *Op) load(s *settings) *opTables {
 			if err != nil {
 				r.err = &TableError{File: e.Name(), Line: 1, Reason: fmt.Sprintf("cannot read the built-in table: %v", err)}
 			}
-			files[e.Name()], origin[e.Name()] = r, OriginBuiltin
+			builtin[e.Name()] = r
 		}
 	}
+	over := map[string]rawTable{}
 	for _, r := range s.overrides()[o.Name()] {
-		files[r.name], origin[r.name] = r, OriginOverride // same name replaces
+		over[r.name] = r
 	}
-	ts := &opTables{gen: s.gen}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		r := files[name]
-		_, dev, _ := SplitTableName(name)
-		fam, arch, class, _ := ParseDeviceKey(dev)
-		e := &tableEntry{name: name, device: dev, family: fam, arch: arch, class: class, origin: origin[name]}
-		if r.err != nil {
-			e.err = r.err
-		} else if t, err := ParseTable(name, r.data, o); err != nil {
-			e.err = err
-		} else {
-			t.Origin = e.origin
-			if t.Revision != o.spec.Revision {
-				warnOnce("stale:"+e.origin+":"+name, fmt.Sprintf("batchlas: skipping %s %s table %s: written for %s revision %d, the op is at revision %d (run tools/tune to re-tune this device)",
-					e.origin, o.Name(), name, o.Name(), t.Revision, o.spec.Revision))
-				continue
-			}
-			e.t = t
+	names := slices.Sorted(maps.Keys(builtin))
+	for name := range over {
+		if _, ok := builtin[name]; !ok {
+			names = append(names, name)
 		}
-		ts.entries = append(ts.entries, e)
+	}
+	slices.Sort(names)
+	ts := &opTables{gen: s.gen}
+	for _, name := range names {
+		var b, v *tableEntry
+		if r, ok := builtin[name]; ok {
+			b = o.entry(r, OriginBuiltin)
+		}
+		if r, ok := over[name]; ok {
+			v = o.entry(r, OriginOverride)
+		}
+		switch {
+		case v == nil:
+			// No override, or a stale one: the built-in table as it is.
+		case v.err != nil:
+			b = nil // never reached behind the broken override
+		default:
+			if b != nil {
+				b.replaced = map[DType]bool{}
+				for dt := range v.t.Sections {
+					b.replaced[dt] = true
+				}
+			}
+			s.noticeOnce("override:"+filepath.Join(s.tunedDir, name), overrideNotice(v, b))
+		}
+		for _, e := range []*tableEntry{v, b} {
+			if e != nil {
+				ts.entries = append(ts.entries, e)
+			}
+		}
 	}
 	return ts
+}
+
+// entry parses one table file. It returns nil for a stale table, after one
+// warning; a table that cannot be read or parsed is an entry with its error.
+func (o *Op) entry(r rawTable, origin string) *tableEntry {
+	_, dev, _ := SplitTableName(r.name)
+	fam, arch, class, _ := ParseDeviceKey(dev)
+	e := &tableEntry{name: r.name, device: dev, family: fam, arch: arch, class: class, origin: origin}
+	if r.err != nil {
+		e.err = r.err
+		return e
+	}
+	t, err := ParseTable(r.name, r.data, o)
+	if t == nil {
+		e.err = err
+		return e
+	}
+	if why := o.staleReason(t, err); why != "" {
+		warnOnce("stale:"+origin+":"+r.name, fmt.Sprintf("batchlas: skipping %s %s table %s: %s (run tools/tune to re-tune this device)",
+			origin, o.Name(), r.name, why))
+		return nil
+	}
+	t.Origin = origin
+	e.t = t
+	return e
+}
+
+// staleReason says why a table that parsed (err is ParseTable's error: nil
+// or a *StaleError) is stale for o, "" when it is not. The revision is
+// compared first: a table of another revision is reported as such even when
+// its keys line differs too.
+func (o *Op) staleReason(t *Table, err error) string {
+	if t.Revision != o.spec.Revision {
+		return fmt.Sprintf("written for %s revision %d, the op is at revision %d", o.Name(), t.Revision, o.spec.Revision)
+	}
+	if se := (*StaleError)(nil); errors.As(err, &se) {
+		return fmt.Sprintf("its keys %q differ from %s's key names %q", se.Keys, o.Name(), se.OpKeys)
+	}
+	return ""
+}
+
+// overrideNotice says what a usable override replaces, for the notice
+// printed once per file while tracing:
+//
+//	batchlas: BATCHLAS_TUNED_DIR: potrf.x86-64-v4.txt overrides [float32]; [float64] stays built-in
+func overrideNotice(v, b *tableEntry) string {
+	var over, kept []string
+	for _, dt := range knownDTypes {
+		if rows, ok := v.t.Sections[dt]; ok {
+			w := "[" + string(dt) + "]"
+			if len(rows) == 0 {
+				w += " (no rows)"
+			}
+			over = append(over, w)
+		} else if b != nil && b.t != nil && len(b.t.Sections[dt]) > 0 {
+			kept = append(kept, "["+string(dt)+"]")
+		}
+	}
+	msg := "batchlas: BATCHLAS_TUNED_DIR: " + v.name + " overrides "
+	if len(over) == 0 {
+		msg += "no section"
+	}
+	msg += strings.Join(over, ", ")
+	switch {
+	case b == nil:
+		return msg + "; there is no built-in table to keep"
+	case b.err != nil:
+		return msg + "; the built-in table, which would serve the other sections, does not parse"
+	case len(kept) == 1:
+		return msg + "; " + kept[0] + " stays built-in"
+	case len(kept) > 1:
+		return msg + "; " + strings.Join(kept, ", ") + " stay built-in"
+	}
+	return msg + "; nothing stays built-in"
 }
 
 // deviceIdentity returns the family, architecture and class that order the
@@ -159,14 +266,18 @@ func deviceIdentity(d *Device) (string, int, Class) {
 // step 2): the device's own table; the same family at or below its
 // architecture, nearest first, then above, nearest first; then the other
 // families of the same class in the fixed family order, higher architecture
-// first. A table without rows for dt is not in the order. A broken table is,
-// since it might have had them: a call that reaches it returns its error.
+// first. A table without rows for dt is not in the order, nor a built-in
+// table whose dt section an override replaces. A broken table is, since it
+// might have had them: a call that reaches it returns its error.
 // own reports whether the first entry is the device's own table.
 func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
 	fam, arch, class := deviceIdentity(d)
 	for _, e := range ts.entries {
 		if e.class != class {
 			continue // a cpu never reads a gpu table, nor the reverse
+		}
+		if e.replaced[dt] {
+			continue // an override's section of the same device serves instead
 		}
 		if e.t != nil && len(e.t.Sections[dt]) == 0 {
 			continue
@@ -207,7 +318,8 @@ func familyKey(e *tableEntry, group int, class Class) string {
 }
 
 // Tables returns the op's tables for dt in borrow order for d: the built-in
-// tables with BATCHLAS_TUNED_DIR's replacing those of the same name, stale
+// tables, whose dt section BATCHLAS_TUNED_DIR's table of the same name
+// replaces when it has one (each table's Origin says which served), stale
 // ones left out. A table in that order that does not parse is reported in the
 // error (the others are still returned).
 func (o *Op) Tables(dt DType, d *Device) ([]*Table, error) {
@@ -228,10 +340,10 @@ func (o *Op) Tables(dt DType, d *Device) ([]*Table, error) {
 }
 
 // CheckBuiltin checks every built-in table of every registered op: it
-// parses, is written for the op's current revision (R9), and names only
-// candidates. A vendor spelling is accepted when the vendor family is not
-// compiled (a novendor build still reads tables that rank vendor). Op test
-// suites call it so a bad shipped table fails them.
+// parses, is written for the op's current revision (R9) and key names, and
+// names only candidates. A vendor spelling is accepted when the vendor
+// family is not compiled (a novendor build still reads tables that rank
+// vendor). Op test suites call it so a bad shipped table fails them.
 func CheckBuiltin() error {
 	fsys := builtinFS()
 	if fsys == nil {
@@ -257,12 +369,17 @@ func CheckBuiltin() error {
 			continue
 		}
 		t, err := ParseTable(e.Name(), data, o)
-		if err != nil {
+		if t == nil {
 			errs = append(errs, err)
 			continue
 		}
+		// Stale: another revision first; else other key names (the
+		// *StaleError, which the calls never see but a shipped table must
+		// not have).
 		if t.Revision != o.spec.Revision {
 			errs = append(errs, &TableError{File: e.Name(), Line: 1, Reason: fmt.Sprintf("written for revision %d, %s is at revision %d: stale, re-tune it", t.Revision, o.Name(), o.spec.Revision)})
+		} else if err != nil {
+			errs = append(errs, err)
 		}
 		for _, dt := range slices.Sorted(maps.Keys(t.Sections)) {
 			for _, r := range t.Sections[dt] {

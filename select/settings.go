@@ -158,6 +158,15 @@ func SetWarnOutput(w io.Writer) io.Writer {
 	return old
 }
 
+// noticeOnce is warnOnce for what is only worth saying while tracing (what
+// an override replaces): with tracing off in s it prints nothing and
+// remembers nothing, so a later snapshot with tracing on still says it.
+func (s *settings) noticeOnce(id, msg string) {
+	if s.trace {
+		warnOnce("notice:"+id, msg)
+	}
+}
+
 // warnOnce writes msg the first time id is seen in this process.
 func warnOnce(id, msg string) {
 	warnings.Lock()

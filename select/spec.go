@@ -203,12 +203,11 @@ type OpSpec struct {
 type TwinFunc func(c Choice, dt DType, k Key, d *Device) string
 
 // GridAxis lists the values the tuner measures for one key, as key-value
-// text ("L", "64"). Same, when set, names another axis whose value this
-// one copies in every cell (gemm's m and k follow n), so the grid is the
-// product of the axes without Same.
+// text ("L", "64"). Every key has an axis of its own: exact keys list every
+// value they take, log keys the coarse values of the tuner's design (the
+// tuner adds points between them where the winner changes).
 type GridAxis struct {
 	Key   string
 	Quick []string
 	Full  []string
-	Same  string
 }

@@ -13,7 +13,7 @@ type Table struct {
 	Op       string
 	Device   string
 	Revision int
-	Origin   string // "builtin" or "override"
+	Origin   string // "builtin" or "override"; set by the loader
 	// Header keeps every k=v provenance word of the header lines (op,
 	// device, revision, kernels, date, host, cores, go, tool, grid, ...),
 	// quotes removed.
@@ -55,6 +55,27 @@ type TableError struct {
 
 func (e *TableError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
 
+// StaleError says that a well-formed table was written for other key names:
+// its `# keys:` line differs from the op's. ParseTable returns it together
+// with the parsed table (rows read under the table's own keys line). Like a
+// table of another revision, such a table is stale: the selection core
+// skips it with one warning and the calls never see this error; checkers
+// (CheckBuiltin, tools/tune check) report it. ParseTable does not compare
+// the revision (callers compare Table.Revision with the op's first, so a
+// table of another revision is reported as such even when its keys differ
+// too).
+type StaleError struct {
+	File   string
+	Line   int    // the # keys: line
+	Keys   string // the table's keys line, formatted
+	OpKeys string // the op's key names, formatted
+	Op     string
+}
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("%s:%d: keys %q differ from %s's key names %q; re-tune with tools/tune", e.File, e.Line, e.Keys, e.Op, e.OpKeys)
+}
+
 // knownDTypes are the section names a table may use.
 var knownDTypes = []DType{Float32, Float64, "complex64", "complex128"}
 
@@ -76,14 +97,20 @@ func SplitTableName(file string) (op, device string, err error) {
 
 // ParseTable parses one table. file is its base name (`<op>.<device>.txt`):
 // op and device come from it. op, when not nil, supplies the key names the
-// `# keys:` line must equal and the families spellings are parsed against;
-// with a nil op the keys line is taken as given and no Choice is filled.
-// Every error is a *TableError naming the file and line.
+// `# keys:` line is compared with and the families spellings are parsed
+// against; with a nil op the keys line is taken as given and no Choice is
+// filled. A table that does not parse gives a nil table and a *TableError
+// naming the file and line. A table that parses but whose keys line differs
+// from op's gives the table and a *StaleError (detect it with errors.As):
+// a caller that only wants usable tables treats it as any error.
 func ParseTable(file string, data []byte, op *Op) (*Table, error) {
 	p := tableParser{file: file, op: op}
 	t, err := p.parse(data)
 	if err != nil {
 		return nil, err
+	}
+	if p.stale != nil {
+		return t, p.stale
 	}
 	return t, nil
 }
@@ -95,6 +122,7 @@ type tableParser struct {
 	line int
 
 	keysLine   int
+	stale      *StaleError // the keys line differs from op's
 	revLine    int
 	sectLine   map[DType]int
 	section    DType
@@ -174,7 +202,9 @@ func (p *tableParser) comment(s string) error {
 			return p.fail("%v", err)
 		}
 		if p.op != nil && FormatKeys(ks) != FormatKeys(p.op.keys) {
-			return p.fail("keys %q differ from %s's key names %q; re-tune with tools/tune", FormatKeys(ks), p.op.Name(), FormatKeys(p.op.keys))
+			// Stale, not malformed: the rows are read under the table's
+			// own keys, and the table is returned with a *StaleError.
+			p.stale = &StaleError{File: p.file, Line: p.line, Keys: FormatKeys(ks), OpKeys: FormatKeys(p.op.keys), Op: p.op.Name()}
 		}
 		p.t.Keys = ks
 		p.keyByName = map[string]int{}

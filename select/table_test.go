@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
@@ -90,7 +91,6 @@ func TestParseTableErrors(t *testing.T) {
 		{"no revision", "syn.x86-64-v4.txt", "# keys: uplo:exact n:log:3 batch:log\n[float64]\nuplo=L n=1 batch=1 | tiny 1\n", `syn.x86-64-v4.txt:3: no revision=N in the header; tables written by tools/tune carry it`},
 		{"no revision, no rows", "syn.x86-64-v4.txt", "# keys: uplo:exact n:log:3 batch:log\n", `syn.x86-64-v4.txt:1: no revision=N in the header; tables written by tools/tune carry it`},
 		{"no keys", "syn.x86-64-v4.txt", "# revision=1\n[float64]\nuplo=L n=1 batch=1 | tiny 1\n", `syn.x86-64-v4.txt:3: no # keys: line in the header; it must list the op's key names`},
-		{"keys mismatch", "syn.x86-64-v4.txt", "# revision=1\n# keys: uplo:exact n:log batch:log\n", `syn.x86-64-v4.txt:2: keys "uplo:exact n:log batch:log" differ from syn's key names "uplo:exact n:log:3 batch:log"; re-tune with tools/tune`},
 		{"keys twice", "syn.x86-64-v4.txt", head + "# keys: uplo:exact n:log:3 batch:log\n", `syn.x86-64-v4.txt:4: second # keys: line (the first is on line 2)`},
 		{"keys after a row", "syn.x86-64-v4.txt", head + "uplo=L n=1 batch=1 | tiny 1\n# keys: n:log\n", `syn.x86-64-v4.txt:5: # keys: line after the first row; it belongs in the header`},
 		{"bad keys line", "syn.x86-64-v4.txt", "# revision=1\n# keys: n:cubic\n", `syn.x86-64-v4.txt:2: keys: "n:cubic": want name:exact, name:log or name:log:weight`},
@@ -129,6 +129,36 @@ func TestParseTableErrors(t *testing.T) {
 	}
 }
 
+// A keys line that differs from the op's is staleness, not a parse error:
+// the table comes back, read under its own keys, with a *StaleError.
+func TestParseTableStaleKeys(t *testing.T) {
+	src := "# revision=1\n# keys: uplo:exact n:log batch:log\n[float64]\nuplo=L n=64 batch=8 | lpanel:8 1\n"
+	tb, err := ParseTable("syn.x86-64-v4.txt", []byte(src), synOp)
+	require.Error(t, err)
+	assert.EqualError(t, err, `syn.x86-64-v4.txt:2: keys "uplo:exact n:log batch:log" differ from syn's key names "uplo:exact n:log:3 batch:log"; re-tune with tools/tune`)
+	var se *StaleError
+	require.True(t, errors.As(err, &se))
+	assert.Equal(t, StaleError{File: "syn.x86-64-v4.txt", Line: 2, Keys: "uplo:exact n:log batch:log", OpKeys: "uplo:exact n:log:3 batch:log", Op: "syn"}, *se)
+	var te *TableError
+	assert.False(t, errors.As(err, &te), "not a broken table")
+	require.NotNil(t, tb)
+	assert.Equal(t, 1, tb.Revision)
+	assert.Equal(t, "uplo:exact n:log batch:log", FormatKeys(tb.Keys))
+	require.Len(t, tb.Sections[Float64], 1)
+	assert.Equal(t, lp8, tb.Sections[Float64][0].Entries[0].Choice)
+
+	// A stale table that is also malformed is a broken one.
+	_, err = ParseTable("syn.x86-64-v4.txt", []byte(src+"uplo=L n=x batch=1 | tiny 1\n"), synOp)
+	assert.True(t, errors.As(err, &te))
+	assert.False(t, errors.As(err, &se))
+	// The keys line may come before the revision; without an op nothing is stale.
+	tb, err = ParseTable("syn.x86-64-v4.txt", []byte("# keys: n:log\n# revision=4\n"), synOp)
+	require.True(t, errors.As(err, &se))
+	assert.Equal(t, 4, tb.Revision)
+	_, err = ParseTable("syn.x86-64-v4.txt", []byte(src), nil)
+	assert.NoError(t, err)
+}
+
 func TestDuplicateTuplesAcrossSectionsAllowed(t *testing.T) {
 	src := "# revision=1\n# keys: uplo:exact n:log:3 batch:log\n[float64]\nuplo=L n=1 batch=1 | tiny 1\n[float32]\nuplo=L n=1 batch=1 | tiny 1\n"
 	tb, err := ParseTable("syn.x86-64-v4.txt", []byte(src), synOp)
@@ -153,4 +183,21 @@ func TestCheckBuiltin(t *testing.T) {
 	err := CheckBuiltin()
 	require.Error(t, err)
 	assert.Equal(t, "stl.x86-64-v4.txt:1: written for revision 1, stl is at revision 2: stale, re-tune it", err.Error())
+}
+
+// A shipped table with other key names fails CheckBuiltin, though calls
+// skip it; one of another revision is reported as stale by revision only.
+func TestCheckBuiltinStaleKeys(t *testing.T) {
+	fresh(t)
+	builtinTables(t, fstest.MapFS{
+		"syn.x86-64-v4.txt": {Data: []byte("# revision=1\n# keys: uplo:exact n:log batch:log\n[float64]\nuplo=L n=64 batch=8 | lpanel:8 1\n")},
+		"stl.x86-64-v4.txt": {Data: []byte("# revision=1\n# keys: m:log\n[float64]\nm=64 | a 1\n")},
+		"ord.x86-64-v4.txt": {Data: []byte("# revision=1\n# keys: n:log\n[float64]\nn=64 | a 1\n")},
+	})
+	err := CheckBuiltin()
+	require.Error(t, err)
+	assert.Equal(t, "stl.x86-64-v4.txt:1: written for revision 1, stl is at revision 2: stale, re-tune it\n"+
+		`syn.x86-64-v4.txt:2: keys "uplo:exact n:log batch:log" differ from syn's key names "uplo:exact n:log:3 batch:log"; re-tune with tools/tune`, err.Error())
+	var se *StaleError
+	assert.True(t, errors.As(err, &se))
 }

@@ -23,6 +23,7 @@ func TestTraceLines(t *testing.T) {
 		refuse []string
 		want   string
 	}{
+		// An exact match for the call's key: the line names no row.
 		{"next", synOp, bg, Float64, synKey("L", 64, 1024), v4, nil,
 			"syn float64 uplo=L n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4]"},
 		{"tied", synOp, bg, Float64, synKey("L", 512, 16), v4, nil,
@@ -45,6 +46,20 @@ func TestTraceLines(t *testing.T) {
 			"syn float64 uplo=L n=20 batch=8192 -> tiny  untimed  [x86-64-v4]"},
 		{"float32", synOp, bg, Float32, synKey("L", 8, 1024), v4, nil,
 			"syn float32 uplo=L n=8 batch=1024 -> tiny  0.0101 ms, next vendor 0.18 ms  [x86-64-v4]"},
+		// Not an exact match: the row that decided (its log keys, and the
+		// exact keys that differ) and its distance follow the chosen time.
+		{"nearest row", synOp, bg, Float64, synKey("L", 60, 1000), v4, nil,
+			"syn float64 uplo=L n=60 batch=1000 -> lpanel:panel=8  0.302 ms at row n=64 batch=1024 (d=0.3), next vendor 0.49 ms  [x86-64-v4]"},
+		{"nearest row, tied", synOp, bg, Float64, synKey("L", 400, 16), v4, nil,
+			"syn float64 uplo=L n=400 batch=16 -> blocked  14.10 ms at row n=512 batch=16 (d=1.1), tied with vendor 13.74 ms (3%)  [x86-64-v4]"},
+		{"nearest row, untimed", synOp, bg, Float64, synKey("L", 20, 4096), v4, nil,
+			"syn float64 uplo=L n=20 batch=4096 -> tiny  untimed at row n=20 batch=8192 (d=1.0)  [x86-64-v4]"},
+		{"dropped exact key", synOp, bg, Float32, synKey("U", 8, 1024), v4, nil,
+			"syn float32 uplo=U n=8 batch=1024 -> tiny  0.0101 ms at row uplo=L n=8 batch=1024 (d=0.0), next vendor 0.18 ms  [x86-64-v4]"},
+		{"dropped exact key, borrowed", synOp, bg, Float64, synKey("U", 64, 2048), v3, nil,
+			"syn float64 uplo=U n=64 batch=2048 -> blocked  2.00 ms at row uplo=L n=64 batch=1024 (d=1.0), next lpanel:panel=8 2.50 ms  [x86-64-v2 table, borrowed for x86-64-v3]"},
+		{"clamped size", synOp, bg, Float64, synKey("L", 0, 1024), v4, []string{"tiny"},
+			"syn float64 uplo=L n=0 batch=1024 -> lpanel:panel=8  0.015 ms at row n=8 batch=1024 (d=9.0), next vendor 0.201 ms  [x86-64-v4]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, tr := fresh(t)

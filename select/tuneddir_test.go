@@ -4,7 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,7 +23,7 @@ func TestTunedDirReplacesAndTagsOverride(t *testing.T) {
 	assert.Equal(t, blocked, c)
 	lines := tr.lines()
 	require.Len(t, lines, 2)
-	assert.Contains(t, lines[0], " syn=float32/none,float64/override", "the init line says where the tables come from, per dtype when they differ")
+	assert.Contains(t, lines[0], " syn=float32/builtin,float64/override", "the init line says where the tables come from, per dtype when they differ")
 	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms  [override x86-64-v4]", lines[1])
 	tabs, err := synOp.Tables(Float64, v4)
 	require.NoError(t, err)
@@ -30,10 +32,175 @@ func TestTunedDirReplacesAndTagsOverride(t *testing.T) {
 		origins[tb.File] = tb.Origin
 	}
 	assert.Equal(t, map[string]string{"syn.x86-64-v4.txt": "override", "syn.x86-64-v2.txt": "builtin", "syn.arm64.txt": "builtin"}, origins)
-	_, err = synOp.Tables(Float32, v4)
+	tabs, err = synOp.Tables(Float32, v4)
 	require.NoError(t, err)
-	assert.Empty(t, tableDevices(t, synOp, Float32, v4), "the override replaced the whole file, float32 rows included")
-	assert.NotContains(t, warn.String(), "syn", "an override is not a borrow")
+	require.Len(t, tabs, 1, "the override has no [float32]: the built-in section stays")
+	assert.Equal(t, "builtin", tabs[0].Origin)
+	assert.Equal(t, "x86-64-v4", tabs[0].Device)
+	assert.NotContains(t, warn.String(), "borrowing", "an override is not a borrow")
+}
+
+// An override with only [float32] replaces the built-in float32 section;
+// float64 decisions are the built-in ones, with the plain table tag.
+func TestTunedDirMergesBySection(t *testing.T) {
+	warn, tr := fresh(t)
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	k64, k32 := synKey("L", 64, 1024), synKey("L", 8, 1024)
+	c, err := run(bg, synOp, Float64, k64, v4)
+	require.NoError(t, err)
+	require.Equal(t, lp8, c)
+	builtinLine := tr.lines()[1]
+
+	override(t, map[string]string{"syn.x86-64-v4.txt": "# revision=1\n# keys: uplo:exact n:log:3 batch:log\n[float32]\n" +
+		"uplo=L n=8 batch=1024 | blocked 0.05 | tiny 0.06\n"})
+	forget()
+	c, err = run(bg, synOp, Float64, k64, v4)
+	require.NoError(t, err)
+	assert.Equal(t, lp8, c, "float64 keeps the built-in section")
+	c, err = run(bg, synOp, Float32, k32, v4)
+	require.NoError(t, err)
+	assert.Equal(t, blocked, c, "float32 comes from the override")
+	lines := tr.lines()
+	require.Len(t, lines, 5)
+	assert.Contains(t, lines[2], " syn=float32/override,float64/builtin")
+	assert.Equal(t, builtinLine, lines[3], "same line as without the override: [x86-64-v4], not [override x86-64-v4]")
+	assert.Equal(t, "syn float32 uplo=L n=8 batch=1024 -> blocked  0.05 ms, next tiny 0.06 ms  [override x86-64-v4]", lines[4])
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float32]; [float64] stays built-in"}, grep(warn.lines(), "syn"),
+		"one notice, while tracing")
+	for dt, origin := range map[DType]string{Float64: "builtin", Float32: "override"} {
+		tabs, err := synOp.Tables(dt, v4)
+		require.NoError(t, err)
+		assert.Equal(t, origin, tabs[0].Origin, dt)
+	}
+
+	// The override's section replaces the built-in one outright: when its
+	// row has nothing runnable the walk goes on to other devices' tables
+	// (none have float32 rows), never back to the built-in section.
+	refuse(t, "blocked", "tiny")
+	w, err := synOp.Explain(bg, Float32, k32, v4)
+	require.NoError(t, err)
+	require.Len(t, w.Steps, 1)
+	assert.Equal(t, "override", w.Steps[0].Table.Origin)
+	assert.Equal(t, "last resort", w.Source)
+	assert.Equal(t, vendor, w.Choice)
+
+	Reload()
+	assert.Len(t, grep(warn.lines(), "syn"), 1, "the notice is printed once per file")
+}
+
+func TestTunedDirReplacesEverySectionItHas(t *testing.T) {
+	warn, tr := fresh(t)
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	override(t, map[string]string{"syn.x86-64-v4.txt": synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n" +
+		"[float32]\nuplo=L n=8 batch=1024 | blocked 0.05\n"})
+	c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
+	require.NoError(t, err)
+	assert.Equal(t, blocked, c)
+	c, err = run(bg, synOp, Float32, synKey("L", 8, 1024), v4)
+	require.NoError(t, err)
+	assert.Equal(t, blocked, c)
+	lines := tr.lines()
+	require.Len(t, lines, 3)
+	assert.True(t, strings.HasSuffix(lines[0], " syn=override"), lines[0])
+	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms  [override x86-64-v4]", lines[1])
+	assert.Equal(t, "syn float32 uplo=L n=8 batch=1024 -> blocked  0.05 ms  [override x86-64-v4]", lines[2])
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float32], [float64]; nothing stays built-in"}, grep(warn.lines(), "syn"))
+}
+
+// An empty section in an override replaces the built-in one with nothing:
+// the device has no float32 rows of its own any more.
+func TestTunedDirEmptySectionReplaces(t *testing.T) {
+	warn, _ := fresh(t)
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	override(t, map[string]string{"syn.x86-64-v4.txt": synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n[float32]\n"})
+	w, err := synOp.Explain(bg, Float32, synKey("L", 8, 1024), v4)
+	require.NoError(t, err)
+	assert.Empty(t, w.Steps)
+	assert.Equal(t, "last resort", w.Source)
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float32] (no rows), [float64]; nothing stays built-in"}, grep(warn.lines(), "syn"))
+}
+
+func TestTunedDirNoticeOnlyWhileTracing(t *testing.T) {
+	warn, _ := fresh(t)
+	override(t, map[string]string{"syn.x86-64-v4.txt": synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n"})
+	_, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
+	require.NoError(t, err)
+	assert.Empty(t, warn.lines())
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	_, err = run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float64]; [float32] stays built-in"}, grep(warn.lines(), "syn"))
+}
+
+// A new device's override: nothing built-in to keep.
+func TestTunedDirNoticeWithoutBuiltin(t *testing.T) {
+	warn, _ := fresh(t)
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	override(t, map[string]string{"syn.x86-64-v3.txt": synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n"})
+	c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v3)
+	require.NoError(t, err)
+	assert.Equal(t, blocked, c)
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v3.txt overrides [float64]; there is no built-in table to keep"}, grep(warn.lines(), "syn"))
+}
+
+// A stale override (old keys line, same revision) is skipped with one
+// warning, never an error for the calls: the built-in table serves whole.
+func TestStaleKeysOverrideSkipped(t *testing.T) {
+	warn, tr := fresh(t)
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	override(t, map[string]string{"syn.x86-64-v4.txt": "# revision=1\n# keys: uplo:exact n:log batch:log\n[float64]\n" +
+		"uplo=L n=64 batch=1024 | blocked 1.00\n"})
+	for i := 0; i < 2; i++ {
+		c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
+		require.NoError(t, err)
+		assert.Equal(t, lp8, c, "the built-in table serves")
+		Reload()
+	}
+	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4]", tr.lines()[1])
+	assert.Equal(t, []string{`batchlas: skipping override syn table syn.x86-64-v4.txt: its keys "uplo:exact n:log batch:log" differ from syn's key names "uplo:exact n:log:3 batch:log" (run tools/tune to re-tune this device)`},
+		grep(warn.lines(), "syn"), "one warning, and no override notice")
+	tabs, err := synOp.Tables(Float64, v4)
+	require.NoError(t, err)
+	assert.Equal(t, "builtin", tabs[0].Origin)
+}
+
+// The revision is compared before the keys line.
+func TestStaleRevisionReportedBeforeKeys(t *testing.T) {
+	warn, _ := fresh(t)
+	override(t, map[string]string{"syn.x86-64-v4.txt": "# revision=7\n# keys: uplo:exact n:log batch:log\n[float64]\n" +
+		"uplo=L n=64 batch=1024 | blocked 1.00\n"})
+	c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
+	require.NoError(t, err)
+	assert.Equal(t, lp8, c)
+	assert.Equal(t, []string{"batchlas: skipping override syn table syn.x86-64-v4.txt: written for syn revision 7, the op is at revision 1 (run tools/tune to re-tune this device)"},
+		grep(warn.lines(), "syn"))
+}
+
+// A built-in table with other key names is skipped like a stale revision.
+func TestStaleKeysBuiltinSkipped(t *testing.T) {
+	warn, _ := fresh(t)
+	builtinTables(t, fstest.MapFS{
+		"ord.x86-64-v4.txt": {Data: []byte("# revision=1\n# keys: m:log\n[float64]\nm=64 | b 1\n")},
+		"ord.x86-64-v2.txt": {Data: []byte("# revision=1\n# keys: n:log\n[float64]\nn=64 | a 1\n")},
+	})
+	c, err := run(bg, ordOp, Float64, MakeKey(Int(64)), v4)
+	require.NoError(t, err)
+	assert.Equal(t, famA.With(), c, "borrowed from v2")
+	assert.Equal(t, []string{
+		`batchlas: skipping builtin ord table ord.x86-64-v4.txt: its keys "m:log" differ from ord's key names "n:log" (run tools/tune to re-tune this device)`,
+		"batchlas: ord has no float64 table for x86-64-v4; borrowing x86-64-v2 (run tools/tune to tune this device)",
+	}, warn.lines())
+}
+
+// grep returns the lines that contain s.
+func grep(lines []string, s string) []string {
+	var out []string
+	for _, l := range lines {
+		if strings.Contains(l, s) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func TestTunedDirNotADirectory(t *testing.T) {
@@ -90,6 +257,9 @@ func TestMalformedOverrideIsAnErrorFromTheCall(t *testing.T) {
 	assert.EqualError(t, err, `syn.x86-64-v4.txt:4: entry blocked: time "one" is not a non-negative number of milliseconds`)
 	_, err = synOp.Tables(Float64, v4)
 	assert.True(t, errors.As(err, &te), "Tables reports it too")
+	_, err = run(bg, synOp, Float32, synKey("L", 8, 1024), v4)
+	assert.EqualError(t, err, `syn.x86-64-v4.txt:4: entry blocked: time "one" is not a non-negative number of milliseconds`,
+		"which sections a broken override had is unknown: every dtype of the op on the device needs it")
 
 	// A cpu call never needs the broken gpu table...
 	c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v3)

@@ -101,11 +101,23 @@ type Decision struct {
 	Override bool   // that table came from BATCHLAS_TUNED_DIR
 	Device   string // device key of the call (named by "borrowed for")
 	From     string // device keys of the tables fallen through, comma-separated
+
+	// The row that decided, when it is not an exact match for the call's
+	// key: Row is its key fields as the core spells them ("side=L m=32
+	// n=32"), Distance its weighted log2 distance from the call. Row ""
+	// means an exact match (or no row): the line says nothing more.
+	Row      string
+	Distance float64
 }
 
 // String returns the line in the fixed format of the selection contract:
 //
 //	potrf float64 n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4]
+//
+// When the row that decided is not an exact match for the call, the chosen
+// kernel's time (or "untimed") is followed by the row and its distance:
+//
+//	trsm float64 side=L uplo=L ta=N diag=N m=32 n=4 batch=64 -> direct  0.234 ms at row m=32 n=32 batch=64 (d=3.0), next blocked:nb=8 0.5 ms  [x86-64-v4]
 func (d Decision) String() string {
 	var b strings.Builder
 	b.WriteString(d.Op)
@@ -128,6 +140,7 @@ func (d Decision) String() string {
 		b.WriteString("  ")
 		b.WriteString(MS(d.MS))
 		b.WriteString(" ms")
+		d.writeRow(&b)
 		if d.Next != "" {
 			lo, hi := min(d.MS, d.NextMS), max(d.MS, d.NextMS)
 			gap := 0.0
@@ -154,6 +167,7 @@ func (d Decision) String() string {
 		}
 	} else {
 		b.WriteString("  untimed")
+		d.writeRow(&b)
 	}
 	b.WriteString("  [")
 	if d.Override {
@@ -170,6 +184,19 @@ func (d Decision) String() string {
 	}
 	b.WriteByte(']')
 	return b.String()
+}
+
+// writeRow writes " at row <row> (d=<distance>)" for a row that is not an
+// exact match, nothing otherwise.
+func (d Decision) writeRow(b *strings.Builder) {
+	if d.Row == "" {
+		return
+	}
+	b.WriteString(" at row ")
+	b.WriteString(d.Row)
+	b.WriteString(" (d=")
+	b.WriteString(strconv.FormatFloat(d.Distance, 'f', 1, 64))
+	b.WriteString(")")
 }
 
 // Init is the one line printed before the first traced decision of a

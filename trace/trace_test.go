@@ -39,6 +39,31 @@ func TestDecisionRunnerUp(t *testing.T) {
 	assert.Equal(t, "potrf float64 -> tiny  untimed  [x86-64-v4]", d.String(), "no key fields, untimed")
 }
 
+func TestDecisionRow(t *testing.T) {
+	base := Decision{Op: "trsm", DType: "float64", Key: "side=L uplo=L ta=N diag=N m=32 n=4 batch=64", Choice: "direct",
+		Via: ViaTable, Timed: true, MS: 0.234, Next: "blocked:nb=8", NextMS: 0.5, Table: "x86-64-v4"}
+	assert.Equal(t, "trsm float64 side=L uplo=L ta=N diag=N m=32 n=4 batch=64 -> direct  0.234 ms, next blocked:nb=8 0.5 ms  [x86-64-v4]",
+		base.String(), "an exact match (Row empty) adds nothing")
+
+	d := base
+	d.Row, d.Distance = "m=32 n=32 batch=64", 3
+	assert.Equal(t, "trsm float64 side=L uplo=L ta=N diag=N m=32 n=4 batch=64 -> direct  0.234 ms at row m=32 n=32 batch=64 (d=3.0), next blocked:nb=8 0.5 ms  [x86-64-v4]", d.String())
+
+	d.Row, d.Distance = "side=R m=32 n=32 batch=64", 3.04
+	d.NextMS = 0.24
+	assert.Equal(t, "trsm float64 side=L uplo=L ta=N diag=N m=32 n=4 batch=64 -> direct  0.234 ms at row side=R m=32 n=32 batch=64 (d=3.0), tied with blocked:nb=8 0.24 ms (3%)  [x86-64-v4]", d.String())
+
+	d.Next, d.Via, d.Device = "", ViaBorrowed, "x86-64-v3"
+	d.Distance = 0.25
+	assert.Equal(t, "trsm float64 side=L uplo=L ta=N diag=N m=32 n=4 batch=64 -> direct  0.234 ms at row side=R m=32 n=32 batch=64 (d=0.2)  [x86-64-v4 table, borrowed for x86-64-v3]", d.String())
+
+	d.Timed, d.Via, d.Override, d.Distance = false, ViaOverride, true, 0
+	assert.Equal(t, "trsm float64 side=L uplo=L ta=N diag=N m=32 n=4 batch=64 -> direct  untimed at row side=R m=32 n=32 batch=64 (d=0.0)  [override x86-64-v4]", d.String(), "untimed rows too")
+
+	d.Via = ViaLastResort
+	assert.Equal(t, "trsm float64 side=L uplo=L ta=N diag=N m=32 n=4 batch=64 -> direct  [last resort]", d.String(), "no row without a table")
+}
+
 func TestPrintIndentsByDepth(t *testing.T) {
 	var buf bytes.Buffer
 	old := SetOutput(&buf)

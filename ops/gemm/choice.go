@@ -1,8 +1,6 @@
 package gemm
 
 import (
-	"slices"
-
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -19,7 +17,10 @@ var (
 	familySmall = &sel.Family{Name: "small"}
 	// familyPacked packs op(A) into mc x kc row panels and op(B) into
 	// kc-deep column panels, then runs a register-blocked micro-kernel.
-	familyPacked = &sel.Family{Name: "packed", Fields: []string{"mc", "kc"}}
+	// kc is its one field: it splits each sum over k into kc-deep slices,
+	// so it changes the arithmetic. mc changes neither the work nor the
+	// result and derives from the device's L2 (packedMC).
+	familyPacked = &sel.Family{Name: "packed", Fields: []string{"kc"}}
 	// familyVendor calls gonum BLAS per matrix, parallel over the batch.
 	familyVendor = &sel.Family{Name: "vendor", Vendor: true}
 
@@ -32,9 +33,8 @@ var (
 var nativeCandidates = []sel.Choice{
 	familyDirect.With(),
 	familySmall.With(),
-	familyPacked.With(64, 128),
-	familyPacked.With(128, 256),
-	familyPacked.With(256, 128),
+	familyPacked.With(128),
+	familyPacked.With(256),
 }
 
 // candidates is the one list of compiled choices, per dtype.
@@ -52,14 +52,23 @@ const (
 	keyBatch
 )
 
-var sizeAxis = []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}
+// The tuner's coarse design: every transpose, and each of m, n and k on
+// its own axis (a matrix-vector product is n = 1, a rank-k update small k).
+// The tuner adds cells between neighbouring values whose winners disagree.
+var (
+	transposes = []string{"N", "T"}
+	sizesQuick = []string{"1", "8", "64", "512"}
+	sizesFull  = []string{"1", "4", "16", "64", "256"}
+	batchQuick = []string{"1", "64", "4096"}
+	batchFull  = []string{"1", "64", "4096"}
+)
 
 // Op is gemm's registration with the selection core, for tools and tests.
 var Op = sel.Register(sel.OpSpec{
 	Name:      opName,
-	Revision:  1,
+	Revision:  2, // 2: packed lost mc (packed:kc=..); m, n, k weigh 2 against batch
 	VendorLib: "blas",
-	Keys:      "ta:exact tb:exact m:log n:log k:log batch:log",
+	Keys:      "ta:exact tb:exact m:log:2 n:log:2 k:log:2 batch:log",
 	Families:  Families,
 	Candidates: map[sel.DType][]sel.Choice{
 		sel.Float32: candidates(),
@@ -69,11 +78,38 @@ var Op = sel.Register(sel.OpSpec{
 	LastResort: []string{"direct", "vendor"},
 	CanRun:     canRun,
 	Grid: []sel.GridAxis{
-		{Key: "ta", Quick: []string{"N"}, Full: []string{"N", "T"}},
-		{Key: "tb", Quick: []string{"N"}, Full: []string{"N", "T"}},
-		{Key: "m", Same: "n"},
-		{Key: "n", Quick: sizeAxis, Full: slices.Concat(sizeAxis, []string{"1024"})},
-		{Key: "k", Same: "n"},
-		{Key: "batch", Quick: []string{"1", "16", "256", "4096", "32768"}, Full: []string{"1", "4", "16", "64", "256", "1024", "4096", "16384", "32768", "131072"}},
+		{Key: "ta", Quick: transposes, Full: transposes},
+		{Key: "tb", Quick: transposes, Full: transposes},
+		{Key: "m", Quick: sizesQuick, Full: sizesFull},
+		{Key: "n", Quick: sizesQuick, Full: sizesFull},
+		{Key: "k", Quick: sizesQuick, Full: sizesFull},
+		{Key: "batch", Quick: batchQuick, Full: batchFull},
 	},
+	Twin: twin,
 })
+
+// twin is gemm's OpSpec.Twin. The packed kernel cuts k into kc-deep
+// slices and derives mc from the first slice's depth min(kc, k)
+// (packedBlocking), so two packed candidates whose kc are both at least k
+// run one k-deep slice with the same mc: the same code, bit for bit.
+// packed:kc=c names the earliest packed candidate, in candidate order,
+// that does so with it, and "" when that is itself (or k > c's kc, where
+// its slicing is its own).
+func twin(c sel.Choice, _ sel.DType, key sel.Key, _ *sel.Device) string {
+	if !c.Is(familyPacked) {
+		return ""
+	}
+	k := key.Int(keyK)
+	if k > packedKC(c) {
+		return ""
+	}
+	for _, e := range nativeCandidates {
+		if e.Is(familyPacked) && k <= packedKC(e) {
+			if e == c {
+				return ""
+			}
+			return e.String()
+		}
+	}
+	return ""
+}

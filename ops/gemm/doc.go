@@ -10,11 +10,23 @@
 // and alpha == 0 means A and B are not read.
 //
 // Each call picks one kernel through the selection core (package sel): the
-// families are direct (register-blocked loops on the operands as they lie
-// in memory, any shape), small (every dimension at most a compiled limit),
-// packed (contiguous panels and a register-blocked micro-kernel, for larger
-// matrices; the micro-kernel is AVX2/FMA assembly on amd64 CPUs that have
-// them, portable Go elsewhere and with -tags purego) and vendor (gonum BLAS per matrix; absent with -tags novendor).
-// Pin one with sel.WithPin(ctx, "gemm", "packed:mc=64:kc=128") or
+// families are
+//
+//   - direct: register-blocked loops on the operands as they lie in
+//     memory, any shape;
+//   - small: the batch loop and 4x2 tiles in one function per transpose
+//     case, no copies, no blocking; built for tiny matrices in big
+//     batches but correct for every shape (no size limit: the tables say
+//     where it runs);
+//   - packed:kc=K: contiguous panels and a register-blocked micro-kernel,
+//     for larger matrices. kc (128 or 256) is the depth of each slice of
+//     the sum over k; the rows of op(A) packed per block (mc) change
+//     neither the work nor the result and derive from the L2 cache of the
+//     device the call runs on (about half of it for the packed block).
+//     The micro-kernel is AVX2/FMA assembly on amd64 CPUs that have them,
+//     portable Go elsewhere and with -tags purego;
+//   - vendor: gonum BLAS per matrix; absent with -tags novendor.
+//
+// Pin one with sel.WithPin(ctx, "gemm", "packed:kc=128") or
 // BATCHLAS_GEMM_ROUTE.
 package gemm

@@ -2,6 +2,7 @@ package gemm
 
 import (
 	"context"
+	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -45,7 +46,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 		if !canRun(ch, key, dev) {
 			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d k=%d on %s", ch, p.m, p.n, p.k, dev.Key)
 		}
-		need := workspace(ch, p.m, p.n, p.k)
+		need := workspace(ch, dev, elemSize[T](), p.m, p.n, p.k)
 		switch {
 		case ws == nil:
 			ws = make([]T, need)
@@ -58,7 +59,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 		case familySmall:
 			return small(ctx, p)
 		case familyPacked:
-			return packed(ctx, p, ch, ws)
+			return packed(ctx, p, ch, dev, ws)
 		case familyVendor:
 			return vendor(ctx, p)
 		}
@@ -67,7 +68,9 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 }
 
 // BufferSize returns the workspace, in elements, that Gemm needs for these
-// operands: it asks the selection core the same question Gemm asks (R5).
+// operands: it asks the selection core the same question Gemm asks, for the
+// same device (R5), and the packed kernel's blocking derives from that
+// device too.
 func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, a, b, c batchlas.Batch[T]) (int, error) {
 	p, err := newProblem(ta, tb, a, b, c)
 	if err != nil {
@@ -76,11 +79,12 @@ func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose
 	if c.Empty() || p.k == 0 {
 		return 0, nil
 	}
-	ch, err := Op.Pick(ctx, batchlas.DTypeOf[T](), p.key(), batchlas.DeviceFrom(ctx))
+	dev := batchlas.DeviceFrom(ctx)
+	ch, err := Op.Pick(ctx, batchlas.DTypeOf[T](), p.key(), dev)
 	if err != nil {
 		return 0, err
 	}
-	return workspace(ch, p.m, p.n, p.k), nil
+	return workspace(ch, dev, elemSize[T](), p.m, p.n, p.k), nil
 }
 
 // newProblem validates the arguments and derives m, n and k.
@@ -148,21 +152,31 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 		// size limit here would only be a speed threshold (R3).
 		return true
 	case familyPacked:
-		// Any shape; the fields must make whole register tiles.
-		return c.Value(0) >= mr && c.Value(0)%mr == 0 && c.Value(1) > 0
+		// Any shape; the k slices must not be empty (mc derives from the
+		// device and is always a whole number of register tiles).
+		return packedKC(c) > 0
 	case familyVendor:
 		return d.Has("vendor:blas")
 	}
 	return false
 }
 
-// workspace is the scratch a choice needs for an m x n x k problem, in
-// elements: per-worker scratch times the number of workers.
-func workspace(c sel.Choice, m, n, k int) int {
+// workspace is the scratch a choice needs for an m x n x k problem of
+// elemSize-byte elements on device d, in elements: per-worker scratch
+// times the number of workers. Gemm and BufferSize both call it with the
+// device of the call, so they agree (the packed blocking depends on it).
+func workspace(c sel.Choice, d *sel.Device, elemSize, m, n, k int) int {
 	if c.Is(familyPacked) {
-		return parallel.Workers() * parallel.Pad(packedPerWorker(c, m, n, k))
+		mc, kc := packedBlocking(c, d, elemSize, k)
+		return parallel.Workers() * parallel.Pad(packedPerWorker(mc, kc, m, n, k))
 	}
 	return 0
+}
+
+// elemSize is the size in bytes of one element of T.
+func elemSize[T batchlas.Float]() int {
+	var z T
+	return int(unsafe.Sizeof(z))
 }
 
 // span is the number of elements one matrix of x occupies, from its first

@@ -15,7 +15,8 @@ import (
 
 // straddle are (m, n, k) triples around the block edges of every family:
 // the 4x2 tiles (and small's shifted edge tiles: m < 4, n < 2 and every
-// m mod 4, n mod 2), mc 64/128/256, kc 128/256 and packedNC 512.
+// m mod 4, n mod 2), kc 128/256, packedNC 512 and the host's mc (at most
+// packedMaxMC = 512; TestPackedMCFollowsTheDevice runs other mc).
 var straddle = [][3]int{
 	{1, 1, 1}, {2, 3, 1}, {3, 2, 7}, {6, 5, 4}, {4, 1, 5}, {10, 6, 2}, {7, 8, 9}, {8, 8, 8}, {9, 9, 9}, {4, 2, 3},
 	{15, 16, 17}, {16, 16, 16}, {17, 15, 16}, {16, 17, 16}, {16, 16, 17},
@@ -31,8 +32,8 @@ func checkCandidate[T batchlas.Float](t *testing.T, c sel.Choice, l layout, alph
 	r := testmat.Rand(uint64(len(c.String())))
 	ctx := pinned(c)
 	for _, mnk := range straddle {
-		for _, ta := range transposes {
-			for _, tb := range transposes {
+		for _, ta := range transCases {
+			for _, tb := range transCases {
 				s := shape{ta, tb, mnk[0], mnk[1], mnk[2], batchOf(mnk[0], mnk[1], mnk[2])}
 				if !canRun(c, keyOf(s), batchlas.Host()) {
 					continue
@@ -124,7 +125,7 @@ func TestLargeBatch(t *testing.T) {
 		batch := func(m, n, k int) int { return 1031 }
 		r := testmat.Rand(5)
 		for _, mnk := range [][3]int{{3, 3, 3}, {8, 8, 8}, {5, 2, 9}} {
-			for _, ta := range transposes {
+			for _, ta := range transCases {
 				s := shape{ta, batchlas.NoTrans, mnk[0], mnk[1], mnk[2], batch(0, 0, 0)}
 				if dt == sel.Float32 {
 					a, b, cc := operands[float32](r, s, layout{padStride: 1})
@@ -233,7 +234,7 @@ func TestWorkspaceExact(t *testing.T) {
 func workspaceExact[T batchlas.Float](t *testing.T, c sel.Choice) {
 	r := testmat.Rand(17)
 	for _, mnk := range [][3]int{{9, 7, 5}, {65, 33, 130}, {16, 16, 16}, {3, 513, 2}} {
-		for _, ta := range transposes {
+		for _, ta := range transCases {
 			s := shape{ta, batchlas.Trans, mnk[0], mnk[1], mnk[2], 3}
 			if !canRun(c, keyOf(s), batchlas.Host()) {
 				continue
@@ -242,7 +243,7 @@ func workspaceExact[T batchlas.Float](t *testing.T, c sel.Choice) {
 			a, b, cc := operands[T](r, s, layout{})
 			size, err := BufferSize(ctx, s.ta, s.tb, a, b, cc)
 			require.NoError(t, err)
-			require.Equal(t, workspace(c, s.m, s.n, s.k), size)
+			require.Equal(t, workspace(c, batchlas.Host(), elemSize[T](), s.m, s.n, s.k), size)
 			want, bound := oracle(s.ta, s.tb, 1, a, b, 1, cc)
 			require.NoError(t, Gemm(ctx, s.ta, s.tb, 1, a, b, 1, cc, testmat.NaNs[T](size)))
 			checkAgainst(t, fmt.Sprint(c, mnk), cc, want, bound)

@@ -18,7 +18,7 @@ func TestMain(m *testing.M) {
 }
 
 var (
-	transposes = []batchlas.Transpose{batchlas.NoTrans, batchlas.Trans}
+	transCases = []batchlas.Transpose{batchlas.NoTrans, batchlas.Trans}
 	dtypes     = []sel.DType{sel.Float32, sel.Float64}
 )
 

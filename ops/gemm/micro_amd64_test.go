@@ -82,7 +82,7 @@ func BenchmarkPackedPaths(b *testing.B) {
 	if !useFMA {
 		b.Skip("this CPU has no AVX2/FMA")
 	}
-	ch := "packed:mc=64:kc=128"
+	ch := "packed:kc=128"
 	for _, s := range []struct{ n, batch int }{{16, 16384}, {64, 512}, {256, 8}} {
 		for _, fma := range []bool{true, false} {
 			path := map[bool]string{true: "fma", false: "portable"}[fma]

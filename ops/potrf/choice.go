@@ -57,7 +57,7 @@ var Op = sel.Register(sel.OpSpec{
 	LastResort: []string{"blocked", "vendor"},
 	CanRun:     canRun,
 	Grid: []sel.GridAxis{
-		{Key: "uplo", Quick: []string{"L"}, Full: []string{"L", "U"}},
+		{Key: "uplo", Quick: []string{"L", "U"}, Full: []string{"L", "U"}},
 		{Key: "n",
 			Quick: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"},
 			Full:  []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},

@@ -16,13 +16,21 @@ const benchSynopsis = "bench OP [--dtype float64] key=value...   e.g. bench potr
 
 // protocolFlags declares the measurement knobs shared by bench and
 // validate.
-func protocolFlags(fs *pflag.FlagSet) func() measureSettings {
+// protocolFlags declares the measurement flags of a command; screen is
+// the default of --screen (0 for bench, which shows every candidate
+// measured in full).
+func protocolFlags(fs *pflag.FlagSet, screen float64) func() measureSettings {
 	reps := fs.Int("reps", 5, "timings per candidate per pass (the median is kept)")
 	target := fs.Duration("target", time.Millisecond, "least duration of one timing; fast calls are repeated to reach it")
 	seed := fs.Uint64("seed", 1, "seed of the random inputs")
+	scr := fs.Float64("screen", screen, "time every candidate once first and keep that time for those more than this many times slower than the fastest (0: measure every candidate in full)")
 	return func() measureSettings {
 		p := defaultProtocol()
 		p.reps, p.target = max(1, *reps), max(time.Microsecond, *target)
+		p.screen = 0
+		if *scr > 1 {
+			p.screen = *scr
+		}
 		return measureSettings{proto: p, seed: *seed}
 	}
 }
@@ -30,7 +38,7 @@ func protocolFlags(fs *pflag.FlagSet) func() measureSettings {
 func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", benchSynopsis, stderr)
 	dtype := fs.String("dtype", "float64", "float32 or float64")
-	settings := protocolFlags(fs)
+	settings := protocolFlags(fs, 0)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -115,8 +115,8 @@ func checkValue(k sel.KeySpec, v string) error {
 }
 
 // parseCellArgs builds a cell from `name=value` arguments (explain, bench).
-// A key the op's grid declares as following another (Same) may be left out
-// and takes that key's value; every other key must be given once.
+// Every key must be given once; a call that leaves keys out is told all of
+// them at once, with the op's key list.
 func parseCellArgs(op *sel.Op, args []string) (cell, error) {
 	keys := op.Keys()
 	vals := make([]string, len(keys))
@@ -137,16 +137,14 @@ func parseCellArgs(op *sel.Op, args []string) (cell, error) {
 		}
 		vals[i] = v
 	}
-	for _, ax := range op.Spec().Grid {
-		i, j := keyIndex(keys, ax.Key), keyIndex(keys, ax.Same)
-		if ax.Same != "" && i >= 0 && j >= 0 && vals[i] == "" {
-			vals[i] = vals[j]
-		}
-	}
+	var missing []string
 	for i, k := range keys {
 		if vals[i] == "" {
-			return cell{}, fmt.Errorf("%s: missing key %s (keys: %s)", op.Name(), k.Name, sel.FormatKeys(keys))
+			missing = append(missing, k.Name)
 		}
+	}
+	if len(missing) > 0 {
+		return cell{}, fmt.Errorf("%s: missing key(s) %s (keys: %s)", op.Name(), strings.Join(missing, ", "), sel.FormatKeys(keys))
 	}
 	return newCell(keys, vals), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	sel "github.com/batchlas-go/batchlas/select"
@@ -28,16 +29,24 @@ import (
 // fragile are the ones a single disturbed timing can push past 1.5.
 const confirmRegret = 1.25
 
-// confirmRounds bounds the passes, and the extra measurements of one cell:
-// a row measured again can stay fragile, or change the winner of its
-// neighbour and make another row fragile.
+// confirmDistance is the farthest a stand-in may be for its row to be
+// measured again: one step of the finest refinement (sizes about 1.4x
+// apart at weight 2, batches 2x apart at weight 1). On a sparse design a
+// row whose nearest other row is farther mispredicts because nothing
+// measured lies between them, not because of noise: that is what
+// refinement is for, and measuring it again would only spend the budget.
+const confirmDistance = 1.0
+
+// confirmRounds bounds the passes: a row measured again can change the
+// winner of its neighbour and make another row fragile, measured in the
+// next round.
 const confirmRounds = 3
 
 // confirm measures again the cells of fragile rows of one op and dtype, and
 // keeps each candidate's faster time.
 func (r *opRun) confirm(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.Device, prog *progress, st *runStats) error {
 	for round := 0; round < confirmRounds; round++ {
-		cells, err := r.fragileCells(p.dt, dev, round)
+		cells, err := r.fragileCells(p.dt, dev)
 		if err != nil {
 			return err
 		}
@@ -67,8 +76,11 @@ func (r *opRun) confirm(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 
 // fragileCells are the cells of every row whose leave-one-out regret
 // exceeds confirmRegret, and of the rows that stood in for them, that have
-// not been measured again in this round (round 0 is the first).
-func (r *opRun) fragileCells(dt sel.DType, dev *sel.Device, round int) ([]cell, error) {
+// not been measured again yet. A cell is measured again once: on a sparse
+// design a row next to a real boundary stays fragile however often it is
+// measured, and a second measurement already removes what one disturbed
+// timing did.
+func (r *opRun) fragileCells(dt sel.DType, dev *sel.Device) ([]cell, error) {
 	t, err := r.sectionTable(dt, dev)
 	if err != nil {
 		return nil, fmt.Errorf("confirming %s %s: %w", r.t.op.Name(), dt, err)
@@ -79,14 +91,14 @@ func (r *opRun) fragileCells(dt sel.DType, dev *sel.Device, round int) ([]cell, 
 	add := func(row *sel.Row) {
 		c := rowCell(t, row, r.t.op)
 		i := r.resultIndex(dt, c)
-		if seen[c.String()] || i < 0 || r.results[dt][i].Again > round {
+		if seen[c.String()] || i < 0 || r.results[dt][i].Again > 0 {
 			return
 		}
 		seen[c.String()] = true
 		out = append(out, c)
 	}
 	for _, rr := range rep.rows {
-		if math.IsNaN(rr.slowdown) || rr.slowdown <= confirmRegret {
+		if math.IsNaN(rr.slowdown) || rr.slowdown <= confirmRegret || rr.dist > confirmDistance {
 			continue
 		}
 		add(rr.row)
@@ -136,32 +148,28 @@ func mergeMeasurements(op *sel.Op, dt sel.DType, a, b cellResult) cellResult {
 		}
 		bad[n.Spelling] = true
 	}
-	noisyIn := func(r cellResult, s string) bool {
-		for _, n := range r.Noisy {
-			if n == s {
-				return true
-			}
-		}
-		return false
-	}
 	best := map[string]entry{}
-	noisy := map[string]bool{}
+	noisy, screened := map[string]bool{}, map[string]bool{}
 	for _, r := range []cellResult{a, b} {
 		for _, e := range r.Entries {
 			if cur, ok := best[e.Spelling]; !ok || e.MS < cur.MS {
 				best[e.Spelling] = e
-				noisy[e.Spelling] = noisyIn(r, e.Spelling)
+				noisy[e.Spelling] = slices.Contains(r.Noisy, e.Spelling)
+				screened[e.Spelling] = slices.Contains(r.Screened, e.Spelling)
 			}
 		}
 	}
 	var es []entry
-	out.Noisy = nil
+	out.Noisy, out.Screened = nil, nil
 	for _, ch := range op.Candidates(dt) {
 		s := ch.String()
 		if e, ok := best[s]; ok && !bad[s] {
 			es = append(es, e)
 			if noisy[s] {
 				out.Noisy = append(out.Noisy, s)
+			}
+			if screened[s] {
+				out.Screened = append(out.Screened, s)
 			}
 		}
 	}

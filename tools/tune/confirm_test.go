@@ -41,7 +41,7 @@ func TestMergeKeepsTheFasterTimeAndRanksAgain(t *testing.T) {
 
 // The cells measured again are the rows whose leave-one-out regret is
 // above confirmRegret and the rows that stood in for them; a cell already
-// measured again in this round is left alone.
+// measured again is left alone.
 func TestFragileCellsAreTheRegretRowsAndTheirStandIns(t *testing.T) {
 	tu := tuners["potrf"]
 	// The table of TestLeaveOneOutRegret: only n=4 has a large regret (2,
@@ -54,6 +54,11 @@ func TestFragileCellsAreTheRegretRowsAndTheirStandIns(t *testing.T) {
 		{"2", []entry{{Spelling: "tiny", MS: 1}, {Spelling: "unblocked", MS: 1.5}}},
 		{"4", []entry{{Spelling: "unblocked", MS: 1}, {Spelling: "tiny", MS: 2}}},
 		{"8", []entry{{Spelling: "unblocked", MS: 1}, {Spelling: "tiny", MS: 1.2}}},
+		// The same pattern with rows 1.1x apart, where a stand-in is near.
+		{"10", []entry{{Spelling: "tiny", MS: 1}, {Spelling: "unblocked", MS: 2}}},
+		{"11", []entry{{Spelling: "tiny", MS: 1}, {Spelling: "unblocked", MS: 1.5}}},
+		{"12", []entry{{Spelling: "unblocked", MS: 1}, {Spelling: "tiny", MS: 2}}},
+		{"13", []entry{{Spelling: "unblocked", MS: 1}, {Spelling: "tiny", MS: 1.2}}},
 	}
 	r := &opRun{t: tu, kernels: "test", results: map[sel.DType][]cellResult{}}
 	for _, c := range times {
@@ -68,24 +73,25 @@ func TestFragileCellsAreTheRegretRowsAndTheirStandIns(t *testing.T) {
 		}
 		return out
 	}
-	cells, err := r.fragileCells(sel.Float64, dev, 0)
+	// Rows 1, 2, 4 and 8 are 2x apart: n=4's stand-in n=2 is at distance
+	// 3 (n weighs 3), beyond confirmDistance, so only the near copy of
+	// the pattern is measured again: n=11, which n=12 mispredicts.
+	cells, err := r.fragileCells(sel.Float64, dev)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"uplo=L n=4 batch=1", "uplo=L n=2 batch=1"}, texts(cells))
+	assert.Equal(t, []string{"uplo=L n=11 batch=1", "uplo=L n=12 batch=1"}, texts(cells))
 
-	r.results[sel.Float64][2].Again = 1
-	cells, err = r.fragileCells(sel.Float64, dev, 0)
+	// A cell is measured again once.
+	r.results[sel.Float64][6].Again = 1
+	cells, err = r.fragileCells(sel.Float64, dev)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"uplo=L n=2 batch=1"}, texts(cells))
-	cells, err = r.fragileCells(sel.Float64, dev, 1)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"uplo=L n=4 batch=1", "uplo=L n=2 batch=1"}, texts(cells))
+	assert.Equal(t, []string{"uplo=L n=11 batch=1"}, texts(cells))
 
-	// Once n=2's second measurement ranks unblocked first, n=4's stand-in
-	// chooses unblocked and n=4 is no longer fragile, but n=1, for which
-	// n=2 stands in, now is: the next round measures n=1 and n=2.
-	r.results[sel.Float64][1].Entries = rankEntries(withOrder(potrf.Op, sel.Float64, []entry{{Spelling: "unblocked", MS: 0.9}, {Spelling: "tiny", MS: 1}}))
-	r.results[sel.Float64][1].Again = 1
-	cells, err = r.fragileCells(sel.Float64, dev, 1)
+	// Once n=11's second measurement ranks unblocked first, n=12's stand-in
+	// chooses unblocked and n=12 is no longer fragile, but n=10, for which
+	// n=11 stands in, now is: the next round measures n=10 alone.
+	r.results[sel.Float64][5].Entries = rankEntries(withOrder(potrf.Op, sel.Float64, []entry{{Spelling: "unblocked", MS: 0.9}, {Spelling: "tiny", MS: 1}}))
+	r.results[sel.Float64][5].Again = 1
+	cells, err = r.fragileCells(sel.Float64, dev)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"uplo=L n=1 batch=1", "uplo=L n=2 batch=1"}, texts(cells))
+	assert.Equal(t, []string{"uplo=L n=10 batch=1"}, texts(cells))
 }

@@ -146,10 +146,6 @@ func writeOpDoc(b *bytes.Buffer, op *sel.Op) {
 	if len(spec.Grid) > 0 {
 		b.WriteString("\nTuner grid (`tools/tune run --grid quick|full`):\n\n| key | quick | full |\n|---|---|---|\n")
 		for _, ax := range spec.Grid {
-			if ax.Same != "" {
-				fmt.Fprintf(b, "| %s | = %s | = %s |\n", ax.Key, ax.Same, ax.Same)
-				continue
-			}
 			full := ax.Full
 			if len(full) == 0 {
 				full = ax.Quick

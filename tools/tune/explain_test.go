@@ -27,7 +27,7 @@ func TestExplainShowsTheWalk(t *testing.T) {
 	assert.Contains(t, s, "nearest row: line 7, distance 1.578: uplo=L n=8 batch=1")
 	assert.Regexp(t, `1\. unblocked +1 ms +can_run  <- chosen`, s)
 	assert.Regexp(t, `2\. tiny +1\.2 ms +can_run\n`, s)
-	assert.Contains(t, s, "trace:    potrf float64 uplo=L n=7 batch=2 -> unblocked  1.00 ms, next tiny 1.20 ms  [override x86-64-v4]")
+	assert.Contains(t, s, "trace:    potrf float64 uplo=L n=7 batch=2 -> unblocked  1.00 ms at row n=8 batch=1 (d=1.6), next tiny 1.20 ms  [override x86-64-v4]")
 
 	// A bad pin is the decision's error, and a non-zero exit.
 	t.Setenv("BATCHLAS_POTRF_ROUTE", "lpanel:panel=7")

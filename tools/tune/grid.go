@@ -52,49 +52,22 @@ func (g gridFlag) axisValues(ax sel.GridAxis) []string {
 	return ax.Full
 }
 
-// expandGrid returns the cells of op's grid under g, in table row order:
-// the product of the axes without Same, each Same axis copying its source.
+// expandGrid returns the coarse cells of op's grid under g, in table row
+// order: the product of every key's axis. Each key is its own axis, so the
+// cells cover every combination of exact keys and every size on its own;
+// the refinement (refine.go) adds cells between coarse values where the
+// winner changes.
 func expandGrid(op *sel.Op, g gridFlag) ([]cell, error) {
 	keys := op.Keys()
-	axes := op.Spec().Grid
 	byKey := map[string]sel.GridAxis{}
-	for _, ax := range axes {
+	for _, ax := range op.Spec().Grid {
 		byKey[ax.Key] = ax
 	}
-	// A custom value for a key that follows another sets the one it
-	// follows (--grid n=... means the sizes for trsm too, whose n follows
-	// m), unless that one is given as well.
-	custom := map[string][]string{}
-	for k, vs := range g.custom {
-		custom[k] = vs
-	}
-	for k, vs := range g.custom {
-		ax, ok := byKey[k]
-		if !ok || ax.Same == "" {
-			continue
-		}
-		if _, both := g.custom[ax.Same]; both {
-			return nil, fmt.Errorf("%s: --grid sets both %s and %s, but %s follows %s: set %s only", op.Name(), k, ax.Same, k, ax.Same, ax.Same)
-		}
-		custom[ax.Same] = vs
-		delete(custom, k)
-	}
-	g.custom = custom
 	values := make([][]string, len(keys))
-	same := make([]int, len(keys)) // index of the axis a Same key copies, or -1
 	for i, k := range keys {
 		ax, ok := byKey[k.Name]
 		if !ok {
 			return nil, fmt.Errorf("%s: its OpSpec.Grid has no axis for key %s", op.Name(), k.Name)
-		}
-		same[i] = -1
-		if ax.Same != "" {
-			j := keyIndex(keys, ax.Same)
-			if j < 0 || byKey[ax.Same].Same != "" {
-				return nil, fmt.Errorf("%s: grid axis %s copies %q, which is not a key with its own values", op.Name(), k.Name, ax.Same)
-			}
-			same[i] = j
-			continue
 		}
 		vs := g.axisValues(ax)
 		if len(vs) == 0 {
@@ -112,17 +85,7 @@ func expandGrid(op *sel.Op, g gridFlag) ([]cell, error) {
 	var walk func(i int)
 	walk = func(i int) {
 		if i == len(keys) {
-			vals := slices.Clone(cur)
-			for j, s := range same {
-				if s >= 0 {
-					vals[j] = vals[s]
-				}
-			}
-			cells = append(cells, cell{keys: keys, vals: vals})
-			return
-		}
-		if same[i] >= 0 {
-			walk(i + 1)
+			cells = append(cells, newCell(keys, cur))
 			return
 		}
 		for _, v := range values[i] {
@@ -151,16 +114,4 @@ func sortCells(cells []cell) {
 // repeat a value).
 func dedupCells(cells []cell) []cell {
 	return slices.CompactFunc(cells, func(a, b cell) bool { return a.String() == b.String() })
-}
-
-// sameAxes returns, for the op, the keys that copy another key's value
-// (key -> source).
-func sameAxes(op *sel.Op) map[string]string {
-	out := map[string]string{}
-	for _, ax := range op.Spec().Grid {
-		if ax.Same != "" {
-			out[ax.Key] = ax.Same
-		}
-	}
-	return out
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +11,7 @@ import (
 	"github.com/batchlas-go/batchlas/ops/gemm"
 	"github.com/batchlas-go/batchlas/ops/potrf"
 	"github.com/batchlas-go/batchlas/ops/trsm"
+	sel "github.com/batchlas-go/batchlas/select"
 )
 
 func cellTexts(cs []cell) []string {
@@ -19,58 +22,94 @@ func cellTexts(cs []cell) []string {
 	return out
 }
 
-func TestExpandGridSameAxesFollow(t *testing.T) {
-	g, err := parseGridFlag("n=8:2,batch=16")
+func TestExpandGridEveryKeyIsItsOwnAxis(t *testing.T) {
+	g, err := parseGridFlag("m=8:2,n=1,k=4,batch=16")
 	require.NoError(t, err)
 	cells, err := expandGrid(gemm.Op, g)
 	require.NoError(t, err)
-	// ta and tb keep their quick values; m and k copy n; sorted by n.
+	// ta and tb keep their quick values (both transposes each); m, n and k
+	// take their own values; sorted in table row order.
 	assert.Equal(t, []string{
-		"ta=N tb=N m=2 n=2 k=2 batch=16",
-		"ta=N tb=N m=8 n=8 k=8 batch=16",
+		"ta=N tb=N m=2 n=1 k=4 batch=16",
+		"ta=N tb=N m=8 n=1 k=4 batch=16",
+		"ta=N tb=T m=2 n=1 k=4 batch=16",
+		"ta=N tb=T m=8 n=1 k=4 batch=16",
+		"ta=T tb=N m=2 n=1 k=4 batch=16",
+		"ta=T tb=N m=8 n=1 k=4 batch=16",
+		"ta=T tb=T m=2 n=1 k=4 batch=16",
+		"ta=T tb=T m=8 n=1 k=4 batch=16",
 	}, cellTexts(cells))
 
 	_, err = parseGridFlag("n=8,n=16")
 	assert.Error(t, err)
-	g, err = parseGridFlag("m=8,batch=2")
-	require.NoError(t, err)
-	cells, err = expandGrid(gemm.Op, g)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"ta=N tb=N m=8 n=8 k=8 batch=2"}, cellTexts(cells), "setting a follower sets what it follows")
-	g, err = parseGridFlag("m=8,n=4")
-	require.NoError(t, err)
-	_, err = expandGrid(gemm.Op, g)
-	assert.ErrorContains(t, err, "follows n")
 	g, _ = parseGridFlag("n=0")
 	_, err = expandGrid(potrf.Op, g)
 	assert.ErrorContains(t, err, "positive integer")
 }
 
-func TestQuickGridsSpanTheSizes(t *testing.T) {
+// TestGridsSpanEveryKey holds each op's quick and full grids to the
+// design: every exact key takes every value its axis lists, and any two log
+// keys vary independently (their value pairs are the full product), so no
+// size is tied to another.
+func TestGridsSpanEveryKey(t *testing.T) {
 	for _, name := range tunerNames() {
 		tu := tuners[name]
-		cells, err := expandGrid(tu.op, gridFlag{name: "quick", text: "quick"})
-		require.NoError(t, err, name)
-		require.NotEmpty(t, cells, name)
-		// Every key of every cell is set, and cells are unique.
-		seen := map[string]bool{}
-		for _, c := range cells {
-			assert.False(t, seen[c.String()], "%s: duplicate cell %s", name, c)
-			seen[c.String()] = true
-			assert.Equal(t, len(tu.op.Keys()), len(c.vals))
+		for _, gname := range []string{"quick", "full"} {
+			cells, err := expandGrid(tu.op, gridFlag{name: gname, text: gname})
+			require.NoError(t, err, name)
+			require.NotEmpty(t, cells, name)
+			keys := tu.op.Keys()
+			seen := map[string]bool{}
+			distinct := make([]map[string]bool, len(keys))
+			for i := range keys {
+				distinct[i] = map[string]bool{}
+			}
+			for _, c := range cells {
+				assert.False(t, seen[c.String()], "%s: duplicate cell %s", name, c)
+				seen[c.String()] = true
+				require.Equal(t, len(keys), len(c.vals))
+				for i, v := range c.vals {
+					distinct[i][v] = true
+				}
+			}
+			for i, k := range keys {
+				ax := tu.op.Spec().Grid[slicesIndexAxis(tu.op.Spec().Grid, k.Name)]
+				want := gridFlag{name: gname}.axisValues(ax)
+				assert.Len(t, distinct[i], len(want), "%s %s grid: key %s", name, gname, k.Name)
+				if k.Kind == sel.Exact {
+					assert.GreaterOrEqual(t, len(want), 2, "%s: exact key %s must be measured over all its values", name, k.Name)
+				}
+			}
+			for i := range keys {
+				for j := i + 1; j < len(keys); j++ {
+					pairs := map[[2]string]bool{}
+					for _, c := range cells {
+						pairs[[2]string{c.vals[i], c.vals[j]}] = true
+					}
+					assert.Len(t, pairs, len(distinct[i])*len(distinct[j]), "%s %s grid: keys %s and %s are not independent", name, gname, keys[i].Name, keys[j].Name)
+				}
+			}
 		}
 	}
 }
 
+func slicesIndexAxis(axes []sel.GridAxis, key string) int {
+	for i, ax := range axes {
+		if ax.Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
 func TestParseCellArgs(t *testing.T) {
-	c, err := parseCellArgs(gemm.Op, []string{"ta=N", "tb=T", "n=64", "batch=100"})
-	require.NoError(t, err)
-	assert.Equal(t, "ta=N tb=T m=64 n=64 k=64 batch=100", c.String(), "m and k follow n when left out")
-	c, err = parseCellArgs(gemm.Op, []string{"ta=N", "tb=T", "m=3", "n=64", "k=5", "batch=100"})
+	c, err := parseCellArgs(gemm.Op, []string{"ta=N", "tb=T", "m=3", "n=64", "k=5", "batch=100"})
 	require.NoError(t, err)
 	assert.Equal(t, "ta=N tb=T m=3 n=64 k=5 batch=100", c.String())
+	_, err = parseCellArgs(gemm.Op, []string{"ta=N", "n=64", "batch=100"})
+	assert.ErrorContains(t, err, "missing key(s) tb, m, k (keys: ta:exact", "every missing key at once, with the key list")
 	_, err = parseCellArgs(potrf.Op, []string{"uplo=L", "n=4"})
-	assert.ErrorContains(t, err, "missing key batch")
+	assert.ErrorContains(t, err, "missing key(s) batch")
 	_, err = parseCellArgs(potrf.Op, []string{"uplo=L", "n=4", "batch=2", "m=3"})
 	assert.ErrorContains(t, err, `no key "m"`)
 	_, err = parseCellArgs(potrf.Op, []string{"uplo=L", "n=-4", "batch=2"})
@@ -87,44 +126,64 @@ func TestRefinePointsBisectWhereWinnersDisagree(t *testing.T) {
 		res("4", entry{"tiny", 0, 1}, entry{"unblocked", 1, 2}),
 		res("16", entry{"tiny", 0, 1}, entry{"unblocked", 1, 1.5}),
 		res("64", entry{"unblocked", 1, 1}, entry{"tiny", 0, 3}),
-		res("80", entry{"unblocked", 1, 1}, entry{"tiny", 0, 1.02}), // tied: no disagreement with 64
+		res("80", entry{"unblocked", 1, 1}, entry{"tiny", 0, 1.08}), // within 10%: no disagreement with 64
 		res("99", entry{"tiny", 0, 1}, entry{"unblocked", 1, 1.1}),  // 99/80 < 1.25: too close
 	} {
 		c := potrfCell(r.Vals...)
 		cells = append(cells, c)
 		results[c.String()] = r
 	}
-	disagree := func(a, b string) bool { return disagreeOnWinner(results[a], results[b]) }
+	stake := func(a, b string) float64 { return winnerStake(results[a], results[b]) }
 	tried := map[string]bool{}
-	got := refinePoints(cells, disagree, "n", nil, refineRatio, tried)
-	assert.Equal(t, []string{"uplo=L n=32 batch=16"}, cellTexts(got), "only 16..64 disagree and are far apart")
-	assert.Empty(t, refinePoints(cells, disagree, "n", nil, refineRatio, tried), "a midpoint is proposed once")
+	got := refinePoints(cells, stake, "n", refineRatio, tried)
+	require.Len(t, got, 1, "only 16..64 disagree and are far apart")
+	assert.Equal(t, "uplo=L n=32 batch=16", got[0].String())
+	assert.InDelta(t, 3.0, got[0].stake, 1e-9, "unblocked is 1.5x at 16, tiny 3x at 64: the larger is at stake")
+	assert.Empty(t, refinePoints(cells, stake, "n", refineRatio, tried), "a midpoint is proposed once")
 
 	// Sizes 2 and 3 disagree but have no integer between them.
 	cells = []cell{potrfCell("L", "2", "16"), potrfCell("L", "3", "16")}
 	results[cells[0].String()] = res("2", entry{"tiny", 0, 1}, entry{"unblocked", 1, 2})
 	results[cells[1].String()] = res("3", entry{"unblocked", 1, 1}, entry{"tiny", 0, 2})
-	assert.Empty(t, refinePoints(cells, disagree, "n", nil, refineRatio, map[string]bool{}))
+	assert.Empty(t, refinePoints(cells, stake, "n", refineRatio, map[string]bool{}))
 }
 
-func TestRefinePointsFollowers(t *testing.T) {
-	keys := gemm.Op.Keys()
-	a := newCell(keys, []string{"N", "N", "8", "8", "8", "16"})
-	b := newCell(keys, []string{"N", "N", "32", "32", "32", "16"})
-	got := refinePoints([]cell{a, b}, func(string, string) bool { return true }, "n", []string{"m", "k"}, refineRatio, map[string]bool{})
-	assert.Equal(t, []string{"ta=N tb=N m=16 n=16 k=16 batch=16"}, cellTexts(got))
+func TestRefinePointsAlongEachAxis(t *testing.T) {
+	keys := trsm.Op.Keys()
+	mk := func(m, n, batch string) cell {
+		return newCell(keys, []string{"L", "L", "N", "N", m, n, batch})
+	}
+	// A line along n (m=64) and a line along batch (n=1); they meet at
+	// m=64 n=1 batch=16.
+	cells := []cell{mk("64", "1", "16"), mk("64", "16", "16"), mk("64", "1", "4096")}
+	all := func(string, string) float64 { return 2 }
+	got := pickRefinement(refinePoints(cells, all, "n", refineRatio, map[string]bool{}), -1)
+	assert.Equal(t, []string{"side=L uplo=L ta=N diag=N m=64 n=4 batch=16"}, cellTexts(got), "n is bisected with m and batch held")
+	got = pickRefinement(refinePoints(cells, all, "batch", refineRatio, map[string]bool{}), -1)
+	assert.Equal(t, []string{"side=L uplo=L ta=N diag=N m=64 n=1 batch=256"}, cellTexts(got))
+	assert.Empty(t, refinePoints(cells, all, "m", refineRatio, map[string]bool{}), "no two cells differ in m alone")
+	assert.Equal(t, []string{"m", "n", "batch"}, logAxes(trsm.Op))
+	assert.Equal(t, []string{"m", "n", "k", "batch"}, logAxes(gemm.Op))
 }
 
-func TestRefineAxesResolveFollowers(t *testing.T) {
-	axis, follow := refineAxes(gemm.Op, "n")
-	assert.Equal(t, "n", axis)
-	assert.Equal(t, []string{"m", "k"}, follow)
-	axis, follow = refineAxes(trsm.Op, "n") // trsm's n follows m
-	assert.Equal(t, "m", axis)
-	assert.Equal(t, []string{"n"}, follow)
-	axis, follow = refineAxes(potrf.Op, "n")
-	assert.Equal(t, "n", axis)
-	assert.Empty(t, follow)
-	axis, _ = refineAxes(potrf.Op, "m")
-	assert.Equal(t, "", axis)
+func TestPickRefinementTakesTheLargestStakesFirst(t *testing.T) {
+	ps := []refinePoint{
+		{potrfCell("L", "3", "16"), 1.2},
+		{potrfCell("L", "40", "16"), 3},
+		{potrfCell("L", "5", "16"), 1.2},
+		{potrfCell("L", "90", "16"), math.Inf(1)},
+	}
+	assert.Equal(t, []string{"uplo=L n=90 batch=16", "uplo=L n=40 batch=16", "uplo=L n=3 batch=16"}, cellTexts(pickRefinement(slices.Clone(ps), 3)))
+	assert.Len(t, pickRefinement(slices.Clone(ps), -1), 4)
+	assert.Empty(t, pickRefinement(slices.Clone(ps), 0))
+}
+
+func TestDisagreeOnWinnerUsesTheRefineTolerance(t *testing.T) {
+	a := cellResult{Entries: []entry{{"tiny", 0, 1}, {"unblocked", 1, 1.09}}}
+	b := cellResult{Entries: []entry{{"unblocked", 1, 1}, {"tiny", 0, 1.09}}}
+	assert.False(t, disagreeOnWinner(a, b), "each winner within 10%% of the other's fastest")
+	b.Entries[1].MS = 1.11
+	assert.True(t, disagreeOnWinner(a, b), "tiny costs 11%% at b")
+	c := cellResult{Entries: []entry{{"unblocked", 1, 1}}}
+	assert.True(t, disagreeOnWinner(a, c), "a winner not timed at the other cell cannot serve it")
 }

@@ -31,6 +31,9 @@ type cellResult struct {
 	// Noisy lists candidates whose two passes still disagreed after being
 	// measured again.
 	Noisy []string `json:"noisy,omitempty"`
+	// Screened lists candidates the screening timing put far behind the
+	// fastest: their time is that one timing (protocol.screen).
+	Screened []string `json:"screened,omitempty"`
 	// Again counts the times the confirmation pass measured the cell
 	// again; its entries are each candidate's fastest time (confirm.go).
 	Again int `json:"again,omitempty"`

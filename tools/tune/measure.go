@@ -131,6 +131,9 @@ func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measu
 		if m.Noisy {
 			res.Noisy = append(res.Noisy, r.choice.String())
 		}
+		if m.Screened {
+			res.Screened = append(res.Screened, r.choice.String())
+		}
 	}
 	res.Entries = rankEntries(es)
 	return res, nil

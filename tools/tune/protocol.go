@@ -30,10 +30,17 @@ type protocol struct {
 	// noise is the relative difference between the two passes' medians
 	// above which a candidate is measured again (0.10).
 	noise float64
+	// screen, when above 1, is the screening ratio: every candidate is
+	// timed once first, and one more than screen times slower than the
+	// fastest keeps that time instead of going through the passes. Such a
+	// candidate ranks last whatever the passes would say, and on a cell of
+	// large matrices the slow candidates' passes were most of the cell's
+	// time. 0 times every candidate in full.
+	screen float64
 }
 
 func defaultProtocol() protocol {
-	return protocol{reps: 5, target: time.Millisecond, maxCalls: 1 << 20, noise: 0.10}
+	return protocol{reps: 5, target: time.Millisecond, maxCalls: 1 << 20, noise: 0.10, screen: 2}
 }
 
 // measured is the outcome for one candidate.
@@ -42,6 +49,9 @@ type measured struct {
 	Passes [2]float64 // each pass's median
 	Again  bool       // its passes disagreed and it was measured again
 	Noisy  bool       // they still disagreed after measuring again
+	// Screened: the screening timing put it more than screen times slower
+	// than the fastest; MS is that one timing.
+	Screened bool
 }
 
 // passOrders returns the candidate orders of the timings of one measurement
@@ -84,6 +94,56 @@ func (p protocol) calibrate(one time.Duration) int {
 // calls per timing of candidate i (from calibrate). It returns one result
 // per timer, in the order given.
 func (p protocol) measure(ctx context.Context, timers []timer, calls []int) ([]measured, error) {
+	if p.screen > 1 && len(timers) > 1 {
+		return p.screened(ctx, timers, calls)
+	}
+	return p.full(ctx, timers, calls)
+}
+
+// screened times every candidate once, in candidate order, and runs the
+// full protocol on those within screen times the fastest; the others keep
+// their one timing.
+func (p protocol) screened(ctx context.Context, timers []timer, calls []int) ([]measured, error) {
+	first := make([]float64, len(timers))
+	best := math.Inf(1)
+	for i, tm := range timers {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d, err := tm(ctx, calls[i])
+		if err != nil {
+			return nil, fmt.Errorf("timing: %w", err)
+		}
+		first[i] = float64(d) / float64(time.Millisecond) / float64(calls[i])
+		best = min(best, first[i])
+	}
+	out := make([]measured, len(timers))
+	var keep []int
+	for i, ms := range first {
+		if ms <= best*p.screen {
+			keep = append(keep, i)
+			continue
+		}
+		out[i] = measured{MS: ms, Passes: [2]float64{ms, ms}, Screened: true}
+	}
+	sub := make([]timer, len(keep))
+	subCalls := make([]int, len(keep))
+	for j, i := range keep {
+		sub[j], subCalls[j] = timers[i], calls[i]
+	}
+	res, err := p.full(ctx, sub, subCalls)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range keep {
+		out[i] = res[j]
+	}
+	return out, nil
+}
+
+// full is the two-pass protocol on every timer, with a second round for
+// the candidates whose passes disagree.
+func (p protocol) full(ctx context.Context, timers []timer, calls []int) ([]measured, error) {
 	res, err := p.round(ctx, timers, calls)
 	if err != nil {
 		return nil, err

@@ -95,6 +95,38 @@ func TestMeasureAgainOnceWhenPassesDisagree(t *testing.T) {
 	}
 }
 
+func TestMeasureScreensFarSlowerCandidates(t *testing.T) {
+	var log []int
+	p := protocol{reps: 1, target: time.Millisecond, maxCalls: 1000, noise: 0.10, screen: 2}
+	// Screening timings: 1, 1.9 and 2.1. Candidate 2 is more than twice the
+	// fastest and keeps its one timing; the other two go through the passes
+	// (their later timings say 1.2 and 1.8).
+	timers := []timer{
+		scripted(0, &log, 1, 1.2),
+		scripted(1, &log, 1.9, 1.8),
+		scripted(2, &log, 2.1, 0.1), // 0.1 would be its pass time: never run
+	}
+	got, err := p.measure(context.Background(), timers, []int{1, 1, 1})
+	require.NoError(t, err)
+	assert.False(t, got[0].Screened)
+	assert.InDelta(t, 1.2, got[0].MS, 1e-9)
+	assert.False(t, got[1].Screened)
+	assert.InDelta(t, 1.8, got[1].MS, 1e-9)
+	assert.True(t, got[2].Screened)
+	assert.InDelta(t, 2.1, got[2].MS, 1e-9)
+	// Screening once each in candidate order, then two passes of the two
+	// kept candidates.
+	assert.Equal(t, []int{0, 1, 2, 0, 1, 1, 0}, log)
+
+	// Without screening every candidate runs the passes.
+	log = nil
+	p.screen = 0
+	timers[2] = scripted(2, &log, 2.1)
+	_, err = p.measure(context.Background(), timers, []int{1, 1, 1})
+	require.NoError(t, err)
+	assert.Len(t, log, 6)
+}
+
 func TestMeasureStopsWhenCancelled(t *testing.T) {
 	var log []int
 	ctx, cancel := context.WithCancel(context.Background())

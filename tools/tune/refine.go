@@ -2,61 +2,68 @@ package main
 
 import (
 	"math"
-
-	sel "github.com/batchlas-go/batchlas/select"
 	"slices"
 	"strconv"
 	"strings"
+
+	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // refineRatio is where bisection stops: two neighbouring sizes closer than
-// this ratio are left alone (tuner.md: below 1.25).
+// this ratio are left alone.
 const refineRatio = 1.25
 
-// refinePoints returns the cells to measure next along axis: for every two
-// neighbours along it (same other keys) that disagree and whose sizes are
-// at least ratio apart, the cell at the geometric midpoint. Keys in follow
-// (gemm's m and k follow n) take the new value too. disagree is called with
-// the two cells' texts; tried holds the cells already measured or refused,
-// so a midpoint that rounds onto a known size is not proposed again.
-func refinePoints(cells []cell, disagree func(lo, hi string) bool, axis string, follow []string, ratio float64, tried map[string]bool) []cell {
+// refineTolerance is how much slower the winner of one cell may be at its
+// neighbour before the two disagree enough to measure a cell between them.
+// Two neighbours whose winners each run within 10% of the other's fastest
+// can serve everything between them with either winner; measuring there
+// would spend the budget where a wrong choice costs little. It is above the
+// tie rule's 3% (a tie is never a disagreement) and below the 1.5 a table
+// may lose at its worst shape.
+const refineTolerance = 1.10
+
+// refinePoint is a cell refinement proposes, with what is at stake there:
+// the larger slowdown of either neighbour's winner at the other neighbour.
+type refinePoint struct {
+	cell
+	stake float64
+}
+
+// refinePoints returns the cells to measure next along one log axis: for
+// every two neighbours along it (every other key equal) whose values are at
+// least ratio apart and whose stake (stake is called with the two cells'
+// texts) exceeds refineTolerance, the cell at the geometric midpoint. tried
+// holds the cells already measured, proposed or refused, so a midpoint
+// that rounds onto a known value is not proposed again.
+func refinePoints(cells []cell, stake func(lo, hi string) float64, axis string, ratio float64, tried map[string]bool) []refinePoint {
 	if len(cells) == 0 || keyIndex(cells[0].keys, axis) < 0 {
 		return nil
 	}
 	ax := keyIndex(cells[0].keys, axis)
-	skip := map[int]bool{ax: true}
-	for _, f := range follow {
-		if i := keyIndex(cells[0].keys, f); i >= 0 {
-			skip[i] = true
-		}
-	}
-	// Group by every other key.
+	// Group by every other key: each group is one line along the axis.
 	groups := map[string][]cell{}
 	var order []string
 	for _, c := range cells {
-		var parts []string
-		for i, v := range c.vals {
-			if !skip[i] {
-				parts = append(parts, v)
-			}
-		}
+		parts := slices.Clone(c.vals)
+		parts[ax] = ""
 		g := strings.Join(parts, "\x00")
 		if _, ok := groups[g]; !ok {
 			order = append(order, g)
 		}
 		groups[g] = append(groups[g], c)
 	}
-	var out []cell
+	var out []refinePoint
 	for _, g := range order {
 		line := groups[g]
 		slices.SortFunc(line, func(a, b cell) int { return a.num(axis) - b.num(axis) })
 		for j := 0; j+1 < len(line); j++ {
 			lo, hi := line[j], line[j+1]
-			if !disagree(lo.String(), hi.String()) {
-				continue
-			}
 			a, b := float64(lo.num(axis)), float64(hi.num(axis))
 			if b/a < ratio {
+				continue
+			}
+			st := stake(lo.String(), hi.String())
+			if !(st > refineTolerance) {
 				continue
 			}
 			mid := int(math.Round(math.Sqrt(a * b)))
@@ -64,65 +71,83 @@ func refinePoints(cells []cell, disagree func(lo, hi string) bool, axis string, 
 				continue
 			}
 			c := lo.with(axis, strconv.Itoa(mid))
-			for _, f := range follow {
-				c = c.with(f, strconv.Itoa(mid))
-			}
 			if tried[c.String()] {
 				continue
 			}
 			tried[c.String()] = true
-			out = append(out, c)
+			out = append(out, refinePoint{c, st})
 		}
 	}
-	sortCells(out)
 	return out
 }
 
-// disagreeOnWinner is the refinement test for two measured cells: they
-// disagree when the winner of one is not within the tie tolerance of the
-// fastest at the other. Two cells whose winners differ only inside a tie
-// (noise, or kernels that are equally good there) need no row between them:
-// either winner serves both.
-func disagreeOnWinner(a, b cellResult) bool {
+// winnerStake is what is at stake between two measured cells: the larger
+// slowdown of one cell's winner at the other cell (1 when they agree).
+// Above refineTolerance they disagree: winners that differ only within it
+// (noise, or kernels about equally good there) need no cell between them,
+// either winner serves both. A winner not timed at the other cell cannot
+// serve it: +Inf.
+func winnerStake(a, b cellResult) float64 {
 	wa, wb := a.winner(), b.winner()
 	if wa == "" || wb == "" || wa == wb {
-		return false
+		return 1
 	}
-	return !tiedAt(a, wb) || !tiedAt(b, wa)
+	return max(slowdownAt(a, wb), slowdownAt(b, wa))
 }
 
-// tiedAt reports whether candidate s is within the tie tolerance of the
-// fastest entry of r.
-func tiedAt(r cellResult, s string) bool {
+// disagreeOnWinner reports whether two cells' winners disagree by more
+// than refineTolerance.
+func disagreeOnWinner(a, b cellResult) bool { return winnerStake(a, b) > refineTolerance }
+
+// slowdownAt is candidate s's time in r over r's fastest, +Inf when s was
+// not timed there.
+func slowdownAt(r cellResult, s string) float64 {
 	fastest := math.Inf(1)
 	for _, e := range r.Entries {
 		fastest = min(fastest, e.MS)
 	}
 	for _, e := range r.Entries {
-		if e.Spelling == s {
-			return e.MS <= fastest*tieTolerance
+		if e.Spelling == s && fastest > 0 {
+			return e.MS / fastest
 		}
 	}
-	return false
+	return math.Inf(1)
 }
 
-// refineAxes resolves the key to bisect for an op: the named key, or the key
-// it follows when its grid axis copies another (trsm's n follows m, so
-// refining "n" bisects m and n together), and the keys that follow it. It
-// returns "" when the op has no such key.
-func refineAxes(op *sel.Op, name string) (axis string, follow []string) {
-	if keyIndex(op.Keys(), name) < 0 {
-		return "", nil
+// pickRefinement orders proposed cells by what is at stake, largest first
+// (cells in row order on a tie), and keeps at most max of them (max < 0:
+// all).
+func pickRefinement(ps []refinePoint, max int) []cell {
+	slices.SortStableFunc(ps, func(a, b refinePoint) int {
+		switch {
+		case a.stake > b.stake:
+			return -1
+		case a.stake < b.stake:
+			return 1
+		case a.less(b.cell):
+			return -1
+		case b.less(a.cell):
+			return 1
+		}
+		return 0
+	})
+	if max >= 0 && len(ps) > max {
+		ps = ps[:max]
 	}
-	same := sameAxes(op)
-	axis = name
-	if src, ok := same[name]; ok {
-		axis = src
+	out := make([]cell, len(ps))
+	for i, p := range ps {
+		out[i] = p.cell
 	}
+	return out
+}
+
+// logAxes are the keys refinement bisects: every log key of the op.
+func logAxes(op *sel.Op) []string {
+	var out []string
 	for _, k := range op.Keys() {
-		if same[k.Name] == axis {
-			follow = append(follow, k.Name)
+		if k.Kind == sel.Log {
+			out = append(out, k.Name)
 		}
 	}
-	return axis, follow
+	return out
 }

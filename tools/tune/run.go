@@ -27,7 +27,7 @@ type runConfig struct {
 	plan       bool
 	caps       cellCaps
 	refine     bool
-	refineAxis string
+	refineMax  float64
 	planGFlops float64
 	measure    measureSettings
 }
@@ -44,9 +44,9 @@ func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
 	ledgerDir := fs.String("ledger", "", "directory keeping every finished cell, so an interrupted run resumes")
 	plan := fs.Bool("plan", false, "print the cells and an estimated time, and exit")
 	maxFlops, maxBytes := capFlags(fs)
-	refine := fs.Bool("refine", true, "bisect along --refine-axis where neighbouring cells disagree on the winner")
-	refineAxis := fs.String("refine-axis", "n", "the key bisected by --refine")
-	settings := protocolFlags(fs)
+	refine := fs.Bool("refine", true, "measure cells between neighbouring cells whose winners disagree, along every size key")
+	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
+	settings := protocolFlags(fs, defaultProtocol().screen)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
 		return nil, usageError(fs, "unexpected arguments %q", fs.Args())
 	}
 	cfg := &runConfig{out: *out, budget: *budget, ledgerDir: *ledgerDir, plan: *plan,
-		caps: cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}, refine: *refine, refineAxis: *refineAxis,
+		caps: cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}, refine: *refine, refineMax: *refineMax,
 		planGFlops: *gflops}
 	var err error
 	if *ops == "" {
@@ -268,7 +268,8 @@ func stopReason(err error) string {
 }
 
 // runPlan measures one op and dtype: the grid, then the refinement along
-// the refine axis, keeping each finished cell in the ledger.
+// every size key, then the confirmation pass, keeping each finished cell in
+// the ledger.
 func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.Device, prog *progress) error {
 	st := &runStats{capped: len(p.capped)}
 	r.stats[p.dt] = st
@@ -313,11 +314,13 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 	return r.confirm(ctx, cfg, p, dev, prog, st)
 }
 
-// refine bisects along the refine axis where neighbouring cells disagree on
-// the winner, until they are closer than refineRatio.
+// refine bisects along every log key where neighbouring cells disagree on
+// the winner, until they are closer than refineRatio, the caps refuse the
+// midpoint, or the budget is spent. Each round proposes the midpoints of
+// every axis from the cells measured so far, so a cell added along one axis
+// becomes a neighbour along the others only where it lines up with them.
 func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *progress, st *runStats, tried map[string]bool, measureAll func([]cell) error) error {
-	axis, follow := refineAxes(p.t.op, cfg.refineAxis)
-	if !cfg.refine || axis == "" {
+	if !cfg.refine {
 		return nil
 	}
 	for {
@@ -328,16 +331,24 @@ func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *prog
 			cells = append(cells, c)
 			byText[c.String()] = res
 		}
-		disagree := func(lo, hi string) bool { return disagreeOnWinner(byText[lo], byText[hi]) }
-		var next []cell
-		for _, c := range refinePoints(cells, disagree, axis, follow, refineRatio, tried) {
-			if cfg.fits(p.t, p.dt, c) {
-				next = append(next, c)
+		stake := func(lo, hi string) float64 { return winnerStake(byText[lo], byText[hi]) }
+		var proposed []refinePoint
+		for _, axis := range logAxes(p.t.op) {
+			for _, c := range refinePoints(cells, stake, axis, refineRatio, tried) {
+				if cfg.fits(p.t, p.dt, c.cell) {
+					proposed = append(proposed, c)
+				}
 			}
 		}
+		left := -1 // no limit
+		if cfg.refineMax >= 0 {
+			left = max(int(cfg.refineMax*float64(len(p.cells)))-st.refined, 0)
+		}
+		next := pickRefinement(proposed, left)
 		if len(next) == 0 {
 			return nil
 		}
+		sortCells(next)
 		prog.grow(len(next), cfg.cellsCost(p.t, p.dt, next))
 		st.refined += len(next)
 		if err := measureAll(next); err != nil {
@@ -384,6 +395,7 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 	prov.extra = []headerWord{
 		{"reps", strconv.Itoa(cfg.measure.proto.reps)},
 		{"target", cfg.measure.proto.target.String()},
+		{"screen", strconv.FormatFloat(cfg.measure.proto.screen, 'g', -1, 64)},
 		{"max_cell_flops", strconv.FormatFloat(cfg.caps.maxFlops, 'g', -1, 64)},
 	}
 	if partial {

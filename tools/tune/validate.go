@@ -14,7 +14,7 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-const validateSynopsis = "validate --op potrf[,...|all] --dtype float64[,float32] [--shapes 30] [--seed 1] [--dir DIR]"
+const validateSynopsis = "validate --op potrf[,...|all] --dtype float64[,float32] [--shapes 30] [--seed 1] [--space whole|diagonal] [--dir DIR]"
 
 // cmdValidate measures how good automatic selection is away from the rows:
 // at random call shapes that are not grid cells, every candidate is timed
@@ -27,13 +27,17 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	grid := fs.String("grid", "quick", "the grid whose cells are excluded and whose ranges the shapes are drawn from")
 	dir := fs.String("dir", "", "validate the tables of this directory (sets BATCHLAS_TUNED_DIR); default: the built-in tables")
 	maxGeo := fs.Float64("max-geomean", 0, "exit non-zero when the geometric-mean slowdown of an op and dtype exceeds this (0: report only)")
+	space := fs.String("space", spaceWhole, "where shapes are drawn: whole (every key on its own) or diagonal (first exact values, equal sizes)")
 	maxFlops, maxBytes := capFlags(fs)
-	settings := protocolFlags(fs)
+	settings := protocolFlags(fs, defaultProtocol().screen)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError(fs, "unexpected arguments %q", fs.Args())
+	}
+	if *space != spaceWhole && *space != spaceDiagonal {
+		return usageError(fs, "--space %q: want %s or %s", *space, spaceWhole, spaceDiagonal)
 	}
 	if *ops == "" {
 		return usageError(fs, "--op is required")
@@ -59,13 +63,15 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	ms := settings()
 	caps := cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}
+	fmt.Fprintf(stdout, "shapes: %s space of the %s grid, off its cells, within the caps (--max-cell-flops %g per call, --max-cell-bytes %d MiB)\n",
+		*space, g.text, caps.maxFlops, caps.maxBytes>>20)
 	failed := false
 	for _, t := range ts {
 		for _, dt := range dts {
 			if len(t.op.Candidates(dt)) == 0 {
 				continue
 			}
-			cells, err := randomShapes(t, dt, g, caps, *shapes, ms.seed)
+			cells, err := randomShapes(t, dt, g, caps, *shapes, ms.seed, *space)
 			if err != nil {
 				return err
 			}
@@ -88,10 +94,24 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// randomShapes draws n call shapes that are not cells of the grid: exact
-// keys from the grid's values, log keys log-uniform over the grid's range
-// (keys that follow another take its value), within the caps.
-func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, seed uint64) ([]cell, error) {
+// Sampling spaces of validate.
+const (
+	// spaceWhole draws every key independently: each exact key over all
+	// its values, each log key log-uniform over its grid axis's range.
+	spaceWhole = "whole"
+	// spaceDiagonal is the slice the first tables were measured on: exact
+	// keys at their first value, every size key but batch equal (square
+	// matrices, as many right-hand sides as rows), batch independent.
+	spaceDiagonal = "diagonal"
+)
+
+// randomShapes draws n call shapes that are not cells of the coarse grid,
+// within the caps. In the whole space every key is drawn on its own: exact
+// keys uniformly over the values their grid axis lists, log keys
+// log-uniform between the smallest and largest value of their axis (batch
+// from 1). The diagonal space ties the size keys together (see
+// spaceDiagonal).
+func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, seed uint64, space string) ([]cell, error) {
 	grid, err := expandGrid(t.op, g)
 	if err != nil {
 		return nil, err
@@ -102,36 +122,47 @@ func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, se
 	}
 	keys := t.op.Keys()
 	values := make([][]string, len(keys))
+	lo, hi := make([]float64, len(keys)), make([]float64, len(keys))
 	for i := range keys {
 		seen := map[string]bool{}
+		lo[i], hi[i] = math.Inf(1), 0
 		for _, c := range grid {
 			if !seen[c.vals[i]] {
 				seen[c.vals[i]] = true
 				values[i] = append(values[i], c.vals[i])
 			}
+			if x, err := strconv.ParseFloat(c.vals[i], 64); err == nil {
+				lo[i], hi[i] = min(lo[i], x), max(hi[i], x)
+			}
+		}
+		if keys[i].Name == "batch" {
+			lo[i] = 1
 		}
 	}
-	follow := sameAxes(t.op)
+	logUniform := func(r *rand.Rand, lo, hi float64) string {
+		x := math.Exp(math.Log(lo) + r.Float64()*(math.Log(hi)-math.Log(lo)))
+		return strconv.Itoa(max(1, int(math.Round(x))))
+	}
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	var out []cell
 	seen := map[string]bool{}
 	for tries := 0; len(out) < n && tries < 10000*n; tries++ {
 		vals := make([]string, len(keys))
+		shared := ""
 		for i, k := range keys {
-			if k.Kind == sel.Exact {
+			switch {
+			case k.Kind == sel.Exact && space == spaceDiagonal:
+				vals[i] = values[i][0]
+			case k.Kind == sel.Exact:
 				vals[i] = values[i][r.IntN(len(values[i]))]
-				continue
+			case space == spaceDiagonal && k.Name != "batch":
+				if shared == "" {
+					shared = logUniform(r, lo[i], hi[i])
+				}
+				vals[i] = shared
+			default:
+				vals[i] = logUniform(r, lo[i], hi[i])
 			}
-			lo, hi := math.Inf(1), 0.0
-			for _, v := range values[i] {
-				x, _ := strconv.ParseFloat(v, 64)
-				lo, hi = min(lo, x), max(hi, x)
-			}
-			x := math.Exp(math.Log(lo) + r.Float64()*(math.Log(hi)-math.Log(lo)))
-			vals[i] = strconv.Itoa(max(1, int(math.Round(x))))
-		}
-		for k, src := range follow {
-			vals[keyIndex(keys, k)] = vals[keyIndex(keys, src)]
 		}
 		c := newCell(keys, vals)
 		if onGrid[c.String()] || seen[c.String()] || !caps.fits(t, dt, c) {

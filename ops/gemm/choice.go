@@ -58,9 +58,9 @@ const (
 var (
 	transposes = []string{"N", "T"}
 	sizesQuick = []string{"1", "8", "64", "512"}
-	sizesFull  = []string{"1", "4", "16", "64", "256"}
-	batchQuick = []string{"1", "64", "4096"}
-	batchFull  = []string{"1", "64", "4096"}
+	sizesFull  = []string{"1", "4", "16", "64", "256", "512"}
+	batchQuick = []string{"1", "32", "1024"}
+	batchFull  = []string{"1", "8", "64", "512", "4096", "32768"}
 )
 
 // Op is gemm's registration with the selection core, for tools and tests.

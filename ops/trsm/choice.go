@@ -43,9 +43,9 @@ var candidates = append(append([]sel.Choice(nil), nativeCandidates...), vendorCa
 // neighbouring values whose winners disagree.
 var (
 	sizesQuick = []string{"1", "8", "64", "512"}
-	sizesFull  = []string{"1", "4", "16", "64", "256"}
-	batchQuick = []string{"1", "64", "4096"}
-	batchFull  = []string{"1", "64", "4096"}
+	sizesFull  = []string{"1", "4", "16", "64", "256", "512"}
+	batchQuick = []string{"1", "32", "1024"}
+	batchFull  = []string{"1", "8", "64", "512", "4096", "32768"}
 )
 
 // Key names: the four enums compared as text, then the sizes of B and the

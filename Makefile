@@ -40,9 +40,11 @@ coverage:
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./ops/...
 
-# Measure this machine and write its tables to out/tuned (see docs/tuning.md).
+# Measure this machine and write draft tables to out/tuned: the quick grid
+# with a light protocol (docs/tuning.md gives the shipping command).
 tune:
-	$(GO) run ./tools/tune run --op all --dtype float64,float32 --grid quick --out out/tuned --ledger out/ledger
+	$(GO) run ./tools/tune run --op all --dtype float64,float32 --grid quick \
+		--reps 3 --max-cell-flops 1e8 --refine-max 0.5 --out out/tuned --ledger out/ledger
 
 docs:
 	$(GO) run ./tools/tune docs

@@ -182,6 +182,7 @@ func writeTableDoc(b *bytes.Buffer, op *sel.Op, t *sel.Table) {
 		rows := t.Sections[dt]
 		fmt.Fprintf(b, "\n%s: %d rows. Wins (first entry of a row):\n\n", dt, len(rows))
 		writeWins(b, t, rows)
+		writeExactWins(b, t, rows)
 		writeWinMaps(b, t, rows)
 	}
 }
@@ -238,10 +239,76 @@ func writeWins(b *bytes.Buffer, t *sel.Table, rows []sel.Row) {
 	}
 }
 
+// writeExactWins counts, per combination of exact keys (trsm's side, uplo,
+// ta and diag), the rows each winning candidate wins: which kernel serves
+// which variant. Sections with a single combination get nothing.
+func writeExactWins(b *bytes.Buffer, t *sel.Table, rows []sel.Row) {
+	var exact []int
+	for i, k := range t.Keys {
+		if k.Kind == sel.Exact {
+			exact = append(exact, i)
+		}
+	}
+	counts := map[string]map[string]int{}
+	var combos, winners []string
+	for _, r := range rows {
+		if len(r.Entries) == 0 {
+			continue
+		}
+		var parts []string
+		for _, i := range exact {
+			parts = append(parts, r.Key.Str(i))
+		}
+		combo := strings.Join(parts, " | ")
+		if counts[combo] == nil {
+			counts[combo] = map[string]int{}
+			combos = append(combos, combo)
+		}
+		w := r.Entries[0].Spelling
+		if !slices.Contains(winners, w) {
+			winners = append(winners, w)
+		}
+		counts[combo][w]++
+	}
+	if len(exact) == 0 || len(combos) < 2 {
+		return
+	}
+	sort.Strings(combos)
+	b.WriteString("\nRows won per ")
+	b.WriteString(strings.Join(exactNames(t, exact), ", "))
+	b.WriteString(":\n\n|")
+	for _, i := range exact {
+		fmt.Fprintf(b, " %s |", t.Keys[i].Name)
+	}
+	for _, w := range winners {
+		fmt.Fprintf(b, " `%s` |", w)
+	}
+	b.WriteString("\n|" + strings.Repeat("---|", len(exact)+len(winners)) + "\n")
+	for _, c := range combos {
+		fmt.Fprintf(b, "| %s |", c)
+		for _, w := range winners {
+			if n := counts[c][w]; n > 0 {
+				fmt.Fprintf(b, " %d |", n)
+			} else {
+				b.WriteString(" |")
+			}
+		}
+		b.WriteByte('\n')
+	}
+}
+
+func exactNames(t *sel.Table, idx []int) []string {
+	out := make([]string, len(idx))
+	for j, i := range idx {
+		out[j] = t.Keys[i].Name
+	}
+	return out
+}
+
 // writeWinMaps draws, for each combination of exact keys, the winner of
-// every row on a grid of the two log keys that vary independently (gemm's
-// m and k follow n and are folded into it). Sections with another shape
-// get only the wins table.
+// every row on a grid of the two log keys that vary independently (potrf's
+// n and batch). Sections with more size keys (gemm, trsm) get the wins
+// tables only.
 func writeWinMaps(b *bytes.Buffer, t *sel.Table, rows []sel.Row) {
 	groups := map[string][]sel.Row{}
 	var gorder []string

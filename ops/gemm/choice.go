@@ -57,18 +57,18 @@ const (
 // The tuner adds cells between neighbouring values whose winners disagree.
 var (
 	transposes = []string{"N", "T"}
-	sizesQuick = []string{"1", "8", "64", "512"}
+	sizesQuick = []string{"1", "4", "16", "64", "256"}
 	sizesFull  = []string{"1", "4", "16", "64", "256", "512"}
 	batchQuick = []string{"1", "32", "1024"}
-	batchFull  = []string{"1", "8", "64", "512", "4096", "32768"}
+	batchFull  = []string{"1", "8", "64", "512", "4096"}
 )
 
 // Op is gemm's registration with the selection core, for tools and tests.
 var Op = sel.Register(sel.OpSpec{
 	Name:      opName,
-	Revision:  2, // 2: packed lost mc (packed:kc=..); m, n, k weigh 2 against batch
+	Revision:  2, // 2: packed lost mc (packed:kc=..); m, n, k weigh 16 against batch
 	VendorLib: "blas",
-	Keys:      "ta:exact tb:exact m:log:2 n:log:2 k:log:2 batch:log",
+	Keys:      "ta:exact tb:exact m:log:16 n:log:16 k:log:16 batch:log",
 	Families:  Families,
 	Candidates: map[sel.DType][]sel.Choice{
 		sel.Float32: candidates(),

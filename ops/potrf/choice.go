@@ -47,9 +47,9 @@ var candidates = map[sel.DType][]sel.Choice{
 // and tests (candidate lists, Pick).
 var Op = sel.Register(sel.OpSpec{
 	Name:       "potrf",
-	Revision:   1,
+	Revision:   2, // 2: n weighs 16 against batch (was 3)
 	VendorLib:  "lapack",
-	Keys:       "uplo:exact n:log:3 batch:log",
+	Keys:       "uplo:exact n:log:16 batch:log",
 	Families:   []*sel.Family{tinyFamily, unblockedFamily, lpanelFamily, blockedFamily, vendorFamily},
 	Candidates: candidates,
 	// By generality: blocked serves every shape and batch; vendor next; then

@@ -42,21 +42,21 @@ var candidates = append(append([]sel.Choice(nil), nativeCandidates...), vendorCa
 // few right-hand sides is measured as such. The tuner adds cells between
 // neighbouring values whose winners disagree.
 var (
-	sizesQuick = []string{"1", "8", "64", "512"}
+	sizesQuick = []string{"1", "4", "16", "64", "256"}
 	sizesFull  = []string{"1", "4", "16", "64", "256", "512"}
 	batchQuick = []string{"1", "32", "1024"}
-	batchFull  = []string{"1", "8", "64", "512", "4096", "32768"}
+	batchFull  = []string{"1", "8", "64", "512", "4096"}
 )
 
 // Key names: the four enums compared as text, then the sizes of B and the
 // batch count by log distance.
-const keyNames = "side:exact uplo:exact ta:exact diag:exact m:log:2 n:log:2 batch:log"
+const keyNames = "side:exact uplo:exact ta:exact diag:exact m:log:16 n:log:16 batch:log"
 
 // Op is trsm's registration with the selection core, exported for tools
 // and tests (candidate lists, pins, the tuner grid).
 var Op = sel.Register(sel.OpSpec{
 	Name:      opName,
-	Revision:  2, // 2: m and n weigh 2 against batch
+	Revision:  2, // 2: m and n weigh 16 against batch
 	VendorLib: "blas",
 	Keys:      keyNames,
 	Families:  Families,

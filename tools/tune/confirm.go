@@ -29,13 +29,31 @@ import (
 // fragile are the ones a single disturbed timing can push past 1.5.
 const confirmRegret = 1.25
 
-// confirmDistance is the farthest a stand-in may be for its row to be
-// measured again: one step of the finest refinement (sizes about 1.4x
-// apart at weight 2, batches 2x apart at weight 1). On a sparse design a
-// row whose nearest other row is farther mispredicts because nothing
-// measured lies between them, not because of noise: that is what
-// refinement is for, and measuring it again would only spend the budget.
-const confirmDistance = 1.0
+// confirmNear is how far apart, as a ratio on every log key, a row and its
+// stand-in may be for the row to be measured again (exact keys equal): a
+// step or two of the finest refinement. On a sparse design a row whose
+// nearest other row is farther mispredicts because nothing measured lies
+// between them, not because of noise: that is what refinement is for, and
+// measuring it again would only spend the budget.
+const confirmNear = 1.5
+
+// nearRows reports whether rows a and b of t have equal exact keys and log
+// keys within confirmNear of each other.
+func nearRows(t *sel.Table, a, b *sel.Row) bool {
+	for i, k := range t.Keys {
+		if k.Kind == sel.Exact {
+			if a.Key.Str(i) != b.Key.Str(i) {
+				return false
+			}
+			continue
+		}
+		x, y := float64(a.Key.Int(i)), float64(b.Key.Int(i))
+		if max(x, y) > confirmNear*min(x, y) {
+			return false
+		}
+	}
+	return true
+}
 
 // confirmRounds bounds the passes: a row measured again can change the
 // winner of its neighbour and make another row fragile, measured in the
@@ -98,13 +116,11 @@ func (r *opRun) fragileCells(dt sel.DType, dev *sel.Device) ([]cell, error) {
 		out = append(out, c)
 	}
 	for _, rr := range rep.rows {
-		if math.IsNaN(rr.slowdown) || rr.slowdown <= confirmRegret || rr.dist > confirmDistance {
+		if math.IsNaN(rr.slowdown) || rr.slowdown <= confirmRegret || rr.from == nil || !nearRows(t, rr.row, rr.from) {
 			continue
 		}
 		add(rr.row)
-		if rr.from != nil {
-			add(rr.from)
-		}
+		add(rr.from)
 	}
 	return out, nil
 }

@@ -73,9 +73,9 @@ func TestFragileCellsAreTheRegretRowsAndTheirStandIns(t *testing.T) {
 		}
 		return out
 	}
-	// Rows 1, 2, 4 and 8 are 2x apart: n=4's stand-in n=2 is at distance
-	// 3 (n weighs 3), beyond confirmDistance, so only the near copy of
-	// the pattern is measured again: n=11, which n=12 mispredicts.
+	// Rows 1, 2, 4 and 8 are 2x apart: n=4's stand-in n=2 is farther than
+	// confirmNear, so only the near copy of the pattern is measured
+	// again: n=11, which n=12 mispredicts.
 	cells, err := r.fragileCells(sel.Float64, dev)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"uplo=L n=11 batch=1", "uplo=L n=12 batch=1"}, texts(cells))

@@ -13,7 +13,6 @@ import (
 type rowRegret struct {
 	row      *sel.Row
 	from     *sel.Row // the nearest other row, which stood in; nil if none
-	dist     float64  // from's weighted log2 distance to row
 	chosen   string   // "" when the other rows offer nothing that can run
 	fastest  string   // the fastest entry of the row
 	slowdown float64  // ms(chosen) / ms(fastest) at this row; NaN when chosen is not timed here
@@ -59,8 +58,8 @@ func leaveOneOut(t *sel.Table, dt sel.DType, op *sel.Op, dev *sel.Device) regret
 		rr := rowRegret{row: r, slowdown: math.NaN()}
 		fastest := fastestEntry(r)
 		rr.fastest = fastest.Spelling
-		if near, d, err := others.Nearest(dt, r.Key); err == nil && near != nil {
-			rr.from, rr.dist = near, d
+		if near, _, err := others.Nearest(dt, r.Key); err == nil && near != nil {
+			rr.from = near
 			rr.chosen = firstRunnable(near, dt, r.Key, op, dev)
 		}
 		for _, e := range r.Entries {

@@ -6,4 +6,7 @@
 // column-major matrices, Uplo/Side/Transpose/Diag, the device a call runs on
 // (the host CPU unless WithDevice says otherwise), and the errors ops return.
 // The ops live in ops/<op> (gemm, trsm, potrf).
+//
+// Every function here and in the ops that takes a context.Context treats a
+// nil context as context.Background().
 package batchlas

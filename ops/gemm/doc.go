@@ -29,4 +29,6 @@
 //
 // Pin one with sel.WithPin(ctx, "gemm", "packed:kc=128") or
 // BATCHLAS_GEMM_ROUTE.
+//
+// Gemm and BufferSize treat a nil context as context.Background().
 package gemm

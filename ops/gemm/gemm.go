@@ -26,7 +26,9 @@ type problem[T batchlas.Float] struct {
 // C is written (no broadcast, no overlap, no sharing storage with A or B).
 // beta == 0 means C is not read; alpha == 0 means A and B are not read.
 // ws is workspace of at least BufferSize elements, or nil to allocate.
+// A nil ctx is context.Background().
 func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alpha T, a, b batchlas.Batch[T], beta T, c batchlas.Batch[T], ws []T) error {
+	ctx = batchlas.Context(ctx)
 	p, err := newProblem(ta, tb, a, b, c)
 	if err != nil {
 		return err
@@ -70,8 +72,9 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 // BufferSize returns the workspace, in elements, that Gemm needs for these
 // operands: it asks the selection core the same question Gemm asks, for the
 // same device (R5), and the packed kernel's blocking derives from that
-// device too.
+// device too. A nil ctx is context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, a, b, c batchlas.Batch[T]) (int, error) {
+	ctx = batchlas.Context(ctx)
 	p, err := newProblem(ta, tb, a, b, c)
 	if err != nil {
 		return 0, err

@@ -32,4 +32,6 @@
 // copy per worker, so BufferSize is GOMAXPROCS*n*n for those calls and 0
 // otherwise; the blocked kernel's nested trsm and gemm calls allocate
 // their own.
+//
+// Potrf and BufferSize treat a nil context as context.Background().
 package potrf

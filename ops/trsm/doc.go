@@ -14,4 +14,6 @@
 // Pin a kernel with BATCHLAS_TRSM_ROUTE=<spelling> or sel.WithPin(ctx,
 // "trsm", spelling); size the workspace with BufferSize under the same
 // context, or pass nil to let the call allocate it.
+//
+// Trsm and BufferSize treat a nil context as context.Background().
 package trsm

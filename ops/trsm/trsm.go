@@ -88,7 +88,9 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 // allocates it, otherwise it needs BufferSize elements. As in BLAS, alpha
 // == 0 sets B to zero without reading A or B. A zero on a non-unit
 // diagonal gives Inf/NaN in X, per IEEE; it is not reported as an error.
+// A nil ctx is context.Background().
 func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, alpha T, a, b batchlas.Batch[T], ws []T) error {
+	ctx = batchlas.Context(ctx)
 	p, err := check(side, uplo, ta, diag, a, b)
 	if err != nil {
 		return err
@@ -123,8 +125,9 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 
 // BufferSize returns the number of workspace elements Trsm needs for these
 // arguments, for the kernel the same call would choose (R5): with the same
-// context (pins, device) and shapes.
+// context (pins, device) and shapes. A nil ctx is context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, a, b batchlas.Batch[T]) (int, error) {
+	ctx = batchlas.Context(ctx)
 	p, err := check(side, uplo, ta, diag, a, b)
 	if err != nil {
 		return 0, err

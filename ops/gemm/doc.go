@@ -28,7 +28,9 @@
 //   - vendor: gonum BLAS per matrix; absent with -tags novendor.
 //
 // Pin one with sel.WithPin(ctx, "gemm", "packed:kc=128") or
-// BATCHLAS_GEMM_ROUTE.
+// BATCHLAS_GEMM_ROUTE. A call that runs no kernel (an empty C, k == 0 or
+// alpha == 0) makes no decision and does not read the pin, so a bad pin is
+// no error there; the same rule holds in every op.
 //
 // Gemm and BufferSize treat a nil context as context.Background().
 package gemm

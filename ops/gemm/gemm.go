@@ -27,6 +27,10 @@ type problem[T batchlas.Float] struct {
 // beta == 0 means C is not read; alpha == 0 means A and B are not read.
 // ws is workspace of at least BufferSize elements, or nil to allocate.
 // A nil ctx is context.Background().
+//
+// A call that runs no kernel (an empty C, k == 0 or alpha == 0: C =
+// beta*C or nothing, BLAS's quick returns) makes no decision, so the pin
+// is not read: a bad pin is no error there.
 func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alpha T, a, b batchlas.Batch[T], beta T, c batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
 	p, err := newProblem(ta, tb, a, b, c)
@@ -73,6 +77,10 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 // operands: it asks the selection core the same question Gemm asks, for the
 // same device (R5), and the packed kernel's blocking derives from that
 // device too. A nil ctx is context.Background().
+//
+// For an empty C or k == 0 it is 0, with no decision (the pin is not
+// read), as Gemm runs no kernel; it does not see alpha, so for alpha == 0
+// it decides and sizes as for any other alpha (a bad pin is an error).
 func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, a, b, c batchlas.Batch[T]) (int, error) {
 	ctx = batchlas.Context(ctx)
 	p, err := newProblem(ta, tb, a, b, c)

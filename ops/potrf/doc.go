@@ -23,7 +23,9 @@
 // serves every order and batch size.
 //
 // Pin a kernel with BATCHLAS_POTRF_ROUTE=<spelling> or
-// sel.WithPin(ctx, "potrf", spelling). A matrix that is not positive
+// sel.WithPin(ctx, "potrf", spelling). An empty batch runs no kernel,
+// makes no decision and does not read the pin, so a bad pin is no error
+// there; the same rule holds in every op. A matrix that is not positive
 // definite is reported, LAPACK style, in a *batchlas.NumericalError while
 // the rest of the batch is still factored.
 //

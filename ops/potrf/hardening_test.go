@@ -8,6 +8,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/testmat"
+	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // TestNilContext: a nil context is context.Background() for Potrf and
@@ -24,4 +25,40 @@ func TestNilContext(t *testing.T) {
 		require.Equal(t, want.Data, a.Data)
 	}
 	require.NoError(t, Potrf(nilCtx, batchlas.Lower, batchlas.NewBatch[float64](4, 4, 0), nil))
+}
+
+// badPins runs f once with a bad environment pin (BATCHLAS_POTRF_ROUTE,
+// re-read by sel.Reload) and once with a bad scoped pin.
+func badPins(t *testing.T, f func(t *testing.T, ctx context.Context)) {
+	t.Run("env", func(t *testing.T) {
+		t.Cleanup(sel.Reload) // runs after t.Setenv restores the variable
+		t.Setenv("BATCHLAS_POTRF_ROUTE", "nonsense")
+		sel.Reload()
+		f(t, context.Background())
+	})
+	t.Run("scoped", func(t *testing.T) {
+		f(t, sel.WithPin(context.Background(), "potrf", "nonsense"))
+	})
+}
+
+// TestNoKernelIgnoresPin: a call that runs no kernel (an empty batch)
+// makes no decision, so a bad pin is not read and the call succeeds
+// (issue #9); a call that runs a kernel under the same pin fails with a
+// *sel.PinError.
+func TestNoKernelIgnoresPin(t *testing.T) {
+	badPins(t, func(t *testing.T, ctx context.Context) {
+		a := batchFor[float64](testmat.Rand(3), 5, 2, false)
+		var pe *sel.PinError
+		require.ErrorAs(t, Potrf(ctx, batchlas.Lower, a, nil), &pe, "the pin is bad for a call that runs a kernel")
+		_, err := BufferSize(ctx, batchlas.Lower, a)
+		require.ErrorAs(t, err, &pe)
+		for _, e := range []batchlas.Batch[float64]{batchlas.NewBatch[float64](4, 4, 0), batchlas.NewBatch[float64](0, 0, 3)} {
+			for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
+				require.NoError(t, Potrf(ctx, uplo, e, nil))
+				n, err := BufferSize(ctx, uplo, e)
+				require.NoError(t, err)
+				require.Zero(t, n)
+			}
+		}
+	})
 }

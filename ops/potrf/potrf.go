@@ -22,7 +22,9 @@ import (
 // (the order of the leading minor that is not positive definite). The
 // contents of a failed matrix's triangle are unspecified.
 //
-// A nil ctx is context.Background().
+// A nil ctx is context.Background(). An empty batch (no matrix, or order
+// 0) runs no kernel and makes no decision, so the pin is not read: a bad
+// pin is no error there.
 func Potrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
 	if err := check(uplo, a); err != nil {
@@ -89,8 +91,9 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 
 // BufferSize returns the workspace, in elements, that Potrf needs for this
 // call: it asks the selection core the same question Potrf asks (R5), so
-// the size fits the kernel that will run. It is 0 for an empty batch.
-// A nil ctx is context.Background().
+// the size fits the kernel that will run. It is 0 for an empty batch,
+// with no decision (the pin is not read). A nil ctx is
+// context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T]) (int, error) {
 	ctx = batchlas.Context(ctx)
 	if err := check(uplo, a); err != nil {

@@ -13,7 +13,10 @@
 //
 // Pin a kernel with BATCHLAS_TRSM_ROUTE=<spelling> or sel.WithPin(ctx,
 // "trsm", spelling); size the workspace with BufferSize under the same
-// context, or pass nil to let the call allocate it.
+// context, or pass nil to let the call allocate it. A call that runs no
+// kernel (an empty B, or alpha == 0, which sets B to zero) makes no
+// decision and does not read the pin, so a bad pin is no error there; the
+// same rule holds in every op.
 //
 // Trsm and BufferSize treat a nil context as context.Background().
 package trsm

@@ -89,6 +89,9 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 // == 0 sets B to zero without reading A or B. A zero on a non-unit
 // diagonal gives Inf/NaN in X, per IEEE; it is not reported as an error.
 // A nil ctx is context.Background().
+//
+// A call that runs no kernel (an empty B, or alpha == 0) makes no
+// decision, so the pin is not read: a bad pin is no error there.
 func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, alpha T, a, b batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
 	p, err := check(side, uplo, ta, diag, a, b)
@@ -97,6 +100,10 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 	}
 	if b.Empty() {
 		return nil
+	}
+	if alpha == 0 {
+		// X = 0, as BLAS does, with no kernel to choose.
+		return zeroB(ctx, b)
 	}
 	dev := batchlas.DeviceFrom(ctx)
 	key := p.key(b.Count)
@@ -126,6 +133,10 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 // BufferSize returns the number of workspace elements Trsm needs for these
 // arguments, for the kernel the same call would choose (R5): with the same
 // context (pins, device) and shapes. A nil ctx is context.Background().
+//
+// For an empty B it is 0, with no decision (the pin is not read), as Trsm
+// runs no kernel; it does not see alpha, so for alpha == 0 it decides and
+// sizes as for any other alpha (a bad pin is an error).
 func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, a, b batchlas.Batch[T]) (int, error) {
 	ctx = batchlas.Context(ctx)
 	p, err := check(side, uplo, ta, diag, a, b)

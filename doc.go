@@ -9,4 +9,9 @@
 //
 // Every function here and in the ops that takes a context.Context treats a
 // nil context as context.Background().
+//
+// A written operand may not share an element with any other operand of the
+// call, nor a workspace with any operand (Overlap, CheckDisjoint): elements,
+// not address ranges, so disjoint sub-matrix views of one parent may be
+// passed together however their columns interleave in memory.
 package batchlas

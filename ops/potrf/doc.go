@@ -35,5 +35,8 @@
 // otherwise; the blocked kernel's nested trsm and gemm calls allocate
 // their own.
 //
+// A is the call's only operand, read and written in place; a workspace
+// that shares an element with it is an *ArgError.
+//
 // Potrf and BufferSize treat a nil context as context.Background().
 package potrf

@@ -62,3 +62,30 @@ func TestNoKernelIgnoresPin(t *testing.T) {
 		}
 	})
 }
+
+// TestWorkspaceOverlapRefused: potrf has one operand, read and written in
+// place, so only its workspace can overlap it: a ws that shares an element
+// with a is an ArgError on ws, for the kernels that use one (issue #9).
+func TestWorkspaceOverlapRefused(t *testing.T) {
+	checked := 0
+	for _, c := range Op.Candidates(sel.Float64) {
+		a := batchFor[float64](testmat.Rand(4), 16, 2, false)
+		need, err := BufferSize(pin(c), batchlas.Upper, a)
+		require.NoError(t, err)
+		if need == 0 {
+			continue
+		}
+		checked++
+		ws := make([]float64, need+len(a.Data))
+		x := a
+		x.Data = ws[need-1:] // the last element of ws is the first of a
+		copy(x.Data, a.Data)
+		err = Potrf(pin(c), batchlas.Upper, x, ws)
+		var ae *batchlas.ArgError
+		require.ErrorAs(t, err, &ae, c.String())
+		require.Equal(t, "ws", ae.Arg)
+		require.Contains(t, ae.Msg, "ws and a share elements")
+		require.Equal(t, a.Data, x.Data[:len(a.Data)], "nothing is written")
+	}
+	require.Positive(t, checked, "no candidate uses a workspace")
+}

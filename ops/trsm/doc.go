@@ -2,6 +2,11 @@
 // sides: op(A_i)*X = alpha*B_i or X*op(A_i) = alpha*B_i for every matrix i
 // of a batch, B_i overwritten by X (BLAS xTRSM, batched, column-major).
 //
+// B is written and may not share an element with A (batchlas.Overlap):
+// elements, not address ranges, so A and B may be disjoint sub-matrix
+// views of one parent, as potrf's blocked kernel passes them. Sharing one,
+// or a workspace that shares one with A or B, is an *ArgError.
+//
 // Every call picks its kernel through the selection core (package sel):
 //
 //   - direct: substitution per matrix, the triangle packed per worker so

@@ -245,14 +245,28 @@ func InfoError(op string, info []int32) error {
 
 type deviceKey struct{}
 
+// Context returns ctx, or context.Background() when ctx is nil: every entry
+// point of batchlas and its ops treats a nil context as Background.
+func Context(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
 // WithDevice returns a context whose calls run on d instead of the host.
+// A nil ctx is context.Background().
 func WithDevice(ctx context.Context, d *sel.Device) context.Context {
-	return context.WithValue(ctx, deviceKey{}, d)
+	return context.WithValue(Context(ctx), deviceKey{}, d)
 }
 
 // DeviceFrom returns the device a call with this context runs on: the one
-// set by WithDevice, else the host CPU.
+// set by WithDevice, else the host CPU. A nil ctx is context.Background(),
+// so it runs on the host.
 func DeviceFrom(ctx context.Context) *sel.Device {
+	if ctx == nil {
+		return Host()
+	}
 	if d, ok := ctx.Value(deviceKey{}).(*sel.Device); ok && d != nil {
 		return d
 	}

@@ -53,3 +53,12 @@ func TestDeviceFromContext(t *testing.T) {
 	other := &sel.Device{Key: "sm_90", Family: "sm", Arch: 90, Class: sel.GPU}
 	require.Same(t, other, DeviceFrom(WithDevice(context.Background(), other)))
 }
+
+// TestNilContext: a nil context is context.Background(), in DeviceFrom and
+// WithDevice alike (issue #9).
+func TestNilContext(t *testing.T) {
+	var nilCtx context.Context
+	require.Same(t, Host(), DeviceFrom(nilCtx))
+	other := &sel.Device{Key: "sm_90", Family: "sm", Arch: 90, Class: sel.GPU}
+	require.Same(t, other, DeviceFrom(WithDevice(nilCtx, other)))
+}

@@ -4,7 +4,12 @@
 //
 // for every matrix i of a strided batch of column-major matrices. A and B
 // may broadcast one matrix to the whole batch (Stride 0); C is written and
-// must give each matrix its own storage, not shared with A or B.
+// must give each matrix its own storage, not shared with A or B. Sharing
+// means sharing an element (batchlas.Overlap), not an address range:
+// sub-matrix views of one parent batch that share no element may be passed
+// together however their columns interleave; a C that shares an element
+// with A or B, or a workspace that shares one with any operand, is an
+// *ArgError.
 //
 // As in BLAS, beta == 0 means C is not read (NaN in C does not propagate)
 // and alpha == 0 means A and B are not read.
@@ -28,5 +33,9 @@
 //   - vendor: gonum BLAS per matrix; absent with -tags novendor.
 //
 // Pin one with sel.WithPin(ctx, "gemm", "packed:kc=128") or
-// BATCHLAS_GEMM_ROUTE.
+// BATCHLAS_GEMM_ROUTE. A call that runs no kernel (an empty C, k == 0 or
+// alpha == 0) makes no decision and does not read the pin, so a bad pin is
+// no error there; the same rule holds in every op.
+//
+// Gemm and BufferSize treat a nil context as context.Background().
 package gemm

@@ -26,7 +26,19 @@ type problem[T batchlas.Float] struct {
 // C is written (no broadcast, no overlap, no sharing storage with A or B).
 // beta == 0 means C is not read; alpha == 0 means A and B are not read.
 // ws is workspace of at least BufferSize elements, or nil to allocate.
+// A nil ctx is context.Background().
+//
+// Sharing storage means sharing an element: C may not share one with A or
+// B, nor any operand with the part of ws a kernel uses; that is an
+// *ArgError on c (or ws), whatever alpha and beta. Only elements count
+// (batchlas.Overlap): sub-matrix views of one parent that share none may
+// interleave in memory, [A; C] down the same columns.
+//
+// A call that runs no kernel (an empty C, k == 0 or alpha == 0: C =
+// beta*C or nothing, BLAS's quick returns) makes no decision, so the pin
+// is not read: a bad pin is no error there.
 func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alpha T, a, b batchlas.Batch[T], beta T, c batchlas.Batch[T], ws []T) error {
+	ctx = batchlas.Context(ctx)
 	p, err := newProblem(ta, tb, a, b, c)
 	if err != nil {
 		return err
@@ -52,6 +64,15 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 			ws = make([]T, need)
 		case len(ws) < need:
 			return batchlas.Argf(opName, "ws", "workspace has %d elements, %s needs %d: size it with gemm.BufferSize or pass nil", len(ws), ch, need)
+		default:
+			for _, x := range []struct {
+				name string
+				x    batchlas.Batch[T]
+			}{{"a", a}, {"b", b}, {"c", c}} {
+				if err := batchlas.CheckWorkspace(opName, ws[:need], x.name, x.x); err != nil {
+					return err
+				}
+			}
 		}
 		switch ch.Family() {
 		case familyDirect:
@@ -70,8 +91,14 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 // BufferSize returns the workspace, in elements, that Gemm needs for these
 // operands: it asks the selection core the same question Gemm asks, for the
 // same device (R5), and the packed kernel's blocking derives from that
-// device too.
+// device too. A nil ctx is context.Background().
+//
+// It refuses the operands Gemm refuses, overlap included. For an empty C
+// or k == 0 it is 0, with no decision (the pin is not read), as Gemm runs
+// no kernel; it does not see alpha, so for alpha == 0 it decides and sizes
+// as for any other alpha (a bad pin is an error).
 func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, a, b, c batchlas.Batch[T]) (int, error) {
+	ctx = batchlas.Context(ctx)
 	p, err := newProblem(ta, tb, a, b, c)
 	if err != nil {
 		return 0, err
@@ -125,6 +152,12 @@ func newProblem[T batchlas.Float](ta, tb batchlas.Transpose, a, b, c batchlas.Ba
 		return nil, batchlas.Argf(opName, "a", "a.Count %d != c.Count %d: give a the batch size (Stride 0 broadcasts one matrix)", a.Count, c.Count)
 	case b.Count != c.Count:
 		return nil, batchlas.Argf(opName, "b", "b.Count %d != c.Count %d: give b the batch size (Stride 0 broadcasts one matrix)", b.Count, c.Count)
+	}
+	if err := batchlas.CheckDisjoint(opName, "c", c, "a", a); err != nil {
+		return nil, err
+	}
+	if err := batchlas.CheckDisjoint(opName, "c", c, "b", b); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

@@ -23,7 +23,9 @@
 // serves every order and batch size.
 //
 // Pin a kernel with BATCHLAS_POTRF_ROUTE=<spelling> or
-// sel.WithPin(ctx, "potrf", spelling). A matrix that is not positive
+// sel.WithPin(ctx, "potrf", spelling). An empty batch runs no kernel,
+// makes no decision and does not read the pin, so a bad pin is no error
+// there; the same rule holds in every op. A matrix that is not positive
 // definite is reported, LAPACK style, in a *batchlas.NumericalError while
 // the rest of the batch is still factored.
 //
@@ -32,4 +34,9 @@
 // copy per worker, so BufferSize is GOMAXPROCS*n*n for those calls and 0
 // otherwise; the blocked kernel's nested trsm and gemm calls allocate
 // their own.
+//
+// A is the call's only operand, read and written in place; a workspace
+// that shares an element with it is an *ArgError.
+//
+// Potrf and BufferSize treat a nil context as context.Background().
 package potrf

@@ -13,15 +13,22 @@ import (
 // A_i = L*L^T (Lower) or A_i = U^T*U (Upper). Only the uplo triangle is read
 // and written; the other triangle and any padding are left untouched.
 //
-// a must be square and written (no broadcast). ws is workspace of at least
-// BufferSize elements; nil means the call allocates what it needs.
+// a must be square and written (no broadcast). It is the only operand, read
+// and written in place, so nothing can overlap it but the workspace. ws is
+// workspace of at least BufferSize elements, none of them shared with a
+// (an *ArgError on ws); nil means the call allocates what it needs.
 //
 // A matrix that is not positive definite (NaN included) does not stop the
 // batch: every other matrix is still factored, and the call returns a
 // *batchlas.NumericalError listing the failed matrices with LAPACK's info
 // (the order of the leading minor that is not positive definite). The
 // contents of a failed matrix's triangle are unspecified.
+//
+// A nil ctx is context.Background(). An empty batch (no matrix, or order
+// 0) runs no kernel and makes no decision, so the pin is not read: a bad
+// pin is no error there.
 func Potrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T) error {
+	ctx = batchlas.Context(ctx)
 	if err := check(uplo, a); err != nil {
 		return err
 	}
@@ -66,8 +73,13 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	if !canRun(c, key, dev) {
 		return batchlas.Argf("potrf", "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
 	}
-	if need := bufferSize(c, uplo, a, dev); ws != nil && len(ws) < need {
-		return batchlas.Argf("potrf", "ws", "ws has %d elements, kernel %s needs %d; size it with potrf.BufferSize or pass nil", len(ws), c, need)
+	if need := bufferSize(c, uplo, a, dev); ws != nil {
+		if len(ws) < need {
+			return batchlas.Argf("potrf", "ws", "ws has %d elements, kernel %s needs %d; size it with potrf.BufferSize or pass nil", len(ws), c, need)
+		}
+		if err := batchlas.CheckWorkspace("potrf", ws[:need], "a", a); err != nil {
+			return err
+		}
 	}
 	switch c.Family() {
 	case tinyFamily:
@@ -86,8 +98,11 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 
 // BufferSize returns the workspace, in elements, that Potrf needs for this
 // call: it asks the selection core the same question Potrf asks (R5), so
-// the size fits the kernel that will run. It is 0 for an empty batch.
+// the size fits the kernel that will run. It is 0 for an empty batch,
+// with no decision (the pin is not read). A nil ctx is
+// context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T]) (int, error) {
+	ctx = batchlas.Context(ctx)
 	if err := check(uplo, a); err != nil {
 		return 0, err
 	}

@@ -31,13 +31,11 @@ import (
 // have to be asked for every update shape, and its current kernels need
 // none.
 
-// launchBlocked solves every matrix of the batch with leaf size nb.
+// launchBlocked solves every matrix of the batch with leaf size nb; alpha
+// is not 0 (Trsm zeroes B itself).
 func launchBlocked[T batchlas.Float](ctx context.Context, p *problem, nb int, alpha T, a, b batchlas.Batch[T], ws []T) error {
 	if p.t <= nb {
 		return launchDirect(ctx, p, alpha, a, b, ws)
-	}
-	if alpha == 0 {
-		return zeroB(ctx, b)
 	}
 	chunk := chunkCount(ctx, p, a.Stride == 0, int(unsafe.Sizeof(alpha)))
 	for lo := 0; lo < b.Count; lo += chunk {

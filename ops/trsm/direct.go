@@ -60,10 +60,8 @@ const panelCols = 4
 func workSize(t int) int { return parallel.Pad(packedSize(t) + panelCols*t) }
 
 // launchDirect solves every matrix of the batch by substitution.
+// alpha is not 0 (Trsm zeroes B itself).
 func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a, b batchlas.Batch[T], ws []T) error {
-	if alpha == 0 {
-		return zeroB(ctx, b)
-	}
 	g := geometry(p, a.LD)
 	per := workSize(p.t)
 	np := packedSize(p.t)
@@ -99,7 +97,8 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 	})
 }
 
-// zeroB sets every matrix of b to zero (alpha == 0, as BLAS does).
+// zeroB sets every matrix of b to zero: Trsm with alpha == 0, as BLAS does,
+// without choosing a kernel.
 func zeroB[T batchlas.Float](ctx context.Context, b batchlas.Batch[T]) error {
 	return parallel.For(ctx, b.Count, float64(b.Rows*b.Cols), func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {

@@ -2,6 +2,11 @@
 // sides: op(A_i)*X = alpha*B_i or X*op(A_i) = alpha*B_i for every matrix i
 // of a batch, B_i overwritten by X (BLAS xTRSM, batched, column-major).
 //
+// B is written and may not share an element with A (batchlas.Overlap):
+// elements, not address ranges, so A and B may be disjoint sub-matrix
+// views of one parent, as potrf's blocked kernel passes them. Sharing one,
+// or a workspace that shares one with A or B, is an *ArgError.
+//
 // Every call picks its kernel through the selection core (package sel):
 //
 //   - direct: substitution per matrix, the triangle packed per worker so
@@ -13,5 +18,10 @@
 //
 // Pin a kernel with BATCHLAS_TRSM_ROUTE=<spelling> or sel.WithPin(ctx,
 // "trsm", spelling); size the workspace with BufferSize under the same
-// context, or pass nil to let the call allocate it.
+// context, or pass nil to let the call allocate it. A call that runs no
+// kernel (an empty B, or alpha == 0, which sets B to zero) makes no
+// decision and does not read the pin, so a bad pin is no error there; the
+// same rule holds in every op.
+//
+// Trsm and BufferSize treat a nil context as context.Background().
 package trsm

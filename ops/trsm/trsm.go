@@ -75,6 +75,9 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 	case a.Count != b.Count:
 		return nil, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d; give one a per b, or stride 0 to broadcast one a", a.Count, b.Count)
 	}
+	if err := batchlas.CheckDisjoint(opName, "b", b, "a", a); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -88,13 +91,27 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 // allocates it, otherwise it needs BufferSize elements. As in BLAS, alpha
 // == 0 sets B to zero without reading A or B. A zero on a non-unit
 // diagonal gives Inf/NaN in X, per IEEE; it is not reported as an error.
+// A nil ctx is context.Background().
+//
+// b may not share an element with a, nor the part of ws a kernel uses
+// with either: that is an *ArgError on b (or ws), whatever alpha. Only
+// elements count (batchlas.Overlap): A and B as disjoint views of one
+// parent, [A; B] down the same columns, are fine.
+//
+// A call that runs no kernel (an empty B, or alpha == 0) makes no
+// decision, so the pin is not read: a bad pin is no error there.
 func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, alpha T, a, b batchlas.Batch[T], ws []T) error {
+	ctx = batchlas.Context(ctx)
 	p, err := check(side, uplo, ta, diag, a, b)
 	if err != nil {
 		return err
 	}
 	if b.Empty() {
 		return nil
+	}
+	if alpha == 0 {
+		// X = 0, as BLAS does, with no kernel to choose.
+		return zeroB(ctx, b)
 	}
 	dev := batchlas.DeviceFrom(ctx)
 	key := p.key(b.Count)
@@ -108,6 +125,13 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 			ws = make([]T, need)
 		case len(ws) < need:
 			return batchlas.Argf(opName, "ws", "ws has %d elements, %s needs %d; size it with trsm.BufferSize or pass nil", len(ws), c, need)
+		default:
+			if err := batchlas.CheckWorkspace(opName, ws[:need], "a", a); err != nil {
+				return err
+			}
+			if err := batchlas.CheckWorkspace(opName, ws[:need], "b", b); err != nil {
+				return err
+			}
 		}
 		switch {
 		case c.Is(direct):
@@ -123,8 +147,14 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 
 // BufferSize returns the number of workspace elements Trsm needs for these
 // arguments, for the kernel the same call would choose (R5): with the same
-// context (pins, device) and shapes.
+// context (pins, device) and shapes. A nil ctx is context.Background().
+//
+// It refuses the operands Trsm refuses, overlap included. For an empty B
+// it is 0, with no decision (the pin is not read), as Trsm runs no kernel;
+// it does not see alpha, so for alpha == 0 it decides and sizes as for any
+// other alpha (a bad pin is an error).
 func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, a, b batchlas.Batch[T]) (int, error) {
+	ctx = batchlas.Context(ctx)
 	p, err := check(side, uplo, ta, diag, a, b)
 	if err != nil {
 		return 0, err

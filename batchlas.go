@@ -243,6 +243,73 @@ func InfoError(op string, info []int32) error {
 	return e
 }
 
+// InterruptedError is returned by every op whose context was cancelled or
+// passed its deadline before the call finished. It wraps the context's
+// error, so errors.Is(err, context.Canceled) and
+// errors.Is(err, context.DeadlineExceeded) hold as for ctx.Err().
+//
+// It says how far the call got over the matrices of the batch it writes
+// (C for gemm, B for trsm, A for potrf), as three consecutive ranges:
+//
+//   - [0, Completed): complete, exactly as an uninterrupted call leaves
+//     them (bit for bit, for the kernel the call ran);
+//   - [Completed, Touched): may be partly written (some elements new, some
+//     old, some intermediate);
+//   - [Touched, Count): untouched, as they were before the call.
+//
+// 0 <= Completed <= Touched <= Count, and Completed < Count: a call that
+// completed every matrix returns nil, even if its context was cancelled
+// meanwhile, and so does a call with nothing to do (an empty batch, gemm
+// with alpha = 0 and beta = 1). A call whose context is already done when
+// it starts reports Completed = Touched = 0.
+//
+// A kernel that writes each matrix on one worker from start to end
+// reports Completed == Touched: the batch is handed out in order and a
+// chunk once started runs to its end, so an interrupted call can be
+// resumed on the sub-batch [Completed, Count). Kernels that work on the
+// whole batch in phases (potrf's and trsm's blocked) complete few or no
+// matrices and may have touched many; each op's documentation says which.
+type InterruptedError struct {
+	Op        string
+	Count     int // matrices in the written batch
+	Completed int // matrices [0, Completed) are complete
+	Touched   int // matrices [Touched, Count) are untouched
+	// Failed lists the matrices among [0, Completed) whose computation
+	// failed (potrf: not positive definite), as the NumericalError the
+	// uninterrupted call would have returned lists them; nil when none did.
+	Failed *NumericalError
+	Err    error // the context's error: context.Canceled or context.DeadlineExceeded
+}
+
+func (e *InterruptedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: interrupted with %d of %d matrices completed", e.Op, e.Completed, e.Count)
+	if p := e.Touched - e.Completed; p > 0 {
+		fmt.Fprintf(&b, ", %d (#%d to #%d) possibly partly written", p, e.Completed, e.Touched-1)
+	}
+	if e.Touched < e.Count {
+		fmt.Fprintf(&b, ", #%d to #%d untouched", e.Touched, e.Count-1)
+	}
+	if e.Failed != nil {
+		fmt.Fprintf(&b, "; %d completed matrix(es) failed", len(e.Failed.Index))
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	return b.String()
+}
+
+// Unwrap returns the context's error.
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// Interrupted names op in err when err is an *InterruptedError (the batch
+// loop and the kernels leave the name to the op's entry point) and returns
+// err unchanged otherwise.
+func Interrupted(op string, err error) error {
+	if e, ok := err.(*InterruptedError); ok {
+		e.Op = op
+	}
+	return err
+}
+
 type deviceKey struct{}
 
 // Context returns ctx, or context.Background() when ctx is nil: every entry

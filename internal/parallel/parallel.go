@@ -1,6 +1,6 @@
 // Package parallel is the batch-parallel loop every kernel uses: it spreads
 // the matrices of a batch over GOMAXPROCS workers in chunks and honours
-// context cancellation between chunks.
+// context cancellation between chunks, reporting how far it got.
 package parallel
 
 import (
@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/batchlas-go/batchlas"
 )
 
 // Workers is the number of workers For uses now (GOMAXPROCS). Kernels that
@@ -16,13 +18,21 @@ func Workers() int { return runtime.GOMAXPROCS(0) }
 
 // For calls fn(worker, lo, hi) over [0, count) in chunks of at least grain
 // matrices, on at most Workers() goroutines; worker is in [0, Workers()).
-// It stops handing out chunks once ctx is done and returns ctx.Err().
 // work is the rough cost of one matrix in flops: small batches of cheap
 // matrices run on the calling goroutine, where a goroutine would cost more
 // than it saves.
+//
+// It checks ctx before each chunk and stops handing out chunks once ctx is
+// done. Chunks are handed out in order and a chunk once started runs to
+// its end, so when For stops early the chunks that ran are a prefix of the
+// batch: it then returns a *batchlas.InterruptedError (Op left empty for
+// the op's entry point to fill) with Completed = Touched = the end of that
+// prefix and Err = ctx.Err(). It returns nil once every chunk has run,
+// even if ctx was cancelled meanwhile. Nothing is tracked per chunk: the
+// prefix is the chunk counter's final value.
 func For(ctx context.Context, count int, work float64, fn func(worker, lo, hi int)) error {
 	if count <= 0 {
-		return ctx.Err()
+		return nil
 	}
 	workers := Workers()
 	const minChunkFlops = 32 << 10
@@ -37,7 +47,7 @@ func For(ctx context.Context, count int, work float64, fn func(worker, lo, hi in
 	if workers <= 1 {
 		for lo := 0; lo < count; lo += chunk {
 			if err := ctx.Err(); err != nil {
-				return err
+				return interrupted(count, lo, err)
 			}
 			fn(0, lo, min(count, lo+chunk))
 		}
@@ -64,7 +74,19 @@ func For(ctx context.Context, count int, work float64, fn func(worker, lo, hi in
 	}
 	run(0)
 	wg.Wait()
-	return ctx.Err()
+	// Every chunk below next was handed out and has run to its end; none
+	// above it started. next stops short of nchunks only when some worker
+	// saw ctx done, and a done context stays done.
+	if handed := int(next.Load()); handed < nchunks {
+		return interrupted(count, handed*chunk, ctx.Err())
+	}
+	return nil
+}
+
+// interrupted is the error of a For stopped with the first done matrices
+// of count completed and the rest untouched.
+func interrupted(count, done int, err error) error {
+	return &batchlas.InterruptedError{Count: count, Completed: done, Touched: done, Err: err}
 }
 
 // padElems is the granularity of per-worker scratch, in elements: 32

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
 func TestForCoversEveryIndexOnce(t *testing.T) {
@@ -63,8 +66,54 @@ func TestForCancel(t *testing.T) {
 	})
 	require.ErrorIs(t, err, context.Canceled)
 	require.Less(t, done.Load(), int64(1<<20), "cancellation stops handing out chunks")
+	var ie *batchlas.InterruptedError
+	require.ErrorAs(t, err, &ie)
+	require.Equal(t, 1<<20, ie.Count)
+	require.Equal(t, int(done.Load()), ie.Completed, "every chunk that ran is reported, and only those")
 
 	require.NoError(t, For(context.Background(), 0, 1, func(w, lo, hi int) { t.Fatal("no work for count 0") }))
+}
+
+// TestForReportsThePrefixThatRan stops For at every chunk boundary (a
+// context done from its (n+1)th check on): the matrices that ran are
+// exactly [0, Completed) of the report, Touched == Completed, each ran
+// once, and a context done from the start runs nothing. A For whose every
+// chunk ran returns nil.
+func TestForReportsThePrefixThatRan(t *testing.T) {
+	for _, count := range []int{1, 7, 1000, 4099} {
+		for _, work := range []float64{10, 1e3, 1e9} {
+			for n := int64(0); ; n++ {
+				seen := make([]int32, count)
+				err := For(testmat.NewStopAfter(n), count, work, func(w, lo, hi int) {
+					for i := lo; i < hi; i++ {
+						atomic.AddInt32(&seen[i], 1)
+					}
+				})
+				ran := 0
+				for ran < count && seen[ran] == 1 {
+					ran++
+				}
+				for i := ran; i < count; i++ {
+					require.Zero(t, seen[i], "count %d work %g n=%d: index %d ran (%d times) past the prefix %d", count, work, n, i, seen[i], ran)
+				}
+				if err == nil {
+					require.Equal(t, count, ran, "count %d work %g n=%d: nil error, yet not every index ran", count, work, n)
+					break
+				}
+				require.ErrorIs(t, err, context.Canceled)
+				var ie *batchlas.InterruptedError
+				require.ErrorAs(t, err, &ie)
+				require.Equal(t, batchlas.InterruptedError{Count: count, Completed: ran, Touched: ran, Err: context.Canceled}, *ie, "count %d work %g n=%d", count, work, n)
+				require.Less(t, ran, count)
+				if n == 0 {
+					require.Zero(t, ran, "a context done from the start runs nothing")
+				} else {
+					require.Positive(t, ran, "count %d work %g n=%d: the first check passed, a chunk ran", count, work, n)
+				}
+				require.Less(t, n, int64(10*count+100), "For never finishes")
+			}
+		}
+	}
 }
 
 func TestSmallWorkRunsInline(t *testing.T) {

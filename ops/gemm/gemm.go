@@ -37,6 +37,13 @@ type problem[T batchlas.Float] struct {
 // A call that runs no kernel (an empty C, k == 0 or alpha == 0: C =
 // beta*C or nothing, BLAS's quick returns) makes no decision, so the pin
 // is not read: a bad pin is no error there.
+//
+// A call whose ctx is cancelled or past its deadline stops handing out
+// matrices and returns a *batchlas.InterruptedError wrapping ctx.Err().
+// Every gemm kernel computes each C_i on one worker from start to end, so
+// the report is exact: C_0 .. C_{Completed-1} hold their results, every
+// later C_i is untouched (Touched == Completed), and the call can be
+// resumed on the sub-batch from Completed on.
 func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alpha T, a, b batchlas.Batch[T], beta T, c batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
 	p, err := newProblem(ta, tb, a, b, c)
@@ -50,11 +57,11 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 	if p.k == 0 || alpha == 0 {
 		// Nothing to multiply: C = beta*C, as BLAS does, with no kernel
 		// to choose.
-		return scaleC(ctx, p)
+		return batchlas.Interrupted(opName, scaleC(ctx, p))
 	}
 	dev := batchlas.DeviceFrom(ctx)
 	key := p.key()
-	return Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, ch sel.Choice) error {
+	err = Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, ch sel.Choice) error {
 		if !canRun(ch, key, dev) {
 			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d k=%d on %s", ch, p.m, p.n, p.k, dev.Key)
 		}
@@ -86,6 +93,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 		}
 		return batchlas.Argf(opName, "route", "%s has no launch", ch)
 	})
+	return batchlas.Interrupted(opName, err)
 }
 
 // BufferSize returns the workspace, in elements, that Gemm needs for these

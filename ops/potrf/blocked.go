@@ -2,6 +2,7 @@ package potrf
 
 import (
 	"context"
+	"errors"
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
@@ -103,10 +104,22 @@ func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 				}
 			}
 		})
-		if err != nil {
-			return err
-		}
 		r0 := k0 + kb // first trailing row/column
+		if err != nil {
+			// The first step's matrices past those it reached are
+			// untouched; the last step's diagonal factorisation
+			// completes the matrices it reached.
+			var ie *batchlas.InterruptedError
+			if errors.As(err, &ie) {
+				switch {
+				case k0 == 0:
+					return interruptedBatch(err, a.Count, 0, ie.Touched)
+				case r0 == n:
+					return interruptedBatch(err, a.Count, ie.Completed, a.Count)
+				}
+			}
+			return interruptedBatch(err, a.Count, 0, a.Count)
+		}
 		if r0 == n {
 			break
 		}
@@ -120,7 +133,7 @@ func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 			err = trsm.Trsm(ctx, batchlas.Left, batchlas.Upper, batchlas.Trans, batchlas.NonUnit, 1, diagBlock, view(a, k0, r0, kb, n-r0), nil)
 		}
 		if err != nil {
-			return err
+			return interruptedBatch(err, a.Count, 0, a.Count)
 		}
 		// 3a. Trailing diagonal blocks: the uplo triangle only.
 		trailing := float64(n-r0) * float64(kb) * float64(blockedNB) * 2
@@ -138,7 +151,7 @@ func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 			}
 		})
 		if err != nil {
-			return err
+			return interruptedBatch(err, a.Count, 0, a.Count)
 		}
 		// 3b. The rectangles beside the trailing diagonal blocks.
 		for j0 := r0; j0 < n; j0 += blockedNB {
@@ -157,11 +170,24 @@ func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 					view(a, k0, j0, kb, jb), view(a, k0, j0+jb, kb, rest), 1, view(a, j0, j0+jb, jb, rest), nil)
 			}
 			if err != nil {
-				return err
+				return interruptedBatch(err, a.Count, 0, a.Count)
 			}
 		}
 	}
 	return nil
+}
+
+// interruptedBatch turns an *InterruptedError from a step of the
+// batch-wide path (from parallel.For or a nested trsm or gemm call, which
+// report over their own view) into the report for the batch of count:
+// [0, completed) complete, [touched, count) untouched. Any other error is
+// returned as it is.
+func interruptedBatch(err error, count, completed, touched int) error {
+	var ie *batchlas.InterruptedError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	return &batchlas.InterruptedError{Count: count, Completed: completed, Touched: touched, Err: ie.Err}
 }
 
 // view is the rows x cols sub-matrix at (r0, c0) of every matrix of a, as a

@@ -27,6 +27,19 @@ import (
 // A nil ctx is context.Background(). An empty batch (no matrix, or order
 // 0) runs no kernel and makes no decision, so the pin is not read: a bad
 // pin is no error there.
+//
+// A call whose ctx is cancelled or past its deadline returns a
+// *batchlas.InterruptedError wrapping ctx.Err(), which says how far it got;
+// its Failed field lists the failures among the completed matrices, with
+// their info. Every kernel but blocked's batch-wide path factors each
+// matrix on one worker from start to end: A_0 .. A_{Completed-1} are
+// factored, every later A_i is untouched (Touched == Completed). The
+// batch-wide path (blocked on an order above its block size whose matrices
+// do not fit in L2) takes every matrix through each block step in turn: an
+// interruption in the first step leaves the matrices it reached partly
+// written and the rest untouched; one in a later step completes none
+// (except the matrices the last step's diagonal factorisation finished)
+// and may have written all.
 func Potrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
 	if err := check(uplo, a); err != nil {
@@ -43,6 +56,12 @@ func Potrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas
 	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, uplo, a, ws, info)
 	})
+	if ie, ok := err.(*batchlas.InterruptedError); ok {
+		ie.Op = "potrf"
+		// The completed matrices' info is final; InfoError copies it out.
+		ie.Failed, _ = batchlas.InfoError("potrf", info[:ie.Completed]).(*batchlas.NumericalError)
+		return ie
+	}
 	if err != nil {
 		return err
 	}

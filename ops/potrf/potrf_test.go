@@ -405,3 +405,79 @@ func TestCancelled(t *testing.T) {
 	err := Potrf(ctx, batchlas.Lower, a, nil)
 	require.True(t, errors.Is(err, context.Canceled), "got %v", err)
 }
+
+// failAt overwrites matrix i of a (both triangles) with L*D*L^T, L unit
+// lower with small integer entries and D = I except D[col-1] = -1: the
+// leading minor of order col-1 is positive definite and the pivot of
+// column col is exactly -1, computed exactly (every value is a small
+// integer) in float32 and float64 alike. For col >= 2 the diagonal entry
+// there is positive: only the Schur complement is negative.
+func failAt[T batchlas.Float](a batchlas.Batch[T], i, col int) {
+	n := a.Rows
+	l := func(r, c int) float64 {
+		switch {
+		case r == c:
+			return 1
+		case r > c:
+			return float64(1 + (r+c)%3)
+		}
+		return 0
+	}
+	for r := 0; r < n; r++ {
+		for c := 0; c <= r; c++ {
+			s := 0.0
+			for k := 0; k <= c; k++ {
+				d := 1.0
+				if k == col-1 {
+					d = -1
+				}
+				s += l(r, k) * d * l(c, k)
+			}
+			a.Set(i, r, c, T(s))
+			a.Set(i, c, r, T(s))
+		}
+	}
+}
+
+// one is matrix i of b as a batch of one, its backing slice running to
+// the next matrix (so its padding is checked too).
+func one[T batchlas.Float](b batchlas.Batch[T], i int) batchlas.Batch[T] {
+	b.Data = b.Data[i*b.Stride : (i+1)*b.Stride]
+	b.Count = 1
+	return b
+}
+
+// testInfoEveryColumn makes, for every order 1..20, a batch of a healthy
+// matrix, then one matrix failing at each column 1..n, then another
+// healthy one: each failing matrix reports exactly its column as info (an
+// off-by-one in any order's failure return shows), and the healthy ones
+// on either side are factored correctly.
+func testInfoEveryColumn[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
+	r := testmat.Rand(14)
+	for n := 1; n <= 20; n++ {
+		count := n + 2
+		if !runnable(c, uplo, n, count) {
+			continue
+		}
+		a := batchFor[T](r, n, count, true)
+		want := &batchlas.NumericalError{Op: "potrf"}
+		for col := 1; col <= n; col++ {
+			failAt(a, col, col)
+			want.Index = append(want.Index, col)
+			want.Info = append(want.Info, col)
+		}
+		orig := testmat.Clone(a)
+		err := Potrf(ctx, uplo, a, nil)
+		var ne *batchlas.NumericalError
+		require.ErrorAs(t, err, &ne, "n=%d", n)
+		require.Equal(t, want, ne, "n=%d: matrix i fails at column i", n)
+		for _, i := range []int{0, count - 1} {
+			checkFactor(t, uplo, one(orig, i), one(a, i))
+		}
+		require.True(t, testmat.Untouched(a, a.Data, orig.Data), "n=%d: padding changed", n)
+	}
+}
+
+func TestInfoEveryColumn(t *testing.T) {
+	forEachCandidate(t, testInfoEveryColumn[float32], testInfoEveryColumn[float64])
+}

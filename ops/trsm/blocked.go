@@ -2,6 +2,7 @@ package trsm
 
 import (
 	"context"
+	"errors"
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
@@ -42,10 +43,28 @@ func launchBlocked[T batchlas.Float](ctx context.Context, p *problem, nb int, al
 		n := min(chunk, b.Count-lo)
 		s := &solver[T]{p: p, nb: nb, ws: ws, a: part(a, lo, n), b: part(b, lo, n)}
 		if err := s.solve(ctx, 0, p.t, alpha); err != nil {
-			return err
+			return s.interrupted(err, lo, b.Count)
 		}
 	}
 	return nil
+}
+
+// interrupted turns an *InterruptedError from a nested call on the chunk
+// of s, which starts at matrix lo of a batch of count, into the report for
+// the whole batch: the chunks before lo are solved; the chunk's matrices
+// may be partly written (only those the chunk's first nested call reached,
+// when it was that call that stopped); the chunks after it are untouched.
+// Any other error is returned as it is.
+func (s *solver[T]) interrupted(err error, lo, count int) error {
+	var ie *batchlas.InterruptedError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	touched := lo + s.b.Count
+	if s.calls == 0 {
+		touched = lo + ie.Touched
+	}
+	return &batchlas.InterruptedError{Count: count, Completed: lo, Touched: touched, Err: ie.Err}
 }
 
 // twin is trsm's OpSpec.Twin: launchBlocked hands a triangle of order at
@@ -98,6 +117,9 @@ type solver[T batchlas.Float] struct {
 	nb   int
 	ws   []T
 	a, b batchlas.Batch[T]
+	// calls counts the nested calls (leaf solves and gemm updates) that
+	// returned: none means nothing but the current call has written B.
+	calls int
 }
 
 // opA is rows [r0,r1) x columns [c0,c1) of op(A), as a view of A and the
@@ -130,7 +152,11 @@ func (s *solver[T]) solve(ctx context.Context, k0, k1 int, alpha T) error {
 		} else {
 			leaf.n = leaf.t
 		}
-		return launchDirect(ctx, &leaf, alpha, view(s.a, k0, k1, k0, k1), s.rowsOrCols(k0, k1), s.ws)
+		if err := launchDirect(ctx, &leaf, alpha, view(s.a, k0, k1, k0, k1), s.rowsOrCols(k0, k1), s.ws); err != nil {
+			return err
+		}
+		s.calls++
+		return nil
 	}
 	mid := k0 + splitAt(k1-k0, s.nb)
 	// Forward (first block first) when the solve runs down the triangle:
@@ -155,6 +181,7 @@ func (s *solver[T]) solve(ctx context.Context, k0, k1 int, alpha T) error {
 	if err != nil {
 		return err
 	}
+	s.calls++
 	return s.solve(ctx, s0, s1, 1)
 }
 

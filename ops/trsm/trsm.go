@@ -100,6 +100,17 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 //
 // A call that runs no kernel (an empty B, or alpha == 0) makes no
 // decision, so the pin is not read: a bad pin is no error there.
+//
+// A call whose ctx is cancelled or past its deadline returns a
+// *batchlas.InterruptedError wrapping ctx.Err(), which says how far it got
+// over the matrices of B. The direct and vendor kernels, blocked on a
+// triangle of order at most its nb, and the alpha == 0 path (B = 0) handle
+// each B_i on one worker from start to end: B_0 .. B_{Completed-1} are
+// done, every later B_i is untouched (Touched == Completed). blocked on a larger
+// triangle solves the batch in chunks, each through several passes over
+// the whole chunk: the chunks before the interrupted one are solved
+// (Completed is the interrupted chunk's start), the interrupted chunk may
+// be partly written, and the chunks after it are untouched.
 func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, alpha T, a, b batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
 	p, err := check(side, uplo, ta, diag, a, b)
@@ -111,11 +122,11 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 	}
 	if alpha == 0 {
 		// X = 0, as BLAS does, with no kernel to choose.
-		return zeroB(ctx, b)
+		return batchlas.Interrupted(opName, zeroB(ctx, b))
 	}
 	dev := batchlas.DeviceFrom(ctx)
 	key := p.key(b.Count)
-	return Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err = Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		if !canRun(c, key, dev) {
 			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d on %s", c, p.m, p.n, dev.Key)
 		}
@@ -143,6 +154,7 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		}
 		return fmt.Errorf("%s: choice %s has no launch (a family was added to choice.go but not to trsm.go)", opName, c)
 	})
+	return batchlas.Interrupted(opName, err)
 }
 
 // BufferSize returns the number of workspace elements Trsm needs for these

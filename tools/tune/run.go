@@ -83,6 +83,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
 		return nil, usageError(fs, "--max-cell-flops, --max-cell-bytes and --plan-gflops must be positive")
 	}
 	cfg.measure = settings()
+	cfg.measure.maxBytes = *maxBytes
 	return cfg, nil
 }
 

@@ -24,8 +24,8 @@ type opTuner struct {
 	// GFLOP/s and the --max-cell-flops cap.
 	flops func(c cell) float64
 	// elems is the number of elements the call's operands hold, for the
-	// --max-cell-bytes cap.
-	elems func(c cell) int64
+	// --max-cell-bytes cap; a float64, so that no key value overflows it.
+	elems func(c cell) float64
 	// newCase makes the inputs of a cell for a dtype, deterministically
 	// from seed.
 	newCase func(dt sel.DType, c cell, seed uint64) (opCase, error)

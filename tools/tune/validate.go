@@ -61,7 +61,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		os.Setenv("BATCHLAS_TUNED_DIR", *dir)
 		sel.Reload()
 	}
+	if !(*maxFlops > 0) || *maxBytes <= 0 {
+		return usageError(fs, "--max-cell-flops and --max-cell-bytes must be positive")
+	}
 	ms := settings()
+	ms.maxBytes = *maxBytes
 	caps := cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}
 	fmt.Fprintf(stdout, "shapes: %s space of the %s grid, off its cells, within the caps (--max-cell-flops %g per call, --max-cell-bytes %d MiB)\n",
 		*space, g.text, caps.maxFlops, caps.maxBytes>>20)

@@ -201,9 +201,12 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 			r.kernels = h
 		}
 		if cfg.ledgerDir != "" {
-			l, err := openLedger(cfg.ledgerDir, t.op.Name(), dev.Key, t.op.Spec().Revision, r.kernels)
+			l, err := openLedger(cfg.ledgerDir, t.op, dev.Key, t.op.Spec().Revision, r.kernels)
 			if err != nil {
 				return err
+			}
+			for _, w := range l.invalid {
+				fmt.Fprintf(stderr, "tune run: warning: %s\n", w)
 			}
 			if l.stale > 0 {
 				fmt.Fprintf(stderr, "tune run: %s: the ledger has %d cell(s) from other kernel sources or another revision; measuring them again\n", t.op.Name(), l.stale)
@@ -286,7 +289,9 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 			cost := cfg.cellCost(p.t, p.dt, c)
 			prog.start(fmt.Sprintf("%s %s %s", p.t.op.Name(), p.dt, c))
 			if res, ok := r.ledger.lookup(p.dt, c); ok {
-				res.Entries = withOrder(p.t.op, p.dt, res.Entries)
+				// Ranked again by the tie rule: a table's order never
+				// depends on the order a ledger line lists.
+				res.Entries = rankEntries(withOrder(p.t.op, p.dt, res.Entries))
 				r.results[p.dt] = append(r.results[p.dt], res)
 				st.resumed++
 				prog.finish(cost)

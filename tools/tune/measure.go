@@ -138,19 +138,26 @@ func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measu
 		}
 		return res, fmt.Errorf("%s %s %s: %w", t.op.Name(), dt, c, err)
 	}
-	var es []entry
+	res.Entries, res.Noisy, res.Screened = entriesOf(runs, slot, got)
+	return res, nil
+}
+
+// entriesOf turns the protocol's measurements into a cell's entries: run i
+// gets the measurement of timer slot[i] (its own, or the one of the twin
+// it is timed as), rounded, ranked by the tie rule; and the candidates
+// whose measurement was noisy or screened.
+func entriesOf(runs []candidateRun, slot []int, got []measured) (es []entry, noisy, screened []string) {
 	for i, r := range runs {
 		m := got[slot[i]]
 		es = append(es, entry{Spelling: r.choice.String(), Order: r.order, MS: roundMS(m.MS)})
 		if m.Noisy {
-			res.Noisy = append(res.Noisy, r.choice.String())
+			noisy = append(noisy, r.choice.String())
 		}
 		if m.Screened {
-			res.Screened = append(res.Screened, r.choice.String())
+			screened = append(screened, r.choice.String())
 		}
 	}
-	res.Entries = rankEntries(es)
-	return res, nil
+	return rankEntries(es), noisy, screened
 }
 
 // sameComputation maps each run to the run whose timing it shares: itself,

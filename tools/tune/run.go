@@ -397,7 +397,8 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 		}
 	}
 	prov := provenance{op: r.t.op.Name(), device: dev.Key, revision: r.t.op.Spec().Revision,
-		kernels: r.kernels, date: time.Now(), host: hostName(dev), cores: dev.Cores, grid: cfg.grid.text}
+		kernels: r.kernels, date: time.Now(), grid: cfg.grid.text}
+	prov.deviceFacts(dev)
 	prov.extra = []headerWord{
 		{"reps", strconv.Itoa(cfg.measure.proto.reps)},
 		{"target", cfg.measure.proto.target.String()},

@@ -38,12 +38,16 @@ func protocolFlags(fs *pflag.FlagSet, screen float64) func() measureSettings {
 func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", benchSynopsis, stderr)
 	dtype := fs.String("dtype", "float64", "float32 or float64")
+	maxBytes := maxBytesFlag(fs)
 	settings := protocolFlags(fs, 0)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() < 1 {
 		return usageError(fs, "want an op and the call's keys")
+	}
+	if *maxBytes <= 0 {
+		return usageError(fs, "--max-cell-bytes must be positive")
 	}
 	t, ok := tuners[fs.Arg(0)]
 	if !ok {
@@ -60,8 +64,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	res, err := benchCell(ctx, t, dt, c, settings(), stdout)
+	// No work cap: bench times what it is asked to, however long that
+	// takes. The memory cap still holds (newCellCase).
+	ms := settings()
+	ms.maxBytes = *maxBytes
+	res, err := benchCell(context.Background(), t, dt, c, ms, stdout)
 	if err != nil {
 		return err
 	}
@@ -74,24 +81,24 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 // benchCell measures automatic selection and every candidate pinned on one
 // call shape and prints the comparison.
 func benchCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings, w io.Writer) (cellResult, error) {
+	res := cellResult{Op: t.op.Name(), DType: dt, Vals: c.vals}
+	oc, err := newCellCase(t, dt, c, ms)
+	if err != nil {
+		return res, err
+	}
 	dev := batchlas.Host()
 	walk, err := t.op.Explain(ctx, dt, c.key(), dev)
 	if err != nil {
-		return cellResult{}, fmt.Errorf("the automatic decision fails: %w", err)
+		return res, fmt.Errorf("the automatic decision fails: %w", err)
 	}
 	fmt.Fprintf(w, "trace: %s\n\n", walk.TraceLine)
 
-	res := cellResult{Op: t.op.Name(), DType: dt, Vals: c.vals}
-	runs, calls, err := prepareCandidates(ctx, t, dt, c, ms, &res)
+	runs, calls, err := prepareCandidates(ctx, t, dt, oc, ms, &res)
 	if err != nil {
 		return res, err
 	}
-	// The automatic call: no pin of the tuner's, so the tables decide (as
-	// for any user, BATCHLAS_<OP>_ROUTE still applies).
-	oc, err := t.newCase(dt, c, ms.seed)
-	if err != nil {
-		return res, err
-	}
+	// The automatic call, on the same inputs: no pin of the tuner's, so the
+	// tables decide (as for any user, BATCHLAS_<OP>_ROUTE still applies).
 	auto, err := oc.bind(ctx)
 	if err != nil {
 		return res, fmt.Errorf("sizing the automatic call: %w", err)

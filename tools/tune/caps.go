@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/pflag"
 
 	sel "github.com/batchlas-go/batchlas/select"
@@ -17,16 +19,75 @@ type cellCaps struct {
 	maxBytes int64
 }
 
+// Defaults of --max-cell-flops and --max-cell-bytes. The memory cap is
+// also the one every measurement applies before it allocates a cell's
+// inputs (measureSettings.maxBytes), whatever the command.
+const (
+	defaultMaxCellFlops = 4e8
+	defaultMaxCellBytes = 512 << 20
+)
+
 // capFlags declares --max-cell-flops and --max-cell-bytes on a command.
 func capFlags(fs *pflag.FlagSet) (*float64, *int64) {
-	return fs.Float64("max-cell-flops", 4e8, "skip cells whose one call (whole batch) does more floating-point work than this"),
-		fs.Int64("max-cell-bytes", 512<<20, "skip cells whose operands take more memory than this")
+	return fs.Float64("max-cell-flops", defaultMaxCellFlops, "skip cells whose one call (whole batch) does more floating-point work than this"),
+		maxBytesFlag(fs)
 }
 
-func (c cellCaps) fits(t *opTuner, dt sel.DType, k cell) bool {
-	elem := int64(8)
+// maxBytesFlag declares --max-cell-bytes alone (bench, which times any
+// amount of work but never allocates more than the cap).
+func maxBytesFlag(fs *pflag.FlagSet) *int64 {
+	return fs.Int64("max-cell-bytes", defaultMaxCellBytes, "refuse cells whose operands take more memory than this, before allocating them")
+}
+
+// elemSize is the size of one element of dt in bytes.
+func elemSize(dt sel.DType) float64 {
 	if dt == sel.Float32 {
-		elem = 4
+		return 4
 	}
-	return t.flops(k) <= c.maxFlops && t.elems(k)*elem <= c.maxBytes
+	return 8
+}
+
+// cellBytes is the memory a cell's operands take. It is a float64 so that
+// no key value can overflow it: n=batch=3037000500 wraps an int64 product
+// to a negative count, which every cap admits.
+func cellBytes(t *opTuner, dt sel.DType, c cell) float64 {
+	return t.elems(c) * elemSize(dt)
+}
+
+// memoryErr refuses a cell whose operands take more than maxBytes (a
+// non-positive maxBytes means the default cap, never no cap). The error
+// names the op, the dtype, the cell and the cap.
+func memoryErr(t *opTuner, dt sel.DType, c cell, maxBytes int64) error {
+	if maxBytes <= 0 {
+		maxBytes = defaultMaxCellBytes
+	}
+	if b := cellBytes(t, dt, c); !(b <= float64(maxBytes)) {
+		return fmt.Errorf("%s %s %s: its operands take %s, over the memory cap of %s (--max-cell-bytes %d)",
+			t.op.Name(), dt, c, formatBytes(b), formatBytes(float64(maxBytes)), maxBytes)
+	}
+	return nil
+}
+
+// err says why a cell is over the caps, nil when it fits.
+func (c cellCaps) err(t *opTuner, dt sel.DType, k cell) error {
+	if err := memoryErr(t, dt, k, c.maxBytes); err != nil {
+		return err
+	}
+	if f := t.flops(k); !(f <= c.maxFlops) {
+		return fmt.Errorf("%s %s %s: one call does %.3g flops, over the work cap of %.3g (--max-cell-flops)", t.op.Name(), dt, k, f, c.maxFlops)
+	}
+	return nil
+}
+
+func (c cellCaps) fits(t *opTuner, dt sel.DType, k cell) bool { return c.err(t, dt, k) == nil }
+
+// formatBytes writes a size with a binary unit: 512 MiB, 2.2 TiB.
+func formatBytes(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for b >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	return fmt.Sprintf("%.3g %s", b, units[i])
 }

@@ -129,7 +129,8 @@ func (r *opRun) fragileCells(dt sel.DType, dev *sel.Device) ([]cell, error) {
 // the way the selection core reads it.
 func (r *opRun) sectionTable(dt sel.DType, dev *sel.Device) (*sel.Table, error) {
 	prov := provenance{op: r.t.op.Name(), device: dev.Key, revision: r.t.op.Spec().Revision,
-		kernels: r.kernels, date: time.Now(), host: hostName(dev), cores: dev.Cores}
+		kernels: r.kernels, date: time.Now()}
+	prov.deviceFacts(dev)
 	doc := &tableDoc{header: prov.header(), keys: r.t.op.Keys()}
 	if sec := r.section(dt); len(sec.rows) > 0 {
 		doc.sections = []tableSection{sec}

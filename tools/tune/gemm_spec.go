@@ -16,13 +16,13 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op:          gemm.Op,
-		kernelFiles: []string{"ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go"},
+		kernelFiles: []string{"ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			return 2 * float64(c.num("m")) * float64(c.num("n")) * float64(c.num("k")) * float64(c.num("batch"))
 		},
-		elems: func(c cell) int64 {
-			m, n, k := int64(c.num("m")), int64(c.num("n")), int64(c.num("k"))
-			return (m*k + k*n + m*n) * int64(c.num("batch"))
+		elems: func(c cell) float64 {
+			m, n, k := float64(c.num("m")), float64(c.num("n")), float64(c.num("k"))
+			return (m*k + k*n + m*n) * float64(c.num("batch"))
 		},
 		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
 			if dt == sel.Float32 {

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -54,13 +58,23 @@ type ledger struct {
 	// stale counts records skipped because they came from another
 	// revision or other kernel sources.
 	stale int
+	// invalid says, as `<ledger file>:<line>: <reason>`, why each record
+	// of this op, device, revision and kernels that is not used was
+	// refused (openLedger): its cell is measured again.
+	invalid []string
 }
 
 // openLedger reads the records of an earlier run that still apply: same
-// op, device, revision and kernels hash. A torn last line (the process died
-// while writing it) is ignored.
-func openLedger(dir, op, device string, revision int, kernels string) (*ledger, error) {
-	l := &ledger{path: filepath.Join(dir, op+"."+device+".ledger.jsonl"), done: map[string]cellResult{}}
+// op, device, revision and kernels hash. Lines may be of any length. A
+// torn last line (the process died while writing it) is ignored. A record
+// that applies but does not hold up (validRecord: a spelling that is not a
+// candidate, a time that is negative or not finite, keys that are not the
+// op's) is not used, so it can never reach a table: its cell is measured
+// again, and the reason is kept in invalid with the ledger's own file and
+// line.
+func openLedger(dir string, op *sel.Op, device string, revision int, kernels string) (*ledger, error) {
+	name := op.Name()
+	l := &ledger{path: filepath.Join(dir, name+"."+device+".ledger.jsonl"), done: map[string]cellResult{}}
 	f, err := os.Open(l.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return l, os.MkdirAll(dir, 0o755)
@@ -69,23 +83,102 @@ func openLedger(dir, op, device string, revision int, kernels string) (*ledger, 
 		return nil, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	for sc.Scan() {
-		var r cellResult
-		if json.Unmarshal(sc.Bytes(), &r) != nil {
-			continue
+	rd := bufio.NewReader(f)
+	for line := 1; ; line++ {
+		// ReadBytes, not a Scanner: a Scanner stops at its largest token
+		// (a 16 MB record stopped every resume with "token too long").
+		data, err := rd.ReadBytes('\n')
+		if len(bytes.TrimSpace(data)) > 0 {
+			l.read(data, line, op, device, revision, kernels, err != nil)
 		}
-		if r.Op != op || r.Device != device || r.Revision != revision || r.Kernels != kernels {
-			l.stale++
-			continue
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		l.done[string(r.DType)+" "+r.valsText()] = r
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("ledger %s: %w", l.path, err)
+		if err != nil {
+			return nil, fmt.Errorf("ledger %s:%d: %w", l.path, line, err)
+		}
 	}
 	return l, endLine(f)
+}
+
+// read takes one line of the ledger; last is set for a line the file
+// ends in without a newline (torn when it does not parse).
+func (l *ledger) read(data []byte, line int, op *sel.Op, device string, revision int, kernels string, last bool) {
+	var r cellResult
+	if err := json.Unmarshal(data, &r); err != nil {
+		if !last {
+			l.invalid = append(l.invalid, fmt.Sprintf("%s:%d: not a valid record (%v); ignored", l.path, line, err))
+		}
+		return
+	}
+	if r.Op != op.Name() || r.Device != device || r.Revision != revision || r.Kernels != kernels {
+		l.stale++
+		return
+	}
+	key := string(r.DType) + " " + r.valsText()
+	if err := validRecord(op, r); err != nil {
+		cellText := r.valsText()
+		if len(r.Vals) == len(op.Keys()) {
+			cellText = newCell(op.Keys(), r.Vals).String()
+		}
+		l.invalid = append(l.invalid, fmt.Sprintf("%s:%d: %s %s %s: %v; measuring the cell again", l.path, line, op.Name(), r.DType, cellText, err))
+		// It supersedes an earlier record of the cell (a confirmation
+		// appends the merged cell), so that one is not used either.
+		delete(l.done, key)
+		return
+	}
+	l.done[key] = r
+}
+
+// validRecord checks a ledger record against the op: a dtype it has
+// candidates for, one valid value per key, and entries that are distinct
+// candidates of that dtype with finite, non-negative times. The other
+// spellings it lists (skipped, bad, noisy, screened) must be candidates
+// too: bad ones are reported, noisy ones reach the table's comments.
+func validRecord(op *sel.Op, r cellResult) error {
+	cands := op.Candidates(r.DType)
+	if len(cands) == 0 {
+		return fmt.Errorf("%s has no %q candidates", op.Name(), r.DType)
+	}
+	keys := op.Keys()
+	if len(r.Vals) != len(keys) {
+		return fmt.Errorf("%d key values, want %d (%s)", len(r.Vals), len(keys), sel.FormatKeys(keys))
+	}
+	for i, k := range keys {
+		if err := checkValue(k, r.Vals[i]); err != nil {
+			return err
+		}
+	}
+	isCand := func(s string) bool {
+		return slices.ContainsFunc(cands, func(c sel.Choice) bool { return c.String() == s })
+	}
+	notCand := func(what, s string) error {
+		return fmt.Errorf("%s %q is not a %s candidate of %s (candidates: %s)", what, s, r.DType, op.Name(), spellingList(cands))
+	}
+	seen := map[string]bool{}
+	for _, e := range r.Entries {
+		if !isCand(e.Spelling) {
+			return notCand("entry", e.Spelling)
+		}
+		if seen[e.Spelling] {
+			return fmt.Errorf("entry %q is listed twice", e.Spelling)
+		}
+		seen[e.Spelling] = true
+		if math.IsNaN(e.MS) || math.IsInf(e.MS, 0) || e.MS < 0 {
+			return fmt.Errorf("entry %q: time %v ms is not a finite, non-negative number", e.Spelling, e.MS)
+		}
+	}
+	for _, n := range slices.Concat(r.Skipped, r.Bad) {
+		if !isCand(n.Spelling) {
+			return notCand("skipped or bad", n.Spelling)
+		}
+	}
+	for _, s := range slices.Concat(r.Noisy, r.Screened) {
+		if !isCand(s) {
+			return notCand("noisy or screened", s)
+		}
+	}
+	return nil
 }
 
 // valsText is the record's key values joined the way lookups spell them

@@ -15,6 +15,20 @@ import (
 type measureSettings struct {
 	proto protocol
 	seed  uint64
+	// maxBytes is the memory cap a cell's operands must fit before they
+	// are allocated (--max-cell-bytes; 0 means defaultMaxCellBytes).
+	maxBytes int64
+}
+
+// newCellCase makes a cell's inputs once the cell is known to fit the
+// memory cap. Every measurement (run, validate, bench) allocates through
+// it, so no command can ask for more memory than the cap, whatever keys it
+// is given.
+func newCellCase(t *opTuner, dt sel.DType, c cell, ms measureSettings) (opCase, error) {
+	if err := memoryErr(t, dt, c, ms.maxBytes); err != nil {
+		return nil, err
+	}
+	return t.newCase(dt, c, ms.seed)
 }
 
 // candidateRun is one candidate bound to a cell, ready to time.
@@ -25,15 +39,11 @@ type candidateRun struct {
 	ctx    context.Context // carries the candidate's strict pin
 }
 
-// prepareCandidates binds every candidate of dt to the cell's inputs under a
-// strict pin, verifies its result and warms it up. Candidates whose pin is
-// refused are skipped; candidates with a wrong result are bad. Both are
-// reported in res; the rest are returned, with their calls per timing.
-func prepareCandidates(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings, res *cellResult) ([]candidateRun, []int, error) {
-	oc, err := t.newCase(dt, c, ms.seed)
-	if err != nil {
-		return nil, nil, err
-	}
+// prepareCandidates binds every candidate of dt to the cell's inputs oc
+// under a strict pin, verifies its result and warms it up. Candidates whose
+// pin is refused are skipped; candidates with a wrong result are bad. Both
+// are reported in res; the rest are returned, with their calls per timing.
+func prepareCandidates(ctx context.Context, t *opTuner, dt sel.DType, oc opCase, ms measureSettings, res *cellResult) ([]candidateRun, []int, error) {
 	var runs []candidateRun
 	var calls []int
 	for i, ch := range t.op.Candidates(dt) {
@@ -95,7 +105,11 @@ func quietGC() (restore func()) {
 func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings) (cellResult, error) {
 	defer quietGC()()
 	res := cellResult{Op: t.op.Name(), DType: dt, Vals: c.vals}
-	runs, calls, err := prepareCandidates(ctx, t, dt, c, ms, &res)
+	oc, err := newCellCase(t, dt, c, ms)
+	if err != nil {
+		return res, err
+	}
+	runs, calls, err := prepareCandidates(ctx, t, dt, oc, ms, &res)
 	if err != nil {
 		return res, err
 	}
@@ -124,19 +138,26 @@ func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measu
 		}
 		return res, fmt.Errorf("%s %s %s: %w", t.op.Name(), dt, c, err)
 	}
-	var es []entry
+	res.Entries, res.Noisy, res.Screened = entriesOf(runs, slot, got)
+	return res, nil
+}
+
+// entriesOf turns the protocol's measurements into a cell's entries: run i
+// gets the measurement of timer slot[i] (its own, or the one of the twin
+// it is timed as), rounded, ranked by the tie rule; and the candidates
+// whose measurement was noisy or screened.
+func entriesOf(runs []candidateRun, slot []int, got []measured) (es []entry, noisy, screened []string) {
 	for i, r := range runs {
 		m := got[slot[i]]
 		es = append(es, entry{Spelling: r.choice.String(), Order: r.order, MS: roundMS(m.MS)})
 		if m.Noisy {
-			res.Noisy = append(res.Noisy, r.choice.String())
+			noisy = append(noisy, r.choice.String())
 		}
 		if m.Screened {
-			res.Screened = append(res.Screened, r.choice.String())
+			screened = append(screened, r.choice.String())
 		}
 	}
-	res.Entries = rankEntries(es)
-	return res, nil
+	return rankEntries(es), noisy, screened
 }
 
 // sameComputation maps each run to the run whose timing it shares: itself,

@@ -17,15 +17,15 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op:          potrf.Op,
-		kernelFiles: []string{"ops/potrf/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go"},
+		kernelFiles: []string{"ops/potrf/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			n := float64(c.num("n"))
 			return (n*n*n/3 + n*n/2 + n/6) * float64(c.num("batch"))
 		},
-		elems: func(c cell) int64 {
-			n := int64(c.num("n"))
+		elems: func(c cell) float64 {
+			n := float64(c.num("n"))
 			// the batch, its pristine copy for restoring
-			return 2 * n * n * int64(c.num("batch"))
+			return 2 * n * n * float64(c.num("batch"))
 		},
 		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
 			if dt == sel.Float32 {

@@ -73,7 +73,8 @@ func kernelSources(root string, globs []string) ([]string, error) {
 // path order). A table whose hash no longer matches was measured on other
 // code: `tune check` warns that it is stale. Only code counts, not
 // comments or spacing (codeOf), so fixing a comment or re-running gofmt
-// does not make every table that depends on the file stale.
+// does not make every table that depends on the file stale; build
+// constraints and compiler directives are code.
 func kernelsHash(root string, globs []string) (string, error) {
 	files, err := kernelSources(root, globs)
 	if err != nil {
@@ -92,20 +93,39 @@ func kernelsHash(root string, globs []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:8], nil
 }
 
+// isDirective reports whether a // comment is code to the go command or
+// the compiler: a build constraint (//go:build, or the older // +build) or
+// a directive such as //go:noinline. Which files are compiled, and how,
+// changes what the kernels run.
+func isDirective(comment string) bool {
+	return strings.HasPrefix(comment, "//go:") || strings.HasPrefix(comment, "// +build")
+}
+
 // codeOf is a source file without its comments and spacing: a Go file as
 // its tokens one per line (go/scanner, which keeps the semicolons that
 // line breaks stand for), any other file (assembly) as its lines with //
-// comments and surrounding blanks removed and empty lines dropped.
+// comments and surrounding blanks removed and empty lines dropped. Build
+// constraints and directives (isDirective) are kept in both, with their
+// spacing normalised.
 func codeOf(name string, src []byte) []byte {
 	var out bytes.Buffer
+	directive := func(c string) {
+		out.WriteString(strings.Join(strings.Fields(c), " ") + "\n")
+	}
 	if strings.HasSuffix(name, ".go") {
 		var sc scanner.Scanner
 		fset := token.NewFileSet()
-		sc.Init(fset.AddFile(name, -1, len(src)), src, nil, 0)
+		sc.Init(fset.AddFile(name, -1, len(src)), src, nil, scanner.ScanComments)
 		for {
 			_, tok, lit := sc.Scan()
 			if tok == token.EOF {
 				break
+			}
+			if tok == token.COMMENT {
+				if isDirective(lit) {
+					directive(lit)
+				}
+				continue
 			}
 			out.WriteString(tok.String())
 			if lit != "" && lit != "\n" {
@@ -116,6 +136,10 @@ func codeOf(name string, src []byte) []byte {
 		return out.Bytes()
 	}
 	for _, line := range strings.Split(string(src), "\n") {
+		if t := strings.TrimSpace(line); isDirective(t) {
+			directive(t)
+			continue
+		}
 		if i := strings.Index(line, "//"); i >= 0 {
 			line = line[:i]
 		}
@@ -136,7 +160,12 @@ type provenance struct {
 	host     string
 	cores    int
 	grid     string
-	extra    []headerWord // protocol settings, partial=yes, ...
+	// The device facts kernels decide their internal paths by: the cache
+	// sizes in bytes as the device reports them (0: not reported) and its
+	// flags (vector extensions, fp64, vendor libraries).
+	l1d, l2, l3 int
+	flags       []string
+	extra       []headerWord // protocol settings, partial=yes, ...
 }
 
 func (p provenance) header() [][]headerWord {
@@ -145,14 +174,23 @@ func (p provenance) header() [][]headerWord {
 		{"kernels", p.kernels}, {"date", p.date.Format("2006-01-02")},
 	}
 	line2 := []headerWord{
-		{"host", p.host}, {"cores", strconv.Itoa(p.cores)}, {"go", runtime.Version()},
-		{"tool", "tools/tune"}, {"grid", p.grid},
+		{"host", p.host}, {"cores", strconv.Itoa(p.cores)},
+		{"l1d", strconv.Itoa(p.l1d)}, {"l2", strconv.Itoa(p.l2)}, {"l3", strconv.Itoa(p.l3)},
+		{"flags", strings.Join(p.flags, ",")},
+		{"go", runtime.Version()}, {"tool", "tools/tune"}, {"grid", p.grid},
 	}
 	out := [][]headerWord{line1, line2}
 	if len(p.extra) > 0 {
 		out = append(out, p.extra)
 	}
 	return out
+}
+
+// deviceFacts fills the device words of a provenance from d.
+func (p *provenance) deviceFacts(d *sel.Device) {
+	p.host, p.cores = hostName(d), d.Cores
+	p.l1d, p.l2, p.l3 = d.L1D, d.L2, d.L3
+	p.flags = slices.Clone(d.Flags)
 }
 
 // hostName is the device's marketing name, quoted in the header.

@@ -83,6 +83,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
 		return nil, usageError(fs, "--max-cell-flops, --max-cell-bytes and --plan-gflops must be positive")
 	}
 	cfg.measure = settings()
+	cfg.measure.maxBytes = *maxBytes
 	return cfg, nil
 }
 
@@ -200,9 +201,12 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 			r.kernels = h
 		}
 		if cfg.ledgerDir != "" {
-			l, err := openLedger(cfg.ledgerDir, t.op.Name(), dev.Key, t.op.Spec().Revision, r.kernels)
+			l, err := openLedger(cfg.ledgerDir, t.op, dev.Key, t.op.Spec().Revision, r.kernels)
 			if err != nil {
 				return err
+			}
+			for _, w := range l.invalid {
+				fmt.Fprintf(stderr, "tune run: warning: %s\n", w)
 			}
 			if l.stale > 0 {
 				fmt.Fprintf(stderr, "tune run: %s: the ledger has %d cell(s) from other kernel sources or another revision; measuring them again\n", t.op.Name(), l.stale)
@@ -285,7 +289,9 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 			cost := cfg.cellCost(p.t, p.dt, c)
 			prog.start(fmt.Sprintf("%s %s %s", p.t.op.Name(), p.dt, c))
 			if res, ok := r.ledger.lookup(p.dt, c); ok {
-				res.Entries = withOrder(p.t.op, p.dt, res.Entries)
+				// Ranked again by the tie rule: a table's order never
+				// depends on the order a ledger line lists.
+				res.Entries = rankEntries(withOrder(p.t.op, p.dt, res.Entries))
 				r.results[p.dt] = append(r.results[p.dt], res)
 				st.resumed++
 				prog.finish(cost)
@@ -391,7 +397,8 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 		}
 	}
 	prov := provenance{op: r.t.op.Name(), device: dev.Key, revision: r.t.op.Spec().Revision,
-		kernels: r.kernels, date: time.Now(), host: hostName(dev), cores: dev.Cores, grid: cfg.grid.text}
+		kernels: r.kernels, date: time.Now(), grid: cfg.grid.text}
+	prov.deviceFacts(dev)
 	prov.extra = []headerWord{
 		{"reps", strconv.Itoa(cfg.measure.proto.reps)},
 		{"target", cfg.measure.proto.target.String()},

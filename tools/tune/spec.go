@@ -16,16 +16,18 @@ import (
 type opTuner struct {
 	op *sel.Op
 	// kernelFiles are the op's kernel sources, as globs relative to the
-	// module root (tests and doc.go are left out), assembly included. Their
+	// module root (tests and doc.go are left out), assembly included: every
+	// package of the module the op's package imports, directly or not,
+	// except the selection core and its instruments (hashExempt). Their
 	// hash is the table's kernels= provenance: when it changes, the table
-	// is stale.
+	// is stale. TestKernelFilesCoverTheOpsImports checks the list.
 	kernelFiles []string
 	// flops is the floating-point work of one call of the whole batch, for
 	// GFLOP/s and the --max-cell-flops cap.
 	flops func(c cell) float64
 	// elems is the number of elements the call's operands hold, for the
-	// --max-cell-bytes cap.
-	elems func(c cell) int64
+	// --max-cell-bytes cap; a float64, so that no key value overflows it.
+	elems func(c cell) float64
 	// newCase makes the inputs of a cell for a dtype, deterministically
 	// from seed.
 	newCase func(dt sel.DType, c cell, seed uint64) (opCase, error)
@@ -104,6 +106,22 @@ func (b *boundCase) verify(ctx context.Context) error {
 	}
 	return b.check()
 }
+
+// rootSources is the root package batchlas in an op's kernelFiles: it
+// detects the host (the cache sizes and flags kernels derive their paths
+// from: potrf's blocked path and gemm's mc from L2, the AVX2/FMA tile, the
+// vendor libraries compiled in) and hands each call its device
+// (DeviceFrom).
+const rootSources = "*.go"
+
+// hashExempt are the packages of the module an op imports that are not
+// part of its kernels hash: the selection core, its trace lines and its
+// coverage instrument. They decide which kernel a call runs, not what a
+// pinned candidate computes. The exception is a nested call (potrf's and
+// trsm's blocked kernels call trsm and gemm through their entry points),
+// which picks from the other op's table: re-tuning gemm can change the time
+// of potrf's blocked without changing potrf's hash (docs/tuning.md).
+var hashExempt = []string{"select", "trace", "coverage"}
 
 var tuners = map[string]*opTuner{}
 

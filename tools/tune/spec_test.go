@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,14 @@ func TestRunWritesACheckedTableAndResumes(t *testing.T) {
 	assert.Contains(t, string(data), "uplo=L n=2 batch=2 |")
 	assert.Contains(t, string(data), "uplo=L n=4 batch=2 |")
 	assert.Contains(t, stdout.String(), "2 cells measured, 0 from the ledger")
+	// The header records the device facts the kernels decided by.
+	tab, err := sel.ParseTable(name, data, potrfTunerOp())
+	require.NoError(t, err)
+	dev := batchlas.Host()
+	assert.Equal(t, strconv.Itoa(dev.L1D), tab.Header["l1d"])
+	assert.Equal(t, strconv.Itoa(dev.L2), tab.Header["l2"])
+	assert.Equal(t, strconv.Itoa(dev.L3), tab.Header["l3"])
+	assert.Equal(t, strings.Join(dev.Flags, ","), tab.Header["flags"])
 
 	stdout.Reset()
 	require.Equal(t, 0, mainCode(args, &stdout, &stderr), stderr.String())

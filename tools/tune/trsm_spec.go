@@ -19,7 +19,7 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op:          trsm.Op,
-		kernelFiles: []string{"ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go"},
+		kernelFiles: []string{"ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			m, n := float64(c.num("m")), float64(c.num("n"))
 			if c.get("side") == "R" {
@@ -27,10 +27,10 @@ func init() {
 			}
 			return m * m * n * float64(c.num("batch"))
 		},
-		elems: func(c cell) int64 {
-			m, n, t := int64(c.num("m")), int64(c.num("n")), int64(trsmOrder(c))
+		elems: func(c cell) float64 {
+			m, n, t := float64(c.num("m")), float64(c.num("n")), float64(trsmOrder(c))
 			// A, B and B's pristine copy
-			return (t*t + 2*m*n) * int64(c.num("batch"))
+			return (t*t + 2*m*n) * float64(c.num("batch"))
 		},
 		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
 			if dt == sel.Float32 {

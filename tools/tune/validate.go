@@ -61,7 +61,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		os.Setenv("BATCHLAS_TUNED_DIR", *dir)
 		sel.Reload()
 	}
+	if !(*maxFlops > 0) || *maxBytes <= 0 {
+		return usageError(fs, "--max-cell-flops and --max-cell-bytes must be positive")
+	}
 	ms := settings()
+	ms.maxBytes = *maxBytes
 	caps := cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}
 	fmt.Fprintf(stdout, "shapes: %s space of the %s grid, off its cells, within the caps (--max-cell-flops %g per call, --max-cell-bytes %d MiB)\n",
 		*space, g.text, caps.maxFlops, caps.maxBytes>>20)
@@ -75,7 +79,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
-			rep, err := validateShapes(context.Background(), t, dt, cells, ms, stdout)
+			rep, err := validateShapes(context.Background(), t, dt, cells, ms, measureCell, stdout)
 			if err != nil {
 				return err
 			}
@@ -189,9 +193,13 @@ type validateReport struct {
 	autoSpeedup  float64
 }
 
-// validateShapes times every candidate at each shape, asks automatic
-// selection what it would run there, and compares.
-func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell, ms measureSettings, w io.Writer) (validateReport, error) {
+// cellMeasurer measures one cell: measureCell, or a stand-in in tests.
+type cellMeasurer func(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings) (cellResult, error)
+
+// validateShapes times every candidate at each shape with measure, asks
+// automatic selection what it would run there, and compares: a shape's
+// slowdown is the time of the pick over the time of the fastest.
+func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell, ms measureSettings, measure cellMeasurer, w io.Writer) (validateReport, error) {
 	dev := batchlas.Host()
 	var rep validateReport
 	type shapeResult struct {
@@ -204,7 +212,7 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 	fmt.Fprintf(w, "%s %s: %d random off-grid shapes\n", t.op.Name(), dt, len(cells))
 	fmt.Fprintf(w, "  %-44s %-22s %-22s %8s\n", "shape", "auto", "fastest", "slowdown")
 	for _, c := range cells {
-		res, err := measureCell(ctx, t, dt, c, ms)
+		res, err := measure(ctx, t, dt, c, ms)
 		if err != nil {
 			return rep, err
 		}

@@ -24,7 +24,7 @@ type settings struct {
 	// The tuned dir is scanned on first need, once per snapshot, so a
 	// program that never decides never touches it.
 	ovOnce sync.Once
-	ov     map[string][]rawTable
+	ov     map[string][]string
 }
 
 var (

@@ -40,7 +40,11 @@ type rawTable struct {
 // overrides scans BATCHLAS_TUNED_DIR once per snapshot and returns the
 // names of its table files by op name; each op reads its own files when it
 // loads (readOverride). A path that is not a readable directory warns once
-// and is ignored; other file names are skipped with one warning each.
+// and is ignored. A file whose name is not <op>.<device>.txt, or whose
+// device key does not parse, is skipped with one warning saying what is
+// wrong; one for an op this program does not register is not read, with one
+// warning naming the registered ops (a tables directory shared by several
+// programs may hold it on purpose).
 func (s *settings) overrides() map[string][]string {
 	s.ovOnce.Do(func() {
 		if s.tunedDir == "" {
@@ -57,13 +61,31 @@ func (s *settings) overrides() map[string][]string {
 			path := filepath.Join(dir, e.Name())
 			op, _, err := SplitTableName(e.Name())
 			if err != nil {
-				warnOnce("tuned-file:"+path, "batchlas: BATCHLAS_TUNED_DIR: skipping "+path+": want <op>.<device>.txt files (e.g. potrf.x86-64-v4.txt)")
+				warnOnce("tuned-file:"+path, "batchlas: BATCHLAS_TUNED_DIR: skipping "+path+": "+tableNameProblem(e.Name()))
+				continue
+			}
+			if Lookup(op) == nil {
+				warnOnce("tuned-op:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: not reading %s: no op named %s is registered in this program (registered: %s)",
+					path, op, registeredNames()))
 				continue
 			}
 			s.ov[op] = append(s.ov[op], e.Name())
 		}
 	})
 	return s.ov
+}
+
+// tableNameProblem says what is wrong with a file name that SplitTableName
+// refuses, for the warning.
+func tableNameProblem(name string) string {
+	base, ok := strings.CutSuffix(name, ".txt")
+	op, dev, ok2 := strings.Cut(base, ".")
+	if ok && ok2 && validName(op) && !strings.Contains(dev, ".") {
+		if _, _, _, err := ParseDeviceKey(dev); err != nil {
+			return err.Error() + "; a device key is lower-case letters, digits, '-' and '_', like x86-64-v4, arm64, sm_90 or gfx90a"
+		}
+	}
+	return "want <op>.<device>.txt files (e.g. potrf.x86-64-v4.txt)"
 }
 
 // readOverride reads one table file of BATCHLAS_TUNED_DIR for op. A file
@@ -177,6 +199,13 @@ func unusableFile(fi fs.FileInfo) string {
 		what = "an irregular file"
 	}
 	return "is " + what + ", not a regular file"
+}
+
+// registeredNames lists the registered ops by name, for warnings.
+func registeredNames() string {
+	registry.RLock()
+	defer registry.RUnlock()
+	return strings.Join(slices.Sorted(maps.Keys(registry.byName)), ", ")
 }
 
 // tableEntry is one table file of an op: parsed, or broken with its error.

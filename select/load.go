@@ -67,8 +67,9 @@ func (s *settings) overrides() map[string][]string {
 			if Lookup(op) == nil {
 				warnOnce("tuned-op:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: not reading %s: no op named %s is registered in this program (registered: %s)",
 					path, op, registeredNames()))
-				continue
 			}
+			// Kept by name all the same: only its op reads it, so it stays
+			// unread unless an op of that name registers after this scan.
 			s.ov[op] = append(s.ov[op], e.Name())
 		}
 	})

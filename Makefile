@@ -4,9 +4,9 @@ COV     := $(CURDIR)/.cov
 # Race-checked tests: the concurrency tests of every package.
 RACE    := Concurrent
 
-.PHONY: test vet unit novendor race tablecheck docscheck coverage bench tune docs lint
+.PHONY: test vet unit novendor race fuzz tablecheck docscheck coverage bench tune docs lint
 
-test: vet unit novendor race tablecheck docscheck coverage
+test: vet unit novendor race fuzz tablecheck docscheck coverage
 
 vet:
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt needed on the files above" && exit 1)
@@ -26,6 +26,21 @@ novendor:
 
 race:
 	$(GO) test -count=1 -race -run '$(RACE)' ./...
+
+# Every fuzz target of the selection core and the coverage reader, for
+# FUZZTIME each (go test fuzzes one target per run; the targets are listed
+# with -list, so a new one is fuzzed here without editing this file).
+FUZZTIME ?= 3s
+FUZZPKGS := ./select/ ./coverage/
+
+fuzz:
+	@for pkg in $(FUZZPKGS); do \
+		targets=$$($(GO) test -list '^Fuzz' $$pkg) || exit 1; \
+		for f in $$(echo "$$targets" | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
 
 tablecheck:
 	$(GO) run ./tools/tune check --dir tuned

@@ -229,6 +229,7 @@ type outcome struct {
 // walk for Explain.
 func (o *Op) decideSlow(s *settings, dt DType, k Key, d *Device, p pinIn, w *Walk) *decision {
 	name := o.spec.Name
+	s.checkPins()
 	if d == nil {
 		return &decision{err: fmt.Errorf("%s: no device given; pass the device the call runs on (batchlas.DeviceFrom(ctx))", name)}
 	}

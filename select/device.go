@@ -74,38 +74,57 @@ var familyOrder = map[Class][]string{
 // ParseDeviceKey splits a device key into family, architecture number and
 // class: x86-64-v4 -> (x86-64, 4, cpu); arm64 -> (arm64, 0, cpu);
 // sm_90 -> (sm, 90, gpu); gfx90a -> (gfx, 0x90a, gpu). Keys are
-// [a-z0-9_-]+ and contain no dots.
+// [a-z0-9_-]+ and contain no dots. A key that starts like a family the core
+// knows must be spelt as that family (x86-64 or x86-64-v<level>, arm64 or
+// arm64-v<n>, sm_<arch>, gfx<arch>): x86_64_v4, sm90 or amd64 are errors,
+// not families of their own. Any other key is its own family, architecture
+// 0, a cpu (riscv64, ppc64le).
 func ParseDeviceKey(key string) (family string, arch int, class Class, err error) {
+	bad := func(want string) (string, int, Class, error) {
+		return "", 0, "", fmt.Errorf("device key %q: want %s", key, want)
+	}
 	if key == "" || strings.ContainsFunc(key, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
 	}) {
-		return "", 0, "", fmt.Errorf("device key %q: want lower-case letters, digits, '-' or '_' (x86-64-v4, arm64, sm_90)", key)
+		return bad("lower-case letters, digits, '-' or '_' (x86-64-v4, arm64, sm_90)")
 	}
 	switch {
-	case strings.HasPrefix(key, "x86-64-v"):
-		n, e := strconv.Atoi(key[len("x86-64-v"):])
-		if e != nil || n < 1 {
-			return "", 0, "", fmt.Errorf("device key %q: want x86-64-v<level>", key)
-		}
-		return "x86-64", n, CPU, nil
 	case key == "x86-64":
 		return "x86-64", 1, CPU, nil
-	case strings.HasPrefix(key, "arm64"):
-		n, _ := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(key, "arm64"), "-v"))
+	case strings.HasPrefix(key, "x86") || key == "amd64":
+		n, ok := number(strings.CutPrefix(key, "x86-64-v"))
+		if !ok {
+			return bad("x86-64 or x86-64-v<level> (e.g. x86-64-v4)")
+		}
+		return "x86-64", n, CPU, nil
+	case key == "arm64":
+		return "arm64", 0, CPU, nil
+	case strings.HasPrefix(key, "arm64") || key == "aarch64":
+		n, ok := number(strings.CutPrefix(key, "arm64-v"))
+		if !ok {
+			return bad("arm64 or arm64-v<n> (e.g. arm64-v9)")
+		}
 		return "arm64", n, CPU, nil
-	case strings.HasPrefix(key, "sm_"):
-		n, e := strconv.Atoi(key[3:])
-		if e != nil || n < 1 {
-			return "", 0, "", fmt.Errorf("device key %q: want sm_<arch>", key)
+	case key == "sm" || strings.HasPrefix(key, "sm") && strings.ContainsRune("0123456789_-", rune(key[2])):
+		n, ok := number(strings.CutPrefix(key, "sm_"))
+		if !ok {
+			return bad("sm_<arch> (e.g. sm_90)")
 		}
 		return "sm", n, GPU, nil
 	case strings.HasPrefix(key, "gfx"):
 		n, e := strconv.ParseInt(key[3:], 16, 32)
 		if e != nil {
-			return "", 0, "", fmt.Errorf("device key %q: want gfx<arch>", key)
+			return bad("gfx<arch> (e.g. gfx90a)")
 		}
 		return "gfx", int(n), GPU, nil
 	}
 	// An unknown key is its own family, architecture 0, a cpu.
 	return key, 0, CPU, nil
+}
+
+// number parses the positive decimal number that follows a prefix, written
+// without leading zeros; ok is false when the prefix was not there.
+func number(s string, found bool) (int, bool) {
+	n, err := strconv.Atoi(s)
+	return n, found && err == nil && n >= 1 && strconv.Itoa(n) == s
 }

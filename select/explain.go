@@ -50,7 +50,10 @@ type Verdict struct {
 func (o *Op) Explain(ctx context.Context, dt DType, k Key, d *Device) (*Walk, error) {
 	s := current()
 	w := &Walk{}
-	o.decideSlow(s, dt, k, d, o.pinFor(ctx, s), w)
+	dec := o.decideSlow(s, dt, k, d, o.pinFor(ctx, s), w)
+	// decideSlow fills w as it goes; an error in the call's arguments ends
+	// it before the walk, and must still be the walk's error.
+	w.Choice, w.Err = dec.choice, dec.err
 	return w, w.Err
 }
 

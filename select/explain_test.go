@@ -51,3 +51,19 @@ func ExampleParseChoice() {
 	// lpanel:panel=8 <nil>
 	// spelling "lpanel:panel=-1": field panel must be a non-negative integer, got -1
 }
+
+// Explain reports the errors of a call's arguments like Pick does (found
+// by FuzzDecide: it returned no choice and no error).
+func TestExplainArgumentErrors(t *testing.T) {
+	fresh(t)
+	for _, tc := range []struct {
+		k Key
+		d *Device
+	}{{synKey("", 4, 4), v4}, {MakeKey(Str("L"), Int(4)), v4}, {synKey("L", 4, 4), nil}} {
+		_, perr := synOp.Pick(bg, Float64, tc.k, tc.d)
+		require.Error(t, perr)
+		w, err := synOp.Explain(bg, Float64, tc.k, tc.d)
+		assert.EqualError(t, err, perr.Error())
+		assert.Equal(t, err, w.Err)
+	}
+}

@@ -4,12 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // Table origins.
@@ -18,17 +20,32 @@ const (
 	OriginOverride = "override"
 )
 
+// maxTableBytes caps the size of one table file, built-in or override. A
+// larger file is refused without being read, like a table that does not
+// parse. The shipped tables are tens of KB; a full-grid table of the
+// largest op (gemm: four transpose pairs, 6^3 sizes and six batches per
+// dtype, two dtypes, plus refinement) is a few MB. 16 MiB leaves room for
+// several times that, and bounds what a stray file in BATCHLAS_TUNED_DIR
+// costs the first call that loads it: a table of 16 MiB takes one to two
+// seconds and a few hundred MB to parse.
+const maxTableBytes = 16 << 20
+
 // rawTable is one table file before parsing.
 type rawTable struct {
 	name string
 	data []byte
-	err  error // could not be read
+	err  error // could not be read, or not a file a table may be
 }
 
-// overrides scans BATCHLAS_TUNED_DIR once per snapshot and returns its table
-// files by op name. A path that is not a readable directory warns once and
-// is ignored; other file names are skipped with one warning each.
-func (s *settings) overrides() map[string][]rawTable {
+// overrides scans BATCHLAS_TUNED_DIR once per snapshot and returns the
+// names of its table files by op name; each op reads its own files when it
+// loads (readOverride). A path that is not a readable directory warns once
+// and is ignored. A file whose name is not <op>.<device>.txt, or whose
+// device key does not parse, is skipped with one warning saying what is
+// wrong; one for an op this program does not register is not read, with one
+// warning naming the registered ops (a tables directory shared by several
+// programs may hold it on purpose).
+func (s *settings) overrides() map[string][]string {
 	s.ovOnce.Do(func() {
 		if s.tunedDir == "" {
 			return
@@ -39,22 +56,157 @@ func (s *settings) overrides() map[string][]rawTable {
 			warnOnce("tuned-dir:"+dir, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR=%q is not a readable directory (%v); using the built-in tables", dir, errors.Unwrap(err)))
 			return
 		}
-		s.ov = map[string][]rawTable{}
+		s.ov = map[string][]string{}
 		for _, e := range ents {
+			path := filepath.Join(dir, e.Name())
 			op, _, err := SplitTableName(e.Name())
-			if err != nil || e.IsDir() {
-				warnOnce("tuned-file:"+filepath.Join(dir, e.Name()), fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: skipping %s: want <op>.<device>.txt files (e.g. potrf.x86-64-v4.txt)", filepath.Join(dir, e.Name())))
+			if err != nil {
+				warnOnce("tuned-file:"+path, "batchlas: BATCHLAS_TUNED_DIR: skipping "+path+": "+tableNameProblem(e.Name()))
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			r := rawTable{name: e.Name(), data: data}
-			if err != nil {
-				r.err = &TableError{File: e.Name(), Line: 1, Reason: fmt.Sprintf("cannot read %s: %v", filepath.Join(dir, e.Name()), err)}
+			if Lookup(op) == nil {
+				warnOnce("tuned-op:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: not reading %s: no op named %s is registered in this program (registered: %s)",
+					path, op, registeredNames()))
 			}
-			s.ov[op] = append(s.ov[op], r)
+			// Kept by name all the same: only its op reads it, so it stays
+			// unread unless an op of that name registers after this scan.
+			s.ov[op] = append(s.ov[op], e.Name())
 		}
 	})
 	return s.ov
+}
+
+// tableNameProblem says what is wrong with a file name that SplitTableName
+// refuses, for the warning.
+func tableNameProblem(name string) string {
+	base, ok := strings.CutSuffix(name, ".txt")
+	op, dev, ok2 := strings.Cut(base, ".")
+	if ok && ok2 && validName(op) && !strings.Contains(dev, ".") {
+		if _, _, _, err := ParseDeviceKey(dev); err != nil {
+			return err.Error() + "; a device key is lower-case letters, digits, '-' and '_', like x86-64-v4, arm64, sm_90 or gfx90a"
+		}
+	}
+	return "want <op>.<device>.txt files (e.g. potrf.x86-64-v4.txt)"
+}
+
+// readOverride reads one table file of BATCHLAS_TUNED_DIR for op. A file
+// that is not a regular one of at most maxTableBytes (a FIFO, a device, a
+// directory, a socket, an oversize file) is not read: its entry carries a
+// *TableError, which the calls that need the table return, and it warns
+// once.
+func readOverride(dir, name, op string) rawTable {
+	path := filepath.Join(dir, name)
+	data, why, err := readTableFile(path)
+	r := rawTable{name: name, data: data}
+	switch {
+	case why != "":
+		r.err = &TableError{File: name, Line: 1, Reason: path + " " + why}
+		warnOnce("tuned-unusable:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: cannot use %s: it %s; calls of %s that need this table fail until it is removed or replaced",
+			path, why, op))
+	case err != nil:
+		r.err = &TableError{File: name, Line: 1, Reason: fmt.Sprintf("cannot read %s: %v", path, err)}
+	}
+	return r
+}
+
+// readTableFile reads a table file: a regular file (a symbolic link is
+// followed and its target checked) of at most maxTableBytes. When the file
+// is not one, why says what it is ("is a named pipe (FIFO), not a regular
+// file") and nothing is read; err is an error of the file system.
+//
+// The mode is checked before opening, and the file is opened without
+// blocking: opening a FIFO for reading would wait for a writer forever. The
+// opened file is checked again (it may have been replaced meanwhile), and
+// at most maxTableBytes+1 bytes are read, so a file that grows after the
+// check is still refused.
+func readTableFile(path string) (data []byte, why string, err error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, "", err
+	}
+	if why := unusableFile(fi); why != "" {
+		return nil, why, nil
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	return readOpenTable(f)
+}
+
+// readTableFS is readTableFile for a table of an fs.FS (the built-in
+// tables).
+func readTableFS(fsys fs.FS, name string) (data []byte, why string, err error) {
+	fi, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, "", err
+	}
+	if why := unusableFile(fi); why != "" {
+		return nil, why, nil
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	return readOpenTable(f)
+}
+
+// readOpenTable checks an opened table file and reads it, at most
+// maxTableBytes of it.
+func readOpenTable(f fs.File) (data []byte, why string, err error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, "", err
+	}
+	if why := unusableFile(fi); why != "" {
+		return nil, why, nil
+	}
+	data, err = io.ReadAll(io.LimitReader(f, maxTableBytes+1))
+	if err != nil {
+		return nil, "", err
+	}
+	if len(data) > maxTableBytes {
+		return nil, fmt.Sprintf("has more than %d bytes; a table may have at most %d (16 MiB)", maxTableBytes, maxTableBytes), nil
+	}
+	return data, "", nil
+}
+
+// unusableFile says why a file cannot be a table, "" when it can: it must
+// be a regular file of at most maxTableBytes.
+func unusableFile(fi fs.FileInfo) string {
+	m := fi.Mode()
+	var what string
+	switch {
+	case m.IsRegular():
+		if fi.Size() > maxTableBytes {
+			return fmt.Sprintf("has %d bytes; a table may have at most %d (16 MiB)", fi.Size(), maxTableBytes)
+		}
+		return ""
+	case m.IsDir():
+		what = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeSymlink != 0:
+		what = "a symbolic link" // from an fs.FS that does not follow links
+	default:
+		what = "an irregular file"
+	}
+	return "is " + what + ", not a regular file"
+}
+
+// registeredNames lists the registered ops by name, for warnings.
+func registeredNames() string {
+	registry.RLock()
+	defer registry.RUnlock()
+	return strings.Join(slices.Sorted(maps.Keys(registry.byName)), ", ")
 }
 
 // tableEntry is one table file of an op: parsed, or broken with its error.
@@ -118,17 +270,20 @@ func (o *Op) load(s *settings) *opTables {
 			if err != nil || op != o.Name() || e.IsDir() {
 				continue
 			}
-			data, err := fs.ReadFile(fsys, e.Name())
+			data, why, err := readTableFS(fsys, e.Name())
 			r := rawTable{name: e.Name(), data: data}
-			if err != nil {
+			switch {
+			case why != "":
+				r.err = &TableError{File: e.Name(), Line: 1, Reason: "the built-in table " + why}
+			case err != nil:
 				r.err = &TableError{File: e.Name(), Line: 1, Reason: fmt.Sprintf("cannot read the built-in table: %v", err)}
 			}
 			builtin[e.Name()] = r
 		}
 	}
 	over := map[string]rawTable{}
-	for _, r := range s.overrides()[o.Name()] {
-		over[r.name] = r
+	for _, name := range s.overrides()[o.Name()] {
+		over[name] = readOverride(s.tunedDir, name, o.Name())
 	}
 	names := slices.Sorted(maps.Keys(builtin))
 	for name := range over {
@@ -363,7 +518,11 @@ func CheckBuiltin() error {
 		if o == nil {
 			continue // an op not linked into this binary
 		}
-		data, err := fs.ReadFile(fsys, e.Name())
+		data, why, err := readTableFS(fsys, e.Name())
+		if why != "" {
+			errs = append(errs, &TableError{File: e.Name(), Line: 1, Reason: "the built-in table " + why})
+			continue
+		}
 		if err != nil {
 			errs = append(errs, &TableError{File: e.Name(), Line: 1, Reason: err.Error()})
 			continue

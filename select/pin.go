@@ -2,6 +2,7 @@ package sel
 
 import (
 	"context"
+	"fmt"
 	"strings"
 )
 
@@ -18,8 +19,10 @@ type pinKey struct{}
 
 // WithPin returns a context in which calls of op use the given pin
 // (a spelling, "auto", "native" or "vendor"). Pins nest: the inner one wins.
-// It beats BATCHLAS_<OP>_ROUTE. A bad pin surfaces as a *PinError from the
-// call, not here.
+// It beats BATCHLAS_<OP>_ROUTE. The op name is matched without regard to
+// case; one that no registered op has is reported once on stderr (the pin
+// applies to no call). A bad pin surfaces as a *PinError from the call, not
+// here.
 func WithPin(ctx context.Context, op, pin string) context.Context {
 	return withPin(ctx, op, pin, false)
 }
@@ -30,12 +33,26 @@ func WithStrictPin(ctx context.Context, op, pin string) context.Context {
 	return withPin(ctx, op, pin, true)
 }
 
+// withPin pushes a scoped pin. The op name is matched without regard to
+// case or surrounding space ("POTRF" pins potrf). A name no registered op
+// has is reported once per name with a warning: the pin applies to no call,
+// so no call can fail because of it. A bad pin value, on the other hand, is
+// an error from every call of the op that reads it.
 func withPin(ctx context.Context, op, pin string, strict bool) context.Context {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	name := strings.ToLower(strings.TrimSpace(op))
+	if Lookup(name) == nil {
+		fn := "WithPin"
+		if strict {
+			fn = "WithStrictPin"
+		}
+		warnOnce("pin-op:"+name, fmt.Sprintf("batchlas: %s: no op named %q is registered in this program (registered: %s); the pin applies to no call",
+			fn, name, registeredNames()))
+	}
 	parent, _ := ctx.Value(pinKey{}).(*pinScope)
-	return context.WithValue(ctx, pinKey{}, &pinScope{parent: parent, op: op, pin: strings.ToLower(strings.TrimSpace(pin)), strict: strict})
+	return context.WithValue(ctx, pinKey{}, &pinScope{parent: parent, op: name, pin: strings.ToLower(strings.TrimSpace(pin)), strict: strict})
 }
 
 // scopedPin returns the innermost scoped pin for op.

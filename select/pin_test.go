@@ -142,3 +142,50 @@ func TestEnvPinSnapshotAndReload(t *testing.T) {
 }
 
 type contextCtx = context.Context
+
+func TestScopedPinOpNameIgnoresCase(t *testing.T) {
+	warn, _ := fresh(t)
+	k := synKey("L", 64, 1024)
+	for _, op := range []string{"SYN", " Syn ", "syn"} {
+		c, err := run(WithPin(bg, op, "lpanel:16"), synOp, Float64, k, v4)
+		require.NoError(t, err, op)
+		assert.Equal(t, lp16, c, op)
+		_, err = run(WithPin(bg, op, "garbage"), synOp, Float64, k, v4)
+		var pe *PinError
+		assert.True(t, errors.As(err, &pe), "a bad pin value is an error from the call: %v", err)
+		_, err = run(WithStrictPin(bg, op, "vendor"), synOp, Float64, k, v4nov)
+		assert.True(t, errors.As(err, &pe), "strict too: %v", err)
+	}
+	assert.Empty(t, warn.lines())
+}
+
+func TestScopedPinUnknownOpWarnsOnce(t *testing.T) {
+	warn, _ := fresh(t)
+	k := synKey("L", 64, 1024)
+	for i := 0; i < 2; i++ {
+		c, err := run(WithPin(bg, "sny", "tiny"), synOp, Float64, k, v4)
+		require.NoError(t, err, "it pins nothing, and cannot fail a call")
+		assert.Equal(t, lp8, c)
+		_ = WithStrictPin(bg, "SNY", "garbage")
+	}
+	_ = WithStrictPin(bg, "potfr", "garbage")
+	assert.Equal(t, []string{
+		`batchlas: WithPin: no op named "sny" is registered in this program (registered: ` + registeredList() + "); the pin applies to no call",
+		`batchlas: WithStrictPin: no op named "potfr" is registered in this program (registered: ` + registeredList() + "); the pin applies to no call",
+	}, warn.lines())
+}
+
+func TestEnvPinUnknownOpWarnsOnce(t *testing.T) {
+	warn, _ := fresh(t)
+	setenv(t, "BATCHLAS_SNY_ROUTE", "tiny")
+	k := synKey("L", 64, 1024)
+	for i := 0; i < 2; i++ {
+		c, err := run(bg, synOp, Float64, k, v4)
+		require.NoError(t, err)
+		assert.Equal(t, lp8, c)
+		Reload()
+	}
+	assert.Equal(t, []string{
+		"batchlas: BATCHLAS_SNY_ROUTE: no op named sny is registered in this program (registered: " + registeredList() + "); the variable pins no call",
+	}, warn.lines())
+}

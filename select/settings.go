@@ -1,8 +1,11 @@
 package sel
 
 import (
+	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +20,7 @@ type settings struct {
 	gen      uint64
 	trace    bool
 	pins     map[string]string // op name -> trimmed, lower-cased BATCHLAS_<OP>_ROUTE
+	pinVars  map[string]string // op name -> the variable, as spelt in the environment
 	tunedDir string
 	covPath  string
 	rec      *coverage.Recorder
@@ -24,7 +28,12 @@ type settings struct {
 	// The tuned dir is scanned on first need, once per snapshot, so a
 	// program that never decides never touches it.
 	ovOnce sync.Once
-	ov     map[string][]rawTable
+	ov     map[string][]string
+
+	// The environment pins are checked against the registry on the first
+	// decision of a snapshot (ops register at initialisation, possibly
+	// after the snapshot was read).
+	pinCheck sync.Once
 }
 
 var (
@@ -77,9 +86,10 @@ func loadLocked() *settings {
 		if name, ok := strings.CutPrefix(k, "BATCHLAS_"); ok {
 			if name, ok = strings.CutSuffix(name, "_ROUTE"); ok && name != "" {
 				if s.pins == nil {
-					s.pins = map[string]string{}
+					s.pins, s.pinVars = map[string]string{}, map[string]string{}
 				}
 				s.pins[strings.ToLower(name)] = strings.ToLower(strings.TrimSpace(v))
+				s.pinVars[strings.ToLower(name)] = k
 			}
 		}
 	}
@@ -96,6 +106,21 @@ func loadLocked() *settings {
 		}
 	}
 	return s
+}
+
+// checkPins warns once per variable about a set BATCHLAS_<OP>_ROUTE that
+// names no registered op: it pins no call. It runs on the first decision made
+// under s.
+func (s *settings) checkPins() {
+	s.pinCheck.Do(func() {
+		for _, name := range slices.Sorted(maps.Keys(s.pins)) {
+			if s.pins[name] != "" && Lookup(name) == nil {
+				v := s.pinVars[name]
+				warnOnce("pin-env:"+v, fmt.Sprintf("batchlas: %s: no op named %s is registered in this program (registered: %s); the variable pins no call",
+					v, name, registeredNames()))
+			}
+		}
+	})
 }
 
 // Coverage recorders, one per path, kept across reloads so that counts go

@@ -102,7 +102,9 @@ func SplitTableName(file string) (op, device string, err error) {
 // filled. A table that does not parse gives a nil table and a *TableError
 // naming the file and line. A table that parses but whose keys line differs
 // from op's gives the table and a *StaleError (detect it with errors.As):
-// a caller that only wants usable tables treats it as any error.
+// a caller that only wants usable tables treats it as any error. A leading
+// UTF-8 byte-order mark is ignored, and \r\n, \n and a lone \r each end a
+// line.
 func ParseTable(file string, data []byte, op *Op) (*Table, error) {
 	p := tableParser{file: file, op: op}
 	t, err := p.parse(data)
@@ -153,10 +155,11 @@ func (p *tableParser) parse(data []byte) (*Table, error) {
 	if p.op != nil {
 		p.familyList = p.op.spec.Families
 	}
-	lines := strings.Split(string(data), "\n")
+	text := tableText(data)
+	lines := strings.Split(text, "\n")
 	for i, raw := range lines {
 		p.line = i + 1
-		s := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		s := strings.TrimSpace(raw)
 		var err error
 		switch {
 		case s == "":
@@ -175,7 +178,7 @@ func (p *tableParser) parse(data []byte) (*Table, error) {
 		// The header rules hold for a table without rows too; report them
 		// at the last line, where the missing header should have ended.
 		p.line = max(1, len(lines))
-		if strings.HasSuffix(string(data), "\n") && len(lines) > 1 {
+		if strings.HasSuffix(text, "\n") && len(lines) > 1 {
 			p.line = len(lines) - 1
 		}
 		if err := p.headerDone(); err != nil {
@@ -183,6 +186,18 @@ func (p *tableParser) parse(data []byte) (*Table, error) {
 		}
 	}
 	return p.t, nil
+}
+
+// tableText is a table file's text with the leading UTF-8 byte-order mark
+// some editors write removed, and every line end (\r\n, \n or a lone \r)
+// made a \n.
+func tableText(data []byte) string {
+	text := strings.TrimPrefix(string(data), "\ufeff")
+	if strings.IndexByte(text, '\r') >= 0 {
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+		text = strings.ReplaceAll(text, "\r", "\n")
+	}
+	return text
 }
 
 // comment handles a `#` line: provenance and the keys line before the first

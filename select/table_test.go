@@ -3,6 +3,7 @@ package sel
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -200,4 +201,42 @@ func TestCheckBuiltinStaleKeys(t *testing.T) {
 		`syn.x86-64-v4.txt:2: keys "uplo:exact n:log batch:log" differ from syn's key names "uplo:exact n:log:3 batch:log"; re-tune with tools/tune`, err.Error())
 	var se *StaleError
 	assert.True(t, errors.As(err, &se))
+}
+
+func TestParseTableByteOrderMark(t *testing.T) {
+	src := "\ufeff" + synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n"
+	tb, err := ParseTable("syn.x86-64-v4.txt", []byte(src), synOp)
+	require.NoError(t, err)
+	assert.Equal(t, 1, tb.Revision)
+	require.Len(t, tb.Sections[Float64], 1)
+	assert.Equal(t, 4, tb.Sections[Float64][0].Line)
+}
+
+func TestParseTableLineEnds(t *testing.T) {
+	lines := []string{"# revision=1", "# keys: uplo:exact n:log:3 batch:log", "[float64]",
+		"uplo=L n=64 batch=1024 | blocked 1.00", "", "uplo=L n=8 batch=1024 | tiny 0.5", "[float32]", "uplo=L n=8 batch=1 | tiny 0.5"}
+	for name, eol := range map[string]string{"LF": "\n", "CRLF": "\r\n", "CR": "\r"} {
+		for _, final := range []string{"", eol} {
+			src := strings.Join(lines, eol) + final
+			tb, err := ParseTable("syn.x86-64-v4.txt", []byte(src), synOp)
+			require.NoError(t, err, name)
+			require.Len(t, tb.Sections[Float64], 2, name)
+			assert.Equal(t, 6, tb.Sections[Float64][1].Line, name)
+			assert.Equal(t, synKey("L", 8, 1024), tb.Sections[Float64][1].Key, name)
+			require.Len(t, tb.Sections[Float32], 1, name)
+			// Errors name the right line whatever the line ends.
+			bad := strings.Join(append(slices.Clone(lines[:5]), "uplo=L n=8 batch=1024 | tiny x"), eol) + final
+			_, err = ParseTable("syn.x86-64-v4.txt", []byte(bad), synOp)
+			assert.EqualError(t, err, `syn.x86-64-v4.txt:6: entry tiny: time "x" is not a non-negative number of milliseconds`, name)
+		}
+	}
+	// Mixed line ends: each of \r\n, \n and a lone \r ends one line.
+	src := "\ufeff# revision=1\r# keys: uplo:exact n:log:3 batch:log\r\n[float64]\n\r\nuplo=L n=8 batch=1024 | tiny 0.5\r"
+	tb, err := ParseTable("syn.x86-64-v4.txt", []byte(src), synOp)
+	require.NoError(t, err)
+	require.Len(t, tb.Sections[Float64], 1)
+	assert.Equal(t, 5, tb.Sections[Float64][0].Line)
+	// The header rules of a table without rows name its last line.
+	_, err = ParseTable("syn.x86-64-v4.txt", []byte("# revision=1\r[float64]\r"), synOp)
+	assert.EqualError(t, err, "syn.x86-64-v4.txt:2: no # keys: line in the header; it must list the op's key names")
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -226,7 +227,7 @@ func TestTunedDirSkipsWrongNames(t *testing.T) {
 		"syn.x86-64-v4.txt":    synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n",
 		"syn.x86.64.v4.txt":    "x",
 		"Syn.x86-64-v4.txt":    "x",
-		"other.x86-64-v4.txt":  "not parsed: no op named other is linked",
+		"other.x86-64-v4.txt":  "not read: no op named other is registered",
 		"syn.x86-64-v4.txt.gz": "x",
 	})
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
@@ -237,7 +238,11 @@ func TestTunedDirSkipsWrongNames(t *testing.T) {
 		assert.Equal(t, blocked, c)
 	}
 	var want []string
-	for _, n := range []string{"Syn.x86-64-v4.txt", "notes.md", "sub", "syn.txt", "syn.x86-64-v4.txt.gz", "syn.x86.64.v4.txt"} {
+	for _, n := range []string{"Syn.x86-64-v4.txt", "notes.md", "other.x86-64-v4.txt", "sub", "syn.txt", "syn.x86-64-v4.txt.gz", "syn.x86.64.v4.txt"} {
+		if n == "other.x86-64-v4.txt" {
+			want = append(want, "batchlas: BATCHLAS_TUNED_DIR: not reading "+filepath.Join(dir, n)+": no op named other is registered in this program (registered: "+registeredList()+")")
+			continue
+		}
 		want = append(want, "batchlas: BATCHLAS_TUNED_DIR: skipping "+filepath.Join(dir, n)+": want <op>.<device>.txt files (e.g. potrf.x86-64-v4.txt)")
 	}
 	assert.Equal(t, want, warn.lines())
@@ -269,4 +274,38 @@ func TestMalformedOverrideIsAnErrorFromTheCall(t *testing.T) {
 	_, err = run(bg, synOp, Float64, synKey("L", 64, 1024), sm90)
 	assert.EqualError(t, err, "syn.sm_90.txt:1: no revision=N in the header; tables written by tools/tune carry it")
 	assert.NotContains(t, warn.String(), "syn.sm_90", "no silent skip, and no warning instead of the error")
+}
+
+// registeredList is the list the unknown-op warnings give.
+func registeredList() string {
+	var names []string
+	for _, o := range Ops() {
+		names = append(names, o.Name())
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+func TestTunedDirUnknownOpAndBadDeviceKey(t *testing.T) {
+	warn, _ := fresh(t)
+	dir := override(t, map[string]string{
+		"protf.x86-64-v4.txt": "a table for an op this program does not have",
+		"syn.x86_64_v4.txt":   synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n",
+		"syn.sm90.txt":        synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n",
+		"syn.x86-64-v4.txt":   synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n",
+	})
+	for i := 0; i < 2; i++ {
+		c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
+		require.NoError(t, err)
+		assert.Equal(t, blocked, c)
+		Reload()
+	}
+	assert.Equal(t, []string{
+		"batchlas: BATCHLAS_TUNED_DIR: not reading " + filepath.Join(dir, "protf.x86-64-v4.txt") +
+			": no op named protf is registered in this program (registered: " + registeredList() + ")",
+		"batchlas: BATCHLAS_TUNED_DIR: skipping " + filepath.Join(dir, "syn.sm90.txt") +
+			`: device key "sm90": want sm_<arch> (e.g. sm_90); a device key is lower-case letters, digits, '-' and '_', like x86-64-v4, arm64, sm_90 or gfx90a`,
+		"batchlas: BATCHLAS_TUNED_DIR: skipping " + filepath.Join(dir, "syn.x86_64_v4.txt") +
+			`: device key "x86_64_v4": want x86-64 or x86-64-v<level> (e.g. x86-64-v4); a device key is lower-case letters, digits, '-' and '_', like x86-64-v4, arm64, sm_90 or gfx90a`,
+	}, warn.lines())
 }

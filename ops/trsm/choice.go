@@ -39,10 +39,14 @@ var candidates = append(append([]sel.Choice(nil), nativeCandidates...), vendorCa
 
 // The tuner's coarse design: all 16 side/uplo/ta/diag combinations, and
 // the rows (m) and columns (n) of B each on its own axis, so a solve with a
-// few right-hand sides is measured as such. The tuner adds cells between
-// neighbouring values whose winners disagree.
+// few right-hand sides is measured as such (n is finer at the small end).
+// The tuner adds cells between neighbouring values whose winners disagree.
 var (
 	sizesQuick = []string{"1", "4", "16", "64", "256"}
+	// rhsQuick adds 2 and 8 right-hand sides: solves with a few columns
+	// (a Cholesky solve, a Kalman update) are common, and a 4-column panel
+	// run on 2 columns behaves like neither 1 nor 4.
+	rhsQuick   = []string{"1", "2", "4", "8", "16", "64", "256"}
 	sizesFull  = []string{"1", "4", "16", "64", "256", "512"}
 	batchQuick = []string{"1", "32", "1024"}
 	batchFull  = []string{"1", "8", "64", "512", "4096"}
@@ -73,7 +77,7 @@ var Op = sel.Register(sel.OpSpec{
 		{Key: "ta", Quick: []string{"N", "T"}, Full: []string{"N", "T"}},
 		{Key: "diag", Quick: []string{"N", "U"}, Full: []string{"N", "U"}},
 		{Key: "m", Quick: sizesQuick, Full: sizesFull},
-		{Key: "n", Quick: sizesQuick, Full: sizesFull},
+		{Key: "n", Quick: rhsQuick, Full: sizesFull},
 		{Key: "batch", Quick: batchQuick, Full: batchFull},
 	},
 	Twin: twin,

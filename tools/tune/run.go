@@ -404,6 +404,7 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 		{"target", cfg.measure.proto.target.String()},
 		{"screen", strconv.FormatFloat(cfg.measure.proto.screen, 'g', -1, 64)},
 		{"max_cell_flops", strconv.FormatFloat(cfg.caps.maxFlops, 'g', -1, 64)},
+		{"refine_max", refineMaxWord(cfg)},
 	}
 	if partial {
 		prov.extra = append(prov.extra, headerWord{"partial", "yes"})
@@ -413,6 +414,18 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 	}
 	doc.header = prov.header()
 	return path, rows, writeFileAtomic(path, doc.bytes())
+}
+
+// refineMaxWord is the header's record of the refinement budget: the
+// --refine-max value, "0" when refinement was off, "none" for no limit.
+func refineMaxWord(cfg *runConfig) string {
+	switch {
+	case !cfg.refine:
+		return "0"
+	case cfg.refineMax < 0:
+		return "none"
+	}
+	return strconv.FormatFloat(cfg.refineMax, 'g', -1, 64)
 }
 
 // section is the table section of dt from the cells measured so far.

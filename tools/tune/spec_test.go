@@ -111,6 +111,7 @@ func TestRunWritesACheckedTableAndResumes(t *testing.T) {
 	require.NoError(t, err)
 	_, _, problems := checkTable(name, data)
 	assert.Empty(t, problems, "%s", data)
+	assert.Contains(t, string(data), "refine_max=0", "the header records the refinement budget (--refine=false)")
 	assert.Contains(t, string(data), "uplo=L n=2 batch=2 |")
 	assert.Contains(t, string(data), "uplo=L n=4 batch=2 |")
 	assert.Contains(t, stdout.String(), "2 cells measured, 0 from the ledger")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"os"
 	"slices"
 	"testing"
 
@@ -186,4 +187,32 @@ func TestDisagreeOnWinnerUsesTheRefineTolerance(t *testing.T) {
 	assert.True(t, disagreeOnWinner(a, b), "tiny costs 11%% at b")
 	c := cellResult{Entries: []entry{{"unblocked", 1, 1}}}
 	assert.True(t, disagreeOnWinner(a, c), "a winner not timed at the other cell cannot serve it")
+}
+
+func TestSelectTunersOrdersCalleesFirst(t *testing.T) {
+	names := func(ts []*opTuner) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.op.Name())
+		}
+		return out
+	}
+	for _, list := range []string{"all", "potrf,trsm,gemm", "trsm,potrf,gemm"} {
+		ts, err := selectTuners(list)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"gemm", "trsm", "potrf"}, names(ts), list)
+	}
+	ts, err := selectTuners("potrf,trsm")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"trsm", "potrf"}, names(ts), "trsm's table is written before potrf's blocked calls it")
+	assert.Equal(t, []string{"trsm", "gemm"}, tuners["potrf"].callees())
+	assert.Empty(t, tuners["gemm"].callees())
+}
+
+func TestUseTunedDirSetsAndRestores(t *testing.T) {
+	t.Setenv("BATCHLAS_TUNED_DIR", "/before")
+	restore := useTunedDir("/run/out")
+	assert.Equal(t, "/run/out", os.Getenv("BATCHLAS_TUNED_DIR"))
+	restore()
+	assert.Equal(t, "/before", os.Getenv("BATCHLAS_TUNED_DIR"))
 }

@@ -179,6 +179,16 @@ type runStats struct {
 }
 
 func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stderr io.Writer) error {
+	// Nested decisions (potrf's and trsm's blocked kernels call trsm and
+	// gemm through their entry points) read the tables of this run's
+	// output directory, so an op is measured calling its callees as the
+	// tables being made will run them (tuners are ordered callees first),
+	// not as stale or borrowed built-in tables would.
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return err
+	}
+	restoreDir := useTunedDir(cfg.out)
+	defer restoreDir()
 	dev := batchlas.Host()
 	root, rootErr := moduleRoot()
 	total, cost := 0, 0.0
@@ -228,6 +238,7 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		if err != nil {
 			return err
 		}
+		sel.Reload() // later ops' nested calls read the table just written
 		if n > 0 {
 			fmt.Fprintf(stdout, "wrote %s (%d rows)\n", path, n)
 		}
@@ -414,6 +425,22 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 	}
 	doc.header = prov.header()
 	return path, rows, writeFileAtomic(path, doc.bytes())
+}
+
+// useTunedDir points the selection core at dir (BATCHLAS_TUNED_DIR) until
+// the returned function restores the environment.
+func useTunedDir(dir string) (restore func()) {
+	old, had := os.LookupEnv("BATCHLAS_TUNED_DIR")
+	os.Setenv("BATCHLAS_TUNED_DIR", dir)
+	sel.Reload()
+	return func() {
+		if had {
+			os.Setenv("BATCHLAS_TUNED_DIR", old)
+		} else {
+			os.Unsetenv("BATCHLAS_TUNED_DIR")
+		}
+		sel.Reload()
+	}
 }
 
 // refineMaxWord is the header's record of the refinement budget: the

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -173,7 +174,62 @@ func selectTuners(list string) ([]*opTuner, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("--op: name at least one op (%s, or all)", strings.Join(tunerNames(), ", "))
 	}
-	return out, nil
+	return calleesFirst(out), nil
+}
+
+// callees are the other ops whose kernels t's kernels call, read from its
+// kernel sources (ops/<name>/...; TestKernelFilesCoverTheOpsImports keeps
+// that list complete).
+func (t *opTuner) callees() []string {
+	var out []string
+	for _, f := range t.kernelFiles {
+		rest, ok := strings.CutPrefix(f, "ops/")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		if name != t.op.Name() && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// calleesFirst orders ops so that every op comes after the selected ops it
+// calls (gemm, then trsm, then potrf), otherwise keeping the given order: a
+// run writes each op's table before it measures the ops that call it, and
+// their blocked kernels' nested decisions read that fresh table.
+func calleesFirst(ts []*opTuner) []*opTuner {
+	var out []*opTuner
+	placed := map[string]bool{}
+	for len(out) < len(ts) {
+		progress := false
+		for _, t := range ts {
+			if placed[t.op.Name()] {
+				continue
+			}
+			ready := true
+			for _, c := range t.callees() {
+				if !placed[c] && slices.ContainsFunc(ts, func(u *opTuner) bool { return u.op.Name() == c }) {
+					ready = false
+				}
+			}
+			if ready {
+				placed[t.op.Name()] = true
+				out = append(out, t)
+				progress = true
+			}
+		}
+		if !progress { // a cycle: keep the given order for the rest
+			for _, t := range ts {
+				if !placed[t.op.Name()] {
+					placed[t.op.Name()] = true
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // selectDTypes resolves --dtype against what an op compiles.

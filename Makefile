@@ -59,7 +59,7 @@ bench:
 # with a light protocol (docs/tuning.md gives the shipping command).
 tune:
 	$(GO) run ./tools/tune run --op all --dtype float64,float32 --grid quick \
-		--reps 3 --max-cell-flops 1e8 --refine-max 0.5 --out out/tuned --ledger out/ledger
+		--reps 3 --max-cell-flops 1e8 --refine-max 0.25 --out out/tuned --ledger out/ledger
 
 docs:
 	$(GO) run ./tools/tune docs

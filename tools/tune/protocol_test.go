@@ -98,13 +98,14 @@ func TestMeasureAgainOnceWhenPassesDisagree(t *testing.T) {
 func TestMeasureScreensFarSlowerCandidates(t *testing.T) {
 	var log []int
 	p := protocol{reps: 1, target: time.Millisecond, maxCalls: 1000, noise: 0.10, screen: 2}
-	// Screening timings: 1, 1.9 and 2.1. Candidate 2 is more than twice the
-	// fastest and keeps its one timing; the other two go through the passes
-	// (their later timings say 1.2 and 1.8).
+	// Screening timings: 1, 1.9 and 2.1, then 2.2 for candidate 2, timed
+	// again because it is over twice the fastest. It stays over and keeps
+	// the faster timing; the other two go through the passes (their later
+	// timings say 1.2 and 1.8).
 	timers := []timer{
 		scripted(0, &log, 1, 1.2),
 		scripted(1, &log, 1.9, 1.8),
-		scripted(2, &log, 2.1, 0.1), // 0.1 would be its pass time: never run
+		scripted(2, &log, 2.1, 2.2, 0.1), // 0.1 would be its pass time: never run
 	}
 	got, err := p.measure(context.Background(), timers, []int{1, 1, 1})
 	require.NoError(t, err)
@@ -114,9 +115,18 @@ func TestMeasureScreensFarSlowerCandidates(t *testing.T) {
 	assert.InDelta(t, 1.8, got[1].MS, 1e-9)
 	assert.True(t, got[2].Screened)
 	assert.InDelta(t, 2.1, got[2].MS, 1e-9)
-	// Screening once each in candidate order, then two passes of the two
-	// kept candidates.
-	assert.Equal(t, []int{0, 1, 2, 0, 1, 1, 0}, log)
+	// Screening once each in candidate order, candidate 2 again, then two
+	// passes of the two kept candidates.
+	assert.Equal(t, []int{0, 1, 2, 2, 0, 1, 1, 0}, log)
+
+	// A disturbed first timing does not screen a candidate out: timed
+	// again at 1.5 it goes through the passes.
+	log = nil
+	timers[2] = scripted(2, &log, 3.5, 1.5, 1.4)
+	got, err = p.measure(context.Background(), timers, []int{1, 1, 1})
+	require.NoError(t, err)
+	assert.False(t, got[2].Screened)
+	assert.InDelta(t, 1.4, got[2].MS, 1e-9)
 
 	// Without screening every candidate runs the passes.
 	log = nil

@@ -106,16 +106,13 @@ func (p protocol) measure(ctx context.Context, timers []timer, calls []int) ([]m
 func (p protocol) screened(ctx context.Context, timers []timer, calls []int) ([]measured, error) {
 	first := make([]float64, len(timers))
 	best := math.Inf(1)
-	for i, tm := range timers {
-		if err := ctx.Err(); err != nil {
+	for i := range timers {
+		ms, err := timeOnce(ctx, timers[i], calls[i])
+		if err != nil {
 			return nil, err
 		}
-		d, err := tm(ctx, calls[i])
-		if err != nil {
-			return nil, fmt.Errorf("timing: %w", err)
-		}
-		first[i] = float64(d) / float64(time.Millisecond) / float64(calls[i])
-		best = min(best, first[i])
+		first[i] = ms
+		best = min(best, ms)
 	}
 	out := make([]measured, len(timers))
 	var keep []int
@@ -123,11 +120,11 @@ func (p protocol) screened(ctx context.Context, timers []timer, calls []int) ([]
 		if ms > best*p.screen {
 			// One disturbed timing must not screen a candidate out: it
 			// is timed again and keeps the faster of the two.
-			d, err := timers[i](ctx, calls[i])
+			again, err := timeOnce(ctx, timers[i], calls[i])
 			if err != nil {
-				return nil, fmt.Errorf("timing: %w", err)
+				return nil, err
 			}
-			ms = min(ms, float64(d)/float64(time.Millisecond)/float64(calls[i]))
+			ms = min(ms, again)
 		}
 		if ms <= best*p.screen {
 			keep = append(keep, i)
@@ -135,11 +132,7 @@ func (p protocol) screened(ctx context.Context, timers []timer, calls []int) ([]
 		}
 		out[i] = measured{MS: ms, Passes: [2]float64{ms, ms}, Screened: true}
 	}
-	sub := make([]timer, len(keep))
-	subCalls := make([]int, len(keep))
-	for j, i := range keep {
-		sub[j], subCalls[j] = timers[i], calls[i]
-	}
+	sub, subCalls := subset(timers, calls, keep)
 	res, err := p.full(ctx, sub, subCalls)
 	if err != nil {
 		return nil, err
@@ -148,6 +141,29 @@ func (p protocol) screened(ctx context.Context, timers []timer, calls []int) ([]
 		out[i] = res[j]
 	}
 	return out, nil
+}
+
+// timeOnce makes one timing of calls calls and returns milliseconds per
+// call.
+func timeOnce(ctx context.Context, tm timer, calls int) (float64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	d, err := tm(ctx, calls)
+	if err != nil {
+		return 0, fmt.Errorf("timing: %w", err)
+	}
+	return float64(d) / float64(time.Millisecond) / float64(calls), nil
+}
+
+// subset picks the timers (and their calls per timing) at positions idx.
+func subset(timers []timer, calls []int, idx []int) ([]timer, []int) {
+	sub := make([]timer, len(idx))
+	subCalls := make([]int, len(idx))
+	for j, i := range idx {
+		sub[j], subCalls[j] = timers[i], calls[i]
+	}
+	return sub, subCalls
 }
 
 // full is the two-pass protocol on every timer, with a second round for
@@ -166,11 +182,7 @@ func (p protocol) full(ctx context.Context, timers []timer, calls []int) ([]meas
 	if len(again) == 0 {
 		return res, nil
 	}
-	sub := make([]timer, len(again))
-	subCalls := make([]int, len(again))
-	for j, i := range again {
-		sub[j], subCalls[j] = timers[i], calls[i]
-	}
+	sub, subCalls := subset(timers, calls, again)
 	res2, err := p.round(ctx, sub, subCalls)
 	if err != nil {
 		return nil, err
@@ -202,14 +214,10 @@ func (p protocol) round(ctx context.Context, timers []timer, calls []int) ([]mea
 	for pass, orders := range passOrders(n, p.reps) {
 		for _, order := range orders {
 			for _, i := range order {
-				if err := ctx.Err(); err != nil {
+				ms, err := timeOnce(ctx, timers[i], calls[i])
+				if err != nil {
 					return nil, err
 				}
-				d, err := timers[i](ctx, calls[i])
-				if err != nil {
-					return nil, fmt.Errorf("timing: %w", err)
-				}
-				ms := float64(d) / float64(time.Millisecond) / float64(calls[i])
 				samples[pass][i] = append(samples[pass][i], ms)
 			}
 		}

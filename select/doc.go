@@ -15,6 +15,7 @@
 // BATCHLAS_TUNED_DIR=<dir> replaces sections of the built-in tables (per
 // dtype) with an operator's own.
 //
-// The contract is shared/design/selection.md; docs/select.md explains the
-// mechanism to a maintainer.
+// docs/select.md explains the mechanism to a maintainer; the table format,
+// trace lines and coverage columns it describes are fixed (tools and
+// scripts outside the Go code read them).
 package sel

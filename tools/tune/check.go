@@ -101,7 +101,7 @@ func checkDir(dir string, stdout, stderr io.Writer) ([]checkedTable, int, error)
 	return out, failures, nil
 }
 
-// checkTable runs every check of tuner.md on one table and returns its
+// checkTable runs every check of `tune check` (docs/tuning.md) on one table and returns its
 // problems as `<file>:<line>: <reason>`. The table is nil when it does not
 // parse (or names no linked op).
 func checkTable(name string, data []byte) (*sel.Table, *sel.Op, []string) {

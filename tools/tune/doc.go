@@ -10,12 +10,12 @@
 //	go run ./tools/tune coverage [--require-reached] [--suggest N] FILES...
 //
 // run times every candidate of an op over the op's tuner grid (declared in
-// ops/<op>/choice.go) and writes tuned/<op>.<device>.txt in the format of
-// selection.md section 3. What the tuner needs to know about an op beyond
+// ops/<op>/choice.go) and writes tuned/<op>.<device>.txt in the table
+// format docs/select.md describes. What the tuner needs to know about an op beyond
 // its selection spec (how to make inputs for a cell, how to verify a result,
 // the flop count, which source files are its kernels) lives in
 // <op>_spec.go, one file per op.
 //
-// The contract is shared/design/tuner.md; docs/tuning.md is the operator's
-// guide.
+// docs/tuning.md is the operator's guide: the design of the measured
+// cells, the protocol, and how to check and ship the tables.
 package main

@@ -13,7 +13,7 @@ import (
 // not counted).
 type timer func(ctx context.Context, calls int) (time.Duration, error)
 
-// protocol is the measurement protocol of tuner.md: warm-up; repeated
+// protocol is the tuner's measurement protocol: warm-up; repeated
 // timings with the candidate order rotated each repetition; two passes, the
 // second in reverse order; a candidate's time is the mean of the two
 // medians; a candidate whose passes differ by more than noise is measured

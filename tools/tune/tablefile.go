@@ -10,8 +10,8 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// tableDoc is a table the tuner writes, in the format of selection.md
-// section 3. The reading side is sel.ParseTable; the tests round-trip one
+// tableDoc is a table the tuner writes, in the format docs/select.md
+// describes. The reading side is sel.ParseTable; the tests round-trip one
 // through the other.
 type tableDoc struct {
 	header   [][]headerWord // one slice per `#` line, before `# keys:`

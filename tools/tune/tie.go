@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// tieTolerance is the tie rule of tuner.md: candidates within 3% of the
+// tieTolerance is the tuner's tie rule: candidates within 3% of the
 // fastest are a tie, ordered by candidate order (simpler and native first).
 // A tie goes to the simpler kernel because a 3% difference is within what
 // a rerun on a quiet machine moves, while simpler kernels are cheaper to

@@ -19,7 +19,7 @@ func TestForCoversEveryIndexOnce(t *testing.T) {
 			seen := make([]int32, count)
 			var bad atomic.Bool
 			err := For(context.Background(), count, work, func(w, lo, hi int) {
-				if w < 0 || w >= Workers() || lo >= hi {
+				if w < 0 || w >= Workers(context.Background()) || lo >= hi {
 					bad.Store(true)
 				}
 				for i := lo; i < hi; i++ {

@@ -99,7 +99,9 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 // BufferSize returns the workspace, in elements, that Gemm needs for these
 // operands: it asks the selection core the same question Gemm asks, for the
 // same device (R5), and the packed kernel's blocking derives from that
-// device too. A nil ctx is context.Background().
+// device too. Per-worker scratch is sized for the workers a call with ctx
+// may use (batchlas.WithParallelism), so pass the call's context. A nil
+// ctx is context.Background().
 //
 // It refuses the operands Gemm refuses, overlap included. For an empty C
 // or k == 0 it is 0, with no decision (the pin is not read), as Gemm runs

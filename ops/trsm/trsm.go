@@ -159,7 +159,8 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 
 // BufferSize returns the number of workspace elements Trsm needs for these
 // arguments, for the kernel the same call would choose (R5): with the same
-// context (pins, device) and shapes. A nil ctx is context.Background().
+// context (pins, device, the worker cap of batchlas.WithParallelism) and
+// shapes. A nil ctx is context.Background().
 //
 // It refuses the operands Trsm refuses, overlap included. For an empty B
 // it is 0, with no decision (the pin is not read), as Trsm runs no kernel;

@@ -140,7 +140,7 @@ func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, se
 				lo[i], hi[i] = min(lo[i], x), max(hi[i], x)
 			}
 		}
-		if keys[i].Name == "batch" {
+		if keys[i].Name == batchKey {
 			lo[i] = 1
 		}
 	}
@@ -160,7 +160,7 @@ func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, se
 				vals[i] = values[i][0]
 			case k.Kind == sel.Exact:
 				vals[i] = values[i][r.IntN(len(values[i]))]
-			case space == spaceDiagonal && k.Name != "batch":
+			case space == spaceDiagonal && k.Name != batchKey:
 				if shared == "" {
 					shared = logUniform(r, lo[i], hi[i])
 				}

@@ -45,6 +45,8 @@ fuzz:
 tablecheck:
 	$(GO) run ./tools/tune check --dir tuned
 
+# docs/tables.md and every plot in docs/plots/ match the candidate lists
+# and the tuned/ tables, byte for byte.
 docscheck:
 	$(GO) run ./tools/tune docs --check
 
@@ -61,6 +63,8 @@ tune:
 	$(GO) run ./tools/tune run --op all --dtype float64,float32 --grid quick \
 		--reps 3 --max-cell-flops 1e8 --refine-max 0.25 --out out/tuned --ledger out/ledger
 
+# Regenerate docs/tables.md and its plots (docs/plots/*.svg) from the
+# candidate lists and the tuned/ tables.
 docs:
 	$(GO) run ./tools/tune docs
 

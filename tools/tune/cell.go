@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,26 +115,68 @@ func checkValue(k sel.KeySpec, v string) error {
 	return nil
 }
 
+// exactValues returns the values an exact key of op takes: the key's axis
+// in the op's OpSpec.Grid lists every one (quick and full together, in
+// order). It is nil for a log key, or when the op declares no axis for
+// the key; any word is then accepted.
+func exactValues(op *sel.Op, k sel.KeySpec) []string {
+	if k.Kind != sel.Exact {
+		return nil
+	}
+	var out []string
+	for _, ax := range op.Spec().Grid {
+		if ax.Key != k.Name {
+			continue
+		}
+		for _, v := range append(append([]string(nil), ax.Quick...), ax.Full...) {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// keyForms is op's key list as the commands take it, every key as
+// name=value: the values of exact keys (uplo=L|U) and <n> for size keys.
+func keyForms(op *sel.Op) string {
+	var parts []string
+	for _, k := range op.Keys() {
+		v := "<n>"
+		if k.Kind == sel.Exact {
+			v = "<word>"
+			if vs := exactValues(op, k); len(vs) > 0 {
+				v = strings.Join(vs, "|")
+			}
+		}
+		parts = append(parts, k.Name+"="+v)
+	}
+	return strings.Join(parts, " ")
+}
+
 // parseCellArgs builds a cell from `name=value` arguments (explain, bench).
 // Every key must be given once; a call that leaves keys out is told all of
-// them at once, with the op's key list.
+// them at once, with the op's key list and the values of its exact keys.
 func parseCellArgs(op *sel.Op, args []string) (cell, error) {
 	keys := op.Keys()
 	vals := make([]string, len(keys))
 	for _, a := range args {
 		name, v, ok := strings.Cut(a, "=")
 		if !ok {
-			return cell{}, fmt.Errorf("%s: argument %q: want name=value (keys: %s)", op.Name(), a, sel.FormatKeys(keys))
+			return cell{}, fmt.Errorf("%s: argument %q: want name=value (keys: %s)", op.Name(), a, keyForms(op))
 		}
 		i := keyIndex(keys, name)
 		if i < 0 {
-			return cell{}, fmt.Errorf("%s has no key %q (keys: %s)", op.Name(), name, sel.FormatKeys(keys))
+			return cell{}, fmt.Errorf("%s has no key %q (keys: %s)", op.Name(), name, keyForms(op))
 		}
 		if vals[i] != "" {
 			return cell{}, fmt.Errorf("%s: key %s given twice", op.Name(), name)
 		}
 		if err := checkValue(keys[i], v); err != nil {
 			return cell{}, fmt.Errorf("%s: %v", op.Name(), err)
+		}
+		if vs := exactValues(op, keys[i]); len(vs) > 0 && !slices.Contains(vs, v) {
+			return cell{}, fmt.Errorf("%s: key %s=%s: want one of %s", op.Name(), name, v, strings.Join(vs, ", "))
 		}
 		vals[i] = v
 	}
@@ -144,7 +187,7 @@ func parseCellArgs(op *sel.Op, args []string) (cell, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return cell{}, fmt.Errorf("%s: missing key(s) %s (keys: %s)", op.Name(), strings.Join(missing, ", "), sel.FormatKeys(keys))
+		return cell{}, fmt.Errorf("%s: missing key(s) %s (keys: %s)", op.Name(), strings.Join(missing, ", "), keyForms(op))
 	}
 	return newCell(keys, vals), nil
 }

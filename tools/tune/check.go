@@ -17,15 +17,15 @@ import (
 const checkSynopsis = "check [--dir tuned] [--regret]"
 
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("check", checkSynopsis, stderr)
+	fs := newFlags("check", checkSynopsis, stdout, stderr)
 	dir := fs.String("dir", "tuned", "directory of <op>.<device>.txt tables")
 	regret := fs.Bool("regret", false, "print each table's leave-one-out regret and the best single fixed candidate")
 	worst := fs.Int("worst", 3, "with --regret, list this many rows with the largest regret per section")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %q", fs.Args())
 	}
 	tables, failures, err := checkDir(*dir, stdout, stderr)
 	if err != nil {
@@ -230,13 +230,7 @@ func sortedDTypes(t *sel.Table) []sel.DType {
 	return out
 }
 
-func spellingList(cs []sel.Choice) string {
-	s := make([]string, len(cs))
-	for i, c := range cs {
-		s[i] = c.String()
-	}
-	return strings.Join(s, ", ")
-}
+func spellingList(cs []sel.Choice) string { return strings.Join(spellings(cs), ", ") }
 
 // printRegret prints the leave-one-out regret of every section of a table.
 func printRegret(w io.Writer, ct checkedTable, worst int) {

@@ -14,14 +14,14 @@ import (
 const coverageSynopsis = "coverage [--require-reached] [--suggest N] FILES..."
 
 func cmdCoverage(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("coverage", coverageSynopsis, stderr)
+	fs := newFlags("coverage", coverageSynopsis, stdout, stderr)
 	require := fs.Bool("require-reached", false, "fail, listing every linked candidate that no reached row names")
 	suggest := fs.Int("suggest", 0, "list the N most-called keys farthest from any row of the table they used: what to tune next")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError(fs, "name the coverage shards (BATCHLAS_COVERAGE_OUT=<path> writes <path>.<pid>.csv)")
+		return fs.usageError("name the coverage shards (BATCHLAS_COVERAGE_OUT=<path> writes <path>.<pid>.csv)")
 	}
 	raw, err := coverage.ReadFiles(fs.Args()...)
 	if err != nil {

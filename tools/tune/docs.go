@@ -19,14 +19,14 @@ import (
 const docsSynopsis = "docs [--check] [--out docs/tables.md]"
 
 func cmdDocs(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("docs", docsSynopsis, stderr)
-	check := fs.Bool("check", false, "do not write: fail when the file differs from what would be written")
-	out := fs.String("out", "", "file to write (default: docs/tables.md of the checkout)")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("docs", docsSynopsis, stdout, stderr)
+	check := fs.Bool("check", false, "do not write: fail when a file differs from what would be written")
+	out := fs.String("out", "", "file to write (default: docs/tables.md of the checkout); the plots go to plots/ next to it")
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %q", fs.Args())
 	}
 	path := *out
 	if path == "" {
@@ -36,73 +36,151 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 		}
 		path = filepath.Join(root, "docs", "tables.md")
 	}
-	doc, err := tablesDoc(sel.Ops(), batchlas.BuiltinTables())
+	files, err := docFiles(sel.Ops(), batchlas.BuiltinTables())
 	if err != nil {
 		return err
 	}
+	dir := filepath.Dir(path)
+	for i := range files {
+		if files[i].rel == tablesMD {
+			files[i].rel = filepath.Base(path)
+		}
+	}
 	if *check {
-		have, err := os.ReadFile(path)
-		if err != nil || !bytes.Equal(have, doc) {
-			fmt.Fprintf(stderr, "tune docs: %s is out of date with the candidate lists and tuned/ tables: run `make docs` (go run ./tools/tune docs) and commit it\n", path)
+		stale := staleDocFiles(dir, files)
+		for _, s := range stale {
+			fmt.Fprintf(stderr, "tune docs: %s\n", s)
+		}
+		if len(stale) > 0 {
+			fmt.Fprintf(stderr, "tune docs: the docs are out of date with the candidate lists and tuned/ tables: run `make docs` (go run ./tools/tune docs) and commit %s and %s\n",
+				path, filepath.Join(dir, plotsDir))
 			return exitError{1}
 		}
-		fmt.Fprintf(stdout, "%s is up to date\n", path)
+		fmt.Fprintf(stdout, "%s and its %d plots are up to date\n", path, len(files)-1)
 		return nil
 	}
-	if err := writeFileAtomic(path, doc); err != nil {
-		return err
+	for _, f := range files {
+		p := filepath.Join(dir, f.rel)
+		if err := writeFileAtomic(p, f.data); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", p)
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", path)
+	for _, old := range extraPlots(dir, files) {
+		if err := os.Remove(old); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "removed %s (no table draws it any more)\n", old)
+	}
 	return nil
 }
 
+// The files `docs` writes, relative to the docs directory: the page and
+// the plots it shows.
+const (
+	tablesMD = "tables.md"
+	plotsDir = "plots"
+)
+
+// docFile is one generated file, relative to the docs directory.
+type docFile struct {
+	rel  string
+	data []byte
+}
+
+// docFiles renders everything `docs` writes: docs/tables.md and every plot
+// it links to (plots/*.svg). Like the page, the plots depend only on the
+// candidate lists and the tables, so `docs --check` can compare bytes.
+func docFiles(ops []*sel.Op, builtin fs.FS) ([]docFile, error) {
+	doc, err := tablesDoc(ops, builtin)
+	if err != nil {
+		return nil, err
+	}
+	files := []docFile{{rel: tablesMD, data: doc}}
+	tables, err := readTables(ops, builtin)
+	if err != nil {
+		return nil, err
+	}
+	for _, nt := range tables {
+		for _, dt := range sortedDTypes(nt.t) {
+			for _, sp := range planPlots(nt.op, nt.t, dt) {
+				data, err := sp.render()
+				if err != nil {
+					return nil, fmt.Errorf("docs: drawing %s: %w", sp.file, err)
+				}
+				files = append(files, docFile{rel: filepath.Join(plotsDir, sp.file), data: data})
+			}
+		}
+	}
+	return files, nil
+}
+
+// staleDocFiles compares the generated files with those under dir: one
+// line per file that differs, is missing, or is a plot no table draws.
+func staleDocFiles(dir string, files []docFile) []string {
+	var out []string
+	for _, f := range files {
+		p := filepath.Join(dir, f.rel)
+		have, err := os.ReadFile(p)
+		switch {
+		case err != nil:
+			out = append(out, fmt.Sprintf("%s is missing", p))
+		case !bytes.Equal(have, f.data):
+			out = append(out, fmt.Sprintf("%s differs from what the tables give", p))
+		}
+	}
+	for _, p := range extraPlots(dir, files) {
+		out = append(out, fmt.Sprintf("%s is a plot no table draws any more", p))
+	}
+	return out
+}
+
+// extraPlots lists the SVG files of dir/plots that files does not hold:
+// plots of a table or dtype that is gone.
+func extraPlots(dir string, files []docFile) []string {
+	ents, err := os.ReadDir(filepath.Join(dir, plotsDir))
+	if err != nil {
+		return nil // no plots directory: nothing extra
+	}
+	var out []string
+	for _, e := range ents {
+		rel := filepath.Join(plotsDir, e.Name())
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".svg") || slices.ContainsFunc(files, func(f docFile) bool { return f.rel == rel }) {
+			continue
+		}
+		out = append(out, filepath.Join(dir, rel))
+	}
+	return out
+}
+
 // tablesDoc renders docs/tables.md: per op its vocabulary, and per shipped
-// table its provenance and where each candidate wins. The output depends
-// only on the candidate lists and the tables (no clock, no map order), so
-// `docs --check` is meaningful.
+// table its provenance, where each candidate wins and the plots of it. The
+// output depends only on the candidate lists and the tables (no clock, no
+// map order), so `docs --check` is meaningful.
 func tablesDoc(ops []*sel.Op, builtin fs.FS) ([]byte, error) {
 	ops = slices.Clone(ops)
 	sort.Slice(ops, func(i, j int) bool { return ops[i].Name() < ops[j].Name() })
 	var b bytes.Buffer
 	b.WriteString("# Ops, candidates and shipped tables\n\n")
 	b.WriteString("Generated by `go run ./tools/tune docs` (`make docs`) from each op's `choice.go` and the\n")
-	b.WriteString("tables embedded from `tuned/`. Do not edit by hand: the test command fails when this file\n")
-	b.WriteString("is out of date. How the tables are used: docs/select.md; how to make one: docs/tuning.md.\n")
-	var names []string
-	if builtin != nil {
-		ents, err := fs.ReadDir(builtin, ".")
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range ents {
-			if _, _, err := sel.SplitTableName(e.Name()); err == nil && !e.IsDir() {
-				names = append(names, e.Name())
-			}
-		}
+	b.WriteString("tables embedded from `tuned/`, with the plots in `plots/` (drawn by the same code as\n")
+	b.WriteString("`go run ./tools/tune plot`). Do not edit by hand: the test command fails when this file\n")
+	b.WriteString("or a plot is out of date. How the tables are used: docs/select.md; how to make one: docs/tuning.md.\n")
+	tables, err := readTables(ops, builtin)
+	if err != nil {
+		return nil, err
 	}
-	sort.Strings(names)
 	for _, op := range ops {
 		writeOpDoc(&b, op)
-		var shipped []string
-		for _, n := range names {
-			if o, _, _ := sel.SplitTableName(n); o == op.Name() {
-				shipped = append(shipped, n)
+		shipped := 0
+		for _, nt := range tables {
+			if nt.op == op {
+				writeTableDoc(&b, op, nt.t)
+				shipped++
 			}
 		}
-		if len(shipped) == 0 {
+		if shipped == 0 {
 			b.WriteString("\nNo shipped table: every call takes the last-resort order until one is tuned.\n")
-			continue
-		}
-		for _, n := range shipped {
-			data, err := fs.ReadFile(builtin, n)
-			if err != nil {
-				return nil, err
-			}
-			t, err := sel.ParseTable(n, data, op)
-			if err != nil {
-				return nil, fmt.Errorf("docs: %w", err)
-			}
-			writeTableDoc(&b, op, t)
 		}
 	}
 	return b.Bytes(), nil
@@ -184,6 +262,14 @@ func writeTableDoc(b *bytes.Buffer, op *sel.Op, t *sel.Table) {
 		writeWins(b, t, rows)
 		writeExactWins(b, t, rows)
 		writeWinMaps(b, t, rows)
+		writePlotLinks(b, op, t, dt)
+	}
+}
+
+// writePlotLinks shows the section's plots, each with how to read it.
+func writePlotLinks(b *bytes.Buffer, op *sel.Op, t *sel.Table, dt sel.DType) {
+	for _, sp := range planPlots(op, t, dt) {
+		fmt.Fprintf(b, "\n![%s](%s/%s)\n\n%s\n", sp.alt, plotsDir, sp.file, sp.caption)
 	}
 }
 

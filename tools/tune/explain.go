@@ -10,26 +10,28 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-const explainSynopsis = "explain OP DTYPE key=value... [--device KEY]   e.g. explain potrf float64 uplo=L n=100 batch=3000"
+const explainSynopsis = "explain OP [DTYPE] key=value... [flags]   e.g. explain potrf float64 uplo=L n=100 batch=3000"
 
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("explain", explainSynopsis, stderr)
+	fs := newFlags("explain", explainSynopsis, stdout, stderr)
+	dtype := dtypeFlag(fs)
 	device := fs.String("device", "", "explain the call as a device with this key would make it (x86-64-v3, ...); default: this host (BATCHLAS_DEVICE respected)")
-	if err := fs.Parse(args); err != nil {
+	fs.note(keysNote(sel.Ops()))
+	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() < 2 {
-		return usageError(fs, "want an op, a dtype and the call's keys")
+	if fs.NArg() < 1 {
+		return fs.usageError("want an op and the call's keys")
 	}
 	op, err := opByName(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	dt := sel.DType(fs.Arg(1))
-	if len(op.Candidates(dt)) == 0 {
-		return fmt.Errorf("%s has no %s candidates (dtypes: %v)", op.Name(), dt, op.DTypes())
+	dt, keys, err := callDType(op, fs.Args()[1:], fs, *dtype)
+	if err != nil {
+		return err
 	}
-	c, err := parseCellArgs(op, fs.Args()[2:])
+	c, err := parseCellArgs(op, keys)
 	if err != nil {
 		return err
 	}

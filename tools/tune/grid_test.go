@@ -108,13 +108,15 @@ func TestParseCellArgs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ta=N tb=T m=3 n=64 k=5 batch=100", c.String())
 	_, err = parseCellArgs(gemm.Op, []string{"ta=N", "n=64", "batch=100"})
-	assert.ErrorContains(t, err, "missing key(s) tb, m, k (keys: ta:exact", "every missing key at once, with the key list")
+	assert.ErrorContains(t, err, "missing key(s) tb, m, k (keys: ta=N|T tb=N|T m=<n> n=<n> k=<n> batch=<n>)", "every missing key at once, with the key list and the values of exact keys")
 	_, err = parseCellArgs(potrf.Op, []string{"uplo=L", "n=4"})
 	assert.ErrorContains(t, err, "missing key(s) batch")
 	_, err = parseCellArgs(potrf.Op, []string{"uplo=L", "n=4", "batch=2", "m=3"})
 	assert.ErrorContains(t, err, `no key "m"`)
 	_, err = parseCellArgs(potrf.Op, []string{"uplo=L", "n=-4", "batch=2"})
 	assert.Error(t, err)
+	_, err = parseCellArgs(potrf.Op, []string{"uplo=X", "n=4", "batch=2"})
+	assert.EqualError(t, err, "potrf: key uplo=X: want one of L, U", "an exact key takes only the values its grid axis lists")
 }
 
 func TestRefinePointsBisectWhereWinnersDisagree(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -27,7 +28,8 @@ func commands() []command {
 		{"validate", "measure auto against the fastest candidate at random off-grid shapes", cmdValidate},
 		{"explain", "show the whole selection walk for one call", cmdExplain},
 		{"bench", "time one call shape: auto versus every candidate pinned", cmdBench},
-		{"docs", "write docs/tables.md (--check: fail when it is out of date)", cmdDocs},
+		{"docs", "write docs/tables.md and its plots (--check: fail when they are out of date)", cmdDocs},
+		{"plot", "draw SVG plots of tables: who wins where, and the gain over the best fixed candidate", cmdPlot},
 		{"coverage", "merge coverage shards; --require-reached, --suggest N", cmdCoverage},
 	}
 }
@@ -47,60 +49,120 @@ func main() {
 	os.Exit(code)
 }
 
+// mainCode runs one invocation and returns its exit status. Help that was
+// asked for goes to stdout with status 0 (so `tune help run | less` works);
+// help printed because the invocation was wrong goes to stderr with a
+// non-zero status.
 func mainCode(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
+		return 2
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		if len(args) == 1 {
+			usage(stdout)
+			return 0
+		}
+		if len(args) > 2 || findCommand(args[1]) == nil {
+			fmt.Fprintf(stderr, "tune help: want one command name, got %q\n\n", args[1:])
+			usage(stderr)
 			return 2
 		}
+		// The command prints its own usage, from the flag set it parses
+		// with: one source for what `help X` and `X --help` say.
+		args = []string{args[1], "--help"}
+	}
+	c := findCommand(args[0])
+	if c == nil {
+		fmt.Fprintf(stderr, "tune: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	err := c.run(args[1:], stdout, stderr)
+	var ee exitError
+	switch {
+	case err == nil:
 		return 0
+	case errors.Is(err, pflag.ErrHelp):
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
 	}
+	fmt.Fprintf(stderr, "tune %s: %v\n", c.name, err)
+	return 1
+}
+
+func findCommand(name string) *command {
 	for _, c := range commands() {
-		if c.name != args[0] {
-			continue
+		if c.name == name {
+			return &c
 		}
-		err := c.run(args[1:], stdout, stderr)
-		var ee exitError
-		switch {
-		case err == nil:
-			return 0
-		case errors.Is(err, pflag.ErrHelp):
-			return 0
-		case errors.As(err, &ee):
-			return ee.code
-		}
-		fmt.Fprintf(stderr, "tune %s: %v\n", c.name, err)
-		return 1
 	}
-	fmt.Fprintf(stderr, "tune: unknown command %q\n\n", args[0])
-	usage(stderr)
-	return 2
+	return nil
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: go run ./tools/tune <command> [flags]   (<command> --help for its flags)")
+	fmt.Fprintln(w, "usage: go run ./tools/tune <command> [flags]")
+	fmt.Fprintln(w, "       go run ./tools/tune help <command>   (or <command> --help: its arguments and flags)")
 	fmt.Fprintln(w)
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 }
 
-// newFlags makes a command's flag set: errors are returned, not fatal, and
-// --help prints the synopsis and flags.
-func newFlags(name, synopsis string, stderr io.Writer) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.SortFlags = false
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: go run ./tools/tune %s\n\n", synopsis)
-		fmt.Fprint(stderr, fs.FlagUsages())
-	}
-	return fs
+// cmdFlags is a command's flag set with what its usage prints: the
+// synopsis, the command's summary, the flags, and notes such as each op's
+// keys.
+type cmdFlags struct {
+	*pflag.FlagSet
+	name, synopsis string
+	notes          []func(io.Writer)
+	stdout, stderr io.Writer
 }
 
-// usageError reports a wrong invocation with the command's synopsis.
-func usageError(fs *pflag.FlagSet, format string, args ...any) error {
-	fs.Usage()
+// newFlags makes a command's flag set. Parse errors are returned, not fatal;
+// --help and -h print the usage on stdout (pflag calls Usage for them).
+func newFlags(name, synopsis string, stdout, stderr io.Writer) *cmdFlags {
+	f := &cmdFlags{FlagSet: pflag.NewFlagSet(name, pflag.ContinueOnError), name: name, synopsis: synopsis, stdout: stdout, stderr: stderr}
+	f.SetOutput(stderr)
+	f.SortFlags = false
+	f.Usage = func() { f.printUsage(stdout) }
+	return f
+}
+
+// note adds a paragraph printed after the flags in the usage.
+func (f *cmdFlags) note(n func(io.Writer)) { f.notes = append(f.notes, n) }
+
+func (f *cmdFlags) printUsage(w io.Writer) {
+	fmt.Fprintf(w, "usage: go run ./tools/tune %s\n", f.synopsis)
+	if c := findCommand(f.name); c != nil {
+		fmt.Fprintf(w, "\n%s.\n", strings.ToUpper(c.summary[:1])+c.summary[1:])
+	}
+	if flags := f.FlagUsages(); flags != "" {
+		fmt.Fprintf(w, "\nflags:\n%s", flags)
+	}
+	for _, n := range f.notes {
+		fmt.Fprintln(w)
+		n(w)
+	}
+}
+
+// parse parses the command line. A wrong flag prints the usage on stderr
+// and says where the full help is.
+func (f *cmdFlags) parse(args []string) error {
+	err := f.Parse(args)
+	if err == nil || errors.Is(err, pflag.ErrHelp) {
+		return err
+	}
+	f.printUsage(f.stderr)
+	return fmt.Errorf("%w (go run ./tools/tune help %s)", err, f.name)
+}
+
+// usageError reports a wrong invocation: the usage on stderr, then the
+// error.
+func (f *cmdFlags) usageError(format string, args ...any) error {
+	f.printUsage(f.stderr)
 	return fmt.Errorf(format, args...)
 }
 
@@ -115,4 +177,31 @@ func opByName(name string) (*sel.Op, error) {
 		names = append(names, op.Name())
 	}
 	return nil, fmt.Errorf("no op %q (linked: %s)", name, strings.Join(names, ", "))
+}
+
+// keysNote is the usage paragraph listing each op's keys with the values
+// they take, for the commands that take keys.
+func keysNote(ops []*sel.Op) func(io.Writer) {
+	return func(w io.Writer) {
+		ops = sortedOps(ops)
+		fmt.Fprintln(w, "keys of each op (<n>: a positive integer):")
+		for _, op := range ops {
+			fmt.Fprintf(w, "  %-7s %s\n", op.Name(), keyForms(op))
+		}
+	}
+}
+
+func sortedOps(ops []*sel.Op) []*sel.Op {
+	out := append([]*sel.Op(nil), ops...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
+
+// tunedOps is the ops the tuner has a spec for, sorted by name.
+func tunedOps() []*sel.Op {
+	var out []*sel.Op
+	for _, name := range tunerNames() {
+		out = append(out, tuners[name].op)
+	}
+	return out
 }

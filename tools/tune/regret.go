@@ -80,7 +80,7 @@ func leaveOneOut(t *sel.Table, dt sel.DType, op *sel.Op, dev *sel.Device) regret
 		return rep
 	}
 	rep.geomean = math.Exp(logSum / float64(rep.scored))
-	rep.fixed, rep.fixedGeomean, rep.fixedSpeedup = bestFixed(rep.rows, op.Candidates(dt))
+	rep.fixed, rep.fixedGeomean, rep.fixedSpeedup = bestFixed(rep.rows, spellings(op.Candidates(dt)))
 	if rep.fixed != "" {
 		logSum, n := 0.0, 0
 		for _, rr := range rep.rows {
@@ -128,10 +128,9 @@ func firstRunnable(r *sel.Row, dt sel.DType, k sel.Key, op *sel.Op, dev *sel.Dev
 // bestFixed finds the single candidate with the least geometric-mean
 // slowdown over the scored rows, and how much slower than the automatic
 // (leave-one-out) choice it is there.
-func bestFixed(rows []rowRegret, cands []sel.Choice) (string, float64, float64) {
+func bestFixed(rows []rowRegret, cands []string) (string, float64, float64) {
 	best, bestG, bestS := "", math.Inf(1), math.NaN()
-	for _, c := range cands {
-		sp := c.String()
+	for _, sp := range cands {
 		logFixed, logRatio, n := 0.0, 0.0, 0
 		ok := true
 		for _, rr := range rows {
@@ -163,6 +162,14 @@ func bestFixed(rows []rowRegret, cands []sel.Choice) (string, float64, float64) 
 		return "", math.NaN(), math.NaN()
 	}
 	return best, bestG, bestS
+}
+
+func spellings(cs []sel.Choice) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.String()
+	}
+	return out
 }
 
 // entryMS is the time of spelling s in row r, or 0 when the row lacks it.

@@ -34,8 +34,8 @@ type runConfig struct {
 
 const runSynopsis = "run --op potrf[,gemm,...|all] --dtype float64[,float32] --grid quick|full|key=v1:v2:... --out DIR [--budget 10m] [--ledger DIR] [--plan]"
 
-func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
-	fs := newFlags("run", runSynopsis, stderr)
+func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) {
+	fs := newFlags("run", runSynopsis, stdout, stderr)
 	ops := fs.String("op", "", "ops to tune: comma-separated names, or all")
 	dtypes := fs.String("dtype", "float64,float32", "dtypes to tune, comma-separated")
 	grid := fs.String("grid", "quick", "quick, full, or axes key=v1:v2:... (comma-separated; other axes keep their quick values)")
@@ -43,23 +43,24 @@ func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
 	budget := fs.Duration("budget", 0, "stop cleanly after this long and write what is complete (0: no limit)")
 	ledgerDir := fs.String("ledger", "", "directory keeping every finished cell, so an interrupted run resumes")
 	plan := fs.Bool("plan", false, "print the cells and an estimated time, and exit")
-	maxFlops, maxBytes := capFlags(fs)
+	maxFlops, maxBytes := capFlags(fs.FlagSet)
 	refine := fs.Bool("refine", true, "measure cells between neighbouring cells whose winners disagree, along every size key")
 	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
-	settings := protocolFlags(fs, defaultProtocol().screen)
+	settings := protocolFlags(fs.FlagSet, defaultProtocol().screen)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
-	if err := fs.Parse(args); err != nil {
+	fs.note(keysNote(tunedOps())) // --grid takes key names and values
+	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, usageError(fs, "unexpected arguments %q", fs.Args())
+		return nil, fs.usageError("unexpected arguments %q", fs.Args())
 	}
 	cfg := &runConfig{out: *out, budget: *budget, ledgerDir: *ledgerDir, plan: *plan,
 		caps: cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}, refine: *refine, refineMax: *refineMax,
 		planGFlops: *gflops}
 	var err error
 	if *ops == "" {
-		return nil, usageError(fs, "--op is required (%s, or all)", strings.Join(tunerNames(), ", "))
+		return nil, fs.usageError("--op is required (%s, or all)", strings.Join(tunerNames(), ", "))
 	}
 	if cfg.tuners, err = selectTuners(*ops); err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runConfig, error) {
 		}
 	}
 	if !(*maxFlops > 0) || *maxBytes <= 0 || !(*gflops > 0) {
-		return nil, usageError(fs, "--max-cell-flops, --max-cell-bytes and --plan-gflops must be positive")
+		return nil, fs.usageError("--max-cell-flops, --max-cell-bytes and --plan-gflops must be positive")
 	}
 	cfg.measure = settings()
 	cfg.measure.maxBytes = *maxBytes
@@ -143,7 +144,7 @@ func (cfg *runConfig) plans() ([]opPlan, error) {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	cfg, err := parseRunFlags(args, stderr)
+	cfg, err := parseRunFlags(args, stdout, stderr)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ const validateSynopsis = "validate --op potrf[,...|all] --dtype float64[,float32
 // at random call shapes that are not grid cells, every candidate is timed
 // and the candidate automatic selection picks is compared with the fastest.
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("validate", validateSynopsis, stderr)
+	fs := newFlags("validate", validateSynopsis, stdout, stderr)
 	ops := fs.String("op", "", "ops to validate: comma-separated names, or all")
 	dtypes := fs.String("dtype", "float64", "dtypes, comma-separated")
 	shapes := fs.Int("shapes", 30, "random call shapes per op and dtype")
@@ -28,19 +28,20 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "", "validate the tables of this directory (sets BATCHLAS_TUNED_DIR); default: the built-in tables")
 	maxGeo := fs.Float64("max-geomean", 0, "exit non-zero when the geometric-mean slowdown of an op and dtype exceeds this (0: report only)")
 	space := fs.String("space", spaceWhole, "where shapes are drawn: whole (every key on its own) or diagonal (first exact values, equal sizes)")
-	maxFlops, maxBytes := capFlags(fs)
-	settings := protocolFlags(fs, 0) // the pick is compared with the fastest: every candidate in full
-	if err := fs.Parse(args); err != nil {
+	maxFlops, maxBytes := capFlags(fs.FlagSet)
+	settings := protocolFlags(fs.FlagSet, 0) // the pick is compared with the fastest: every candidate in full
+	fs.note(keysNote(tunedOps()))            // --grid takes key names and values
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %q", fs.Args())
 	}
 	if *space != spaceWhole && *space != spaceDiagonal {
-		return usageError(fs, "--space %q: want %s or %s", *space, spaceWhole, spaceDiagonal)
+		return fs.usageError("--space %q: want %s or %s", *space, spaceWhole, spaceDiagonal)
 	}
 	if *ops == "" {
-		return usageError(fs, "--op is required")
+		return fs.usageError("--op is required")
 	}
 	ts, err := selectTuners(*ops)
 	if err != nil {
@@ -62,7 +63,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		sel.Reload()
 	}
 	if !(*maxFlops > 0) || *maxBytes <= 0 {
-		return usageError(fs, "--max-cell-flops and --max-cell-bytes must be positive")
+		return fs.usageError("--max-cell-flops and --max-cell-bytes must be positive")
 	}
 	ms := settings()
 	ms.maxBytes = *maxBytes
@@ -139,7 +140,7 @@ func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, se
 				lo[i], hi[i] = min(lo[i], x), max(hi[i], x)
 			}
 		}
-		if keys[i].Name == "batch" {
+		if keys[i].Name == batchKey {
 			lo[i] = 1
 		}
 	}
@@ -159,7 +160,7 @@ func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, se
 				vals[i] = values[i][0]
 			case k.Kind == sel.Exact:
 				vals[i] = values[i][r.IntN(len(values[i]))]
-			case space == spaceDiagonal && k.Name != "batch":
+			case space == spaceDiagonal && k.Name != batchKey:
 				if shared == "" {
 					shared = logUniform(r, lo[i], hi[i])
 				}

@@ -182,9 +182,10 @@ func InfoError(op string, info []int32) error {
 // A kernel that writes each matrix on one worker from start to end
 // reports Completed == Touched: the batch is handed out in order and a
 // chunk once started runs to its end, so an interrupted call can be
-// resumed on the sub-batch [Completed, Count). Kernels that work on the
-// whole batch in phases (potrf's and trsm's blocked) complete few or no
-// matrices and may have touched many; each op's documentation says which.
+// resumed on the sub-batch [Completed, Count) (Batch.Sub). Kernels that
+// work on the whole batch in phases (potrf's and trsm's blocked) complete
+// few or no matrices and may have touched many; each op's documentation
+// says which.
 type InterruptedError struct {
 	Op        string
 	Count     int // matrices in the written batch

@@ -38,7 +38,7 @@
 //     row-major lower triangle reads as an upper one: flip side and uplo,
 //     keep ta and diag.
 //
-// ExampleWrapBatch_rowMajor runs all three.
+// Example_rowMajor runs all three.
 //
 // # Contexts and sharing
 //

@@ -31,7 +31,7 @@ func stdoutOf(t *testing.T, f func()) string {
 	return <-done
 }
 
-// TestRowMajorExampleIsRight: the output ExampleWrapBatch_rowMajor prints
+// TestRowMajorExampleIsRight: the output Example_rowMajor prints
 // (go test checks it against the example's Output comment) is what gonum
 // computes on the same row-major matrices directly: the products, the
 // Cholesky factors and the solutions, so the example's recipe (operands
@@ -80,7 +80,7 @@ func TestRowMajorExampleIsRight(t *testing.T) {
 	}
 	fmt.Fprintln(&want, "Z = S\\X:", z)
 
-	if got := stdoutOf(t, ExampleWrapBatch_rowMajor); got != want.String() {
+	if got := stdoutOf(t, Example_rowMajor); got != want.String() {
 		t.Fatalf("the example prints\n%s\ngonum computes\n%s", got, want.String())
 	}
 }

@@ -14,7 +14,7 @@ import (
 // row-major r x c matrix reads as the column-major c x r matrix of its
 // transpose, so each call is given the transposed problem, and nothing is
 // copied.
-func ExampleWrapBatch_rowMajor() {
+func Example_rowMajor() {
 	ctx := context.Background()
 	// wrap reads count row-major rows x cols matrices, one after the
 	// other, as their column-major transposes.

@@ -38,12 +38,28 @@
 //     row-major lower triangle reads as an upper one: flip side and uplo,
 //     keep ta and diag.
 //
-// Example_rowMajor runs all three.
+// The package example rowMajor (Example_rowMajor) runs all three.
 //
 // # Contexts and sharing
 //
 // Every function here and in the ops that takes a context.Context treats a
 // nil context as context.Background().
+//
+// Calls are batch-parallel over workers shared by the whole process: the
+// calling goroutine always works on its own call, and at most GOMAXPROCS-1
+// helper goroutines run for all calls together, so concurrent callers do
+// not oversubscribe the machine. WithParallelism caps the workers of the
+// calls made with a context (pass the same context to BufferSize, which
+// sizes per-worker scratch for it); results do not depend on the cap.
+//
+// The library prints nothing on a healthy call path. Misconfiguration (a
+// broken BATCHLAS_TUNED_DIR table, a native or vendor pin that falls back,
+// a malformed BATCHLAS_DEVICE, an unusable BATCHLAS_COVERAGE_OUT) is
+// warned about once on stderr, or where SetWarnOutput says; which tables
+// are borrowed and every decision are in the trace
+// (BATCHLAS_SELECT_TRACE=1). docs/select.md, "Switches", lists every
+// environment variable and function that changes what is selected or
+// printed.
 //
 // A written operand may not share an element with any other operand of the
 // call, nor a workspace with any operand (Overlap, CheckDisjoint): elements,

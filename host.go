@@ -33,13 +33,14 @@ var host struct {
 // BATCHLAS_DEVICE=<key> makes it present itself under another identity:
 // tables are looked up for that key, while flags, limits and performance
 // facts stay as detected (so borrowing can be exercised on one machine).
-// A malformed BATCHLAS_DEVICE is reported once on stderr and ignored.
+// A malformed BATCHLAS_DEVICE is reported once as a warning (stderr, or
+// the writer SetWarnOutput gives) and ignored.
 func Host() *sel.Device {
 	host.once.Do(func() {
 		d := DetectHost()
 		if key := strings.TrimSpace(os.Getenv("BATCHLAS_DEVICE")); key != "" {
 			if d2, err := d.WithKey(key); err != nil {
-				fmt.Fprintf(os.Stderr, "batchlas: ignoring BATCHLAS_DEVICE: %v\n", err)
+				sel.WarnOnce("BATCHLAS_DEVICE", fmt.Sprintf("batchlas: ignoring BATCHLAS_DEVICE: %v", err))
 			} else {
 				d = d2
 			}

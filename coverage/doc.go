@@ -3,7 +3,7 @@
 //
 // With BATCHLAS_COVERAGE_OUT=<path> the selection core opens
 // <path>.<pid>.csv (test binaries run in parallel and must not clobber each
-// other's shard) and writes the fixed columns of the selection contract:
+// other's shard) and writes these fixed columns (docs/select.md, "Coverage"):
 //
 //	kind,op,dtype,device,choice,origin,source,table,calls,key,native_existed,native_supported,vendor_lib
 //

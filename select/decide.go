@@ -307,7 +307,9 @@ func (o *Op) decideSlow(s *settings, dt DType, k Key, d *Device, p pinIn, w *Wal
 		out.err = &NoRouteError{Op: name, DType: dt, Key: keyText, Device: d.Key}
 	}
 	if out.borrowed && out.err == nil {
-		warnOnce("borrow:"+name+":"+string(dt)+":"+d.Key, fmt.Sprintf("batchlas: %s has no %s table for %s; borrowing %s (run tools/tune to tune this device)",
+		// A notice, not a warning: borrowing is the designed behaviour on
+		// any device without tables of its own, not something to fix.
+		s.noticeOnce("borrow:"+name+":"+string(dt)+":"+d.Key, fmt.Sprintf("batchlas: %s has no %s table for %s; borrowing %s (run tools/tune to tune this device)",
 			name, dt, d.Key, out.entry.device))
 	}
 

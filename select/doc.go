@@ -15,6 +15,17 @@
 // BATCHLAS_TUNED_DIR=<dir> replaces sections of the built-in tables (per
 // dtype) with an operator's own.
 //
+// A healthy program prints nothing. Warnings (SetWarnOutput redirects them;
+// once per process each) are only for what a user should fix: a tuned-dir
+// table that cannot be used, a native or vendor pin that falls back, a pin
+// or table for an op the program lacks, an unusable coverage path, and the
+// root package's malformed BATCHLAS_DEVICE (through WarnOnce). Borrowing
+// another device's table, what an override replaces and a stale built-in
+// table are notices, printed only while tracing, after a startup report
+// (the init line and the switches line) that comes before the first traced
+// decision. docs/select.md, "Switches", lists every switch and what it
+// prints.
+//
 // docs/select.md explains the mechanism to a maintainer; the table format,
 // trace lines and coverage columns it describes are fixed (tools and
 // scripts outside the Go code read them).

@@ -2,8 +2,11 @@ package sel
 
 import (
 	"context"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas/trace"
@@ -57,9 +60,58 @@ func (o *Op) Explain(ctx context.Context, dt DType, k Key, d *Device) (*Walk, er
 	return w, w.Err
 }
 
-// initShown makes the init line appear once per process, before the first
-// traced decision.
-var initShown atomic.Bool
+// initShown makes the startup report appear once per process, before the
+// first traced decision; reportMu holds other traced calls back until it is
+// out, so no decision line comes before it.
+var (
+	initShown atomic.Bool
+	reportMu  sync.Mutex
+)
+
+// traceHeader prints, before a traced decision line of a call on d, the
+// startup report (once per process: the init line and the switches line)
+// and then the notices queued since the last traced line.
+func traceHeader(s *settings, d *Device) {
+	if !initShown.Load() {
+		reportMu.Lock()
+		if !initShown.Load() {
+			// initLine loads every op's tables, which may queue notices:
+			// they are flushed after the report, below.
+			trace.Print(nil, initLine(s, d))
+			trace.Print(nil, switchesLine(s))
+			initShown.Store(true)
+		}
+		reportMu.Unlock()
+	}
+	flushNotices()
+}
+
+// switchesLine is the second line of the startup report: the variables of
+// the snapshot that change what is selected, quoted ("" when unset), and
+// the environment pins in force:
+//
+//	batchlas: switches: BATCHLAS_DEVICE="x86-64-v3" BATCHLAS_TUNED_DIR="" BATCHLAS_COVERAGE_OUT="" pins: BATCHLAS_POTRF_ROUTE="lpanel:16"
+func switchesLine(s *settings) string {
+	var b strings.Builder
+	b.WriteString("batchlas: switches: BATCHLAS_DEVICE=")
+	b.WriteString(strconv.Quote(s.device))
+	b.WriteString(" BATCHLAS_TUNED_DIR=")
+	b.WriteString(strconv.Quote(s.tunedDir))
+	b.WriteString(" BATCHLAS_COVERAGE_OUT=")
+	b.WriteString(strconv.Quote(s.covPath))
+	b.WriteString(" pins:")
+	n := 0
+	for _, name := range slices.Sorted(maps.Keys(s.pins)) {
+		if v := s.pins[name]; v != "" {
+			b.WriteString(" " + s.pinVars[name] + "=" + strconv.Quote(v))
+			n++
+		}
+	}
+	if n == 0 {
+		b.WriteString(" none")
+	}
+	return b.String()
+}
 
 // initLine reports what the core selected at initialisation for device d.
 func initLine(s *settings, d *Device) string {

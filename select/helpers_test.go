@@ -158,6 +158,18 @@ func (s *syncBuf) String() string {
 	return s.b.String()
 }
 
+// decisions returns the decision lines written so far: every line but the
+// startup report and the notices, which start with "batchlas: ".
+func (s *syncBuf) decisions() []string {
+	var out []string
+	for _, l := range s.lines() {
+		if !strings.HasPrefix(l, "batchlas: ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // lines returns the non-empty lines written so far.
 func (s *syncBuf) lines() []string {
 	var out []string
@@ -201,11 +213,16 @@ func setenv(t testing.TB, k, v string) {
 	Reload()
 }
 
-// forget clears the once-only state (warnings, init line) between tests.
+// forget clears the once-only state (warnings, notices, the startup report)
+// between tests.
 func forget() {
 	warnings.Lock()
 	warnings.seen = map[string]bool{}
 	warnings.Unlock()
+	notices.Lock()
+	notices.pending = nil
+	notices.n.Store(0)
+	notices.Unlock()
 	initShown.Store(false)
 }
 

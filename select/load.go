@@ -105,6 +105,8 @@ func readOverride(dir, name, op string) rawTable {
 			path, why, op))
 	case err != nil:
 		r.err = &TableError{File: name, Line: 1, Reason: fmt.Sprintf("cannot read %s: %v", path, err)}
+		warnOnce("tuned-unusable:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: cannot use %s: cannot read it (%v); calls of %s that need this table fail until it is fixed or removed",
+			path, err, op))
 	}
 	return r
 }
@@ -296,10 +298,10 @@ func (o *Op) load(s *settings) *opTables {
 	for _, name := range names {
 		var b, v *tableEntry
 		if r, ok := builtin[name]; ok {
-			b = o.entry(r, OriginBuiltin)
+			b = o.entry(s, r, OriginBuiltin)
 		}
 		if r, ok := over[name]; ok {
-			v = o.entry(r, OriginOverride)
+			v = o.entry(s, r, OriginOverride)
 		}
 		switch {
 		case v == nil:
@@ -325,8 +327,12 @@ func (o *Op) load(s *settings) *opTables {
 }
 
 // entry parses one table file. It returns nil for a stale table, after one
-// warning; a table that cannot be read or parsed is an entry with its error.
-func (o *Op) entry(r rawTable, origin string) *tableEntry {
+// warning for an override (the operator's file to fix) or one notice while
+// tracing for a built-in table (the library's, nothing for a user to do); a
+// table that cannot be read or parsed is an entry with its error, and an
+// override that does not parse warns once too, since the error only reaches
+// the calls that need the table.
+func (o *Op) entry(s *settings, r rawTable, origin string) *tableEntry {
 	_, dev, _ := SplitTableName(r.name)
 	fam, arch, class, _ := ParseDeviceKey(dev)
 	e := &tableEntry{name: r.name, device: dev, family: fam, arch: arch, class: class, origin: origin}
@@ -337,11 +343,20 @@ func (o *Op) entry(r rawTable, origin string) *tableEntry {
 	t, err := ParseTable(r.name, r.data, o)
 	if t == nil {
 		e.err = err
+		if origin == OriginOverride {
+			path := filepath.Join(s.tunedDir, r.name)
+			warnOnce("tuned-broken:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: cannot use %s: %v; calls of %s that need this table fail until it is fixed or removed",
+				path, err, o.Name()))
+		}
 		return e
 	}
 	if why := o.staleReason(t, err); why != "" {
-		warnOnce("stale:"+origin+":"+r.name, fmt.Sprintf("batchlas: skipping %s %s table %s: %s (run tools/tune to re-tune this device)",
-			origin, o.Name(), r.name, why))
+		msg := fmt.Sprintf("batchlas: skipping %s %s table %s: %s (run tools/tune to re-tune this device)", origin, o.Name(), r.name, why)
+		if origin == OriginOverride {
+			warnOnce("stale:"+origin+":"+r.name, msg)
+		} else {
+			s.noticeOnce("stale:"+origin+":"+r.name, msg)
+		}
 		return nil
 	}
 	t.Origin = origin

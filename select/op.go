@@ -170,9 +170,7 @@ func (o *Op) Run(ctx context.Context, dt DType, k Key, d *Device, launch LaunchF
 		return dec.err
 	}
 	if s.trace {
-		if !initShown.Load() && initShown.CompareAndSwap(false, true) {
-			trace.Print(nil, initLine(s, d))
-		}
+		traceHeader(s, d)
 		trace.Print(ctx, dec.line)
 		// Only while tracing: nesting costs a context allocation.
 		ctx = trace.Nest(ctx)

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas/coverage"
+	"github.com/batchlas-go/batchlas/trace"
 )
 
 // settings is one snapshot of the environment. Decisions read it through an
@@ -24,6 +25,9 @@ type settings struct {
 	tunedDir string
 	covPath  string
 	rec      *coverage.Recorder
+	// device is BATCHLAS_DEVICE as set, for the startup report only: the
+	// host reads it once per process (batchlas.Host), not per snapshot.
+	device string
 
 	// The tuned dir is scanned on first need, once per snapshot, so a
 	// program that never decides never touches it.
@@ -80,6 +84,7 @@ func loadLocked() *settings {
 		trace:    traceOn(os.Getenv("BATCHLAS_SELECT_TRACE")),
 		tunedDir: strings.TrimSpace(os.Getenv("BATCHLAS_TUNED_DIR")),
 		covPath:  strings.TrimSpace(os.Getenv("BATCHLAS_COVERAGE_OUT")),
+		device:   strings.TrimSpace(os.Getenv("BATCHLAS_DEVICE")),
 	}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
@@ -165,17 +170,33 @@ func Flush() error {
 	return first
 }
 
-// Warnings: one line each, once per identity per process, to a writer tests
-// can replace.
+// Warnings: one line each, once per identity per process, to stderr or the
+// writer SetWarnOutput gives.
+//
+// Only what the user can and should fix is a warning (a broken override
+// table, a class pin that falls back, a malformed BATCHLAS_DEVICE, an
+// unusable BATCHLAS_COVERAGE_OUT, a pin or table for an op the program does
+// not have): a healthy program prints nothing. What merely describes the
+// selection (a borrowed table, what an override replaces, a stale built-in
+// table) is a notice, given only while tracing (noticeOnce).
 var warnings = struct {
 	sync.Mutex
 	w    io.Writer
 	seen map[string]bool
 }{w: os.Stderr, seen: map[string]bool{}}
 
-// SetWarnOutput sends the core's warnings to w instead of stderr and returns
-// the previous writer.
+// SetWarnOutput sends the library's warnings to w instead of stderr and
+// returns the previous writer; a nil w discards them. Warnings are the
+// misconfigurations a user should fix: a BATCHLAS_TUNED_DIR table that
+// cannot be used, a native or vendor pin that falls back to the automatic
+// choice, a malformed BATCHLAS_DEVICE, an unusable BATCHLAS_COVERAGE_OUT, a
+// pin or table for an op this program does not register. Each is written
+// once per process, as one line. Trace lines and notices go to the trace's
+// writer instead (trace.SetOutput).
 func SetWarnOutput(w io.Writer) io.Writer {
+	if w == nil {
+		w = io.Discard
+	}
 	warnings.Lock()
 	defer warnings.Unlock()
 	old := warnings.w
@@ -183,14 +204,11 @@ func SetWarnOutput(w io.Writer) io.Writer {
 	return old
 }
 
-// noticeOnce is warnOnce for what is only worth saying while tracing (what
-// an override replaces): with tracing off in s it prints nothing and
-// remembers nothing, so a later snapshot with tracing on still says it.
-func (s *settings) noticeOnce(id, msg string) {
-	if s.trace {
-		warnOnce("notice:"+id, msg)
-	}
-}
+// WarnOnce writes msg, one line, to the warning writer (SetWarnOutput) the
+// first time id is seen in this process. It is for batchlas's own packages
+// (the root package reports a malformed BATCHLAS_DEVICE with it), so that
+// every warning of the library goes to one writer, once.
+func WarnOnce(id, msg string) { warnOnce("ext:"+id, msg) }
 
 // warnOnce writes msg the first time id is seen in this process.
 func warnOnce(id, msg string) {
@@ -201,4 +219,51 @@ func warnOnce(id, msg string) {
 	}
 	warnings.seen[id] = true
 	_, _ = io.WriteString(warnings.w, msg+"\n")
+}
+
+// notices holds the notices given while tracing that are not printed yet:
+// they are printed on the trace's writer after the startup report, just
+// before the next traced decision line (Run), so the report comes first
+// even though loading the tables for it is what gives most notices.
+var notices struct {
+	sync.Mutex
+	pending []string
+	n       atomic.Int32 // len(pending), read without the lock on the traced path
+}
+
+// noticeOnce is warnOnce for what only describes the selection (a borrowed
+// table, what an override replaces, a stale built-in table): with tracing
+// off in s it prints nothing and remembers nothing, so a later snapshot
+// with tracing on still says it; with tracing on it is queued for the
+// trace (flushNotices), once per identity per process.
+func (s *settings) noticeOnce(id, msg string) {
+	if !s.trace {
+		return
+	}
+	warnings.Lock()
+	seen := warnings.seen["notice:"+id]
+	warnings.seen["notice:"+id] = true
+	warnings.Unlock()
+	if seen {
+		return
+	}
+	notices.Lock()
+	notices.pending = append(notices.pending, msg)
+	notices.n.Store(int32(len(notices.pending)))
+	notices.Unlock()
+}
+
+// flushNotices prints the queued notices on the trace's writer.
+func flushNotices() {
+	if notices.n.Load() == 0 {
+		return
+	}
+	notices.Lock()
+	p := notices.pending
+	notices.pending = nil
+	notices.n.Store(0)
+	notices.Unlock()
+	for _, msg := range p {
+		trace.Print(nil, msg)
+	}
 }

@@ -438,7 +438,7 @@ func (p *tableParser) row(s string) error {
 }
 
 // Nearest returns the row of section dt nearest to k, and its distance
-// (section 4, step 3 of the contract). Rows must match the exact keys; when
+// (docs/select.md, "Nearest row"). Rows must match the exact keys; when
 // none does, exact keys are dropped from the right one at a time. Among the
 // matching rows the smallest weighted log2 distance wins; ties (within 1e-9)
 // go to the row whose log2 key vector is lexicographically smaller. A

@@ -10,6 +10,13 @@ import (
 	"github.com/batchlas-go/batchlas/trace"
 )
 
+// The startup report of the tests without switches set, and the notice
+// its loading of every op's tables gives (stl's v4 table is stale).
+const (
+	switchesNone = `batchlas: switches: BATCHLAS_DEVICE="" BATCHLAS_TUNED_DIR="" BATCHLAS_COVERAGE_OUT="" pins: none`
+	staleSTL     = "batchlas: skipping builtin stl table stl.x86-64-v4.txt: written for stl revision 1, the op is at revision 2 (run tools/tune to re-tune this device)"
+)
+
 const initV4 = `batchlas: device x86-64-v4 "Test x86-64-v4" cores=2 flags=avx2,fma,fp64 vendor=lapack tables: aux=none big=none gpo=none lro=none ord=builtin stl=borrowed:x86-64-v2 syn=builtin`
 
 func TestTraceLines(t *testing.T) {
@@ -69,9 +76,7 @@ func TestTraceLines(t *testing.T) {
 			}
 			_, err := run(tc.ctx, tc.op, tc.dt, tc.key, tc.d)
 			require.NoError(t, err)
-			lines := tr.lines()
-			require.Len(t, lines, 2)
-			assert.Equal(t, tc.want, lines[1])
+			assert.Equal(t, []string{tc.want}, tr.decisions())
 			w, err := tc.op.Explain(tc.ctx, tc.dt, tc.key, tc.d)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, w.TraceLine, "Explain shows the same line")
@@ -85,11 +90,11 @@ func TestTraceOverrideLine(t *testing.T) {
 	override(t, map[string]string{"syn.x86-64-v4.txt": synHead + "uplo=L n=64 batch=1024 | blocked 1.00 | lpanel:8 1.5\n"})
 	_, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
 	require.NoError(t, err)
-	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms, next lpanel:panel=8 1.50 ms  [override x86-64-v4]", tr.lines()[1])
+	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms, next lpanel:panel=8 1.50 ms  [override x86-64-v4]", tr.decisions()[0])
 	// Borrowed from an override.
 	_, err = run(bg, synOp, Float64, synKey("L", 64, 1024), dev("x86-64-v5"))
 	require.NoError(t, err)
-	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms, next lpanel:panel=8 1.50 ms  [override x86-64-v4 table, borrowed for x86-64-v5]", tr.lines()[2])
+	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms, next lpanel:panel=8 1.50 ms  [override x86-64-v4 table, borrowed for x86-64-v5]", tr.decisions()[1])
 }
 
 func TestTraceInitLineOnce(t *testing.T) {
@@ -100,12 +105,15 @@ func TestTraceInitLineOnce(t *testing.T) {
 		require.NoError(t, err)
 	}
 	lines := tr.lines()
-	require.Len(t, lines, 4, "one init line, then one line per decision")
+	require.Len(t, lines, 6, "the startup report, one notice, then one line per decision")
 	assert.Equal(t, initV4, lines[0])
+	assert.Equal(t, switchesNone, lines[1])
+	assert.Equal(t, staleSTL, lines[2], "notices follow the report")
+	assert.Len(t, tr.decisions(), 3)
 	forget()
 	_, err := run(bg, synOp, Float64, synKey("L", 8, 1024), dev("x86-64-v3", "fp64"))
 	require.NoError(t, err)
-	assert.Equal(t, `batchlas: device x86-64-v3 "Test x86-64-v3" cores=2 flags=fp64 vendor=none tables: aux=none big=none gpo=none lro=none ord=borrowed:x86-64-v2 stl=borrowed:x86-64-v2 syn=float32/borrowed:x86-64-v4,float64/borrowed:x86-64-v2`, tr.lines()[4])
+	assert.Equal(t, `batchlas: device x86-64-v3 "Test x86-64-v3" cores=2 flags=fp64 vendor=none tables: aux=none big=none gpo=none lro=none ord=borrowed:x86-64-v2 stl=borrowed:x86-64-v2 syn=float32/borrowed:x86-64-v4,float64/borrowed:x86-64-v2`, tr.lines()[6])
 }
 
 func TestTraceNesting(t *testing.T) {
@@ -126,6 +134,8 @@ func TestTraceNesting(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{
 		initV4,
+		switchesNone,
+		staleSTL,
 		"syn float64 uplo=L n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4]",
 		"  aux float64 m=32 n=32 -> packed:mc=64:kc=256  [last resort]",
 		"    aux float64 m=32 n=32 -> packed:mc=64:kc=256  [last resort]",

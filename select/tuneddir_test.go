@@ -23,9 +23,9 @@ func TestTunedDirReplacesAndTagsOverride(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, blocked, c)
 	lines := tr.lines()
-	require.Len(t, lines, 2)
 	assert.Contains(t, lines[0], " syn=float32/builtin,float64/override", "the init line says where the tables come from, per dtype when they differ")
-	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms  [override x86-64-v4]", lines[1])
+	assert.Contains(t, lines[1], ` BATCHLAS_TUNED_DIR="`+os.Getenv("BATCHLAS_TUNED_DIR")+`" `, "the switches line names the directory")
+	assert.Equal(t, []string{"syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms  [override x86-64-v4]"}, tr.decisions())
 	tabs, err := synOp.Tables(Float64, v4)
 	require.NoError(t, err)
 	origins := map[string]string{}
@@ -50,7 +50,7 @@ func TestTunedDirMergesBySection(t *testing.T) {
 	c, err := run(bg, synOp, Float64, k64, v4)
 	require.NoError(t, err)
 	require.Equal(t, lp8, c)
-	builtinLine := tr.lines()[1]
+	builtinLine := tr.decisions()[0]
 
 	override(t, map[string]string{"syn.x86-64-v4.txt": "# revision=1\n# keys: uplo:exact n:log:3 batch:log\n[float32]\n" +
 		"uplo=L n=8 batch=1024 | blocked 0.05 | tiny 0.06\n"})
@@ -61,13 +61,14 @@ func TestTunedDirMergesBySection(t *testing.T) {
 	c, err = run(bg, synOp, Float32, k32, v4)
 	require.NoError(t, err)
 	assert.Equal(t, blocked, c, "float32 comes from the override")
-	lines := tr.lines()
-	require.Len(t, lines, 5)
-	assert.Contains(t, lines[2], " syn=float32/override,float64/builtin")
-	assert.Equal(t, builtinLine, lines[3], "same line as without the override: [x86-64-v4], not [override x86-64-v4]")
-	assert.Equal(t, "syn float32 uplo=L n=8 batch=1024 -> blocked  0.05 ms, next tiny 0.06 ms  [override x86-64-v4]", lines[4])
-	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float32]; [float64] stays built-in"}, grep(warn.lines(), "syn"),
-		"one notice, while tracing")
+	assert.Len(t, grep(tr.lines(), " syn=float32/override,float64/builtin"), 1)
+	lines := tr.decisions()
+	require.Len(t, lines, 3)
+	assert.Equal(t, builtinLine, lines[1], "same line as without the override: [x86-64-v4], not [override x86-64-v4]")
+	assert.Equal(t, "syn float32 uplo=L n=8 batch=1024 -> blocked  0.05 ms, next tiny 0.06 ms  [override x86-64-v4]", lines[2])
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float32]; [float64] stays built-in"}, grep(tr.lines(), "BATCHLAS_TUNED_DIR: syn"),
+		"one notice, while tracing, in the trace")
+	assert.Empty(t, warn.lines(), "a usable override is no warning")
 	for dt, origin := range map[DType]string{Float64: "builtin", Float32: "override"} {
 		tabs, err := synOp.Tables(dt, v4)
 		require.NoError(t, err)
@@ -86,7 +87,9 @@ func TestTunedDirMergesBySection(t *testing.T) {
 	assert.Equal(t, vendor, w.Choice)
 
 	Reload()
-	assert.Len(t, grep(warn.lines(), "syn"), 1, "the notice is printed once per file")
+	_, err = run(bg, synOp, Float32, k32, v4)
+	require.NoError(t, err)
+	assert.Len(t, grep(tr.lines(), "BATCHLAS_TUNED_DIR: syn"), 1, "the notice is printed once per file")
 }
 
 func TestTunedDirReplacesEverySectionItHas(t *testing.T) {
@@ -100,48 +103,54 @@ func TestTunedDirReplacesEverySectionItHas(t *testing.T) {
 	c, err = run(bg, synOp, Float32, synKey("L", 8, 1024), v4)
 	require.NoError(t, err)
 	assert.Equal(t, blocked, c)
-	lines := tr.lines()
-	require.Len(t, lines, 3)
-	assert.True(t, strings.HasSuffix(lines[0], " syn=override"), lines[0])
-	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms  [override x86-64-v4]", lines[1])
-	assert.Equal(t, "syn float32 uplo=L n=8 batch=1024 -> blocked  0.05 ms  [override x86-64-v4]", lines[2])
-	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float32], [float64]; nothing stays built-in"}, grep(warn.lines(), "syn"))
+	assert.True(t, strings.HasSuffix(tr.lines()[0], " syn=override"), tr.lines()[0])
+	assert.Equal(t, []string{
+		"syn float64 uplo=L n=64 batch=1024 -> blocked  1.00 ms  [override x86-64-v4]",
+		"syn float32 uplo=L n=8 batch=1024 -> blocked  0.05 ms  [override x86-64-v4]",
+	}, tr.decisions())
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float32], [float64]; nothing stays built-in"}, grep(tr.lines(), "BATCHLAS_TUNED_DIR: syn"))
+	assert.Empty(t, warn.lines())
 }
 
 // An empty section in an override replaces the built-in one with nothing:
 // the device has no float32 rows of its own any more.
 func TestTunedDirEmptySectionReplaces(t *testing.T) {
-	warn, _ := fresh(t)
+	_, tr := fresh(t)
 	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
 	override(t, map[string]string{"syn.x86-64-v4.txt": synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n[float32]\n"})
 	w, err := synOp.Explain(bg, Float32, synKey("L", 8, 1024), v4)
 	require.NoError(t, err)
 	assert.Empty(t, w.Steps)
 	assert.Equal(t, "last resort", w.Source)
-	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float32] (no rows), [float64]; nothing stays built-in"}, grep(warn.lines(), "syn"))
+	assert.Empty(t, tr.lines(), "Explain prints nothing; the notice waits for the next traced call")
+	_, err = run(bg, synOp, Float32, synKey("L", 8, 1024), v4)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float32] (no rows), [float64]; nothing stays built-in"}, grep(tr.lines(), "BATCHLAS_TUNED_DIR: syn"))
 }
 
 func TestTunedDirNoticeOnlyWhileTracing(t *testing.T) {
-	warn, _ := fresh(t)
+	warn, tr := fresh(t)
 	override(t, map[string]string{"syn.x86-64-v4.txt": synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n"})
 	_, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
 	require.NoError(t, err)
 	assert.Empty(t, warn.lines())
+	assert.Empty(t, tr.lines())
 	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
 	_, err = run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float64]; [float32] stays built-in"}, grep(warn.lines(), "syn"))
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v4.txt overrides [float64]; [float32] stays built-in"}, grep(tr.lines(), "BATCHLAS_TUNED_DIR: syn"))
+	assert.Empty(t, warn.lines())
 }
 
 // A new device's override: nothing built-in to keep.
 func TestTunedDirNoticeWithoutBuiltin(t *testing.T) {
-	warn, _ := fresh(t)
+	_, tr := fresh(t)
 	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
 	override(t, map[string]string{"syn.x86-64-v3.txt": synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n"})
 	c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v3)
 	require.NoError(t, err)
 	assert.Equal(t, blocked, c)
-	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v3.txt overrides [float64]; there is no built-in table to keep"}, grep(warn.lines(), "syn"))
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: syn.x86-64-v3.txt overrides [float64]; there is no built-in table to keep"}, grep(tr.lines(), "BATCHLAS_TUNED_DIR: syn"))
 }
 
 // A stale override (old keys line, same revision) is skipped with one
@@ -157,9 +166,10 @@ func TestStaleKeysOverrideSkipped(t *testing.T) {
 		assert.Equal(t, lp8, c, "the built-in table serves")
 		Reload()
 	}
-	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4]", tr.lines()[1])
+	assert.Equal(t, "syn float64 uplo=L n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4]", tr.decisions()[0])
 	assert.Equal(t, []string{`batchlas: skipping override syn table syn.x86-64-v4.txt: its keys "uplo:exact n:log batch:log" differ from syn's key names "uplo:exact n:log:3 batch:log" (run tools/tune to re-tune this device)`},
 		grep(warn.lines(), "syn"), "one warning, and no override notice")
+	assert.Empty(t, grep(tr.lines(), "BATCHLAS_TUNED_DIR: syn"), "no override notice")
 	tabs, err := synOp.Tables(Float64, v4)
 	require.NoError(t, err)
 	assert.Equal(t, "builtin", tabs[0].Origin)
@@ -177,9 +187,11 @@ func TestStaleRevisionReportedBeforeKeys(t *testing.T) {
 		grep(warn.lines(), "syn"))
 }
 
-// A built-in table with other key names is skipped like a stale revision.
+// A built-in table with other key names is skipped like a stale revision:
+// with tracing off silently (a built-in table is not the user's to fix),
+// with a notice while tracing.
 func TestStaleKeysBuiltinSkipped(t *testing.T) {
-	warn, _ := fresh(t)
+	warn, tr := fresh(t)
 	builtinTables(t, fstest.MapFS{
 		"ord.x86-64-v4.txt": {Data: []byte("# revision=1\n# keys: m:log\n[float64]\nm=64 | b 1\n")},
 		"ord.x86-64-v2.txt": {Data: []byte("# revision=1\n# keys: n:log\n[float64]\nn=64 | a 1\n")},
@@ -187,10 +199,16 @@ func TestStaleKeysBuiltinSkipped(t *testing.T) {
 	c, err := run(bg, ordOp, Float64, MakeKey(Int(64)), v4)
 	require.NoError(t, err)
 	assert.Equal(t, famA.With(), c, "borrowed from v2")
+	assert.Empty(t, warn.lines())
+	assert.Empty(t, tr.lines())
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	_, err = run(bg, ordOp, Float64, MakeKey(Int(64)), v4)
+	require.NoError(t, err)
 	assert.Equal(t, []string{
 		`batchlas: skipping builtin ord table ord.x86-64-v4.txt: its keys "m:log" differ from ord's key names "n:log" (run tools/tune to re-tune this device)`,
 		"batchlas: ord has no float64 table for x86-64-v4; borrowing x86-64-v2 (run tools/tune to tune this device)",
-	}, warn.lines())
+	}, grep(tr.lines(), " ord "))
+	assert.Empty(t, warn.lines())
 }
 
 // grep returns the lines that contain s.
@@ -273,7 +291,14 @@ func TestMalformedOverrideIsAnErrorFromTheCall(t *testing.T) {
 	// ...a gpu call does.
 	_, err = run(bg, synOp, Float64, synKey("L", 64, 1024), sm90)
 	assert.EqualError(t, err, "syn.sm_90.txt:1: no revision=N in the header; tables written by tools/tune carry it")
-	assert.NotContains(t, warn.String(), "syn.sm_90", "no silent skip, and no warning instead of the error")
+	// Each broken file warns once, whether or not a call needs it: the
+	// operator's directory holds a table that cannot be used.
+	assert.Equal(t, []string{
+		"batchlas: BATCHLAS_TUNED_DIR: cannot use " + filepath.Join(os.Getenv("BATCHLAS_TUNED_DIR"), "syn.sm_90.txt") +
+			": syn.sm_90.txt:1: no revision=N in the header; tables written by tools/tune carry it; calls of syn that need this table fail until it is fixed or removed",
+		"batchlas: BATCHLAS_TUNED_DIR: cannot use " + filepath.Join(os.Getenv("BATCHLAS_TUNED_DIR"), "syn.x86-64-v4.txt") +
+			`: syn.x86-64-v4.txt:4: entry blocked: time "one" is not a non-negative number of milliseconds; calls of syn that need this table fail until it is fixed or removed`,
+	}, warn.lines())
 }
 
 // registeredList is the list the unknown-op warnings give.

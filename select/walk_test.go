@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,14 +70,23 @@ func TestBorrowOrder(t *testing.T) {
 	assert.Empty(t, tableDevices(t, ordOp, Float32, v4), "tables without rows for the dtype are not in the order")
 }
 
-func TestBorrowDecisionWarnsOncePerOpAndDType(t *testing.T) {
-	warn, _ := fresh(t)
+// Borrowing is silent with tracing off: no warning, nothing remembered.
+// While tracing, a notice once per (op, dtype, device), in the trace.
+func TestBorrowNoticeOncePerOpAndDTypeWhileTracing(t *testing.T) {
+	warn, tr := fresh(t)
 	c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v3)
 	require.NoError(t, err)
 	assert.Equal(t, blocked, c, "v3 borrows v2 (at or below) before v4")
+	assert.Empty(t, warn.lines(), "borrowing is no warning")
+	assert.Empty(t, tr.lines())
+
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	_, err = run(bg, synOp, Float64, synKey("L", 64, 1024), v3)
+	require.NoError(t, err)
 	_, err = run(bg, synOp, Float64, synKey("L", 8, 1), v3)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"batchlas: syn has no float64 table for x86-64-v3; borrowing x86-64-v2 (run tools/tune to tune this device)"}, warn.lines())
+	borrows := func() []string { return grep(tr.lines(), "borrowing") }
+	assert.Equal(t, []string{"batchlas: syn has no float64 table for x86-64-v3; borrowing x86-64-v2 (run tools/tune to tune this device)"}, borrows())
 
 	c, err = run(bg, synOp, Float32, synKey("L", 8, 1024), v3)
 	require.NoError(t, err)
@@ -84,7 +94,11 @@ func TestBorrowDecisionWarnsOncePerOpAndDType(t *testing.T) {
 	assert.Equal(t, []string{
 		"batchlas: syn has no float64 table for x86-64-v3; borrowing x86-64-v2 (run tools/tune to tune this device)",
 		"batchlas: syn has no float32 table for x86-64-v3; borrowing x86-64-v4 (run tools/tune to tune this device)",
-	}, warn.lines())
+	}, borrows())
+	assert.Empty(t, warn.lines(), "not a warning while tracing either")
+	lines := tr.lines()
+	assert.True(t, strings.HasPrefix(lines[0], "batchlas: device x86-64-v3 "), "the startup report comes first: %q", lines[0])
+	assert.True(t, strings.HasPrefix(lines[1], "batchlas: switches: "), lines[1])
 }
 
 func TestWalkFallsThroughWithoutBorrowWarning(t *testing.T) {
@@ -169,8 +183,9 @@ func TestLastResortOrderThenNoRoute(t *testing.T) {
 	assert.True(t, errors.As(err, &nr), "a dtype without candidates has no route")
 }
 
-func TestStaleTableSkippedWithOneWarning(t *testing.T) {
-	warn, _ := fresh(t)
+func TestStaleTableSkippedWithOneNotice(t *testing.T) {
+	warn, tr := fresh(t)
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
 	for i := 0; i < 3; i++ {
 		c, err := run(bg, stlOp, Float64, MakeKey(Int(64+i)), v4)
 		require.NoError(t, err)
@@ -179,7 +194,8 @@ func TestStaleTableSkippedWithOneWarning(t *testing.T) {
 	assert.Equal(t, []string{
 		"batchlas: skipping builtin stl table stl.x86-64-v4.txt: written for stl revision 1, the op is at revision 2 (run tools/tune to re-tune this device)",
 		"batchlas: stl has no float64 table for x86-64-v4; borrowing x86-64-v2 (run tools/tune to tune this device)",
-	}, warn.lines())
+	}, grep(tr.lines(), " stl "), "the notices; the decision lines start with stl")
+	assert.Empty(t, warn.lines(), "a stale built-in table is not the user's to fix")
 	assert.Equal(t, []string{"x86-64-v2"}, tableDevices(t, stlOp, Float64, v4))
 }
 

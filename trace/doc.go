@@ -4,9 +4,9 @@
 // its parent's line).
 //
 // The package only formats and writes; the selection core decides when a
-// line is due and what it says. The line format is fixed by the selection
-// contract (section 5): scripts and people read it, so Decision.String is the
-// one place that spells it.
+// line is due and what it says. The line format is fixed (docs/select.md,
+// "Trace"): scripts and people read it, so Decision.String is the one place
+// that spells it.
 //
 // Nesting travels in a context.Context. The core hands a kernel a nested
 // context only while tracing is on, so a program with tracing off pays

@@ -110,7 +110,7 @@ type Decision struct {
 	Distance float64
 }
 
-// String returns the line in the fixed format of the selection contract:
+// String returns the line in its fixed format (docs/select.md, "Trace"):
 //
 //	potrf float64 n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4]
 //

@@ -6,7 +6,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
@@ -19,7 +21,7 @@ func TestForCoversEveryIndexOnce(t *testing.T) {
 			seen := make([]int32, count)
 			var bad atomic.Bool
 			err := For(context.Background(), count, work, func(w, lo, hi int) {
-				if w < 0 || w >= Workers() || lo >= hi {
+				if w < 0 || w >= Workers(context.Background()) || lo >= hi {
 					bad.Store(true)
 				}
 				for i := lo; i < hi; i++ {
@@ -84,7 +86,10 @@ func TestForReportsThePrefixThatRan(t *testing.T) {
 		for _, work := range []float64{10, 1e3, 1e9} {
 			for n := int64(0); ; n++ {
 				seen := make([]int32, count)
-				err := For(testmat.NewStopAfter(n), count, work, func(w, lo, hi int) {
+				// Caps 0 (none), 1 and 2 by turns: the report is the
+				// same whatever the number of workers.
+				ctx := batchlas.WithParallelism(testmat.NewStopAfter(n), int(n%3))
+				err := For(ctx, count, work, func(w, lo, hi int) {
 					for i := lo; i < hi; i++ {
 						atomic.AddInt32(&seen[i], 1)
 					}
@@ -132,5 +137,207 @@ func TestPadKeepsWorkersApart(t *testing.T) {
 		p := Pad(n)
 		require.GreaterOrEqual(t, p, n+padElems, "n=%d: at least one padElems of slack", n)
 		require.Zero(t, p%padElems, "n=%d: stride is a multiple of padElems", n)
+	}
+}
+
+// setProcs sets GOMAXPROCS for the test and restores it after. The tests
+// of this package do not run in parallel, so nothing else sees it.
+func setProcs(t *testing.T, n int) {
+	old := runtime.GOMAXPROCS(n)
+	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+}
+
+// waitFor polls cond until it holds, failing the test if it never does:
+// a broken pool must fail, not hang.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for i := 0; !cond(); i++ {
+		if i > 200000 {
+			t.Fatalf("never happened: %s", what)
+		}
+		if i%64 == 63 {
+			time.Sleep(50 * time.Microsecond)
+		} else {
+			runtime.Gosched()
+		}
+	}
+}
+
+// gauge counts the chunk functions running at once and the most seen.
+type gauge struct{ now, most atomic.Int64 }
+
+func (g *gauge) enter() { storeMax(&g.most, g.now.Add(1)) }
+
+// storeMax raises m to v if v is larger.
+func storeMax(m *atomic.Int64, v int64) {
+	for old := m.Load(); v > old && !m.CompareAndSwap(old, v); old = m.Load() {
+	}
+}
+
+func (g *gauge) leave() { g.now.Add(-1) }
+
+func TestWorkersFollowsTheCap(t *testing.T) {
+	setProcs(t, 4)
+	bg := context.Background()
+	require.Equal(t, 4, Workers(bg))
+	require.Equal(t, 4, Workers(nil), "a nil context has no cap")
+	require.Equal(t, 1, Workers(batchlas.WithParallelism(bg, 1)))
+	require.Equal(t, 3, Workers(batchlas.WithParallelism(bg, 3)))
+	require.Equal(t, 4, Workers(batchlas.WithParallelism(bg, 9)), "never more than GOMAXPROCS")
+	require.Equal(t, 4, Workers(batchlas.WithParallelism(batchlas.WithParallelism(bg, 1), 0)), "n <= 0 lifts an outer cap")
+	require.Equal(t, 4, Workers(batchlas.WithParallelism(bg, -5)))
+}
+
+// With a cap of 1 the caller runs every chunk: worker 0 only, never two at
+// once, and no helper is taken from the pool.
+func TestForCapOneRunsOnTheCaller(t *testing.T) {
+	setProcs(t, 4)
+	var g gauge
+	var bad atomic.Bool
+	ctx := batchlas.WithParallelism(context.Background(), 1)
+	require.NoError(t, For(ctx, 4096, 1e6, func(w, lo, hi int) {
+		g.enter()
+		defer g.leave()
+		if w != 0 || helpers.Load() != 0 {
+			bad.Store(true)
+		}
+		runtime.Gosched()
+	}))
+	require.False(t, bad.Load(), "a worker other than 0, or a helper, ran")
+	require.EqualValues(t, 1, g.most.Load())
+}
+
+// With a cap of n and an idle pool, a call takes exactly n-1 helpers
+// before the caller's first chunk, runs at most n chunks at once, on
+// workers [0, n), and gives every helper back before it returns.
+func TestForCapN(t *testing.T) {
+	setProcs(t, 8)
+	for _, n := range []int{2, 3, 5} {
+		var g gauge
+		var badWorker atomic.Bool
+		release := make(chan struct{})
+		unblock := sync.OnceFunc(func() { close(release) })
+		defer unblock() // on a failure, the blocked chunks still finish
+		callerIn := make(chan int64, 1)
+		var first atomic.Bool
+		done := make(chan error)
+		go func() {
+			done <- For(batchlas.WithParallelism(context.Background(), n), 64, 1e9, func(w, lo, hi int) {
+				g.enter()
+				defer g.leave()
+				if w < 0 || w >= n {
+					badWorker.Store(true)
+				}
+				if w == 0 && first.CompareAndSwap(false, true) {
+					callerIn <- helpers.Load()
+				}
+				<-release
+			})
+		}()
+		// The caller hires before it runs its first chunk.
+		hired := <-callerIn
+		waitFor(t, "every worker in a chunk", func() bool { return g.now.Load() >= int64(n) })
+		unblock()
+		require.NoError(t, <-done)
+		require.EqualValues(t, n-1, hired, "n=%d: helpers taken", n)
+		require.False(t, badWorker.Load(), "n=%d: worker index out of [0, n)", n)
+		require.EqualValues(t, n, g.most.Load(), "n=%d: at most n chunks at once", n)
+		require.Zero(t, helpers.Load(), "n=%d: every helper given back", n)
+	}
+}
+
+// ForScratch never runs more workers than the scratch has slots.
+func TestForScratchBoundsWorkers(t *testing.T) {
+	setProcs(t, 8)
+	for _, slots := range []int{-1, 0, 1, 3} {
+		var bad atomic.Bool
+		var g gauge
+		want := max(slots, 1)
+		require.NoError(t, ForScratch(context.Background(), 4096, 1e6, slots, func(w, lo, hi int) {
+			g.enter()
+			defer g.leave()
+			if w < 0 || w >= want {
+				bad.Store(true)
+			}
+			runtime.Gosched()
+		}))
+		require.False(t, bad.Load(), "slots=%d: worker index out of range", slots)
+		require.LessOrEqual(t, g.most.Load(), int64(want), "slots=%d", slots)
+	}
+}
+
+// The pool bounds the whole process: with C callers inside For at once,
+// at most GOMAXPROCS-1 helpers run, so at most C + GOMAXPROCS - 1 chunk
+// functions run at once (each caller always works on its own call). Every
+// caller blocks its chunks until all C callers and a full pool are in, so
+// the bound is reached and then checked, not merely not exceeded by luck.
+func TestForConcurrentCallersShareThePool(t *testing.T) {
+	const procs, callers = 4, 3
+	setProcs(t, procs)
+	var g gauge
+	var mostHelpers atomic.Int64
+	var badWorker atomic.Bool
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	// On a failure below, the blocked chunks still finish and give their
+	// helpers back, so later tests start with an idle pool.
+	unblock := sync.OnceFunc(func() { close(release) })
+	defer wg.Wait()
+	defer unblock()
+	var callersIn atomic.Int64
+	for range callers {
+		var first atomic.Bool
+		wg.Go(func() {
+			err := For(context.Background(), 256, 1e9, func(w, lo, hi int) {
+				g.enter()
+				defer g.leave()
+				storeMax(&mostHelpers, helpers.Load())
+				if w < 0 || w >= procs {
+					badWorker.Store(true)
+				}
+				if w == 0 && first.CompareAndSwap(false, true) {
+					callersIn.Add(1)
+				}
+				<-release
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	waitFor(t, "every caller in its first chunk", func() bool { return callersIn.Load() == callers })
+	waitFor(t, "the pool full and every helper in a chunk", func() bool { return g.now.Load() == callers+procs-1 })
+	require.EqualValues(t, procs-1, helpers.Load(), "the pool is full")
+	unblock()
+	wg.Wait()
+	require.False(t, badWorker.Load())
+	require.EqualValues(t, callers+procs-1, g.most.Load(), "C + GOMAXPROCS - 1 chunk functions at most")
+	require.LessOrEqual(t, mostHelpers.Load(), int64(procs-1))
+	require.Zero(t, helpers.Load(), "every helper given back")
+}
+
+// A chunk function that calls For (an op calling another op from inside a
+// worker) finishes even when the pool is exhausted: the inner call runs on
+// the goroutine that made it and never waits for a helper.
+func TestForNestedNeverDeadlocks(t *testing.T) {
+	setProcs(t, 3)
+	for _, outerCap := range []int{0, 1, 2} {
+		var total atomic.Int64
+		ctx := batchlas.WithParallelism(context.Background(), outerCap)
+		var wg sync.WaitGroup
+		for range 4 { // more callers than the pool has helpers
+			wg.Go(func() {
+				assert.NoError(t, For(ctx, 64, 1e9, func(w, lo, hi int) {
+					for i := lo; i < hi; i++ {
+						assert.NoError(t, For(ctx, 32, 1e9, func(w, lo, hi int) {
+							total.Add(int64(hi - lo))
+						}))
+					}
+				}))
+			})
+		}
+		wg.Wait()
+		require.EqualValues(t, 4*64*32, total.Load(), "cap %d: every inner index ran once", outerCap)
+		require.Zero(t, helpers.Load())
 	}
 }

@@ -66,7 +66,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 		if !canRun(ch, key, dev) {
 			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d k=%d on %s", ch, p.m, p.n, p.k, dev.Key)
 		}
-		need := workspace(ch, dev, elemSize[T](), p.m, p.n, p.k)
+		need := workspace(ctx, ch, dev, elemSize[T](), p.m, p.n, p.k)
 		switch {
 		case ws == nil:
 			ws = make([]T, need)
@@ -100,7 +100,9 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 // BufferSize returns the workspace, in elements, that Gemm needs for these
 // operands: it asks the selection core the same question Gemm asks, for the
 // same device (R5), and the packed kernel's blocking derives from that
-// device too. A nil ctx is context.Background().
+// device too. Per-worker scratch is sized for the workers a call with ctx
+// may use (batchlas.WithParallelism), so pass the call's context. A nil
+// ctx is context.Background().
 //
 // It refuses the operands Gemm refuses, overlap included. For an empty C
 // or k == 0 it is 0, with no decision (the pin is not read), as Gemm runs
@@ -120,7 +122,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose
 	if err != nil {
 		return 0, err
 	}
-	return workspace(ch, dev, elemSize[T](), p.m, p.n, p.k), nil
+	return workspace(ctx, ch, dev, elemSize[T](), p.m, p.n, p.k), nil
 }
 
 // newProblem validates the arguments and derives m, n and k.
@@ -205,12 +207,14 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 
 // workspace is the scratch a choice needs for an m x n x k problem of
 // elemSize-byte elements on device d, in elements: per-worker scratch
-// times the number of workers. Gemm and BufferSize both call it with the
-// device of the call, so they agree (the packed blocking depends on it).
-func workspace(c sel.Choice, d *sel.Device, elemSize, m, n, k int) int {
+// times the number of workers a call with ctx may use. Gemm and BufferSize
+// both call it with the context and device of the call, so they agree (the
+// packed blocking depends on the device, the worker count on ctx's
+// batchlas.WithParallelism).
+func workspace(ctx context.Context, c sel.Choice, d *sel.Device, elemSize, m, n, k int) int {
 	if c.Is(familyPacked) {
 		mc, kc := packedBlocking(c, d, elemSize, k)
-		return parallel.Workers() * parallel.Pad(packedPerWorker(mc, kc, m, n, k))
+		return parallel.Workers(ctx) * parallel.Pad(packedPerWorker(mc, kc, m, n, k))
 	}
 	return 0
 }

@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -244,7 +245,7 @@ func workspaceExact[T batchlas.Float](t *testing.T, c sel.Choice) {
 			a, b, cc := operands[T](r, s, layout{})
 			size, err := BufferSize(ctx, s.ta, s.tb, a, b, cc)
 			require.NoError(t, err)
-			require.Equal(t, workspace(c, batchlas.Host(), elemSize[T](), s.m, s.n, s.k), size)
+			require.Equal(t, workspace(context.Background(), c, batchlas.Host(), elemSize[T](), s.m, s.n, s.k), size)
 			want, bound := oracle(s.ta, s.tb, 1, a, b, 1, cc)
 			require.NoError(t, Gemm(ctx, s.ta, s.tb, 1, a, b, 1, cc, testmat.NaNs[T](size)))
 			checkAgainst(t, fmt.Sprint(c, mnk), cc, want, bound)

@@ -79,7 +79,8 @@ func packed[T batchlas.Float](ctx context.Context, p *problem[T], ch sel.Choice,
 	per := parallel.Pad(need)
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
 	a, b, c := p.a, p.b, p.c
-	return parallel.For(ctx, c.Count, flops, func(w, lo, hi int) {
+	// At most one worker per slot of ws, so w*per+need <= len(ws).
+	return parallel.ForScratch(ctx, c.Count, flops, len(ws)/per, func(w, lo, hi int) {
 		scratch := ws[w*per : w*per+need]
 		for i := lo; i < hi; i++ {
 			packedOne(p, mc, kc, scratch, a.Data[i*a.Stride:], b.Data[i*b.Stride:], c.Data[i*c.Stride:])

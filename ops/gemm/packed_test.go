@@ -106,7 +106,7 @@ func mcFollowsDevice[T batchlas.Float](t *testing.T, c sel.Choice) {
 				what := fmt.Sprintf("%s %c m=%d n=%d k=%d on L2=%d (mc %d)", c, ta, m, s.n, k, d.L2, mcs[i])
 				n, err := BufferSize(ctx, s.ta, s.tb, a, b, c0)
 				require.NoError(t, err)
-				require.Equal(t, workspace(c, d, size, s.m, s.n, s.k), n, what)
+				require.Equal(t, workspace(context.Background(), c, d, size, s.m, s.n, s.k), n, what)
 				sizes[i] = n
 				cc := testmat.Clone(c0)
 				require.NoError(t, Gemm(ctx, s.ta, s.tb, 1.5, a, b, -0.5, cc, testmat.NaNs[T](n)), what)

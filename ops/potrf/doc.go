@@ -31,9 +31,10 @@
 //
 // Workspace: the per-matrix kernels (unblocked, lpanel, and blocked when it
 // factors per matrix) factor an Upper matrix through a transposed n x n
-// copy per worker, so BufferSize is GOMAXPROCS*n*n for those calls and 0
-// otherwise; the blocked kernel's nested trsm and gemm calls allocate
-// their own.
+// copy per worker, so BufferSize is about workers*n*n for those calls
+// (workers: GOMAXPROCS, or the cap batchlas.WithParallelism puts on ctx;
+// pass BufferSize the call's ctx) and 0 otherwise; the blocked kernel's
+// nested trsm and gemm calls allocate their own.
 //
 // A is the call's only operand, read and written in place; a workspace
 // that shares an element with it is an *ArgError.

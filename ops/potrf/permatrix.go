@@ -30,17 +30,13 @@ func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 		})
 	}
 	nn := upperScratch(n)
-	if ws == nil {
-		ws = make([]T, parallel.Workers()*nn)
+	if len(ws) < nn {
+		// nil (the caller left it to us), or not even one worker's slot.
+		ws = make([]T, parallel.Workers(ctx)*nn)
 	}
-	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(w, lo, hi int) {
-		var buf []T
-		if end := (w + 1) * nn; end <= len(ws) {
-			buf = ws[w*nn : w*nn+n*n]
-		} else {
-			// GOMAXPROCS grew since the workspace was sized.
-			buf = make([]T, n*n)
-		}
+	// At most one worker per slot of ws, so (w+1)*nn <= len(ws).
+	return parallel.ForScratch(ctx, a.Count, flopsPerMatrix(n), len(ws)/nn, func(w, lo, hi int) {
+		buf := ws[w*nn : w*nn+n*n]
 		for i := lo; i < hi; i++ {
 			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
 			upperToLower(buf, m, ld, n)

@@ -92,7 +92,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	if !canRun(c, key, dev) {
 		return batchlas.Argf("potrf", "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
 	}
-	if need := bufferSize(c, uplo, a, dev); ws != nil {
+	if need := bufferSize(ctx, c, uplo, a, dev); ws != nil {
 		if len(ws) < need {
 			return batchlas.Argf("potrf", "ws", "ws has %d elements, kernel %s needs %d; size it with potrf.BufferSize or pass nil", len(ws), c, need)
 		}
@@ -117,7 +117,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 
 // BufferSize returns the workspace, in elements, that Potrf needs for this
 // call: it asks the selection core the same question Potrf asks (R5), so
-// the size fits the kernel that will run. It is 0 for an empty batch,
+// the size fits the kernel that will run, and for the workers a call with
+// ctx may use (batchlas.WithParallelism). It is 0 for an empty batch,
 // with no decision (the pin is not read). A nil ctx is
 // context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T]) (int, error) {
@@ -133,7 +134,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a bat
 	if err != nil {
 		return 0, err
 	}
-	return bufferSize(c, uplo, a, dev), nil
+	return bufferSize(ctx, c, uplo, a, dev), nil
 }
 
 // check validates the arguments of a call.
@@ -210,11 +211,11 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 
 // bufferSize is the workspace kernel c needs for a on device d: the
 // per-matrix kernels factor an Upper matrix through a transposed copy, one
-// n x n scratch per worker (see perMatrix); everything else works in place
+// n x n scratch per worker a call with ctx may use (see perMatrix); everything else works in place
 // (tiny on the stack) and needs none. blocked needs the scratch only when
 // it takes its per-matrix path; its nested trsm and gemm calls allocate
 // their own.
-func bufferSize[T batchlas.Float](c sel.Choice, uplo batchlas.Uplo, a batchlas.Batch[T], d *sel.Device) int {
+func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchlas.Uplo, a batchlas.Batch[T], d *sel.Device) int {
 	if uplo != batchlas.Upper {
 		return 0
 	}
@@ -228,7 +229,7 @@ func bufferSize[T batchlas.Float](c sel.Choice, uplo batchlas.Uplo, a batchlas.B
 			perWorker = upperScratch(n)
 		}
 	}
-	return parallel.Workers() * perWorker
+	return parallel.Workers(ctx) * perWorker
 }
 
 // flopsPerMatrix is the cost of one factorisation, n^3/3 + n^2/2 flops

@@ -3,10 +3,10 @@ package trsm
 import (
 	"context"
 	"errors"
+	"runtime"
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/gemm"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -82,19 +82,30 @@ func twin(c sel.Choice, _ sel.DType, k sel.Key, _ *sel.Device) string {
 }
 
 // chunkCount is the number of matrices per chunk: enough to fill the
-// workers' L2 caches (1 MiB if the device does not say), and at least four
-// per worker so each pass still balances.
+// cores' L2 caches (1 MiB if the device does not say), and at least four
+// per core so each pass still balances.
+//
+// It counts the device's cores, not the workers the call gets: the chunk
+// is the batch of every nested gemm call, and gemm chooses its kernel by
+// batch size, so a chunk that followed batchlas.WithParallelism (or
+// GOMAXPROCS) would make the results depend on the parallelism. On the
+// machine that tuned the tables the two counts are the same.
 func chunkCount(ctx context.Context, p *problem, broadcast bool, size int) int {
 	perMatrix := p.m * p.n
 	if !broadcast {
 		perMatrix += p.t * p.t
 	}
 	perMatrix *= size
-	budget := 1 << 20
-	if l2 := batchlas.DeviceFrom(ctx).L2; l2 > 0 {
-		budget = l2 * parallel.Workers()
+	dev := batchlas.DeviceFrom(ctx)
+	cores := dev.Cores
+	if cores <= 0 {
+		cores = runtime.NumCPU() // a device that does not say: the host's
 	}
-	return max(budget/perMatrix, 4*parallel.Workers())
+	budget := 1 << 20
+	if dev.L2 > 0 {
+		budget = dev.L2 * cores
+	}
+	return max(budget/perMatrix, 4*cores)
 }
 
 // part is matrices [lo, lo+n) of x. It edits a copy of x, so a broadcast

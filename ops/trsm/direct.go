@@ -80,7 +80,8 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 			}
 		})
 	}
-	return parallel.For(ctx, b.Count, work, func(w, lo, hi int) {
+	// At most one worker per slot of ws, so w*per+per <= len(ws).
+	return parallel.ForScratch(ctx, b.Count, work, len(ws)/per, func(w, lo, hi int) {
 		pk := ws[w*per : w*per+np]
 		xp := ws[w*per+np : w*per+np+panelCols*p.t]
 		for i := lo; i < hi; i++ {

@@ -130,7 +130,7 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		if !canRun(c, key, dev) {
 			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d on %s", c, p.m, p.n, dev.Key)
 		}
-		need := bufferSize(c, p)
+		need := bufferSize(ctx, c, p)
 		switch {
 		case ws == nil:
 			ws = make([]T, need)
@@ -159,7 +159,8 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 
 // BufferSize returns the number of workspace elements Trsm needs for these
 // arguments, for the kernel the same call would choose (R5): with the same
-// context (pins, device) and shapes. A nil ctx is context.Background().
+// context (pins, device, the worker cap of batchlas.WithParallelism) and
+// shapes. A nil ctx is context.Background().
 //
 // It refuses the operands Trsm refuses, overlap included. For an empty B
 // it is 0, with no decision (the pin is not read), as Trsm runs no kernel;
@@ -178,18 +179,18 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 	if err != nil {
 		return 0, err
 	}
-	return bufferSize(c, p), nil
+	return bufferSize(ctx, c, p), nil
 }
 
 // bufferSize is the workspace of choice c: a packed triangle and a column
-// panel per worker for the substitution kernels (direct, and the diagonal
-// blocks of blocked); none for vendor.
-func bufferSize(c sel.Choice, p *problem) int {
+// panel per worker a call with ctx may use, for the substitution kernels
+// (direct, and the diagonal blocks of blocked); none for vendor.
+func bufferSize(ctx context.Context, c sel.Choice, p *problem) int {
 	switch {
 	case c.Is(direct):
-		return parallel.Workers() * workSize(p.t)
+		return parallel.Workers(ctx) * workSize(p.t)
 	case c.Is(blocked):
-		return parallel.Workers() * workSize(min(p.t, c.Field("nb")))
+		return parallel.Workers(ctx) * workSize(min(p.t, c.Field("nb")))
 	}
 	return 0
 }

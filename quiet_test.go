@@ -1,0 +1,193 @@
+package batchlas_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	"github.com/batchlas-go/batchlas/ops/gemm"
+	"github.com/batchlas-go/batchlas/ops/potrf"
+	"github.com/batchlas-go/batchlas/ops/trsm"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// The settings and the host's identity are read once per process, so what
+// a process prints is tested in a child process: the test binary runs
+// itself with QUIET_TEST_CHILD set and a clean BATCHLAS_* environment, and
+// TestQuietChild makes a few real calls there, reporting each call's error
+// on stdout. stderr is what the library printed.
+
+// TestQuietChild is the child's body; it does nothing in the parent.
+func TestQuietChild(t *testing.T) {
+	mode := os.Getenv("QUIET_TEST_CHILD")
+	if mode == "" {
+		t.Skip("run as a child process by the TestQuiet tests")
+	}
+	if mode == "redirect" {
+		// Warnings to stdout, where the parent finds them; stderr must
+		// stay empty.
+		batchlas.SetWarnOutput(os.Stdout)
+	}
+	ctx := context.Background()
+	r := testmat.Rand(5)
+	c := batchlas.NewBatch[float64](12, 12, 64)
+	a := testmat.Batch[float64](r, 12, 12, 64, 0, 0)
+	b := testmat.Batch[float64](r, 12, 12, 64, 0, 0)
+	fmt.Printf("gemm: %v\n", gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1, a, b, 0, c, nil))
+	c32 := batchlas.NewBatch[float32](12, 12, 64)
+	a32 := testmat.Batch[float32](r, 12, 12, 64, 0, 0)
+	fmt.Printf("gemm32: %v\n", gemm.Gemm(ctx, batchlas.NoTrans, batchlas.Trans, 1, a32, a32, 0, c32, nil))
+	spd := batchlas.NewBatch[float64](40, 40, 16)
+	testmat.SPD(r, spd)
+	tri := testmat.Clone(spd)
+	fmt.Printf("potrf: %v\n", potrf.Potrf(ctx, batchlas.Lower, spd, nil))
+	rhs := testmat.Batch[float64](r, 40, 3, 16, 0, 0)
+	testmat.Triangular(r, tri, batchlas.Lower)
+	fmt.Printf("trsm: %v\n", trsm.Trsm(ctx, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 1, tri, rhs, nil))
+}
+
+// child runs TestQuietChild with mode and the given BATCHLAS_* variables
+// (every other BATCHLAS_* variable of this process removed) and returns
+// its stdout and stderr.
+func child(t *testing.T, mode string, env ...string) (stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestQuietChild$", "-test.count=1")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "BATCHLAS_") && !strings.HasPrefix(kv, "QUIET_TEST_CHILD=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "QUIET_TEST_CHILD="+mode)
+	cmd.Env = append(cmd.Env, env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	require.NoError(t, err, "child %s %v failed:\nstdout:\n%s\nstderr:\n%s", mode, env, out.String(), errb.String())
+	return out.String(), errb.String()
+}
+
+// calls returns the child's "op: error" lines.
+func calls(stdout string) []string {
+	var out []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if op, _, ok := strings.Cut(l, ": "); ok && (op == "gemm" || op == "gemm32" || op == "potrf" || op == "trsm") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+var allOK = []string{"gemm: <nil>", "gemm32: <nil>", "potrf: <nil>", "trsm: <nil>"}
+
+// On a device with no table of its own (every op borrows the x86-64-v4
+// tables: at or below in the same family first, then other families) and
+// with tracing off, the library writes nothing at all; nor on the host as
+// detected ("": BATCHLAS_DEVICE unset), whatever it is.
+func TestQuietWhenBorrowing(t *testing.T) {
+	for _, key := range []string{"", "x86-64-v3", "x86-64-v1", "arm64", "riscv64"} {
+		var env []string
+		if key != "" {
+			env = append(env, "BATCHLAS_DEVICE="+key)
+		}
+		stdout, stderr := child(t, "plain", env...)
+		assert.Equal(t, allOK, calls(stdout), key)
+		assert.Empty(t, stderr, "%s: nothing on stderr without tracing", key)
+	}
+}
+
+// With tracing on, the startup report comes first (device, where each op's
+// tables come from, the switches), then the borrowing notices, then the
+// decision lines; none of it is a warning.
+func TestQuietTraceReportsBorrowing(t *testing.T) {
+	stdout, stderr := child(t, "plain", "BATCHLAS_DEVICE=x86-64-v3", "BATCHLAS_SELECT_TRACE=1", "BATCHLAS_TRSM_ROUTE=auto")
+	assert.Equal(t, allOK, calls(stdout))
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	require.GreaterOrEqual(t, len(lines), 3, stderr)
+	assert.Regexp(t, `^batchlas: device x86-64-v3 ".*" cores=\d+ flags=\S+ vendor=\S+ tables: gemm=borrowed:x86-64-v4 potrf=borrowed:x86-64-v4 trsm=borrowed:x86-64-v4$`, lines[0])
+	assert.Equal(t, `batchlas: switches: BATCHLAS_DEVICE="x86-64-v3" BATCHLAS_TUNED_DIR="" BATCHLAS_COVERAGE_OUT="" pins: BATCHLAS_TRSM_ROUTE="auto"`, lines[1])
+	assert.Equal(t, "batchlas: gemm has no float64 table for x86-64-v3; borrowing x86-64-v4 (run tools/tune to tune this device)", lines[2])
+	for _, op := range []string{"gemm float64", "gemm float32", "potrf float64", "trsm float64"} {
+		notice := fmt.Sprintf("batchlas: %s has no %s table for x86-64-v3; borrowing x86-64-v4 (run tools/tune to tune this device)", strings.Fields(op)[0], strings.Fields(op)[1])
+		assert.Equal(t, 1, strings.Count(stderr, notice+"\n"), "one notice for %s:\n%s", op, stderr)
+		assert.Contains(t, stderr, "\n"+op+" ", "a decision line for %s", op)
+	}
+	assert.Contains(t, stderr, "[x86-64-v4 table, borrowed for x86-64-v3]")
+	assert.Equal(t, 1, strings.Count(stderr, "batchlas: device "), "one report")
+}
+
+// A broken override warns once without tracing, and the calls that need
+// it fail with its error.
+func TestQuietBrokenOverrideWarns(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gemm.x86-64-v4.txt")
+	require.NoError(t, os.WriteFile(path, []byte("garbage\n"), 0o644))
+	stdout, stderr := child(t, "plain", "BATCHLAS_DEVICE=x86-64-v4", "BATCHLAS_TUNED_DIR="+dir)
+	const bad = "gemm.x86-64-v4.txt:1: no revision=N in the header; tables written by tools/tune carry it"
+	got := calls(stdout)
+	require.Len(t, got, 4)
+	assert.Equal(t, "gemm: "+bad, got[0])
+	assert.Equal(t, "gemm32: "+bad, got[1], "which sections a broken override had is unknown")
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: cannot use " + path + ": " + bad + "; calls of gemm that need this table fail until it is fixed or removed"},
+		strings.Split(strings.TrimSpace(stderr), "\n"), "one warning, no trace")
+}
+
+// A malformed BATCHLAS_DEVICE warns once and is ignored; SetWarnOutput
+// sends that warning elsewhere.
+func TestQuietBadDeviceWarns(t *testing.T) {
+	const want = `batchlas: ignoring BATCHLAS_DEVICE: device key "amd64": want x86-64 or x86-64-v<level> (e.g. x86-64-v4)`
+	stdout, stderr := child(t, "plain", "BATCHLAS_DEVICE=amd64")
+	assert.Equal(t, allOK, calls(stdout))
+	assert.Equal(t, want+"\n", stderr)
+
+	stdout, stderr = child(t, "redirect", "BATCHLAS_DEVICE=amd64")
+	assert.Equal(t, allOK, calls(stdout))
+	assert.Empty(t, stderr, "SetWarnOutput took the warning")
+	assert.Contains(t, stdout, want+"\n")
+}
+
+// An unusable coverage path warns once; the calls run.
+func TestQuietBadCoverageWarns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "cov")
+	stdout, stderr := child(t, "plain", "BATCHLAS_COVERAGE_OUT="+path)
+	assert.Equal(t, allOK, calls(stdout))
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 1, stderr)
+	assert.True(t, strings.HasPrefix(lines[0], "batchlas: BATCHLAS_COVERAGE_OUT: ") && strings.HasSuffix(lines[0], "; coverage is off"), lines[0])
+}
+
+// A bad pin value is an error from the call, not a warning; a vendor pin
+// warns once only when it falls back (a build without the vendor library).
+func TestQuietPins(t *testing.T) {
+	stdout, stderr := child(t, "plain", "BATCHLAS_GEMM_ROUTE=nonsense")
+	got := calls(stdout)
+	require.Len(t, got, 4)
+	assert.True(t, strings.HasPrefix(got[0], `gemm: gemm: BATCHLAS_GEMM_ROUTE="nonsense" does not parse`), got[0])
+	assert.Equal(t, allOK[2:], got[2:], "other ops are not pinned")
+	assert.Empty(t, stderr)
+
+	stdout, stderr = child(t, "plain", "BATCHLAS_GEMM_ROUTE=vendor")
+	assert.Equal(t, allOK, calls(stdout), "a fallen-back class pin still runs the call")
+	if batchlas.Host().Has("vendor:blas") {
+		assert.Empty(t, stderr, "the vendor pin is honoured")
+		return
+	}
+	assert.Contains(t, stderr, `batchlas: gemm float64: pin "vendor" from BATCHLAS_GEMM_ROUTE: no vendor candidate can run`)
+	assert.Equal(t, 2, strings.Count(stderr, "\n"), "once per dtype:\n%s", stderr)
+}
+
+// SetWarnOutput(nil) discards rather than failing later writes.
+func TestSetWarnOutputNil(t *testing.T) {
+	old := batchlas.SetWarnOutput(nil)
+	defer batchlas.SetWarnOutput(old)
+	require.NotPanics(t, func() { sel.WarnOnce("test-nil-writer", "batchlas: a warning nobody reads") })
+}

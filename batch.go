@@ -45,7 +45,7 @@ const (
 	// broadcastOne: the first matrix of a batch, repeated.
 	broadcastOne
 	// broadcastNone: Broadcast was given a batch with no matrix (Count <
-	// 1); Check refuses the result unless it is empty too. Broadcast
+	// 1); Check refuses the result unless its Count is 0 too. Broadcast
 	// cannot return an error, and a batch that fails later with the reason
 	// is more useful than one that panics or reads storage nobody meant.
 	broadcastNone
@@ -339,9 +339,10 @@ func copyMatrix[T Float](dst Batch[T], i int, src Batch[T], j int) {
 // leading dimension ld (element (r, c) at src[c*ld + r]), into matrix i of
 // b. It returns an *ArgError from "Batch.CopyMatrixIn" when b fails Check
 // as a read-only operand, i is outside [0, Count), ld < max(1, Rows), src
-// is too short, src shares an element with matrix i (other than as the
-// same element), or b is a broadcast of more than one matrix (writing its
-// one stored matrix would change all of them).
+// is too short, src shares an element with matrix i (src that is matrix
+// i itself, with b's LD, is allowed and copies nothing), or b is a
+// broadcast of more than one matrix (writing its one stored matrix would
+// change all of them).
 func (b Batch[T]) CopyMatrixIn(i int, src []T, ld int) error {
 	const op = "Batch.CopyMatrixIn"
 	m, err := b.outside(op, "src", i, src, ld)
@@ -360,8 +361,8 @@ func (b Batch[T]) CopyMatrixIn(i int, src []T, ld int) error {
 // dst[c*ld + r]), leaving dst's other elements as they are. It returns an
 // *ArgError from "Batch.CopyMatrixOut" when b fails Check as a read-only
 // operand, i is outside [0, Count), ld < max(1, Rows), dst is too short,
-// or dst shares an element with matrix i (other than as the same
-// element).
+// or dst shares an element with matrix i (dst that is matrix i itself,
+// with b's LD, is allowed and copies nothing).
 func (b Batch[T]) CopyMatrixOut(i int, dst []T, ld int) error {
 	m, err := b.outside("Batch.CopyMatrixOut", "dst", i, dst, ld)
 	if err != nil {

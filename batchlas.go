@@ -3,7 +3,6 @@ package batchlas
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	sel "github.com/batchlas-go/batchlas/select"
@@ -19,89 +18,6 @@ func DTypeOf[T Float]() sel.DType {
 		return sel.Float32
 	}
 	return sel.Float64
-}
-
-// Batch is a strided batch of Count column-major matrices of Rows x Cols.
-// Matrix i starts at Data[i*Stride]; element (r, c) of it is at
-// Data[i*Stride + c*LD + r]. LD >= max(1, Rows). Stride >= LD*Cols, or 0 to
-// broadcast one matrix to every call of the batch (read-only operands only).
-type Batch[T Float] struct {
-	Data   []T
-	Rows   int
-	Cols   int
-	LD     int
-	Stride int
-	Count  int
-}
-
-// NewBatch allocates a contiguous zeroed batch (LD = Rows, Stride = LD*Cols).
-func NewBatch[T Float](rows, cols, count int) Batch[T] {
-	ld := max(1, rows)
-	return Batch[T]{Data: make([]T, ld*cols*count), Rows: rows, Cols: cols, LD: ld, Stride: ld * cols, Count: count}
-}
-
-// Matrix returns the storage of matrix i, from its first element to its last.
-func (b Batch[T]) Matrix(i int) []T {
-	off := i * b.Stride
-	if b.Rows == 0 || b.Cols == 0 {
-		return b.Data[off:off]
-	}
-	return b.Data[off : off+(b.Cols-1)*b.LD+b.Rows]
-}
-
-// At returns element (r, c) of matrix i.
-func (b Batch[T]) At(i, r, c int) T { return b.Data[i*b.Stride+c*b.LD+r] }
-
-// Set sets element (r, c) of matrix i.
-func (b Batch[T]) Set(i, r, c int, v T) { b.Data[i*b.Stride+c*b.LD+r] = v }
-
-// Empty reports whether the batch has no element to touch.
-func (b Batch[T]) Empty() bool { return b.Count == 0 || b.Rows == 0 || b.Cols == 0 }
-
-// Check validates the batch as argument name of op. written says the op
-// writes it, which forbids broadcasting (stride 0) over more than one
-// matrix and strides that make matrices overlap.
-func (b Batch[T]) Check(op, name string, written bool) error {
-	bad := func(format string, args ...any) error {
-		return &ArgError{Op: op, Arg: name, Msg: fmt.Sprintf(format, args...)}
-	}
-	switch {
-	case b.Rows < 0:
-		return bad("rows %d < 0", b.Rows)
-	case b.Cols < 0:
-		return bad("cols %d < 0", b.Cols)
-	case b.Count < 0:
-		return bad("count %d < 0", b.Count)
-	case b.LD < max(1, b.Rows):
-		return bad("ld %d < max(1, rows %d)", b.LD, b.Rows)
-	case b.Stride < 0:
-		return bad("stride %d < 0", b.Stride)
-	}
-	if b.Count == 0 || b.Rows == 0 || b.Cols == 0 {
-		return nil
-	}
-	// Sizes so large that the storage they describe overflows int cannot
-	// be backed by a slice; refuse them before any product wraps around.
-	if b.Cols-1 > (math.MaxInt-b.Rows)/b.LD {
-		return bad("ld %d and cols %d describe more elements than an int can count", b.LD, b.Cols)
-	}
-	span := (b.Cols-1)*b.LD + b.Rows
-	if b.Stride != 0 && b.Count-1 > (math.MaxInt-span)/b.Stride {
-		return bad("stride %d and count %d describe more elements than an int can count", b.Stride, b.Count)
-	}
-	if b.Stride != 0 && b.Stride/b.LD < b.Cols {
-		if written || b.Stride < span {
-			return bad("stride %d < ld*cols %d (matrices overlap); use ld*cols or more, or 0 to broadcast a read-only operand", b.Stride, b.LD*b.Cols)
-		}
-	}
-	if b.Stride == 0 && written && b.Count > 1 {
-		return bad("stride 0 broadcasts one matrix but %s is written; give each of the %d matrices its own storage", name, b.Count)
-	}
-	need := (b.Count-1)*b.Stride + span
-	if len(b.Data) < need {
-		return bad("data has %d elements, need %d for %d matrices of %dx%d with ld %d and stride %d", len(b.Data), need, b.Count, b.Rows, b.Cols, b.LD, b.Stride)
-	}
-	return nil
 }
 
 // Uplo says which triangle of a matrix is referenced.
@@ -266,9 +182,10 @@ func InfoError(op string, info []int32) error {
 // A kernel that writes each matrix on one worker from start to end
 // reports Completed == Touched: the batch is handed out in order and a
 // chunk once started runs to its end, so an interrupted call can be
-// resumed on the sub-batch [Completed, Count). Kernels that work on the
-// whole batch in phases (potrf's and trsm's blocked) complete few or no
-// matrices and may have touched many; each op's documentation says which.
+// resumed on the sub-batch [Completed, Count) (Batch.Sub). Kernels that
+// work on the whole batch in phases (potrf's and trsm's blocked) complete
+// few or no matrices and may have touched many; each op's documentation
+// says which.
 type InterruptedError struct {
 	Op        string
 	Count     int // matrices in the written batch

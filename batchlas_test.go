@@ -29,7 +29,17 @@ func TestBatchCheck(t *testing.T) {
 		{"negative stride", Batch[float64]{Data: make([]float64, 100), Rows: 2, Cols: 2, LD: 2, Stride: -4, Count: 2}, false, "stride -4 < 0"},
 		{"overlap written", Batch[float64]{Data: make([]float64, 100), Rows: 2, Cols: 2, LD: 4, Stride: 6, Count: 2}, true, "matrices overlap"},
 		{"overlap read", Batch[float64]{Data: make([]float64, 100), Rows: 2, Cols: 2, LD: 4, Stride: 5, Count: 2}, false, "matrices overlap"},
-		{"broadcast written", Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 2, Stride: 0, Count: 2}, true, "stride 0 broadcasts"},
+		// Stride 0 over several matrices is a broadcast only when Broadcast
+		// made it: a literal that leaves Stride out is refused, read or
+		// written, with the two ways out.
+		{"stride 0 literal written", Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 2, Stride: 0, Count: 2}, true, "stride 0 with count 2, and a is written: give each matrix its own storage, Stride ld*cols = 4 or more"},
+		{"stride 0 literal read", Batch[float64]{Data: make([]float64, 9), Rows: 3, Cols: 3, LD: 3, Count: 7}, false, "stride 0 with count 7: set Stride to ld*cols = 9 (or more) for 7 matrices of their own, or repeat one matrix with batchlas.Broadcast(m, 7)"},
+		{"broadcast written", Broadcast(Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 2, Count: 1}, 2), true, "a is a broadcast (one matrix for all 2) but is written"},
+		{"broadcast of no matrix", Broadcast(Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 2, Count: 0}, 3), false, "a was made by Broadcast from a batch with no matrix"},
+		{"broadcast of a negative count", Broadcast(Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 2, Count: -1}, 3), false, "a was made by Broadcast from a batch with no matrix"},
+		{"broadcast to a negative count", Broadcast(Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 2, Count: 1}, -2), false, "count -2 < 0"},
+		{"broadcast of a bad ld", Broadcast(Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 1, Count: 1}, 2), false, "ld 1 < max(1, rows 2)"},
+		{"broadcast of short data", Broadcast(Batch[float64]{Data: make([]float64, 3), Rows: 2, Cols: 2, LD: 2, Count: 1}, 2), false, "data has 3 elements, need 4"},
 		{"ld times cols overflows", Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 1 << 40, LD: 1 << 40, Stride: 0, Count: 1}, false, "more elements than an int can count"},
 		{"stride times count overflows", Batch[float64]{Data: make([]float64, 4), Rows: 2, Cols: 2, LD: 2, Stride: 1 << 62, Count: 4}, false, "more elements than an int can count"},
 		// (4-1)*4 + (2-1)*2 + 2 = 16 elements: one short.
@@ -48,7 +58,8 @@ func TestBatchCheck(t *testing.T) {
 		})
 	}
 
-	// Legal corner cases: zero batch, zero dimension, read-only broadcast,
+	// Legal corner cases: zero batch, zero dimension, read-only broadcasts,
+	// stride 0 over one matrix or none,
 	// a read-only stride below ld*cols that still does not overlap the span,
 	// and data ending exactly at the last element of the last matrix.
 	ok := []struct {
@@ -58,8 +69,13 @@ func TestBatchCheck(t *testing.T) {
 	}{
 		{"zero count", Batch[float32]{Rows: 3, Cols: 3, LD: 3, Count: 0}, true},
 		{"zero rows", Batch[float32]{Rows: 0, Cols: 3, LD: 1, Count: 4}, true},
-		{"broadcast read", Batch[float32]{Data: make([]float32, 9), Rows: 3, Cols: 3, LD: 3, Stride: 0, Count: 7}, false},
-		{"broadcast one written", Batch[float32]{Data: make([]float32, 9), Rows: 3, Cols: 3, LD: 3, Stride: 0, Count: 1}, true},
+		{"broadcast read", Broadcast(Batch[float32]{Data: make([]float32, 9), Rows: 3, Cols: 3, LD: 3, Count: 1}, 7), false},
+		{"broadcast of a stride-0 literal", Broadcast(Batch[float32]{Data: make([]float32, 9), Rows: 3, Cols: 3, LD: 3, Count: 7}, 7), false},
+		{"stride 0 one written", Batch[float32]{Data: make([]float32, 9), Rows: 3, Cols: 3, LD: 3, Stride: 0, Count: 1}, true},
+		{"broadcast one written", Broadcast(Batch[float32]{Data: make([]float32, 9), Rows: 3, Cols: 3, LD: 3, Count: 1}, 1), true},
+		{"broadcast zero written", Broadcast(Batch[float32]{Data: make([]float32, 9), Rows: 3, Cols: 3, LD: 3, Count: 1}, 0), true},
+		{"broadcast of no matrix to none", Broadcast(Batch[float32]{Rows: 3, Cols: 3, LD: 3}, 0), false},
+		{"stride 0 over empty matrices", NewBatch[float32](3, 0, 5), true},
 		{"exact end", Batch[float32]{Data: make([]float32, 2*20+3*5+2), Rows: 2, Cols: 4, LD: 5, Stride: 20, Count: 3}, true},
 	}
 	for _, c := range ok {

@@ -5,7 +5,42 @@
 // This package holds the vocabulary the ops share: the strided Batch of
 // column-major matrices, Uplo/Side/Transpose/Diag, the device a call runs on
 // (the host CPU unless WithDevice says otherwise), and the errors ops return.
-// The ops live in ops/<op> (gemm, trsm, potrf).
+// The ops live in ops/<op> (gemm, trsm, potrf); package gonummat converts
+// to and from gonum's matrices.
+//
+// # Batches
+//
+// NewBatch and NewIdentity allocate; WrapBatch and WrapStrided wrap data
+// the program already holds, without copying; Clone, Sub, CopyMatrixIn,
+// CopyMatrixOut, SetZero and SetIdentity copy, cut and fill. A batch of
+// one matrix used for every matrix of a call (one A for many B, say) is a
+// Broadcast, which ops accept only for operands they read. A batch of
+// Stride 0 over several matrices that Broadcast did not make is an error,
+// not a broadcast, so that a forgotten Stride does not silently repeat the
+// first matrix.
+//
+// # Row-major data
+//
+// A Batch is column-major, as BLAS and LAPACK are. Row-major data (numpy's
+// C order, gonum's mat.Dense) wrapped as it is, with rows and columns
+// swapped (WrapBatch(data, cols, rows, count)), reads as the transposes of
+// its matrices, and every op can be given the transposed problem instead of
+// a copy:
+//
+//   - gemm: C = op(A)*op(B) row-major is C^T = op(B)^T*op(A)^T: pass B
+//     where A goes and A where B goes, with their transpose flags swapped
+//     too (Gemm(ctx, tb, ta, alpha, B, A, beta, C, ws)).
+//   - potrf: a symmetric matrix is its own transpose, and its row-major
+//     lower triangle is the column-major upper one: factor with the other
+//     uplo. Upper on row-major data leaves L (S = L*L^T) in the row-major
+//     lower triangle.
+//   - trsm: op(A)*X = alpha*B row-major is X^T*op(A)^T = alpha*B^T, and a
+//     row-major lower triangle reads as an upper one: flip side and uplo,
+//     keep ta and diag.
+//
+// The package example rowMajor (Example_rowMajor) runs all three.
+//
+// # Contexts and sharing
 //
 // Every function here and in the ops that takes a context.Context treats a
 // nil context as context.Background().
@@ -30,4 +65,9 @@
 // call, nor a workspace with any operand (Overlap, CheckDisjoint): elements,
 // not address ranges, so disjoint sub-matrix views of one parent may be
 // passed together however their columns interleave in memory.
+//
+// Functions and methods that take data return an *ArgError, never panic,
+// on arguments they refuse; the constructors that take only sizes
+// (NewBatch, NewIdentity) panic on negative sizes as make does, and At,
+// Set and Matrix index like a slice.
 package batchlas

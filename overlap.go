@@ -13,7 +13,8 @@ import (
 // columns (LD > Rows) and between matrices (Stride > LD*Cols) belongs to
 // neither batch, so two sub-matrix views of one parent, [A | B] stacked in
 // the same columns of a larger LD, do not overlap although their address
-// ranges interleave. A broadcast batch (Stride 0) is its one matrix.
+// ranges interleave. A batch of Stride 0 (a broadcast, see Broadcast) is
+// its one matrix.
 //
 // The algorithm:
 //

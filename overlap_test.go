@@ -37,14 +37,14 @@ func randomView(r *rand.Rand, base []float64, written bool, like *Batch[float64]
 		span := max(0, (x.Cols-1)*x.LD+x.Rows)
 		switch r.IntN(6) {
 		case 0:
-			x.Stride = 0 // broadcast, or a written single matrix
+			x = Broadcast(x, x.Count) // read only, or a written single matrix
 		case 1:
 			x.Stride = span + r.IntN(4) // read operands may go below ld*cols
 		default:
 			x.Stride = x.LD*x.Cols + []int{0, 0, 1, 2, 5, 11}[r.IntN(6)]
 		}
 		if like != nil {
-			x.LD, x.Stride = like.LD, like.Stride
+			x.LD, x.Stride, x.bcast = like.LD, like.Stride, like.bcast
 			if r.IntN(4) != 0 {
 				x.Count = like.Count
 			}
@@ -147,7 +147,7 @@ func TestOverlapCases(t *testing.T) {
 	require.True(t, strings.HasPrefix(err.Error(), "gemm: c and a share elements (c[0](0,0) is a[0](2,0))"), err.Error())
 	// A broadcast read operand counts once: the written batch past its one
 	// matrix does not overlap it, though its count reaches further.
-	bc := Batch[float64]{Data: parent, Rows: m, Cols: n, LD: ld, Stride: 0, Count: count}
+	bc := Broadcast(Batch[float64]{Data: parent, Rows: m, Cols: n, LD: ld, Count: 1}, count)
 	w := Batch[float64]{Data: parent[ld*n:], Rows: m, Cols: n, LD: ld, Stride: ld * n, Count: count - 1}
 	require.False(t, Overlap(bc, w))
 	// Different strides: the even matrices of a against a batch of every
@@ -170,7 +170,7 @@ func TestOverlapCost(t *testing.T) {
 	data := make([]float64, 64)
 	x := Batch[float64]{Data: data, Rows: 3, Cols: 8, LD: 7, Stride: 56, Count: count}
 	y := Batch[float64]{Data: data[3:], Rows: 4, Cols: 8, LD: 7, Stride: 56, Count: count}
-	bc := Batch[float64]{Data: data[3:], Rows: 4, Cols: 8, LD: 7, Stride: 0, Count: count}
+	bc := Broadcast(Batch[float64]{Data: data[3:], Rows: 4, Cols: 8, LD: 7, Count: 1}, count)
 	start := time.Now()
 	for range 1000 {
 		require.False(t, Overlap(x, y))

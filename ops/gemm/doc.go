@@ -3,7 +3,8 @@
 //	C_i = alpha*op(A_i)*op(B_i) + beta*C_i,  op(X) = X or X^T,
 //
 // for every matrix i of a strided batch of column-major matrices. A and B
-// may broadcast one matrix to the whole batch (Stride 0); C is written and
+// may be broadcasts of one matrix to the whole batch (batchlas.Broadcast);
+// C is written and
 // must give each matrix its own storage, not shared with A or B. Sharing
 // means sharing an element (batchlas.Overlap), not an address range:
 // sub-matrix views of one parent batch that share no element may be passed

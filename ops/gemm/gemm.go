@@ -22,8 +22,9 @@ type problem[T batchlas.Float] struct {
 
 // Gemm computes C_i = alpha*op(A_i)*op(B_i) + beta*C_i for every matrix i of
 // the batch, op = N or T. C is m x n, op(A) is m x k and op(B) is k x n.
-// a.Count and b.Count must equal c.Count; a and b may broadcast (Stride 0);
-// C is written (no broadcast, no overlap, no sharing storage with A or B).
+// a.Count and b.Count must equal c.Count; a and b may be broadcasts
+// (batchlas.Broadcast: one matrix for every C_i); C is written (no
+// broadcast, no overlap, no sharing storage with A or B).
 // beta == 0 means C is not read; alpha == 0 means A and B are not read.
 // ws is workspace of at least BufferSize elements, or nil to allocate.
 // A nil ctx is context.Background().
@@ -159,9 +160,9 @@ func newProblem[T batchlas.Float](ta, tb batchlas.Transpose, a, b, c batchlas.Ba
 	case bk != p.k:
 		return nil, batchlas.Argf(opName, "b", "op(b) has %d rows but op(a) has %d columns (k): they must agree", bk, p.k)
 	case a.Count != c.Count:
-		return nil, batchlas.Argf(opName, "a", "a.Count %d != c.Count %d: give a the batch size (Stride 0 broadcasts one matrix)", a.Count, c.Count)
+		return nil, batchlas.Argf(opName, "a", "a.Count %d != c.Count %d: give a one matrix per C_i, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, c.Count, c.Count)
 	case b.Count != c.Count:
-		return nil, batchlas.Argf(opName, "b", "b.Count %d != c.Count %d: give b the batch size (Stride 0 broadcasts one matrix)", b.Count, c.Count)
+		return nil, batchlas.Argf(opName, "b", "b.Count %d != c.Count %d: give b one matrix per C_i, or batchlas.Broadcast(b, %d) to use one b for all", b.Count, c.Count, c.Count)
 	}
 	if err := batchlas.CheckDisjoint(opName, "c", c, "a", a); err != nil {
 		return nil, err

@@ -80,7 +80,8 @@ func TestPaddedLDAndStride(t *testing.T) {
 	})
 }
 
-// TestBroadcastAB: A and B with Stride 0 serve every matrix of C.
+// TestBroadcastAB: A and B made by batchlas.Broadcast serve every matrix
+// of C.
 func TestBroadcastAB(t *testing.T) {
 	forEachCandidate(t, func(t *testing.T, dt sel.DType, c sel.Choice) {
 		l := layout{padLD: 1, broadcast: true}

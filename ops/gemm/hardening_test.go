@@ -119,8 +119,7 @@ func TestOverlapRefused(t *testing.T) {
 		{"c meets broadcast b in its second matrix", own(m, k), func() batchlas.Batch[float64] {
 			x := view(parent, 0, 0, k, n)
 			x.Data = parent.Data[parent.Stride+2:]
-			x.Stride = 0
-			return x
+			return batchlas.Broadcast(x, count)
 		}(), view(parent, 0, 0, m, n), "b"},
 	}
 	for _, tc := range cases {

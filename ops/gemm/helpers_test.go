@@ -33,7 +33,7 @@ type shape struct {
 type layout struct {
 	padLD     int  // added to each LD
 	padStride int  // added to each Stride
-	broadcast bool // a and b with Stride 0
+	broadcast bool // a and b are batchlas.Broadcast of one matrix
 }
 
 // operands makes A, B and C for s with layout l, random in [-1, 1).
@@ -49,9 +49,7 @@ func operands[T batchlas.Float](r *rand.Rand, s shape, l layout) (a, b, c batchl
 	mk := func(rows, cols int, ro bool) batchlas.Batch[T] {
 		ld := max(1, rows) + l.padLD
 		if ro && l.broadcast {
-			x := testmat.Batch[T](r, rows, cols, 1, ld, 0)
-			x.Stride, x.Count = 0, s.batch
-			return x
+			return batchlas.Broadcast(testmat.Batch[T](r, rows, cols, 1, ld, 0), s.batch)
 		}
 		return testmat.Batch[T](r, rows, cols, s.batch, ld, ld*cols+l.padStride)
 	}

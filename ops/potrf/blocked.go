@@ -191,8 +191,11 @@ func interruptedBatch(err error, count, completed, touched int) error {
 }
 
 // view is the rows x cols sub-matrix at (r0, c0) of every matrix of a, as a
-// batch with a's leading dimension and stride.
+// batch with a's leading dimension and stride. It edits a copy of a rather
+// than building a literal, which would drop what else a batch carries (a
+// broadcast's mark).
 func view[T batchlas.Float](a batchlas.Batch[T], r0, c0, rows, cols int) batchlas.Batch[T] {
-	off := c0*a.LD + r0
-	return batchlas.Batch[T]{Data: a.Data[off:], Rows: rows, Cols: cols, LD: a.LD, Stride: a.Stride, Count: a.Count}
+	a.Data = a.Data[c0*a.LD+r0:]
+	a.Rows, a.Cols = rows, cols
+	return a
 }

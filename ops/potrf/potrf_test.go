@@ -481,3 +481,37 @@ func testInfoEveryColumn[T batchlas.Float](t *testing.T, ctx context.Context, c 
 func TestInfoEveryColumn(t *testing.T) {
 	forEachCandidate(t, testInfoEveryColumn[float32], testInfoEveryColumn[float64])
 }
+
+// TestBroadcastWritten: potrf writes a, so a broadcast of several matrices
+// is refused, whether batchlas.Broadcast made it or a literal left Stride
+// out, before anything is written; a broadcast of one matrix is that
+// matrix, factored as a batch of one is under every candidate.
+func TestBroadcastWritten(t *testing.T) {
+	r := testmat.Rand(31)
+	one := batchFor[float64](r, 6, 1, true)
+	before := testmat.Clone(one)
+	for _, c := range []struct {
+		name, want string
+		a          batchlas.Batch[float64]
+	}{
+		{"broadcast", "a is a broadcast (one matrix for all 3) but is written", batchlas.Broadcast(one, 3)},
+		{"stride 0 literal", "stride 0 with count 3, and a is written", batchlas.Batch[float64]{Data: one.Data, Rows: 6, Cols: 6, LD: one.LD, Count: 3}},
+	} {
+		var ae *batchlas.ArgError
+		err := Potrf(context.Background(), batchlas.Lower, c.a, nil)
+		require.ErrorAs(t, err, &ae, c.name)
+		require.Equal(t, "a", ae.Arg, c.name)
+		require.Contains(t, err.Error(), "potrf: "+c.want, c.name)
+		_, err = BufferSize(context.Background(), batchlas.Lower, c.a)
+		require.ErrorAs(t, err, &ae, c.name)
+		require.Equal(t, before.Data, one.Data, "%s: a refused call wrote a", c.name)
+	}
+	for _, c := range Op.Candidates(sel.Float64) {
+		ctx := sel.WithPin(context.Background(), "potrf", c.String())
+		got, want := testmat.Clone(one), testmat.Clone(one)
+		require.NoError(t, Potrf(ctx, batchlas.Upper, batchlas.Broadcast(got, 1), nil), c.String())
+		require.NoError(t, Potrf(ctx, batchlas.Upper, want, nil), c.String())
+		require.Equal(t, -1, testmat.SameMatrices(got, want, 0, 1), c.String())
+		require.NotEqual(t, before.Data, got.Data, "%s: factored", c.String())
+	}
+}

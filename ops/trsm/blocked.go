@@ -38,6 +38,7 @@ func launchBlocked[T batchlas.Float](ctx context.Context, p *problem, nb int, al
 	if p.t <= nb {
 		return launchDirect(ctx, p, alpha, a, b, ws)
 	}
+	// A of stride 0 (a broadcast, or a single matrix) is one stored matrix.
 	chunk := chunkCount(ctx, p, a.Stride == 0, int(unsafe.Sizeof(alpha)))
 	for lo := 0; lo < b.Count; lo += chunk {
 		n := min(chunk, b.Count-lo)
@@ -107,7 +108,10 @@ func chunkCount(ctx context.Context, p *problem, broadcast bool, size int) int {
 	return max(budget/perMatrix, 4*cores)
 }
 
-// part is matrices [lo, lo+n) of x; a broadcast batch stays broadcast.
+// part is matrices [lo, lo+n) of x. It edits a copy of x, so a broadcast
+// stays a broadcast (a literal would lose the mark, and the nested calls
+// would refuse its stride 0); x has passed Check, so unlike Batch.Sub it
+// has no error to return.
 func part[T batchlas.Float](x batchlas.Batch[T], lo, n int) batchlas.Batch[T] {
 	x.Data = x.Data[lo*x.Stride:]
 	x.Count = n

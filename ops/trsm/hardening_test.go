@@ -126,8 +126,8 @@ func TestOverlapRefused(t *testing.T) {
 		{"b crosses a's columns", view(parent, 0, 2, k, k), view(parent, 3, 0, k, r)},
 		{"broadcast a inside b's second matrix", func() batchlas.Batch[float64] {
 			x := view(parent, 0, 0, k, k)
-			x.Data, x.Stride = parent.Data[parent.Stride+1:], 0
-			return x
+			x.Data = parent.Data[parent.Stride+1:]
+			return batchlas.Broadcast(x, count)
 		}(), view(parent, 0, 0, k, r)},
 	}
 	for _, tc := range cases {

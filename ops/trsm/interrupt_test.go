@@ -81,7 +81,7 @@ func interrupted[T batchlas.Float](t *testing.T, c sel.Choice) {
 		a := testmat.Batch[T](r, tc.t, tc.t, aCount, tc.t+1, tc.t*(tc.t+1)+3)
 		testmat.Triangular(r, a, tc.uplo)
 		if tc.broadcast {
-			a.Stride, a.Count = 0, count
+			a = batchlas.Broadcast(a, count)
 		}
 		b0 := testmat.Batch[T](r, p.m, p.n, count, p.m+2, (p.m+2)*p.n+1)
 		alpha := T(tc.alpha)

@@ -73,7 +73,7 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 	case a.Rows != p.t:
 		return nil, batchlas.Argf(opName, "a", "a is %dx%d but b has %d columns; side Right needs a of order n = b.Cols", a.Rows, a.Cols, b.Cols)
 	case a.Count != b.Count:
-		return nil, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d; give one a per b, or stride 0 to broadcast one a", a.Count, b.Count)
+		return nil, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d: give one a per matrix of b, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, b.Count, b.Count)
 	}
 	if err := batchlas.CheckDisjoint(opName, "b", b, "a", a); err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 // and its diagonal only when diag is NonUnit.
 //
 // b is m x n and written; a is m x m (Left) or n x n (Right), with as many
-// matrices as b, or Stride 0 to broadcast one. ws is the workspace: nil
+// matrices as b, or a broadcast of one (batchlas.Broadcast). ws is the workspace: nil
 // allocates it, otherwise it needs BufferSize elements. As in BLAS, alpha
 // == 0 sets B to zero without reading A or B. A zero on a non-unit
 // diagonal gives Inf/NaN in X, per IEEE; it is not reported as an error.

@@ -157,7 +157,7 @@ func testStructured[T batchlas.Float](t *testing.T, ctx context.Context, _ sel.C
 func TestLargeBatch(t *testing.T) { eachCandidate(t, testLargeBatch[float32], testLargeBatch[float64]) }
 
 // testLargeBatch: 1500 small matrices, with A per matrix and with one A
-// broadcast (stride 0) to all.
+// broadcast (batchlas.Broadcast) to all.
 func testLargeBatch[T batchlas.Float](t *testing.T, ctx context.Context, _ sel.Choice) {
 	const count = 1500
 	for _, v := range []variant{
@@ -168,7 +168,7 @@ func testLargeBatch[T batchlas.Float](t *testing.T, ctx context.Context, _ sel.C
 			for _, broadcast := range []bool{false, true} {
 				a, b := randomInput[T](uint64(k), v, k, k, count, false)
 				if broadcast {
-					a.Stride = 0
+					a = batchlas.Broadcast(a, count)
 				}
 				x := solve(t, ctx, v, 1, a, b)
 				for i := 0; i < count; i += 149 {

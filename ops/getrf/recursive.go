@@ -1,0 +1,105 @@
+package getrf
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+)
+
+// recursiveLeaf is the widest block of columns the recursive kernel
+// factors with getf2: narrower blocks make the recursion's overhead (a
+// solve, a product and two interchange passes per split) outweigh their
+// work. An order up to it is factored by getf2 whole, which is the
+// unblocked kernel (twin).
+const recursiveLeaf = 8
+
+// recursiveGetrf factors each matrix in place by recursive halving of its
+// columns (the shape of LAPACK's getrf2), one worker per matrix: the
+// product that updates the right half runs over whole column blocks that
+// stay in cache, instead of one rank-1 update per column sweeping the
+// whole trailing matrix.
+func recursiveGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], info []int32) error {
+	small := safeMin[T]()
+	return perMatrix(ctx, a, ipiv, info, func(m []T, ld, n int, piv []int32) {
+		recursiveLU(m, ld, n, 0, n, piv, small)
+	})
+}
+
+// recursiveLU factors columns [c0, c0+nc) of the n x n matrix a, rows
+// c0..n-1, whose columns left of c0 are already factored and applied:
+//
+//  1. the left half [c0, c0+n1), recursively;
+//  2. its interchanges applied to the right half;
+//  3. U12 = L11^-1 * A12 (L11 unit lower, the left half's diagonal block);
+//  4. A22 -= L21 * U12, rows below the left half's block;
+//  5. the right half [c0+n1, c0+nc), recursively, rows c0+n1..n-1;
+//  6. its interchanges applied to the left half.
+//
+// Only columns [c0, c0+nc) are touched. Every pivot is chosen on a fully
+// updated column, as in getf2.
+func recursiveLU[T batchlas.Float](a []T, ld, n, c0, nc int, piv []int32, small T) {
+	if nc <= recursiveLeaf {
+		getf2(a, ld, n, c0, c0+nc, c0, c0+nc, piv, small)
+		return
+	}
+	n1 := nc / 2
+	mid, end := c0+n1, c0+nc
+	recursiveLU(a, ld, n, c0, n1, piv, small)
+	laswp(a, ld, n, mid, end, c0, mid, piv)
+	trsmUnitLower(a, ld, c0, mid, mid, end)
+	gemmSub(a, ld, n, c0, mid, mid, end)
+	recursiveLU(a, ld, n, mid, nc-n1, piv, small)
+	laswp(a, ld, n, c0, mid, mid, end, piv)
+}
+
+// trsmUnitLower overwrites rows [r0, r1) of columns [s0, s1) with
+// L^-1 times them, L the unit lower triangle of a's diagonal block
+// [r0, r1) x [r0, r1): forward substitution down each column.
+func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
+	for k := s0; k < s1; k++ {
+		b := a[k*ld+r0 : k*ld+r1]
+		for j := range b {
+			x := b[j]
+			l := a[(r0+j)*ld+r0+j+1 : (r0+j)*ld+r1]
+			rest := b[j+1:]
+			rest = rest[:len(l)]
+			for i, v := range l {
+				rest[i] -= v * x
+			}
+		}
+	}
+}
+
+// gemmSub subtracts A21 * U12 from A22: rows [r1, n) of columns [s0, s1)
+// minus rows [r1, n) of columns [r0, r1) times rows [r0, r1) of columns
+// [s0, s1). Each target column takes four source columns per sweep, so
+// each load of it feeds four multiply-adds.
+func gemmSub[T batchlas.Float](a []T, ld, n, r0, r1, s0, s1 int) {
+	if r1 >= n {
+		return
+	}
+	for k := s0; k < s1; k++ {
+		c := a[k*ld+r1 : k*ld+n]
+		u := a[k*ld+r0 : k*ld+r1]
+		l := r0
+		for ; l+4 <= r1; l += 4 {
+			x0 := a[l*ld+r1 : l*ld+n]
+			x1 := a[(l+1)*ld+r1 : (l+1)*ld+n]
+			x2 := a[(l+2)*ld+r1 : (l+2)*ld+n]
+			x3 := a[(l+3)*ld+r1 : (l+3)*ld+n]
+			x0, x1, x2, x3 = x0[:len(c)], x1[:len(c)], x2[:len(c)], x3[:len(c)]
+			b0, b1, b2, b3 := u[l-r0], u[l-r0+1], u[l-r0+2], u[l-r0+3]
+			for i := range c {
+				c[i] -= x0[i]*b0 + x1[i]*b1 + x2[i]*b2 + x3[i]*b3
+			}
+		}
+		for ; l < r1; l++ {
+			x := a[l*ld+r1 : l*ld+n]
+			x = x[:len(c)]
+			b := u[l-r0]
+			for i := range c {
+				c[i] -= x[i] * b
+			}
+		}
+	}
+}

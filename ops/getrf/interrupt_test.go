@@ -89,7 +89,9 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 				}
 			}
 		}
-		if batchWide {
+		if batchWide && tc.n == 96 {
+			// At n = 20 the last panel is too little work to split into
+			// chunks; at 96 it is a few matrices per chunk.
 			require.True(t, lastStep, "%s: no stop point in the last step's panels", what)
 		}
 	}

@@ -49,14 +49,29 @@ func pin(ctx context.Context, c sel.Choice) context.Context {
 // independent of this library) in float64 and rounded to T. The matrices
 // are well conditioned and need pivoting: R + 2*sqrt(n)*Q, R uniform in
 // [-1, 1), Q a random permutation, so each column's largest entry lies in
-// a random row. The padding of a holds random values. gonum is
-// row-major: given the matrix row by row, it returns the row-major factor
-// of that same matrix with the same 0-based pivots as getrf's, which is
-// copied into column-major storage.
+// a random row. gonum is row-major: given the matrix row by row, it
+// returns the row-major factor of that same matrix with the same 0-based
+// pivots as getrf's, which is copied into column-major storage.
+//
+// With ld set (padded), every element of a outside the matrices is NaN
+// and the pivot vectors are longer than n (Len n+2, Stride n+5), their
+// extra entries poison: a kernel that reads padding spreads NaN into X,
+// one that reads a pivot past n reads an invalid one.
 func factors[T batchlas.Float](seed uint64, n, count, ld, stride int) (batchlas.Batch[T], batchlas.Vectors[int32]) {
 	r := testmat.Rand(seed)
 	a := testmat.Batch[T](r, n, n, count, ld, stride)
 	ipiv := batchlas.NewVectors[int32](n, count)
+	if ld != 0 {
+		poisonPadding(a)
+		data := make([]int32, (n+5)*count)
+		for k := range data {
+			data[k] = poison
+		}
+		var err error
+		if ipiv, err = batchlas.WrapStridedVectors(data, n+2, n+5, count); err != nil {
+			panic(err)
+		}
+	}
 	rm := make([]float64, n*n)
 	piv := make([]int, n)
 	w := 2 * math.Sqrt(float64(n))
@@ -82,10 +97,35 @@ func factors[T batchlas.Float](seed uint64, n, count, ld, stride int) (batchlas.
 	return a, ipiv
 }
 
-// rhs is a random n x nrhs B with ld and stride (0: tight) and random
-// padding.
+// poison is the value of the pivot entries past n, which no call reads.
+const poison int32 = -7
+
+// poisonPadding sets every element of x's storage outside its matrices to
+// NaN.
+func poisonPadding[T batchlas.Float](x batchlas.Batch[T]) {
+	inside := make([]bool, len(x.Data))
+	for i := 0; i < x.Count; i++ {
+		for c := 0; c < x.Cols; c++ {
+			for r := 0; r < x.Rows; r++ {
+				inside[i*x.Stride+c*x.LD+r] = true
+			}
+		}
+	}
+	for k, in := range inside {
+		if !in {
+			x.Data[k] = T(math.NaN())
+		}
+	}
+}
+
+// rhs is a random n x nrhs B with ld and stride (0: tight); with ld set,
+// its padding is NaN.
 func rhs[T batchlas.Float](seed uint64, n, nrhs, count, ld, stride int) batchlas.Batch[T] {
-	return testmat.Batch[T](testmat.Rand(seed^0xb), n, nrhs, count, ld, stride)
+	b := testmat.Batch[T](testmat.Rand(seed^0xb), n, nrhs, count, ld, stride)
+	if ld != 0 {
+		poisonPadding(b)
+	}
+	return b
 }
 
 // solve runs Getrs on a copy of b with exactly BufferSize elements of NaN

@@ -95,6 +95,9 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 				if n == 1 {
 					require.Positive(t, ie.Completed, "%s: the first chunk ran", what)
 				}
+				// Nor less than they completed: the next matrix is not
+				// solved.
+				require.Equal(t, ie.Completed, testmat.SameMatrices(got, ref, ie.Completed, tc.cnt), "%s n=%d: matrix %d was solved but not reported", what, n, ie.Completed)
 			}
 			midway = midway || ie.Completed > 0
 			require.Equal(t, -1, testmat.SameMatrices(got, ref, 0, ie.Completed), "%s n=%d: a completed matrix differs from the uninterrupted result", what, n)

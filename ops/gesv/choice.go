@@ -47,9 +47,11 @@ var Op = sel.Register(sel.OpSpec{
 	// unblocked algorithm.
 	LastResort: []string{"nested", "fused"},
 	CanRun:     canRun,
+	// Orders dense at the small end, where fused (everything in cache per
+	// matrix) and nested (getrf's and getrs's batch kernels) trade places.
 	Grid: []sel.GridAxis{
-		{Key: "n", Quick: []string{"1", "4", "16", "64", "256"}, Full: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}},
-		{Key: "nrhs", Quick: []string{"1", "4", "16", "64"}, Full: []string{"1", "2", "4", "8", "16", "32", "64", "256"}},
+		{Key: "n", Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, Full: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
+		{Key: "nrhs", Quick: []string{"1", "2", "4", "16", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
 		{Key: "batch", Quick: []string{"1", "32", "1024"}, Full: []string{"1", "8", "64", "512", "4096"}},
 	},
 })

@@ -57,11 +57,14 @@ var Op = sel.Register(sel.OpSpec{
 	CanRun:     canRun,
 	// Orders and right-hand sides each on their own axis: a solve with one
 	// right-hand side (a Newton step, a Kalman update) and one with many (an
-	// inverse, a block of load cases) rank the kernels differently.
+	// inverse, a block of load cases) rank the kernels differently. The
+	// orders are dense at the small end, where the per-matrix kernel and
+	// the nested trsm calls trade places; 2 right-hand sides is half a
+	// panel of the per-matrix solve.
 	Grid: []sel.GridAxis{
 		{Key: "trans", Quick: []string{"N", "T"}, Full: []string{"N", "T"}},
-		{Key: "n", Quick: []string{"1", "4", "16", "64", "256"}, Full: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}},
-		{Key: "nrhs", Quick: []string{"1", "4", "16", "64"}, Full: []string{"1", "2", "4", "8", "16", "32", "64", "256"}},
+		{Key: "n", Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, Full: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
+		{Key: "nrhs", Quick: []string{"1", "2", "4", "16", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
 		{Key: "batch", Quick: []string{"1", "32", "1024"}, Full: []string{"1", "8", "64", "512", "4096"}},
 	},
 })

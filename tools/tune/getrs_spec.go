@@ -58,13 +58,19 @@ func newGetrsCase[T batchlas.Float](c cell, seed uint64) (*getrsCase[T], error) 
 	}
 	n, nrhs, count := c.num("n"), c.num("nrhs"), c.num("batch")
 	r := testmat.Rand(seed)
-	orig := tiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) { testmat.General(r, b) })
+	// The distinct matrices are factored once, then repeated as
+	// tiledBatch repeats them: factoring 1024 copies of seven matrices
+	// would cost more than timing the solves.
+	orig := tiledBatch[T](r, n, n, min(count, distinctMatrices), func(b batchlas.Batch[T]) { testmat.General(r, b) })
 	lu := testmat.Clone(orig)
-	ipiv := batchlas.NewVectors[int32](n, count)
-	if err := getrf.Getrf(context.Background(), lu, ipiv, nil); err != nil {
+	piv := batchlas.NewVectors[int32](n, orig.Count)
+	if err := getrf.Getrf(context.Background(), lu, piv, nil); err != nil {
 		return nil, fmt.Errorf("getrs inputs: factoring with getrf: %w", err)
 	}
-	tc := &getrsCase[T]{trans: trans, orig: orig, lu: lu, ipiv: ipiv}
+	tc := &getrsCase[T]{trans: trans, orig: repeat(orig, count), lu: repeat(lu, count), ipiv: batchlas.NewVectors[int32](n, count)}
+	for i := range count {
+		copy(tc.ipiv.Vector(i), piv.Vector(i%piv.Count))
+	}
 	tc.b = newInPlace(tiledBatch[T](r, n, nrhs, count, nil))
 	return tc, nil
 }
@@ -106,6 +112,20 @@ func (tc *getrsCase[T]) check() error {
 		}
 	}
 	return nil
+}
+
+// repeat returns a tight batch of count matrices, matrix i a copy of
+// matrix i%src.Count of the tight batch src (as tiledBatch lays them out).
+func repeat[T batchlas.Float](src batchlas.Batch[T], count int) batchlas.Batch[T] {
+	if src.Count == count {
+		return src
+	}
+	out := batchlas.NewBatch[T](src.Rows, src.Cols, count)
+	for i := 0; i < count; i++ {
+		j := i % src.Count
+		copy(out.Data[i*out.Stride:(i+1)*out.Stride], src.Data[j*src.Stride:(j+1)*src.Stride])
+	}
+	return out
 }
 
 // luScale returns P*|L|*|U| for the LU factor lu (as getrf leaves it)

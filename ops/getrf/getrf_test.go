@@ -343,6 +343,11 @@ func testNaNAndInf[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Ch
 			// The reference reaches the same info.
 			_, info := refLU(matrixOf(orig, s.i), n)
 			require.Equal(t, s.info, info, "%s: reference info of matrix %d", what, s.i)
+			if s.info == 1 {
+				for row := 1; row < n; row++ {
+					require.True(t, math.IsNaN(float64(a.At(s.i, row, 0))), "%s: matrix %d: a NaN pivot makes its multipliers NaN", what, s.i)
+				}
+			}
 			if math.IsInf(s.v, 0) {
 				for row := 1; row < n; row++ {
 					require.Zero(t, a.At(s.i, row, 0), "%s: matrix %d: an infinite pivot's multipliers are zeros", what, s.i)
@@ -659,4 +664,53 @@ func TestBatchedNests(t *testing.T) {
 			require.Equal(t, steps, strings.Count(out, "\n  gemm float64 ta=N tb=N"), "%s n=%d:\n%s", c, n, out)
 		}
 	}
+}
+
+// testSubnormalPivot: a column of subnormal numbers (k_i times the
+// smallest one, the largest k being 8 on the diagonal) has a pivot whose
+// reciprocal overflows, so its entries are divided by it, as LAPACK and
+// gonum do: the multipliers are exactly k_i/8, not Inf. The rest of the
+// matrix is random and factored normally.
+func testSubnormalPivot[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	r := testmat.Rand(14)
+	tiny := math.SmallestNonzeroFloat64
+	if _, f32 := any(T(0)).(float32); f32 {
+		tiny = math.SmallestNonzeroFloat32
+	}
+	for _, n := range []int{2, 5, 16, 17, 40} {
+		if !runnable(c, n, 2) {
+			continue
+		}
+		a := randomBatch[T](r, n, 2, true)
+		k := make([]float64, n)
+		for i := 0; i < 2; i++ {
+			for row := 0; row < n; row++ {
+				k[row] = float64(1 + r.IntN(7))
+				if row == 0 {
+					k[row] = 8
+				}
+				a.Set(i, row, 0, T(k[row]*tiny))
+			}
+		}
+		require.Less(t, float64(a.At(1, 0, 0)), float64(safeMin[T]()), "the pivot is below the safe minimum")
+		orig := testmat.Clone(a)
+		ipiv := pivotsFor(n, 2, true)
+		require.NoError(t, Getrf(ctx, a, ipiv, nil), "n=%d", n)
+		// Later interchanges permute the rows of L too.
+		for j := 1; j < n; j++ {
+			p := ipiv.At(1, j)
+			k[j], k[p] = k[p], k[j]
+		}
+		for row := 1; row < n; row++ {
+			require.Equal(t, T(k[row]/8), a.At(1, row, 0), "n=%d: multiplier %d", n, row)
+		}
+		require.EqualValues(t, 0, ipiv.At(1, 0), "n=%d", n)
+		ref := matrixOf(orig, 1)
+		piv, _ := refLU(ref, n)
+		checkAgainst(t, a, ipiv, 1, toF64(ref), piv, fmt.Sprintf("%s subnormal n=%d", c, n))
+	}
+}
+
+func TestSubnormalPivot(t *testing.T) {
+	forEachCandidate(t, testSubnormalPivot[float32], testSubnormalPivot[float64])
 }

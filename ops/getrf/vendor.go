@@ -30,9 +30,15 @@ var (
 // BLAS's: the first largest |x|, a NaN only when first; no interchange or
 // scaling at a zero pivot; scaling by the reciprocal unless the pivot is
 // below the safe minimum), so its pivots and info agree with the native
-// kernels'. Its boolean result counts only exact zero pivots, so info is
-// read from the diagonal here as for every kernel (diagInfo), which also
-// counts a NaN pivot.
+// kernels', with one exception: where the pivot is below the safe minimum
+// (subnormal) or NaN, gonum v0.17's Dgetf2 means to divide the column by
+// it but its loop divides only the first entry below the pivot, again and
+// again, and leaves the rest unscaled. Such a pivot stays on the factored
+// diagonal, so a matrix with one is detected afterwards and factored
+// again, from its original still in a (gonum worked on the copy), by this
+// package's getf2: the unblocked kernel's code. Its boolean result counts
+// only exact zero pivots, so info is read from the diagonal here as for
+// every kernel (diagInfo), which also counts a NaN pivot.
 func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], ws []T, info []int32) error {
 	data, ok := any(a.Data).([]float64)
 	if !ok {
@@ -47,6 +53,7 @@ func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipi
 		buf = make([]float64, parallel.Workers(ctx)*nn)
 	}
 	impl := gonum.Implementation{}
+	small := safeMin[float64]()
 	// At most one worker per slot of buf, so (w+1)*nn <= len(buf).
 	return parallel.ForScratch(ctx, a.Count, flopsPerMatrix(n), len(buf)/nn, func(w, lo, hi int) {
 		t := buf[w*nn : w*nn+n*n]
@@ -59,17 +66,32 @@ func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipi
 				}
 			}
 			impl.Dgetrf(n, n, t, n, p)
-			for c := 0; c < n; c++ {
-				col := m[c*ld : c*ld+n]
-				for r := range col {
-					col[r] = t[r*n+c]
-				}
-			}
 			piv := pivots(ipiv, i, n)
-			for j, v := range p {
-				piv[j] = int32(v)
+			if smallPivot(t, n, small) {
+				getf2(m, ld, n, 0, n, 0, n, piv, small)
+			} else {
+				for c := 0; c < n; c++ {
+					col := m[c*ld : c*ld+n]
+					for r := range col {
+						col[r] = t[r*n+c]
+					}
+				}
+				for j, v := range p {
+					piv[j] = int32(v)
+				}
 			}
 			info[i] = diagInfo(m, ld, n)
 		}
 	})
+}
+
+// smallPivot reports whether a factored row-major n x n matrix has a pivot
+// that took gonum's small-pivot branch: NaN, or nonzero and below small.
+func smallPivot(t []float64, n int, small float64) bool {
+	for j := 0; j < n; j++ {
+		if d := abs(t[j*n+j]); d != 0 && !(d >= small) {
+			return true
+		}
+	}
+	return false
 }

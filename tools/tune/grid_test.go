@@ -205,11 +205,21 @@ func TestSelectTunersOrdersCalleesFirst(t *testing.T) {
 		assert.Equal(t, []string{"gemm", "trsm", "potrf"}, names(ts), list)
 	}
 	// all: the ops that call no other first, then their callers (getrf
-	// and potrf both call trsm and gemm), each group in name order.
+	// and potrf both call trsm and gemm; getrs calls trsm and gemm and its
+	// inputs come from getrf), then gesv, which calls getrf and getrs;
+	// each group in name order.
 	ts, err := selectTuners("all")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"gemm", "trsm", "getrf", "potrf"}, names(ts), "all")
+	assert.Equal(t, []string{"gemm", "trsm", "getrf", "getrs", "potrf", "gesv"}, names(ts), "all")
 	assert.Equal(t, []string{"trsm", "gemm"}, tuners["getrf"].callees())
+	assert.Equal(t, []string{"trsm", "gemm"}, tuners["getrs"].callees(), "getrf makes getrs's inputs; getrs does not call it")
+	assert.Equal(t, []string{"getrf", "getrs", "trsm", "gemm"}, tuners["gesv"].callees())
+	ts, err = selectTuners("getrs,getrf")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"getrf", "getrs"}, names(ts), "getrs's factors are made by the getrf table just measured")
+	ts, err = selectTuners("gesv,getrs,trsm")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"trsm", "getrs", "gesv"}, names(ts))
 	ts, err = selectTuners("potrf,trsm")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"trsm", "potrf"}, names(ts), "trsm's table is written before potrf's blocked calls it")

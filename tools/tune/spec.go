@@ -23,6 +23,12 @@ type opTuner struct {
 	// hash is the table's kernels= provenance: when it changes, the table
 	// is stale. TestKernelFilesCoverTheOpsImports checks the list.
 	kernelFiles []string
+	// inputsBy are other ops whose entry points make this op's inputs
+	// (getrs's factors come from getrf). They are measured before it, like
+	// callees, so its inputs are made as their fresh tables decide; they
+	// are not part of its kernels hash, since the inputs are checked, not
+	// timed.
+	inputsBy []string
 	// flops is the floating-point work of one call of the whole batch, for
 	// GFLOP/s and the --max-cell-flops cap.
 	flops func(c cell) float64
@@ -196,7 +202,8 @@ func (t *opTuner) callees() []string {
 }
 
 // calleesFirst orders ops so that every op comes after the selected ops it
-// calls (gemm, then trsm, then potrf), otherwise keeping the given order: a
+// calls (gemm, then trsm, then potrf) or whose entry points make its inputs
+// (inputsBy: getrf before getrs), otherwise keeping the given order: a
 // run writes each op's table before it measures the ops that call it, and
 // their blocked kernels' nested decisions read that fresh table.
 func calleesFirst(ts []*opTuner) []*opTuner {
@@ -209,7 +216,7 @@ func calleesFirst(ts []*opTuner) []*opTuner {
 				continue
 			}
 			ready := true
-			for _, c := range t.callees() {
+			for _, c := range append(t.callees(), t.inputsBy...) {
 				if !placed[c] && slices.ContainsFunc(ts, func(u *opTuner) bool { return u.op.Name() == c }) {
 					ready = false
 				}

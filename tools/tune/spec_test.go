@@ -88,6 +88,10 @@ func outputOf(oc opCase) batchlas.Batch[float64] {
 		return c.a.work[0]
 	case *getrfCase[float64]:
 		return c.a.work[0]
+	case *getrsCase[float64]:
+		return c.b.work[0]
+	case *gesvCase[float64]:
+		return c.b.work[0]
 	case *trsmCase[float64]:
 		return c.b.work[0]
 	}

@@ -1,0 +1,57 @@
+package gesv
+
+import (
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// The kernel families of gesv, in candidate order (simpler first). Each is
+// one unexported driver in its own file. gesv has no vendor family of its
+// own: its nested family reaches gonum through getrf's and getrs's vendor
+// kernels when their tables (or pins) choose them.
+var (
+	// fused factors and solves each system on one worker from start to
+	// end, while the matrix is in cache: getf2 (unblocked, right-looking)
+	// then the solve (fused.go, internal/lusolve).
+	fused = &sel.Family{Name: "fused"}
+	// nested calls the getrf op on the whole batch, then the getrs op on
+	// each run of consecutive non-singular matrices, so both choose their
+	// own kernels and their decisions are traced beneath gesv's
+	// (nested.go).
+	nested = &sel.Family{Name: "nested"}
+)
+
+// Families lists every family gesv declares.
+var Families = []*sel.Family{fused, nested}
+
+// candidates is the one candidate list of gesv, the same for float32 and
+// float64.
+var candidates = []sel.Choice{fused.With(), nested.With()}
+
+// Key names: the order, the right-hand sides and the batch by log
+// distance, the sizes weighing 16 against the batch as in getrs.
+const keyNames = "n:log:16 nrhs:log:16 batch:log"
+
+// Op is gesv's registration with the selection core, exported for tools
+// and tests (candidate lists, pins, the tuner grid).
+var Op = sel.Register(sel.OpSpec{
+	Name:     opName,
+	Revision: 1,
+	Keys:     keyNames,
+	Families: Families,
+	Candidates: map[sel.DType][]sel.Choice{
+		sel.Float32: candidates,
+		sel.Float64: candidates,
+	},
+	// By generality (R4): nested serves every shape with whatever getrf
+	// and getrs choose for it; fused serves every shape too, with one
+	// unblocked algorithm.
+	LastResort: []string{"nested", "fused"},
+	CanRun:     canRun,
+	// Orders dense at the small end, where fused (everything in cache per
+	// matrix) and nested (getrf's and getrs's batch kernels) trade places.
+	Grid: []sel.GridAxis{
+		{Key: "n", Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, Full: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
+		{Key: "nrhs", Quick: []string{"1", "2", "4", "16", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
+		{Key: "batch", Quick: []string{"1", "32", "1024"}, Full: []string{"1", "8", "64", "512", "4096"}},
+	},
+})

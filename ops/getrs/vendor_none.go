@@ -1,0 +1,19 @@
+//go:build novendor
+
+package getrs
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// vendorCandidates is empty: a novendor build compiles no vendor kernel.
+var vendorCandidates []sel.Choice
+
+// launchVendor is unreachable in a novendor build (the vendor choice is not
+// a candidate, so no decision returns it); it exists so getrs.go compiles.
+func launchVendor[T batchlas.Float](_ context.Context, _ *problem, _ batchlas.Batch[T], _ batchlas.Vectors[int32], _ batchlas.Batch[T]) error {
+	return batchlas.Argf(opName, "route", "the vendor kernel is not compiled into this build (-tags novendor); pin native or a native choice")
+}

@@ -92,7 +92,9 @@ func testLargeBatch[T batchlas.Float](t *testing.T, ctx context.Context, c sel.C
 	}
 }
 
-func TestLargeBatch(t *testing.T) { forEachCandidate(t, testLargeBatch[float32], testLargeBatch[float64]) }
+func TestLargeBatch(t *testing.T) {
+	forEachCandidate(t, testLargeBatch[float32], testLargeBatch[float64])
+}
 
 // testSingularFactor: a zero on the factor's diagonal is not an error; it
 // gives Inf or NaN in X as a division by zero does, and a NaN in the

@@ -138,14 +138,6 @@ func makeKey[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T]) sel.K
 	return sel.MakeKey(sel.Str(uplo.String()), sel.Int(a.Rows), sel.Int(b.Cols), sel.Int(b.Count))
 }
 
-// Key positions, in the order of the declared key names.
-const (
-	keyUplo = iota
-	keyN
-	keyNRHS
-	keyBatch
-)
-
 // canRun is potrs's correctness gate (R3): the native kernels solve every
 // shape; vendor needs gonum's LAPACK in the build.
 func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {

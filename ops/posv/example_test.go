@@ -62,9 +62,9 @@ func Example_gaussianProcess() {
 		fmt.Printf("set %d: log det K = %7.3f  log likelihood = %7.3f\n", i, logdet.At(i, 0), ll)
 	}
 	// Output:
-	// set 0: log det K = -0.227  log likelihood =  -7.076
-	// set 1: log det K = -4.982  log likelihood =  -8.128
-	// set 2: log det K = -8.905  log likelihood =  -9.011
+	// set 0: log det K =   0.495  log likelihood =  -7.000
+	// set 1: log det K =  -3.680  log likelihood =  -4.975
+	// set 2: log det K =  -5.794  log likelihood =  -5.768
 }
 
 // A matrix that is not positive definite is reported with potrf's info;

@@ -296,3 +296,17 @@ func failAt[T batchlas.Float](a batchlas.Batch[T], i, col int) {
 		}
 	}
 }
+
+// sameBits reports whether x and y hold the same values, a NaN matching a
+// NaN (the poison in the tests' padding).
+func sameBits[T batchlas.Float](x, y []T) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !(x[i] == y[i] || (x[i] != x[i] && y[i] != y[i])) {
+			return false
+		}
+	}
+	return true
+}

@@ -180,7 +180,8 @@ func testAllFailAndNoRightHandSides[T batchlas.Float](t *testing.T, ctx context.
 	var ne *batchlas.NumericalError
 	require.ErrorAs(t, Posv(ctx, uplo, a, b, nil), &ne)
 	require.Equal(t, &batchlas.NumericalError{Op: opName, Index: []int{0, 1, 2, 3}, Info: []int{3, 3, 3, 3}}, ne)
-	require.Equal(t, p.b.Data, b.Data, "every system failed: B is untouched")
+	require.Equal(t, -1, testmat.SameMatrices(b, p.b, 0, 4), "every system failed: B is untouched")
+	require.True(t, testmat.Untouched(b, b.Data, p.b.Data), "B's padding changed")
 
 	q := newProblem[T](r, uplo, 9, 0, 5, true)
 	q.a.Set(3, 0, 0, 0)
@@ -329,8 +330,8 @@ func TestBadArguments(t *testing.T) {
 			require.Equal(t, opName, ae.Op)
 			require.Equal(t, tc.arg, ae.Arg, err.Error())
 			require.Contains(t, err.Error(), "posv: ")
-			require.Equal(t, beforeA, tc.a.Data, "a refused call wrote a")
-			require.Equal(t, beforeB, tc.b.Data, "a refused call wrote b")
+			require.True(t, sameBits(beforeA, tc.a.Data), "a refused call wrote a")
+			require.True(t, sameBits(beforeB, tc.b.Data), "a refused call wrote b")
 			_, err = BufferSize(ctx, tc.uplo, tc.a, tc.b)
 			require.ErrorAs(t, err, &ae)
 			require.Equal(t, tc.arg, ae.Arg)
@@ -363,8 +364,8 @@ func TestBadArguments(t *testing.T) {
 		require.ErrorAs(t, err, &ae, "ws over %s", name)
 		require.Equal(t, "ws", ae.Arg)
 		require.Contains(t, ae.Msg, "ws and "+name+" share elements")
-		require.Equal(t, beforeA, aa.Data, "nothing is written")
-		require.Equal(t, beforeB, bb.Data, "nothing is written")
+		require.True(t, sameBits(beforeA, aa.Data), "nothing is written")
+		require.True(t, sameBits(beforeB, bb.Data), "nothing is written")
 	}
 	// Nothing to do: no matrix, or order 0.
 	for _, e := range []struct{ a, b batchlas.Batch[float64] }{
@@ -382,7 +383,7 @@ func TestBadArguments(t *testing.T) {
 		a, b := p.clone()
 		err := Posv(sel.WithStrictPin(ctx, opName, pn), batchlas.Lower, a, b, nil)
 		require.Error(t, err, pn)
-		require.Equal(t, p.b.Data, b.Data, "%s: a refused call wrote b", pn)
+		require.True(t, sameBits(p.b.Data, b.Data), "%s: a refused call wrote b", pn)
 	}
 }
 

@@ -206,12 +206,13 @@ func TestSelectTunersOrdersCalleesFirst(t *testing.T) {
 	}
 	// potrs calls trsm; posv calls potrf and potrs: each table is written
 	// before the ops whose nested kernels read it are measured.
-	for _, list := range []string{"all", "posv,potrs,potrf,trsm,gemm"} {
-		ts, err := selectTuners(list)
-		require.NoError(t, err)
-		assert.Equal(t, []string{"gemm", "trsm", "potrf", "potrs", "posv"}, names(ts), list)
-	}
-	ts, err := selectTuners("posv,potrs")
+	ts, err := selectTuners("all")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"gemm", "trsm", "potrf", "potrs", "posv"}, names(ts))
+	ts, err = selectTuners("posv,potrs,potrf,trsm,gemm")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"gemm", "trsm", "potrs", "potrf", "posv"}, names(ts), "callees first, the given order otherwise")
+	ts, err = selectTuners("posv,potrs")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"potrs", "posv"}, names(ts))
 	assert.Equal(t, []string{"trsm", "gemm"}, tuners["potrs"].callees())

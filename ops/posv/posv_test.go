@@ -2,6 +2,7 @@ package posv
 
 import (
 	"context"
+	"runtime"
 	"errors"
 	"fmt"
 	"math"
@@ -391,6 +392,10 @@ func TestBadArguments(t *testing.T) {
 // through a different candidate, dtype and uplo at once, some with failing
 // systems (run under -race).
 func TestConcurrentCalls(t *testing.T) {
+	// Four workers per call, so a kernel's workers share the process-wide
+	// pool with other calls' and a batch runs on several at once (a
+	// kernel handing two workers one scratch slot is a race here).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for g := 0; g < 16; g++ {
@@ -409,7 +414,7 @@ func TestConcurrentCalls(t *testing.T) {
 			if g%5 == 0 {
 				ctx = context.Background() // automatic selection
 			}
-			p := newProblem[float64](r, uplo, n, 1+g%5, 30, g%2 == 0)
+			p := newProblem[float64](r, uplo, n, 1+g%5, 120, g%2 == 0)
 			p.a.Set(7, 0, 0, -1)
 			a, b := p.clone()
 			err := Posv(ctx, uplo, a, b, nil)

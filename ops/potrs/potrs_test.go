@@ -2,6 +2,7 @@ package potrs
 
 import (
 	"context"
+	"runtime"
 	"fmt"
 	"math"
 	"sync"
@@ -308,6 +309,10 @@ func TestBadArguments(t *testing.T) {
 // through a different candidate, dtype and uplo at once (run under -race);
 // some share one broadcast factor, which is only read.
 func TestConcurrentCalls(t *testing.T) {
+	// Four workers per call, so a kernel's workers share the process-wide
+	// pool with other calls' and a batch runs on several at once (a
+	// kernel handing two workers one scratch slot is a race here).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	shared := newSystem[float64](testmat.Rand(11), batchlas.Lower, 9, 1, 1, false)
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
@@ -330,10 +335,10 @@ func TestConcurrentCalls(t *testing.T) {
 			var s system[float64]
 			if g%4 == 1 {
 				// One factor for all, read by every goroutine at once.
-				b := testmat.Batch[float64](r, 9, 2, 30, 0, 0)
-				s = system[float64]{uplo: batchlas.Lower, spd: shared.spd, a: batchlas.Broadcast(shared.a, 30), b: b}
+				b := testmat.Batch[float64](r, 9, 2, 120, 0, 0)
+				s = system[float64]{uplo: batchlas.Lower, spd: shared.spd, a: batchlas.Broadcast(shared.a, 120), b: b}
 			} else {
-				s = newSystem[float64](r, uplo, n, 1+g%5, 30, g%2 == 0)
+				s = newSystem[float64](r, uplo, n, 1+g%5, 120, g%2 == 0)
 			}
 			x := testmat.Clone(s.b)
 			if err := Potrs(ctx, s.uplo, s.a, x, nil); err != nil {

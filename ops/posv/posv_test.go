@@ -2,10 +2,10 @@ package posv
 
 import (
 	"context"
-	"runtime"
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"testing"
 

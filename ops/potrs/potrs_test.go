@@ -2,9 +2,9 @@ package potrs
 
 import (
 	"context"
-	"runtime"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"testing"
 

@@ -19,6 +19,10 @@
 // not a broadcast, so that a forgotten Stride does not silently repeat the
 // first matrix.
 //
+// Vectors is the per-matrix companion of a Batch: one vector per matrix
+// (pivot indices as int32, values as float32 or float64), with the same
+// Count/Stride discipline and an explicit BroadcastVectors.
+//
 // # Row-major data
 //
 // A Batch is column-major, as BLAS and LAPACK are. Row-major data (numpy's

@@ -204,11 +204,14 @@ func TestSelectTunersOrdersCalleesFirst(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []string{"gemm", "trsm", "potrf"}, names(ts), list)
 	}
-	// potrs calls trsm; posv calls potrf and potrs: each table is written
-	// before the ops whose nested kernels read it are measured.
+	// all: the ops that call no other first, then their callers (getrf,
+	// potrf and potrs call trsm and gemm; posv calls potrf and potrs),
+	// each round in name order: every table is written before the ops
+	// whose nested kernels read it are measured.
 	ts, err := selectTuners("all")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"gemm", "trsm", "potrf", "potrs", "posv"}, names(ts))
+	assert.Equal(t, []string{"gemm", "trsm", "getrf", "potrf", "potrs", "posv"}, names(ts), "all")
+	assert.Equal(t, []string{"trsm", "gemm"}, tuners["getrf"].callees())
 	ts, err = selectTuners("posv,potrs,potrf,trsm,gemm")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"gemm", "trsm", "potrs", "potrf", "posv"}, names(ts), "callees first, the given order otherwise")

@@ -86,6 +86,8 @@ func outputOf(oc opCase) batchlas.Batch[float64] {
 		return c.c
 	case *potrfCase[float64]:
 		return c.a.work[0]
+	case *getrfCase[float64]:
+		return c.a.work[0]
 	case *trsmCase[float64]:
 		return c.b.work[0]
 	case *potrsCase[float64]:

@@ -1,0 +1,112 @@
+package getrf
+
+import (
+	"context"
+	"errors"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/ops/gemm"
+	"github.com/batchlas-go/batchlas/ops/trsm"
+)
+
+// batchedGetrf is right-looking blocked LU over the whole batch. At each
+// step of nb columns it
+//
+//  1. factors the panel (the step's columns, from their diagonal down) of
+//     every matrix and applies the panel's interchanges to the columns
+//     left and right of it (batch-parallel, this package's getf2 and
+//     laswp);
+//  2. solves U12 = L11^-1 * A12 for every matrix with one call of the trsm
+//     op (L11 unit lower);
+//  3. updates the trailing matrix, A22 -= L21 * U12, with one call of the
+//     gemm op.
+//
+// The nested calls go through those ops' public entry points with this
+// call's context, so their decisions are traced and covered; they get nil
+// workspace and allocate their own, which keeps getrf's BufferSize
+// independent of their choices. Every panel is factored after all updates
+// of earlier steps reached it, so the pivots are those of getf2 on the
+// whole matrix.
+//
+// An order up to nb is a single panel: the unblocked kernel's code (twin).
+func batchedGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], nb int, info []int32) error {
+	n := a.Rows
+	if n <= nb {
+		return unblockedGetrf(ctx, a, ipiv, info)
+	}
+	small := safeMin[T]()
+	ld, stride := a.LD, a.Stride
+	for k0 := 0; k0 < n; k0 += nb {
+		kb := min(nb, n-k0)
+		r0 := k0 + kb // first trailing row and column
+		last := r0 == n
+		// Panel work, weighed as getf2 on (n-k0) x kb.
+		work := 2 * float64(n-k0) * float64(kb) * float64(kb)
+		err := parallel.For(ctx, a.Count, work, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				m := a.Data[i*stride : i*stride+(n-1)*ld+n]
+				piv := pivots(ipiv, i, n)
+				getf2(m, ld, n, k0, r0, k0, r0, piv, small)
+				laswp(m, ld, n, 0, k0, k0, r0, piv)
+				laswp(m, ld, n, r0, n, k0, r0, piv)
+				if last {
+					info[i] = diagInfo(m, ld, n)
+				}
+			}
+		})
+		if err != nil {
+			var ie *batchlas.InterruptedError
+			if errors.As(err, &ie) {
+				switch {
+				case k0 == 0:
+					// The matrices past those the first step reached are
+					// untouched.
+					return interruptedBatch(err, a.Count, 0, ie.Touched)
+				case last:
+					// The last step completes the matrices it reached.
+					return interruptedBatch(err, a.Count, ie.Completed, a.Count)
+				}
+			}
+			return interruptedBatch(err, a.Count, 0, a.Count)
+		}
+		if last {
+			break
+		}
+		// U12 = L11^-1 * A12.
+		err = trsm.Trsm(ctx, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.Unit, 1,
+			view(a, k0, k0, kb, kb), view(a, k0, r0, kb, n-r0), nil)
+		if err != nil {
+			return interruptedBatch(err, a.Count, 0, a.Count)
+		}
+		// A22 -= L21 * U12.
+		err = gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, -1,
+			view(a, r0, k0, n-r0, kb), view(a, k0, r0, kb, n-r0), 1, view(a, r0, r0, n-r0, n-r0), nil)
+		if err != nil {
+			return interruptedBatch(err, a.Count, 0, a.Count)
+		}
+	}
+	return nil
+}
+
+// interruptedBatch turns an *InterruptedError from a step of the
+// batch-wide path (from parallel.For or a nested trsm or gemm call, which
+// report over their own view) into the report for the batch of count:
+// [0, completed) complete, [touched, count) untouched. Any other error is
+// returned as it is.
+func interruptedBatch(err error, count, completed, touched int) error {
+	var ie *batchlas.InterruptedError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	return &batchlas.InterruptedError{Count: count, Completed: completed, Touched: touched, Err: ie.Err}
+}
+
+// view is the rows x cols sub-matrix at (r0, c0) of every matrix of a, as a
+// batch with a's leading dimension and stride. It edits a copy of a rather
+// than building a literal, which would drop what else a batch carries.
+func view[T batchlas.Float](a batchlas.Batch[T], r0, c0, rows, cols int) batchlas.Batch[T] {
+	a.Data = a.Data[c0*a.LD+r0:]
+	a.Rows, a.Cols = rows, cols
+	return a
+}

@@ -1,0 +1,168 @@
+package getrf
+
+import (
+	"github.com/batchlas-go/batchlas"
+)
+
+// The building blocks of the native per-matrix kernels. Each works on one
+// column-major n x n matrix a with leading dimension ld, in place; pivot
+// vectors hold global row indices (0-based), so a block of columns is
+// factored in the coordinates of the whole matrix.
+//
+// Every kernel chooses pivots and treats zero and NaN pivots exactly as
+// getf2 does here (the rules of the package documentation); the kernels
+// differ only in the order in which they add up the updates of an element,
+// which changes rounding, never a decision made on exact values.
+
+// safeMin is the smallest positive T whose reciprocal does not overflow
+// (LAPACK's lamch('S'): the smallest normal number). A pivot at least this
+// large scales its column by its reciprocal, a smaller one divides each
+// entry, as LAPACK's getf2 and gonum's Dgetf2 do, so the kernels agree with
+// the vendor kernel on subnormal pivots too.
+func safeMin[T batchlas.Float]() T {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		v := float32(0x1p-126)
+		return T(v)
+	}
+	v := 0x1p-1022
+	return T(v)
+}
+
+// abs is |x|; NaN stays NaN, so every comparison with it is false.
+func abs[T batchlas.Float](x T) T {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// iamax is BLAS's i?amax: the first index of the largest |x[i]|. The
+// running maximum starts at x[0] and is replaced only by a strictly larger
+// value, so a NaN never replaces it and, once it is x[0], nothing does: a
+// NaN is the pivot only when it is the first candidate. x is not empty.
+func iamax[T batchlas.Float](x []T) int {
+	best, bmax := 0, abs(x[0])
+	for i := 1; i < len(x); i++ {
+		if v := abs(x[i]); v > bmax {
+			best, bmax = i, v
+		}
+	}
+	return best
+}
+
+// scaleBelow turns column entries below the pivot into multipliers, as
+// getf2: nothing at a zero pivot (there is nothing to eliminate without
+// dividing by zero, and LAPACK leaves the column as it is), the reciprocal
+// times each entry at a pivot of at least small (NaN fails that test and
+// divides, which gives NaN as the reciprocal would), a division otherwise.
+func scaleBelow[T batchlas.Float](col []T, pivot, small T) {
+	if pivot == 0 {
+		return
+	}
+	if abs(pivot) >= small {
+		r := 1 / pivot
+		for i := range col {
+			col[i] *= r
+		}
+		return
+	}
+	for i := range col {
+		col[i] /= pivot
+	}
+}
+
+// getf2 factors columns [c0, c1) of a, rows c0..n-1, right-looking one
+// column at a time: for each column j it chooses the pivot row with iamax
+// over rows j..n-1, records it in piv[j], swaps rows j and piv[j] across
+// columns [s0, s1), turns the column below the diagonal into multipliers
+// (scaleBelow) and subtracts their product with row j from columns
+// j+1..c1-1 below row j. Columns outside [c0, c1) are neither updated nor,
+// outside [s0, s1), swapped: the blocked kernels do that with laswp.
+//
+// Every pivot choice is made on a fully updated column, so it is the same
+// in every kernel whatever the blocking. The update is not skipped for a
+// zero multiplier or a zero pivot: 0 * NaN is NaN, as in gonum's Dger.
+func getf2[T batchlas.Float](a []T, ld, n, c0, c1, s0, s1 int, piv []int32, small T) {
+	for j := c0; j < c1; j++ {
+		col := a[j*ld : j*ld+n]
+		p := j + iamax(col[j:])
+		piv[j] = int32(p)
+		if p != j {
+			// Only a nonzero, non-NaN pivot can lie below the diagonal, so
+			// swapping here is LAPACK's "swap unless the pivot is zero".
+			swapRows(a, ld, j, p, s0, s1)
+		}
+		l := col[j+1:]
+		scaleBelow(l, col[j], small)
+		rank1(a, ld, n, j, j+1, c1, l)
+	}
+}
+
+// swapRows exchanges rows r and p across columns [s0, s1).
+func swapRows[T batchlas.Float](a []T, ld, r, p, s0, s1 int) {
+	for k := s0; k < s1; k++ {
+		o := k * ld
+		a[o+r], a[o+p] = a[o+p], a[o+r]
+	}
+}
+
+// rank1 subtracts l * a(j, k) from a(j+1:n, k) for k in [k0, k1), where l
+// is column j's multipliers below row j; four target columns share each
+// load of l. Each element gets the same single update, in the same order,
+// as a one-column loop would give it.
+func rank1[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
+	k := k0
+	for ; k+4 <= k1; k += 4 {
+		t0 := a[k*ld+j : k*ld+n]
+		t1 := a[(k+1)*ld+j : (k+1)*ld+n]
+		t2 := a[(k+2)*ld+j : (k+2)*ld+n]
+		t3 := a[(k+3)*ld+j : (k+3)*ld+n]
+		u0, u1, u2, u3 := t0[0], t1[0], t2[0], t3[0]
+		t0, t1, t2, t3 = t0[1:], t1[1:], t2[1:], t3[1:]
+		t0, t1, t2, t3 = t0[:len(l)], t1[:len(l)], t2[:len(l)], t3[:len(l)]
+		for i, x := range l {
+			t0[i] -= x * u0
+			t1[i] -= x * u1
+			t2[i] -= x * u2
+			t3[i] -= x * u3
+		}
+	}
+	for ; k < k1; k++ {
+		t := a[k*ld+j : k*ld+n]
+		u := t[0]
+		t = t[1:]
+		t = t[:len(l)]
+		for i, x := range l {
+			t[i] -= x * u
+		}
+	}
+}
+
+// laswp applies the interchanges piv[r0:r1] (row j with row piv[j], in
+// order) to columns [s0, s1), a column at a time so each column is read
+// once, contiguously.
+func laswp[T batchlas.Float](a []T, ld, n, s0, s1, r0, r1 int, piv []int32) {
+	for k := s0; k < s1; k++ {
+		col := a[k*ld : k*ld+n]
+		for j := r0; j < r1; j++ {
+			if p := int(piv[j]); p != j {
+				col[j], col[p] = col[p], col[j]
+			}
+		}
+	}
+}
+
+// diagInfo is a factored matrix's info: the first j (1-based) with
+// !(|U(j-1, j-1)| > 0), so a zero or NaN pivot, else 0. U(j, j) is final
+// once column j is factored (later interchanges move rows below j only),
+// so reading the diagonal afterwards finds what every kernel would have
+// seen, the vendor's included.
+func diagInfo[T batchlas.Float](a []T, ld, n int) int32 {
+	for j := 0; j < n; j++ {
+		if !(abs(a[j*ld+j]) > 0) {
+			return int32(j + 1)
+		}
+	}
+	return 0
+}

@@ -204,13 +204,14 @@ func TestSelectTunersOrdersCalleesFirst(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []string{"gemm", "trsm", "potrf"}, names(ts), list)
 	}
-	// all: the ops that call no other first, then their callers (getrf
-	// and potrf both call trsm and gemm; getrs calls trsm and gemm and its
-	// inputs come from getrf), then gesv, which calls getrf and getrs;
-	// each group in name order.
+	// all: the ops that call no other first, then their callers (getrf,
+	// getrs, potrf and potrs call trsm and gemm; getrs's inputs come from
+	// getrf), then gesv (getrf, getrs) and posv (potrf, potrs); each round
+	// in name order: every table is written before the ops whose nested
+	// kernels read it are measured.
 	ts, err := selectTuners("all")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"gemm", "trsm", "getrf", "getrs", "potrf", "gesv"}, names(ts), "all")
+	assert.Equal(t, []string{"gemm", "trsm", "getrf", "getrs", "potrf", "potrs", "gesv", "posv"}, names(ts), "all")
 	assert.Equal(t, []string{"trsm", "gemm"}, tuners["getrf"].callees())
 	assert.Equal(t, []string{"trsm", "gemm"}, tuners["getrs"].callees(), "getrf makes getrs's inputs; getrs does not call it")
 	assert.Equal(t, []string{"getrf", "getrs", "trsm", "gemm"}, tuners["gesv"].callees())
@@ -220,6 +221,12 @@ func TestSelectTunersOrdersCalleesFirst(t *testing.T) {
 	ts, err = selectTuners("gesv,getrs,trsm")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"trsm", "getrs", "gesv"}, names(ts))
+	ts, err = selectTuners("posv,potrs,potrf,trsm,gemm")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"gemm", "trsm", "potrs", "potrf", "posv"}, names(ts), "callees first, the given order otherwise")
+	ts, err = selectTuners("posv,potrs")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"potrs", "posv"}, names(ts))
 	ts, err = selectTuners("potrf,trsm")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"trsm", "potrf"}, names(ts), "trsm's table is written before potrf's blocked calls it")

@@ -94,6 +94,10 @@ func outputOf(oc opCase) batchlas.Batch[float64] {
 		return c.b.work[0]
 	case *trsmCase[float64]:
 		return c.b.work[0]
+	case *potrsCase[float64]:
+		return c.b.work[0]
+	case *posvCase[float64]:
+		return c.b.work[0] // X; the factor in A is checked through it
 	}
 	panic("unknown case type")
 }

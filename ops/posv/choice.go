@@ -1,0 +1,67 @@
+package posv
+
+import (
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// The kernel families of posv, in candidate order (simpler first). posv
+// has no vendor family: gonum has no Dposv, and its Dpotrf and Dpotrs are
+// already what nested runs when potrf's and potrs's tables pick their
+// vendor kernels.
+var (
+	// fusedFamily factors and solves each system on one worker while the
+	// matrix is in cache (fused.go).
+	fusedFamily = &sel.Family{Name: "fused"}
+	// nestedFamily factors the whole batch with the potrf op, then solves
+	// it with the potrs op, through their public entry points, so both
+	// decisions are traced, covered and served by those ops' own tables
+	// (nested.go).
+	nestedFamily = &sel.Family{Name: "nested"}
+)
+
+// Families lists every family posv declares.
+var Families = []*sel.Family{fusedFamily, nestedFamily}
+
+// candidates is the one candidate list of posv, the same for float32 and
+// float64.
+var candidates = []sel.Choice{
+	fusedFamily.With(),
+	nestedFamily.With(),
+}
+
+// The tuner's coarse design, as potrs's: the order n and the right-hand
+// sides nrhs each on an axis of their own, both uplo.
+var (
+	nQuick     = []string{"1", "4", "16", "64", "256"}
+	nrhsQuick  = []string{"1", "4", "16", "64"}
+	batchQuick = []string{"1", "32", "1024"}
+	nFull      = []string{"1", "4", "16", "64", "256", "512"}
+	nrhsFull   = []string{"1", "4", "16", "64", "256"}
+	batchFull  = []string{"1", "8", "64", "512", "4096"}
+)
+
+// Op is posv's registration with the selection core, exported for tools
+// and tests (candidate lists, Pick).
+var Op = sel.Register(sel.OpSpec{
+	Name:      opName,
+	Revision:  1,
+	VendorLib: "none",
+	Keys:      "uplo:exact n:log:16 nrhs:log:16 batch:log",
+	Families:  Families,
+	Candidates: map[sel.DType][]sel.Choice{
+		sel.Float32: candidates,
+		sel.Float64: candidates,
+	},
+	// By generality (R4): both families serve every shape and batch;
+	// nested goes first as the composition of the tuned potrf and potrs
+	// ops (the role blocked has in potrf and trsm), then the candidate
+	// order.
+	LastResort: []string{"nested"},
+	CanRun:     canRun,
+	Grid: []sel.GridAxis{
+		{Key: "uplo", Quick: []string{"L", "U"}, Full: []string{"L", "U"}},
+		{Key: "n", Quick: nQuick, Full: nFull},
+		{Key: "nrhs", Quick: nrhsQuick, Full: nrhsFull},
+		{Key: "batch", Quick: batchQuick, Full: batchFull},
+	},
+})

@@ -5,7 +5,8 @@
 // This package holds the vocabulary the ops share: the strided Batch of
 // column-major matrices, Uplo/Side/Transpose/Diag, the device a call runs on
 // (the host CPU unless WithDevice says otherwise), and the errors ops return.
-// The ops live in ops/<op> (gemm, trsm, potrf); package gonummat converts
+// The ops live in ops/<op> (gemm, trsm, potrf, potrs, posv, getrf, getrs,
+// gesv); package gonummat converts
 // to and from gonum's matrices.
 //
 // # Batches

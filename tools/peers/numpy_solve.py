@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Time numpy's batched solvers on the shapes the solve ops are compared at.
 
-Run with the machine quiet and OpenBLAS left to its defaults:
+Run with the machine quiet, once with OpenBLAS's defaults and once single
+threaded, and take numpy's better time (on the 2-core development VM the
+threaded run was 2x to 15x slower on these many tiny calls):
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 tools/peers/numpy_solve.py
-and compare with `go run ./tools/tune bench gesv float64 n=8 nrhs=1 batch=65536`
+    OPENBLAS_NUM_THREADS=1 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 tools/peers/numpy_solve.py
+(apt-get install python3-numpy; /usr/bin/python3 is Debian's) and compare with `go run ./tools/tune bench gesv float64 n=8 nrhs=1 batch=65536`
 (its "auto" row) on the same shapes. Prints the best of REPS timings, in ms.
 """
 import time

@@ -8,7 +8,12 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	_ "github.com/batchlas-go/batchlas/ops/gemm"
+	_ "github.com/batchlas-go/batchlas/ops/gesv"
+	_ "github.com/batchlas-go/batchlas/ops/getrf"
+	_ "github.com/batchlas-go/batchlas/ops/getrs"
+	_ "github.com/batchlas-go/batchlas/ops/posv"
 	_ "github.com/batchlas-go/batchlas/ops/potrf"
+	_ "github.com/batchlas-go/batchlas/ops/potrs"
 	_ "github.com/batchlas-go/batchlas/ops/trsm"
 	sel "github.com/batchlas-go/batchlas/select"
 )

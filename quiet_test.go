@@ -113,7 +113,12 @@ func TestQuietTraceReportsBorrowing(t *testing.T) {
 	assert.Equal(t, allOK, calls(stdout))
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	require.GreaterOrEqual(t, len(lines), 3, stderr)
-	assert.Regexp(t, `^batchlas: device x86-64-v3 ".*" cores=\d+ flags=\S+ vendor=\S+ tables: gemm=borrowed:x86-64-v4 potrf=borrowed:x86-64-v4 trsm=borrowed:x86-64-v4$`, lines[0])
+	// Every op linked into this test binary borrows (the binary links
+	// more ops than the child calls, through the package's other tests).
+	assert.Regexp(t, `^batchlas: device x86-64-v3 ".*" cores=\d+ flags=\S+ vendor=\S+ tables:( [a-z]+=borrowed:x86-64-v4)+$`, lines[0])
+	for _, op := range []string{"gemm", "potrf", "trsm"} {
+		assert.Contains(t, lines[0], " "+op+"=borrowed:x86-64-v4", "the report names %s", op)
+	}
 	assert.Equal(t, `batchlas: switches: BATCHLAS_DEVICE="x86-64-v3" BATCHLAS_TUNED_DIR="" BATCHLAS_COVERAGE_OUT="" pins: BATCHLAS_TRSM_ROUTE="auto"`, lines[1])
 	assert.Equal(t, "batchlas: gemm has no float64 table for x86-64-v3; borrowing x86-64-v4 (run tools/tune to tune this device)", lines[2])
 	for _, op := range []string{"gemm float64", "gemm float32", "potrf float64", "trsm float64"} {

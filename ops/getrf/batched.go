@@ -3,6 +3,7 @@ package getrf
 import (
 	"context"
 	"errors"
+	"github.com/batchlas-go/batchlas/internal/lu"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -35,7 +36,7 @@ func batchedGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ip
 	if n <= nb {
 		return unblockedGetrf(ctx, a, ipiv, info)
 	}
-	small := safeMin[T]()
+	small := lu.SafeMin[T]()
 	ld, stride := a.LD, a.Stride
 	for k0 := 0; k0 < n; k0 += nb {
 		kb := min(nb, n-k0)
@@ -47,11 +48,11 @@ func batchedGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ip
 			for i := lo; i < hi; i++ {
 				m := a.Data[i*stride : i*stride+(n-1)*ld+n]
 				piv := pivots(ipiv, i, n)
-				getf2(m, ld, n, k0, r0, k0, r0, piv, small)
-				laswp(m, ld, n, 0, k0, k0, r0, piv)
-				laswp(m, ld, n, r0, n, k0, r0, piv)
+				lu.Getf2(m, ld, n, k0, r0, k0, r0, piv, small)
+				lu.Laswp(m, ld, n, 0, k0, k0, r0, piv)
+				lu.Laswp(m, ld, n, r0, n, k0, r0, piv)
 				if last {
-					info[i] = diagInfo(m, ld, n)
+					info[i] = lu.DiagInfo(m, ld, n)
 				}
 			}
 		})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/batchlas-go/batchlas/internal/lu"
 	"math"
 	"slices"
 	"strconv"
@@ -692,7 +693,7 @@ func testSubnormalPivot[T batchlas.Float](t *testing.T, ctx context.Context, c s
 				a.Set(i, row, 0, T(k[row]*tiny))
 			}
 		}
-		require.Less(t, float64(a.At(1, 0, 0)), float64(safeMin[T]()), "the pivot is below the safe minimum")
+		require.Less(t, float64(a.At(1, 0, 0)), float64(lu.SafeMin[T]()), "the pivot is below the safe minimum")
 		orig := testmat.Clone(a)
 		ipiv := pivotsFor(n, 2, true)
 		require.NoError(t, Getrf(ctx, a, ipiv, nil), "n=%d", n)

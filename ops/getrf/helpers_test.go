@@ -2,6 +2,7 @@ package getrf
 
 import (
 	"context"
+	"github.com/batchlas-go/batchlas/internal/lu"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -131,7 +132,7 @@ func pivotsUntouched(ipiv batchlas.Vectors[int32], n int) int {
 // returns the pivots and info.
 func refLU[T batchlas.Float](m []T, n int) ([]int32, int) {
 	piv := make([]int32, n)
-	small := safeMin[T]()
+	small := lu.SafeMin[T]()
 	at := func(r, c int) *T { return &m[c*n+r] }
 	mag := func(x T) float64 { return math.Abs(float64(x)) }
 	for j := 0; j < n; j++ {

@@ -2,6 +2,7 @@ package getrf
 
 import (
 	"context"
+	"github.com/batchlas-go/batchlas/internal/lu"
 
 	"github.com/batchlas-go/batchlas"
 )
@@ -19,7 +20,7 @@ const recursiveLeaf = 8
 // stay in cache, instead of one rank-1 update per column sweeping the
 // whole trailing matrix.
 func recursiveGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], info []int32) error {
-	small := safeMin[T]()
+	small := lu.SafeMin[T]()
 	return perMatrix(ctx, a, ipiv, info, func(m []T, ld, n int, piv []int32) {
 		recursiveLU(m, ld, n, 0, n, piv, small)
 	})
@@ -39,17 +40,17 @@ func recursiveGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], 
 // updated column, as in getf2.
 func recursiveLU[T batchlas.Float](a []T, ld, n, c0, nc int, piv []int32, small T) {
 	if nc <= recursiveLeaf {
-		getf2(a, ld, n, c0, c0+nc, c0, c0+nc, piv, small)
+		lu.Getf2(a, ld, n, c0, c0+nc, c0, c0+nc, piv, small)
 		return
 	}
 	n1 := nc / 2
 	mid, end := c0+n1, c0+nc
 	recursiveLU(a, ld, n, c0, n1, piv, small)
-	laswp(a, ld, n, mid, end, c0, mid, piv)
+	lu.Laswp(a, ld, n, mid, end, c0, mid, piv)
 	trsmUnitLower(a, ld, c0, mid, mid, end)
 	gemmSub(a, ld, n, c0, mid, mid, end)
 	recursiveLU(a, ld, n, mid, nc-n1, piv, small)
-	laswp(a, ld, n, c0, mid, mid, end, piv)
+	lu.Laswp(a, ld, n, c0, mid, mid, end, piv)
 }
 
 // trsmUnitLower overwrites rows [r0, r1) of columns [s0, s1) with

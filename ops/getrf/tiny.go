@@ -2,6 +2,7 @@ package getrf
 
 import (
 	"context"
+	"github.com/batchlas-go/batchlas/internal/lu"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -29,7 +30,7 @@ func tinyGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv 
 	if n > tinyMax { // canRun refuses this; the kernel guards itself too
 		return batchlas.Argf(opName, "a", "tiny kernel holds n <= %d, got n=%d", tinyMax, n)
 	}
-	small := safeMin[T]()
+	small := lu.SafeMin[T]()
 	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
 		var s tinyMat[T]
 		for i := lo; i < hi; i++ {
@@ -41,7 +42,7 @@ func tinyGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv 
 			for c := 0; c < n; c++ {
 				copy(m[c*ld:c*ld+n], s[c*tinyLD:c*tinyLD+n])
 			}
-			info[i] = diagInfo(m, ld, n)
+			info[i] = lu.DiagInfo(m, ld, n)
 		}
 	})
 }
@@ -51,9 +52,9 @@ func tinyFactor[T batchlas.Float](s *tinyMat[T], n int, piv []int32, small T) {
 	piv = piv[:n]
 	for j := range piv {
 		cj := j * tinyLD
-		p, best := j, abs(s[(cj+j)&tinyMask])
+		p, best := j, lu.Abs(s[(cj+j)&tinyMask])
 		for i := j + 1; i < n; i++ {
-			if v := abs(s[(cj+i)&tinyMask]); v > best {
+			if v := lu.Abs(s[(cj+i)&tinyMask]); v > best {
 				p, best = i, v
 			}
 		}
@@ -65,7 +66,7 @@ func tinyFactor[T batchlas.Float](s *tinyMat[T], n int, piv []int32, small T) {
 			}
 		}
 		if pv := s[(cj+j)&tinyMask]; pv != 0 {
-			if abs(pv) >= small {
+			if lu.Abs(pv) >= small {
 				r := 1 / pv
 				for i := j + 1; i < n; i++ {
 					s[(cj+i)&tinyMask] *= r

@@ -2,6 +2,7 @@ package getrf
 
 import (
 	"context"
+	"github.com/batchlas-go/batchlas/internal/lu"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -10,9 +11,9 @@ import (
 // unblockedGetrf factors each matrix in place with getf2 over all its
 // columns (LAPACK's unblocked getf2): one worker owns one matrix at a time.
 func unblockedGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], info []int32) error {
-	small := safeMin[T]()
+	small := lu.SafeMin[T]()
 	return perMatrix(ctx, a, ipiv, info, func(m []T, ld, n int, piv []int32) {
-		getf2(m, ld, n, 0, n, 0, n, piv, small)
+		lu.Getf2(m, ld, n, 0, n, 0, n, piv, small)
 	})
 }
 
@@ -25,7 +26,7 @@ func perMatrix[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv 
 		for i := lo; i < hi; i++ {
 			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
 			factor(m, ld, n, pivots(ipiv, i, n))
-			info[i] = diagInfo(m, ld, n)
+			info[i] = lu.DiagInfo(m, ld, n)
 		}
 	})
 }

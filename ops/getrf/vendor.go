@@ -4,6 +4,7 @@ package getrf
 
 import (
 	"context"
+	"github.com/batchlas-go/batchlas/internal/lu"
 
 	"gonum.org/v1/gonum/lapack/gonum"
 
@@ -53,7 +54,7 @@ func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipi
 		buf = make([]float64, parallel.Workers(ctx)*nn)
 	}
 	impl := gonum.Implementation{}
-	small := safeMin[float64]()
+	small := lu.SafeMin[float64]()
 	// At most one worker per slot of buf, so (w+1)*nn <= len(buf).
 	return parallel.ForScratch(ctx, a.Count, flopsPerMatrix(n), len(buf)/nn, func(w, lo, hi int) {
 		t := buf[w*nn : w*nn+n*n]
@@ -68,7 +69,7 @@ func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipi
 			impl.Dgetrf(n, n, t, n, p)
 			piv := pivots(ipiv, i, n)
 			if smallPivot(t, n, small) {
-				getf2(m, ld, n, 0, n, 0, n, piv, small)
+				lu.Getf2(m, ld, n, 0, n, 0, n, piv, small)
 			} else {
 				for c := 0; c < n; c++ {
 					col := m[c*ld : c*ld+n]
@@ -80,7 +81,7 @@ func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipi
 					piv[j] = int32(v)
 				}
 			}
-			info[i] = diagInfo(m, ld, n)
+			info[i] = lu.DiagInfo(m, ld, n)
 		}
 	})
 }
@@ -89,7 +90,7 @@ func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipi
 // that took gonum's small-pivot branch: NaN, or nonzero and below small.
 func smallPivot(t []float64, n int, small float64) bool {
 	for j := 0; j < n; j++ {
-		if d := abs(t[j*n+j]); d != 0 && !(d >= small) {
+		if d := lu.Abs(t[j*n+j]); d != 0 && !(d >= small) {
 			return true
 		}
 	}

@@ -1,25 +1,27 @@
-package getrf
+// Package lu holds the building blocks of LU with partial pivoting that
+// getrf's native kernels and gesv's fused kernel share, so the pivot,
+// zero-pivot and NaN rules (package getrf's documentation) are written
+// once. Each works on one column-major n x n matrix a with leading
+// dimension ld, in place; pivot vectors hold global row indices (0-based),
+// so a block of columns is factored in the coordinates of the whole
+// matrix.
+//
+// Every kernel chooses pivots and treats zero and NaN pivots exactly as
+// Getf2 does here; the kernels differ only in the order in which they add
+// up the updates of an element, which changes rounding, never a decision
+// made on exact values.
+package lu
 
 import (
 	"github.com/batchlas-go/batchlas"
 )
-
-// The building blocks of the native per-matrix kernels. Each works on one
-// column-major n x n matrix a with leading dimension ld, in place; pivot
-// vectors hold global row indices (0-based), so a block of columns is
-// factored in the coordinates of the whole matrix.
-//
-// Every kernel chooses pivots and treats zero and NaN pivots exactly as
-// getf2 does here (the rules of the package documentation); the kernels
-// differ only in the order in which they add up the updates of an element,
-// which changes rounding, never a decision made on exact values.
 
 // safeMin is the smallest positive T whose reciprocal does not overflow
 // (LAPACK's lamch('S'): the smallest normal number). A pivot at least this
 // large scales its column by its reciprocal, a smaller one divides each
 // entry, as LAPACK's getf2 and gonum's Dgetf2 do, so the kernels agree with
 // the vendor kernel on subnormal pivots too.
-func safeMin[T batchlas.Float]() T {
+func SafeMin[T batchlas.Float]() T {
 	var z T
 	if _, ok := any(z).(float32); ok {
 		v := float32(0x1p-126)
@@ -30,7 +32,7 @@ func safeMin[T batchlas.Float]() T {
 }
 
 // abs is |x|; NaN stays NaN, so every comparison with it is false.
-func abs[T batchlas.Float](x T) T {
+func Abs[T batchlas.Float](x T) T {
 	if x < 0 {
 		return -x
 	}
@@ -41,10 +43,10 @@ func abs[T batchlas.Float](x T) T {
 // running maximum starts at x[0] and is replaced only by a strictly larger
 // value, so a NaN never replaces it and, once it is x[0], nothing does: a
 // NaN is the pivot only when it is the first candidate. x is not empty.
-func iamax[T batchlas.Float](x []T) int {
-	best, bmax := 0, abs(x[0])
+func Iamax[T batchlas.Float](x []T) int {
+	best, bmax := 0, Abs(x[0])
 	for i := 1; i < len(x); i++ {
-		if v := abs(x[i]); v > bmax {
+		if v := Abs(x[i]); v > bmax {
 			best, bmax = i, v
 		}
 	}
@@ -56,11 +58,11 @@ func iamax[T batchlas.Float](x []T) int {
 // dividing by zero, and LAPACK leaves the column as it is), the reciprocal
 // times each entry at a pivot of at least small (NaN fails that test and
 // divides, which gives NaN as the reciprocal would), a division otherwise.
-func scaleBelow[T batchlas.Float](col []T, pivot, small T) {
+func ScaleBelow[T batchlas.Float](col []T, pivot, small T) {
 	if pivot == 0 {
 		return
 	}
-	if abs(pivot) >= small {
+	if Abs(pivot) >= small {
 		r := 1 / pivot
 		for i := range col {
 			col[i] *= r
@@ -83,24 +85,24 @@ func scaleBelow[T batchlas.Float](col []T, pivot, small T) {
 // Every pivot choice is made on a fully updated column, so it is the same
 // in every kernel whatever the blocking. The update is not skipped for a
 // zero multiplier or a zero pivot: 0 * NaN is NaN, as in gonum's Dger.
-func getf2[T batchlas.Float](a []T, ld, n, c0, c1, s0, s1 int, piv []int32, small T) {
+func Getf2[T batchlas.Float](a []T, ld, n, c0, c1, s0, s1 int, piv []int32, small T) {
 	for j := c0; j < c1; j++ {
 		col := a[j*ld : j*ld+n]
-		p := j + iamax(col[j:])
+		p := j + Iamax(col[j:])
 		piv[j] = int32(p)
 		if p != j {
 			// Only a nonzero, non-NaN pivot can lie below the diagonal, so
 			// swapping here is LAPACK's "swap unless the pivot is zero".
-			swapRows(a, ld, j, p, s0, s1)
+			SwapRows(a, ld, j, p, s0, s1)
 		}
 		l := col[j+1:]
-		scaleBelow(l, col[j], small)
-		rank1(a, ld, n, j, j+1, c1, l)
+		ScaleBelow(l, col[j], small)
+		Rank1(a, ld, n, j, j+1, c1, l)
 	}
 }
 
 // swapRows exchanges rows r and p across columns [s0, s1).
-func swapRows[T batchlas.Float](a []T, ld, r, p, s0, s1 int) {
+func SwapRows[T batchlas.Float](a []T, ld, r, p, s0, s1 int) {
 	for k := s0; k < s1; k++ {
 		o := k * ld
 		a[o+r], a[o+p] = a[o+p], a[o+r]
@@ -111,7 +113,7 @@ func swapRows[T batchlas.Float](a []T, ld, r, p, s0, s1 int) {
 // is column j's multipliers below row j; four target columns share each
 // load of l. Each element gets the same single update, in the same order,
 // as a one-column loop would give it.
-func rank1[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
+func Rank1[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
 	k := k0
 	for ; k+4 <= k1; k += 4 {
 		t0 := a[k*ld+j : k*ld+n]
@@ -142,7 +144,7 @@ func rank1[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
 // laswp applies the interchanges piv[r0:r1] (row j with row piv[j], in
 // order) to columns [s0, s1), a column at a time so each column is read
 // once, contiguously.
-func laswp[T batchlas.Float](a []T, ld, n, s0, s1, r0, r1 int, piv []int32) {
+func Laswp[T batchlas.Float](a []T, ld, n, s0, s1, r0, r1 int, piv []int32) {
 	for k := s0; k < s1; k++ {
 		col := a[k*ld : k*ld+n]
 		for j := r0; j < r1; j++ {
@@ -158,9 +160,9 @@ func laswp[T batchlas.Float](a []T, ld, n, s0, s1, r0, r1 int, piv []int32) {
 // once column j is factored (later interchanges move rows below j only),
 // so reading the diagonal afterwards finds what every kernel would have
 // seen, the vendor's included.
-func diagInfo[T batchlas.Float](a []T, ld, n int) int32 {
+func DiagInfo[T batchlas.Float](a []T, ld, n int) int32 {
 	for j := 0; j < n; j++ {
-		if !(abs(a[j*ld+j]) > 0) {
+		if !(Abs(a[j*ld+j]) > 0) {
 			return int32(j + 1)
 		}
 	}

@@ -3,7 +3,7 @@ package gesv
 import (
 	"context"
 	"fmt"
-	"sync"
+	"github.com/batchlas-go/batchlas/internal/infobuf"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/ops/getrf"
@@ -105,8 +105,8 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 	}
 	dev := batchlas.DeviceFrom(ctx)
 	key := p.key(a.Count)
-	buf := getInfo(a.Count)
-	defer infoPool.Put(buf)
+	buf := infobuf.Get(a.Count)
+	defer infobuf.Put(buf)
 	info := *buf
 	err = Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		if !canRun(c, key, dev) {
@@ -198,22 +198,6 @@ func canRun(c sel.Choice, _ sel.Key, _ *sel.Device) bool {
 		return true
 	}
 	return false
-}
-
-// infoPool recycles the per-call info buffers (one int32 per matrix), as
-// potrf's and getrf's do: for tiny systems a fresh buffer per call costs
-// more than the solve.
-var infoPool sync.Pool // of *[]int32
-
-// getInfo returns a zeroed info buffer of n entries from the pool.
-func getInfo(n int) *[]int32 {
-	if p, ok := infoPool.Get().(*[]int32); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		clear(*p)
-		return p
-	}
-	s := make([]int32, n)
-	return &s
 }
 
 // flopsPerMatrix is the cost of one system: the factorisation, 2n^3/3,

@@ -2,7 +2,7 @@ package getrf
 
 import (
 	"context"
-	"sync"
+	"github.com/batchlas-go/batchlas/internal/infobuf"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -60,8 +60,8 @@ func Getrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batc
 	}
 	dev := batchlas.DeviceFrom(ctx)
 	key := makeKey(a)
-	buf := getInfo(a.Count)
-	defer infoPool.Put(buf)
+	buf := infobuf.Get(a.Count)
+	defer infobuf.Put(buf)
 	info := *buf
 	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, a, ipiv, ws, info)
@@ -77,22 +77,6 @@ func Getrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batc
 	}
 	// InfoError copies the failures out, so the buffer can go back.
 	return batchlas.InfoError(opName, info)
-}
-
-// infoPool recycles the per-call info buffers (one int32 per matrix), as
-// potrf's does: for tiny matrices a fresh buffer per call cost more than
-// the factorisation.
-var infoPool sync.Pool // of *[]int32
-
-// getInfo returns a zeroed info buffer of n entries from the pool.
-func getInfo(n int) *[]int32 {
-	if p, ok := infoPool.Get().(*[]int32); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		clear(*p)
-		return p
-	}
-	s := make([]int32, n)
-	return &s
 }
 
 // launch runs kernel c on a, writing each matrix's pivots and info. It

@@ -3,7 +3,7 @@ package posv
 import (
 	"context"
 	"fmt"
-	"sync"
+	"github.com/batchlas-go/batchlas/internal/infobuf"
 
 	"github.com/batchlas-go/batchlas"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -57,8 +57,8 @@ func Posv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchl
 	}
 	dev := batchlas.DeviceFrom(ctx)
 	key := makeKey(uplo, a, b)
-	buf := getInfo(a.Count)
-	defer infoPool.Put(buf)
+	buf := infobuf.Get(a.Count)
+	defer infobuf.Put(buf)
 	info := *buf
 	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, uplo, a, b, ws, info)
@@ -74,22 +74,6 @@ func Posv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchl
 	}
 	// InfoError copies the failures out, so the buffer can go back.
 	return batchlas.InfoError(opName, info)
-}
-
-// infoPool recycles the per-call info buffers (one int32 per matrix), as
-// potrf does: for small systems a fresh buffer per call cost more than the
-// work.
-var infoPool sync.Pool // of *[]int32
-
-// getInfo returns a zeroed info buffer of n entries from the pool.
-func getInfo(n int) *[]int32 {
-	if p, ok := infoPool.Get().(*[]int32); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		clear(*p)
-		return p
-	}
-	s := make([]int32, n)
-	return &s
 }
 
 // launch runs kernel c, writing each matrix's info. It refuses exactly what

@@ -2,7 +2,7 @@ package potrf
 
 import (
 	"context"
-	"sync"
+	"github.com/batchlas-go/batchlas/internal/infobuf"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -50,8 +50,8 @@ func Potrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas
 	}
 	dev := batchlas.DeviceFrom(ctx)
 	key := makeKey(uplo, a)
-	buf := getInfo(a.Count)
-	defer infoPool.Put(buf)
+	buf := infobuf.Get(a.Count)
+	defer infobuf.Put(buf)
 	info := *buf
 	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, uplo, a, ws, info)
@@ -67,23 +67,6 @@ func Potrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas
 	}
 	// InfoError copies the failures out, so the buffer can go back.
 	return batchlas.InfoError("potrf", info)
-}
-
-// infoPool recycles the per-call info buffers (one int32 per matrix). A
-// fresh buffer per call is an allocation the size of the batch: for tiny
-// matrices it cost more than the factorization itself (page faults, or
-// garbage-collector cycles that also made timings noisy).
-var infoPool sync.Pool // of *[]int32
-
-// getInfo returns a zeroed info buffer of n entries from the pool.
-func getInfo(n int) *[]int32 {
-	if p, ok := infoPool.Get().(*[]int32); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		clear(*p)
-		return p
-	}
-	s := make([]int32, n)
-	return &s
 }
 
 // launch runs kernel c on a, writing each matrix's info. It refuses

@@ -19,7 +19,7 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op: gesv.Op,
-		kernelFiles: []string{"ops/gesv/*.go", "ops/getrf/*.go", "ops/getrs/*.go", "internal/lu/*.go", "internal/lusolve/*.go",
+		kernelFiles: []string{"ops/gesv/*.go", "internal/infobuf/*.go", "ops/getrf/*.go", "ops/getrs/*.go", "internal/lu/*.go", "internal/lusolve/*.go",
 			"ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			n := float64(c.num("n"))

@@ -225,7 +225,8 @@ type outcome struct {
 	borrowed  bool // served by another device's table while d has none
 }
 
-// decideSlow makes one decision (section 4). w, when not nil, records the
+// decideSlow makes one decision (docs/select.md, "One decision, step by
+// step"). w, when not nil, records the
 // walk for Explain.
 func (o *Op) decideSlow(s *settings, dt DType, k Key, d *Device, p pinIn, w *Walk) *decision {
 	name := o.spec.Name

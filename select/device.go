@@ -65,7 +65,7 @@ func (d *Device) WithKey(key string) (*Device, error) {
 }
 
 // familyOrder is the fixed order in which other families of the same class
-// are borrowed from (section 4, step 2.3).
+// are borrowed from (docs/select.md, "Borrow order").
 var familyOrder = map[Class][]string{
 	CPU: {"x86-64", "arm64"},
 	GPU: {"sm", "gfx"},

@@ -432,8 +432,8 @@ func deviceIdentity(d *Device) (string, int, Class) {
 	return fam, arch, class
 }
 
-// order returns the op's tables for dt in borrow order for d (section 4,
-// step 2): the device's own table; the same family at or below its
+// order returns the op's tables for dt in borrow order for d
+// (docs/select.md, "Borrow order"): the device's own table; the same family at or below its
 // architecture, nearest first, then above, nearest first; then the other
 // families of the same class in the fixed family order, higher architecture
 // first. A table without rows for dt is not in the order, nor a built-in

@@ -196,20 +196,25 @@ func microWideAgrees[T batchlas.Float](t *testing.T, rel float64) {
 }
 
 // BenchmarkPackedTiles times the packed kernel's three paths on one
-// n x n float64 matrix, C = A*B + C, in GFLOP/s.
+// n x n matrix, C = A*B + C, in GFLOP/s, float64 and float32.
 func BenchmarkPackedTiles(b *testing.B) {
+	benchTiles[float64](b, "f64")
+	benchTiles[float32](b, "f32")
+}
+
+func benchTiles[T batchlas.Float](b *testing.B, dt string) {
 	for _, n := range []int{256, 512, 1024} {
 		for _, p := range tilePaths {
-			b.Run(fmt.Sprintf("n=%d/path=%s", n, p.name), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/n=%d/path=%s", dt, n, p.name), func(b *testing.B) {
 				restore, ok := p.use()
 				if !ok {
 					b.Skip("this CPU cannot run the path")
 				}
 				defer restore()
 				r := testmat.Rand(7)
-				a := testmat.Batch[float64](r, n, n, 1, 0, 0)
-				bb := testmat.Batch[float64](r, n, n, 1, 0, 0)
-				c := testmat.Batch[float64](r, n, n, 1, 0, 0)
+				a := testmat.Batch[T](r, n, n, 1, 0, 0)
+				bb := testmat.Batch[T](r, n, n, 1, 0, 0)
+				c := testmat.Batch[T](r, n, n, 1, 0, 0)
 				ctx := sel.WithPin(context.Background(), opName, "packed:kc=128")
 				start := time.Now()
 				for b.Loop() {

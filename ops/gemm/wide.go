@@ -3,7 +3,7 @@ package gemm
 import "github.com/batchlas-go/batchlas"
 
 // The packed kernel's wide register tiles (the AVX-512 path of
-// micro_amd64.s) are bigger than the 4 x 2 tile of microTile: their shape
+// micro_wide_amd64.s) are bigger than the 4 x 2 tile of microTile: their shape
 // is a property of the selected micro-kernel (wideShape), and the packing
 // follows it. The workspace is sized for the largest wide tile whatever the
 // CPU, so flipping the path (as the tests do) never outgrows it.

@@ -48,10 +48,13 @@ func microTile[T batchlas.Float](kb int, ap, bp []T) (c0, c1, c2, c3, d0, d1, d2
 
 // useAVX512 runs the packed kernel on the wide AVX-512 tiles of
 // micro_wide_amd64.s (24 x 8 float64, 48 x 8 float32) when the executing
-// CPU has AVX-512 F; the packing follows the tile's shape (wideShape). A
-// variable so the tests run every path on one machine; without it the
-// 4 x 2 tile (AVX2/FMA or portable) runs.
-var useAVX512 = cpuid.CPU.Supports(cpuid.AVX512F)
+// CPU is x86-64-v4; the packing follows the tile's shape (wideShape). The
+// assembly needs only AVX-512 F, but tying the path to the level that names
+// the device key (host.go) keeps useFMA's rule: machines sharing a device
+// key share the code path, so their tables compare. A variable so the
+// tests run every path on one machine; without it the 4 x 2 tile (AVX2/FMA
+// or portable) runs.
+var useAVX512 = cpuid.CPU.X64Level() >= 4 && cpuid.CPU.Supports(cpuid.AVX512F)
 
 //go:noescape
 func microWideF64(kb int, ap, bp *float64, acc *float64)

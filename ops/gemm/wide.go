@@ -87,6 +87,10 @@ func storeWide[T batchlas.Float](c []T, ldc, rows, cols, mrw int, alpha, beta T,
 
 // packedOneWide is packedOne on an mrw x nrw wide tile (microWide).
 func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c []T, mrw, nrw int) {
+	// Whole panels per block: mc is a multiple of 4 (packedMC), not of
+	// mrw. Neither changes the result, and the workspace (rounded up to
+	// wideMaxMR, a multiple of mrw) holds roundUp(min(mc, m), mrw) rows.
+	mc = max(mc/mrw*mrw, mrw)
 	m, n, k := p.m, p.n, p.k
 	ldc := p.c.LD
 	var accBuf [wideMaxMR * wideMaxNR]T

@@ -29,8 +29,10 @@
 //     the sum over k; the rows of op(A) packed per block (mc) change
 //     neither the work nor the result and derive from the L2 cache of the
 //     device the call runs on (about half of it for the packed block).
-//     The micro-kernel is AVX2/FMA assembly on amd64 CPUs that have them,
-//     portable Go elsewhere and with -tags purego;
+//     The micro-kernel is AVX-512 assembly with a 24 x 8 (float64) or
+//     48 x 8 (float32) register tile on x86-64-v4 CPUs, AVX2/FMA assembly
+//     with a 4 x 2 tile on other amd64 CPUs that have them, and portable Go
+//     elsewhere and with -tags purego;
 //   - vendor: gonum BLAS per matrix; absent with -tags novendor.
 //
 // Pin one with sel.WithPin(ctx, "gemm", "packed:kc=128") or

@@ -65,8 +65,10 @@ func TestPackedPortablePath(t *testing.T) {
 	if !useFMA {
 		t.Skip("the portable path is the only one here, and the conformance suite runs it")
 	}
-	useFMA = false
-	defer func() { useFMA = true }()
+	// The wide AVX-512 tile is off too: the portable 4 x 2 tile runs.
+	fma, wide := useFMA, useAVX512
+	useFMA, useAVX512 = false, false
+	defer func() { useFMA, useAVX512 = fma, wide }()
 	for _, c := range Op.Candidates(sel.Float64) {
 		if c.Is(familyPacked) {
 			checkCandidate[float64](t, c, layout{padLD: 3, padStride: 5}, 1.5, -0.5, fewForBig)
@@ -75,20 +77,22 @@ func TestPackedPortablePath(t *testing.T) {
 	}
 }
 
-// BenchmarkPackedPaths times the packed family's two code paths on one
-// machine, float64 C = A*B + C, for benchstat: path=fma (the assembly
-// tile) against path=portable.
+// BenchmarkPackedPaths times the packed family's code paths on one
+// machine, float64 C = A*B + C, for benchstat: path=avx512 (the wide
+// assembly tile), path=avx2 (the 4 x 2 assembly tile) and path=portable.
 func BenchmarkPackedPaths(b *testing.B) {
 	if !useFMA {
 		b.Skip("this CPU has no AVX2/FMA")
 	}
 	ch := "packed:kc=128"
 	for _, s := range []struct{ n, batch int }{{16, 16384}, {64, 512}, {256, 8}} {
-		for _, fma := range []bool{true, false} {
-			path := map[bool]string{true: "fma", false: "portable"}[fma]
-			b.Run(fmt.Sprintf("n=%d/batch=%d/path=%s", s.n, s.batch, path), func(b *testing.B) {
-				useFMA = fma
-				defer func() { useFMA = true }()
+		for _, p := range tilePaths {
+			b.Run(fmt.Sprintf("n=%d/batch=%d/path=%s", s.n, s.batch, p.name), func(b *testing.B) {
+				restore, ok := p.use()
+				if !ok {
+					b.Skip("this CPU cannot run the path")
+				}
+				defer restore()
 				r := testmat.Rand(7)
 				a := testmat.Batch[float64](r, s.n, s.n, s.batch, 0, 0)
 				bb := testmat.Batch[float64](r, s.n, s.n, s.batch, 0, 0)

@@ -9,3 +9,9 @@ import "github.com/batchlas-go/batchlas"
 func microTile[T batchlas.Float](kb int, ap, bp []T) (c0, c1, c2, c3, d0, d1, d2, d3 T) {
 	return microPacked(kb, ap, bp)
 }
+
+// wideShape is the wide register tile of the packed kernel; there is none
+// without the amd64 assembly.
+func wideShape[T batchlas.Float]() (mrw, nrw int) { return 0, 0 }
+
+func microWide[T batchlas.Float](kb int, ap, bp, acc []T) { panic("gemm: no wide tile") }

@@ -62,8 +62,10 @@ func packedBlocking(c sel.Choice, d *sel.Device, elemSize, k int) (mc, kc int) {
 // problem.
 func packedPerWorker(mc, kc, m, n, k int) int {
 	kb := min(kc, k)
-	mb := roundUp(min(mc, m), mr)
-	nb := roundUp(min(packedNC, n), nr)
+	// Sized for the widest tile (wide.go) whichever path runs: a multiple
+	// of both shapes.
+	mb := roundUp(min(mc, m), wideMaxMR)
+	nb := roundUp(min(packedNC, n), wideMaxNR)
 	return mb*kb + kb*nb
 }
 
@@ -90,6 +92,10 @@ func packed[T batchlas.Float](ctx context.Context, p *problem[T], ch sel.Choice,
 
 // packedOne multiplies one matrix with the scratch of one worker.
 func packedOne[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c []T) {
+	if mrw, nrw := wideShape[T](); mrw > 0 {
+		packedOneWide(p, mc, kc, scratch, a, b, c, mrw, nrw)
+		return
+	}
 	m, n, k := p.m, p.n, p.k
 	ldc := p.c.LD
 	for j0 := 0; j0 < n; j0 += packedNC {

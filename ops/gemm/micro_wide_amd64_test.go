@@ -1,0 +1,229 @@
+//go:build amd64 && !purego
+
+package gemm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// BATCHLAS_TEST_NO_AVX512=1 runs the whole test suite with the wide
+// AVX-512 tile forced off (the AVX2/FMA 4 x 2 tile instead), so the suite
+// passes on both paths on one machine:
+//
+//	BATCHLAS_TEST_NO_AVX512=1 go test ./ops/gemm/
+func init() {
+	if os.Getenv("BATCHLAS_TEST_NO_AVX512") != "" {
+		useAVX512 = false
+	}
+}
+
+// tilePath is one of the packed kernel's code paths, set by flipping the
+// package variables, so every path runs on one AVX-512 machine.
+type tilePath struct {
+	name            string
+	avx512, fma     bool
+	needAVX, needFM bool
+}
+
+var tilePaths = []tilePath{
+	{"avx512", true, true, true, true},
+	{"avx2", false, true, false, true},
+	{"portable", false, false, false, false},
+}
+
+// use sets the path and returns the restore; ok is false when this CPU
+// cannot run it.
+func (p tilePath) use() (restore func(), ok bool) {
+	a, f := useAVX512, useFMA
+	if (p.needAVX && !a) || (p.needFM && !f) {
+		return nil, false
+	}
+	useAVX512, useFMA = p.avx512, p.fma
+	return func() { useAVX512, useFMA = a, f }, true
+}
+
+// wideSizes are m (or n) values straddling the tile edges of mr (1..2mr+1
+// around each multiple) and nr.
+func wideSizes(mr int) []int {
+	var s []int
+	for x := 1; x <= 2*mr+1; x++ {
+		if x <= 10 || x%mr <= 1 || x%mr == mr-1 || x%8 <= 1 || x%8 == 7 {
+			s = append(s, x)
+		}
+	}
+	return s
+}
+
+// Every path of the packed kernel agrees with gonum's Dgemm (the oracle's
+// rounding bound) and with the portable path (twice that bound) on shapes
+// straddling the wide tile's edges, every transpose, several alpha/beta,
+// and depths straddling kc=128.
+func TestPackedTilePaths(t *testing.T) {
+	if !useAVX512 {
+		t.Log("this CPU has no AVX-512: only the avx2 and portable paths run")
+	}
+	widePathsAgree[float64](t, 24)
+	widePathsAgree[float32](t, 48)
+}
+
+func widePathsAgree[T batchlas.Float](t *testing.T, mrw int) {
+	ctx := sel.WithPin(context.Background(), opName, "packed:kc=128")
+	r := testmat.Rand(11)
+	ab := [][2]T{{1, 0}, {1.5, -0.5}, {-1, 1}}
+	ks := []int{1, 2, 127, 128, 129, 300}
+	if testing.Short() {
+		ks = []int{1, 129}
+	}
+	sizes := wideSizes(mrw)
+	edge := []int{1, 7, 8, 9, mrw - 1, mrw, mrw + 1, 2*mrw + 1}
+	var mns [][2]int
+	for _, m := range sizes {
+		for _, n := range edge {
+			mns = append(mns, [2]int{m, n}, [2]int{n, m})
+		}
+	}
+	count := 0
+	for _, mn := range mns {
+		for _, k := range ks {
+			for ti, ta := range transCases {
+				tb := transCases[(ti+mn[0]+k)%len(transCases)]
+				abi := ab[(mn[0]+mn[1]+k)%len(ab)]
+				alpha, beta := abi[0], abi[1]
+				s := shape{ta, tb, mn[0], mn[1], k, 1}
+				a, b, c := operands[T](r, s, layout{padLD: 1})
+				want, bound := oracle(ta, tb, alpha, a, b, beta, c)
+				got := map[string]batchlas.Batch[T]{}
+				for _, p := range tilePaths {
+					restore, ok := p.use()
+					if !ok {
+						continue
+					}
+					cc := c
+					cc.Data = append([]T(nil), c.Data...)
+					err := Gemm(ctx, ta, tb, alpha, a, b, beta, cc, nil)
+					restore()
+					require.NoError(t, err)
+					what := fmt.Sprintf("%T path=%s %c%c m=%d n=%d k=%d alpha=%v beta=%v", alpha, p.name, ta, tb, s.m, s.n, s.k, alpha, beta)
+					checkAgainst(t, what, cc, want, bound)
+					got[p.name] = cc
+					count++
+				}
+				// The fast paths against the portable one, to twice the
+				// oracle's bound (each is within it of the exact product).
+				if port, ok := got["portable"]; ok {
+					pw := make([][]float64, port.Count)
+					pb := make([][]float64, port.Count)
+					for i := range pw {
+						d := testmat.Dense(port, i)
+						pw[i] = make([]float64, len(d))
+						for j, v := range d {
+							pw[i][j] = float64(v)
+						}
+						pb[i] = make([]float64, len(bound[i]))
+						for j, v := range bound[i] {
+							pb[i][j] = 2 * v
+						}
+					}
+					for name, cc := range got {
+						checkAgainst(t, fmt.Sprintf("%T path=%s vs portable %c%c m=%d n=%d k=%d", alpha, name, ta, tb, s.m, s.n, s.k), cc, pw, pb)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%T: %d products checked", T(0), count)
+}
+
+// The wide tile agrees with the portable 4 x 2 kernel's arithmetic on
+// every depth up to 67, reading nothing past its panels.
+func TestMicroWideMatchesReference(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("this CPU has no AVX-512")
+	}
+	microWideAgrees[float64](t, 1e-14)
+	microWideAgrees[float32](t, 1e-5)
+}
+
+func microWideAgrees[T batchlas.Float](t *testing.T, rel float64) {
+	mrw, nrw := wideShape[T]()
+	r := testmat.Rand(3)
+	for kb := 0; kb <= 67; kb++ {
+		ap := make([]T, (kb+1)*mrw)
+		bp := make([]T, (kb+1)*nrw)
+		for i := range ap {
+			ap[i] = T(r.Float64()*2 - 1)
+		}
+		for i := range bp {
+			bp[i] = T(r.Float64()*2 - 1)
+		}
+		for i := kb * mrw; i < len(ap); i++ {
+			ap[i] = T(math.NaN())
+		}
+		for i := kb * nrw; i < len(bp); i++ {
+			bp[i] = T(math.NaN())
+		}
+		acc := make([]T, mrw*nrw+1)
+		acc[mrw*nrw] = 42
+		for i := range mrw * nrw {
+			acc[i] = T(math.NaN())
+		}
+		microWide(kb, ap, bp, acc)
+		require.Equal(t, T(42), acc[mrw*nrw], "wrote past the tile")
+		for j := range nrw {
+			for i := range mrw {
+				var want float64
+				for l := range kb {
+					want += float64(ap[l*mrw+i]) * float64(bp[l*nrw+j])
+				}
+				got := float64(acc[j*mrw+i])
+				if d := math.Abs(got - want); !(d <= rel*float64(kb)+1e-300) {
+					t.Fatalf("%T kb=%d (%d,%d): wide %v, want %v", T(0), kb, i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkPackedTiles times the packed kernel's three paths on one
+// n x n matrix, C = A*B + C, in GFLOP/s, float64 and float32.
+func BenchmarkPackedTiles(b *testing.B) {
+	benchTiles[float64](b, "f64")
+	benchTiles[float32](b, "f32")
+}
+
+func benchTiles[T batchlas.Float](b *testing.B, dt string) {
+	for _, n := range []int{256, 512, 1024} {
+		for _, p := range tilePaths {
+			b.Run(fmt.Sprintf("%s/n=%d/path=%s", dt, n, p.name), func(b *testing.B) {
+				restore, ok := p.use()
+				if !ok {
+					b.Skip("this CPU cannot run the path")
+				}
+				defer restore()
+				r := testmat.Rand(7)
+				a := testmat.Batch[T](r, n, n, 1, 0, 0)
+				bb := testmat.Batch[T](r, n, n, 1, 0, 0)
+				c := testmat.Batch[T](r, n, n, 1, 0, 0)
+				ctx := sel.WithPin(context.Background(), opName, "packed:kc=128")
+				start := time.Now()
+				for b.Loop() {
+					if err := Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1, a, bb, 1, c, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/time.Since(start).Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package gemm
+
+import "github.com/batchlas-go/batchlas"
+
+// The packed kernel's wide register tiles (the AVX-512 path of
+// micro_wide_amd64.s) are bigger than the 4 x 2 tile of microTile: their shape
+// is a property of the selected micro-kernel (wideShape), and the packing
+// follows it. The workspace is sized for the largest wide tile whatever the
+// CPU, so flipping the path (as the tests do) never outgrows it.
+const (
+	wideMaxMR = 48 // float32's 3 zmm of 16
+	wideMaxNR = 8
+)
+
+// packAWide is packA for an mrw-row tile: element (i0+mrw*p+r, l0+l) of
+// op(A) goes to dst[p*kb*mrw + l*mrw + r]; rows past mb are zero.
+func packAWide[T batchlas.Float](dst, a []T, lda int, trans bool, i0, mb, l0, kb, mrw int) {
+	for p := 0; p*mrw < mb; p++ {
+		panel := dst[p*kb*mrw : (p+1)*kb*mrw]
+		rows := min(mrw, mb-p*mrw)
+		i := i0 + p*mrw
+		if rows < mrw {
+			clear(panel)
+		}
+		if trans {
+			for r := range rows {
+				src := a[(i+r)*lda+l0:][:kb]
+				for l, v := range src {
+					panel[l*mrw+r] = v
+				}
+			}
+			continue
+		}
+		off := l0*lda + i
+		for l := range kb {
+			copy(panel[l*mrw:l*mrw+rows], a[off:off+rows])
+			off += lda
+		}
+	}
+}
+
+// packBWide is packB for an nrw-column tile: element (l0+l, j0+nrw*q+c) of
+// op(B) goes to dst[q*kb*nrw + l*nrw + c]; columns past nb are zero.
+func packBWide[T batchlas.Float](dst, b []T, ldb int, trans bool, l0, kb, j0, nb, nrw int) {
+	for q := 0; q*nrw < nb; q++ {
+		panel := dst[q*kb*nrw : (q+1)*kb*nrw]
+		cols := min(nrw, nb-q*nrw)
+		j := j0 + q*nrw
+		if cols < nrw {
+			clear(panel)
+		}
+		if trans {
+			off := l0*ldb + j
+			for l := range kb {
+				copy(panel[l*nrw:l*nrw+cols], b[off:off+cols])
+				off += ldb
+			}
+			continue
+		}
+		for c := range cols {
+			src := b[(j+c)*ldb+l0:][:kb]
+			for l, v := range src {
+				panel[l*nrw+c] = v
+			}
+		}
+	}
+}
+
+// storeWide writes C = alpha*acc + beta*C for the top-left rows x cols of
+// an mrw-row tile whose accumulators acc are column-major (column j at
+// acc[j*mrw:]). beta == 0 does not read C.
+func storeWide[T batchlas.Float](c []T, ldc, rows, cols, mrw int, alpha, beta T, acc []T) {
+	for j := range cols {
+		col := c[j*ldc:][:rows]
+		src := acc[j*mrw:][:rows]
+		if beta == 0 {
+			for i := range col {
+				col[i] = alpha * src[i]
+			}
+		} else {
+			for i := range col {
+				col[i] = alpha*src[i] + beta*col[i]
+			}
+		}
+	}
+}
+
+// packedOneWide is packedOne on an mrw x nrw wide tile (microWide).
+func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c []T, mrw, nrw int) {
+	// Whole panels per block: mc is a multiple of 4 (packedMC), not of
+	// mrw. Neither changes the result, and the workspace (rounded up to
+	// wideMaxMR, a multiple of mrw) holds roundUp(min(mc, m), mrw) rows.
+	mc = max(mc/mrw*mrw, mrw)
+	m, n, k := p.m, p.n, p.k
+	ldc := p.c.LD
+	var accBuf [wideMaxMR * wideMaxNR]T
+	acc := accBuf[:mrw*nrw]
+	for j0 := 0; j0 < n; j0 += packedNC {
+		nb := min(packedNC, n-j0)
+		for l0 := 0; l0 < k; l0 += kc {
+			kb := min(kc, k-l0)
+			beta := p.beta
+			if l0 > 0 {
+				beta = 1
+			}
+			bp := scratch[len(scratch)-kb*roundUp(nb, nrw):]
+			packBWide(bp, b, p.b.LD, p.transB, l0, kb, j0, nb, nrw)
+			for i0 := 0; i0 < m; i0 += mc {
+				mb := min(mc, m-i0)
+				ap := scratch[:kb*roundUp(mb, mrw)]
+				packAWide(ap, a, p.a.LD, p.transA, i0, mb, l0, kb, mrw)
+				for jr := 0; jr < nb; jr += nrw {
+					bpan := bp[jr*kb:]
+					for ir := 0; ir < mb; ir += mrw {
+						microWide(kb, ap[ir*kb:], bpan, acc)
+						storeWide(c[(j0+jr)*ldc+i0+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), mrw, p.alpha, beta, acc)
+					}
+				}
+			}
+		}
+	}
+}

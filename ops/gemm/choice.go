@@ -21,10 +21,15 @@ var (
 	// so it changes the arithmetic. mc changes neither the work nor the
 	// result and derives from the device's L2 (packedMC).
 	familyPacked = &sel.Family{Name: "packed", Fields: []string{"kc"}}
+	// familySIMD runs 64-byte vector register tiles (three vectors of rows
+	// by 8 columns) straight on the operands (a transposed A is copied
+	// first, a row block at a time): AVX-512 on
+	// x86-64-v4, a portable Go tile of the same shape elsewhere.
+	familySIMD = &sel.Family{Name: "simd"}
 	// familyVendor calls gonum BLAS per matrix, parallel over the batch.
 	familyVendor = &sel.Family{Name: "vendor", Vendor: true}
 
-	Families = []*sel.Family{familyDirect, familySmall, familyPacked, familyVendor}
+	Families = []*sel.Family{familyDirect, familySmall, familySIMD, familyPacked, familyVendor}
 )
 
 // nativeCandidates are the compiled native choices, in tie-break order
@@ -33,6 +38,7 @@ var (
 var nativeCandidates = []sel.Choice{
 	familyDirect.With(),
 	familySmall.With(),
+	familySIMD.With(),
 	familyPacked.With(128),
 	familyPacked.With(256),
 }

@@ -87,6 +87,8 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 			return direct(ctx, p)
 		case familySmall:
 			return small(ctx, p)
+		case familySIMD:
+			return simd(ctx, p)
 		case familyPacked:
 			return packed(ctx, p, ch, dev, ws)
 		case familyVendor:
@@ -194,6 +196,8 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	case familySmall:
 		// Built for tiny shapes but correct at any size (small.go): a
 		// size limit here would only be a speed threshold (R3).
+		return true
+	case familySIMD:
 		return true
 	case familyPacked:
 		// Any shape; the k slices must not be empty (mc derives from the

@@ -73,17 +73,28 @@ func TestPackedTilePaths(t *testing.T) {
 	if !useAVX512 {
 		t.Log("this CPU has no AVX-512: only the avx2 and portable paths run")
 	}
-	widePathsAgree[float64](t, 24)
-	widePathsAgree[float32](t, 48)
+	widePathsAgree[float64](t, "packed:kc=128", 24, []int{1, 2, 127, 128, 129, 300})
+	widePathsAgree[float32](t, "packed:kc=128", 48, []int{1, 2, 127, 128, 129, 300})
 }
 
-func widePathsAgree[T batchlas.Float](t *testing.T, mrw int) {
-	ctx := sel.WithPin(context.Background(), opName, "packed:kc=128")
+// The same for the simd family, whose AVX-512 tile (simd_amd64.s) has a
+// portable twin (simdTileGo) that the avx2 and portable paths run: row
+// counts straddle each 64-byte vector and the tile, columns its 8, and
+// depths the 64-deep transposed copy of A.
+func TestSIMDTilePaths(t *testing.T) {
+	if !useAVX512 {
+		t.Log("this CPU has no AVX-512: only the portable simd tile runs")
+	}
+	widePathsAgree[float64](t, "simd", 24, []int{1, 2, 63, 64, 65, 200})
+	widePathsAgree[float32](t, "simd", 48, []int{1, 2, 63, 64, 65, 200})
+}
+
+func widePathsAgree[T batchlas.Float](t *testing.T, pin string, mrw int, ks []int) {
+	ctx := sel.WithPin(context.Background(), opName, pin)
 	r := testmat.Rand(11)
 	ab := [][2]T{{1, 0}, {1.5, -0.5}, {-1, 1}}
-	ks := []int{1, 2, 127, 128, 129, 300}
 	if testing.Short() {
-		ks = []int{1, 129}
+		ks = []int{1, ks[len(ks)-2]}
 	}
 	sizes := wideSizes(mrw)
 	edge := []int{1, 7, 8, 9, mrw - 1, mrw, mrw + 1, 2*mrw + 1}
@@ -114,7 +125,7 @@ func widePathsAgree[T batchlas.Float](t *testing.T, mrw int) {
 					err := Gemm(ctx, ta, tb, alpha, a, b, beta, cc, nil)
 					restore()
 					require.NoError(t, err)
-					what := fmt.Sprintf("%T path=%s %c%c m=%d n=%d k=%d alpha=%v beta=%v", alpha, p.name, ta, tb, s.m, s.n, s.k, alpha, beta)
+					what := fmt.Sprintf("%s %T path=%s %c%c m=%d n=%d k=%d alpha=%v beta=%v", pin, alpha, p.name, ta, tb, s.m, s.n, s.k, alpha, beta)
 					checkAgainst(t, what, cc, want, bound)
 					got[p.name] = cc
 					count++

@@ -46,8 +46,8 @@ func microTile[T batchlas.Float](kb int, ap, bp []T) (c0, c1, c2, c3, d0, d1, d2
 	return out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]
 }
 
-// useAVX512 runs the packed kernel on the wide AVX-512 tiles of
-// micro_wide_amd64.s (24 x 8 float64, 48 x 8 float32) when the executing
+// useAVX512 runs the simd family's tile and the packed kernel on the wide
+// AVX-512 tile of simd_amd64.s (24 x 8 float64, 48 x 8 float32) when the executing
 // CPU is x86-64-v4; the packing follows the tile's shape (wideShape). The
 // assembly needs only AVX-512 F, but tying the path to the level that names
 // the device key (host.go) keeps useFMA's rule: machines sharing a device
@@ -55,12 +55,6 @@ func microTile[T batchlas.Float](kb int, ap, bp []T) (c0, c1, c2, c3, d0, d1, d2
 // tests run every path on one machine; without it the 4 x 2 tile (AVX2/FMA
 // or portable) runs.
 var useAVX512 = cpuid.CPU.X64Level() >= 4 && cpuid.CPU.Supports(cpuid.AVX512F)
-
-//go:noescape
-func microWideF64(kb int, ap, bp *float64, acc *float64)
-
-//go:noescape
-func microWideF32(kb int, ap, bp *float32, acc *float32)
 
 // wideShape is the wide register tile of the packed kernel for T, or 0, 0
 // when the wide path is off.
@@ -73,21 +67,4 @@ func wideShape[T batchlas.Float]() (mrw, nrw int) {
 		return 24, 8
 	}
 	return 48, 8
-}
-
-// microWide computes the kb-deep product of one packed A panel and one
-// packed B panel of the wide tile into acc (column-major, mrw x nrw).
-func microWide[T batchlas.Float](kb int, ap, bp, acc []T) {
-	mrw, nrw := wideShape[T]()
-	if kb <= 0 {
-		clear(acc[:mrw*nrw])
-		return
-	}
-	// The assembly reads and writes exactly these elements.
-	ap, bp, acc = ap[:kb*mrw], bp[:kb*nrw], acc[:mrw*nrw]
-	if mrw == 24 {
-		microWideF64(kb, (*float64)(unsafe.Pointer(&ap[0])), (*float64)(unsafe.Pointer(&bp[0])), (*float64)(unsafe.Pointer(&acc[0])))
-	} else {
-		microWideF32(kb, (*float32)(unsafe.Pointer(&ap[0])), (*float32)(unsafe.Pointer(&bp[0])), (*float32)(unsafe.Pointer(&acc[0])))
-	}
 }

@@ -14,8 +14,6 @@ func microTile[T batchlas.Float](kb int, ap, bp []T) (c0, c1, c2, c3, d0, d1, d2
 // without the amd64 assembly.
 func wideShape[T batchlas.Float]() (mrw, nrw int) { return 0, 0 }
 
-func microWide[T batchlas.Float](kb int, ap, bp, acc []T) { panic("gemm: no wide tile") }
-
 // simdLanes is the number of elements of T in one 64-byte vector: the
 // portable simd tile keeps the assembly's tile shape.
 func simdLanes[T batchlas.Float]() int { return 64 / elemSize[T]() }

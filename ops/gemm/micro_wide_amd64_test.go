@@ -5,7 +5,6 @@ package gemm
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"testing"
 	"time"
@@ -154,56 +153,6 @@ func widePathsAgree[T batchlas.Float](t *testing.T, pin string, mrw int, ks []in
 		}
 	}
 	t.Logf("%T: %d products checked", T(0), count)
-}
-
-// The wide tile agrees with the portable 4 x 2 kernel's arithmetic on
-// every depth up to 67, reading nothing past its panels.
-func TestMicroWideMatchesReference(t *testing.T) {
-	if !useAVX512 {
-		t.Skip("this CPU has no AVX-512")
-	}
-	microWideAgrees[float64](t, 1e-14)
-	microWideAgrees[float32](t, 1e-5)
-}
-
-func microWideAgrees[T batchlas.Float](t *testing.T, rel float64) {
-	mrw, nrw := wideShape[T]()
-	r := testmat.Rand(3)
-	for kb := 0; kb <= 67; kb++ {
-		ap := make([]T, (kb+1)*mrw)
-		bp := make([]T, (kb+1)*nrw)
-		for i := range ap {
-			ap[i] = T(r.Float64()*2 - 1)
-		}
-		for i := range bp {
-			bp[i] = T(r.Float64()*2 - 1)
-		}
-		for i := kb * mrw; i < len(ap); i++ {
-			ap[i] = T(math.NaN())
-		}
-		for i := kb * nrw; i < len(bp); i++ {
-			bp[i] = T(math.NaN())
-		}
-		acc := make([]T, mrw*nrw+1)
-		acc[mrw*nrw] = 42
-		for i := range mrw * nrw {
-			acc[i] = T(math.NaN())
-		}
-		microWide(kb, ap, bp, acc)
-		require.Equal(t, T(42), acc[mrw*nrw], "wrote past the tile")
-		for j := range nrw {
-			for i := range mrw {
-				var want float64
-				for l := range kb {
-					want += float64(ap[l*mrw+i]) * float64(bp[l*nrw+j])
-				}
-				got := float64(acc[j*mrw+i])
-				if d := math.Abs(got - want); !(d <= rel*float64(kb)+1e-300) {
-					t.Fatalf("%T kb=%d (%d,%d): wide %v, want %v", T(0), kb, i, j, got, want)
-				}
-			}
-		}
-	}
 }
 
 // BenchmarkPackedTiles times the packed kernel's three paths on one

@@ -2,8 +2,8 @@ package gemm
 
 import "github.com/batchlas-go/batchlas"
 
-// The packed kernel's wide register tiles (the AVX-512 path of
-// micro_wide_amd64.s) are bigger than the 4 x 2 tile of microTile: their shape
+// The packed kernel's wide register tiles (the AVX-512 tile of the simd
+// family, simd_amd64.s) are bigger than the 4 x 2 tile of microTile: their shape
 // is a property of the selected micro-kernel (wideShape), and the packing
 // follows it. The workspace is sized for the largest wide tile whatever the
 // CPU, so flipping the path (as the tests do) never outgrows it.
@@ -66,26 +66,10 @@ func packBWide[T batchlas.Float](dst, b []T, ldb int, trans bool, l0, kb, j0, nb
 	}
 }
 
-// storeWide writes C = alpha*acc + beta*C for the top-left rows x cols of
-// an mrw-row tile whose accumulators acc are column-major (column j at
-// acc[j*mrw:]). beta == 0 does not read C.
-func storeWide[T batchlas.Float](c []T, ldc, rows, cols, mrw int, alpha, beta T, acc []T) {
-	for j := range cols {
-		col := c[j*ldc:][:rows]
-		src := acc[j*mrw:][:rows]
-		if beta == 0 {
-			for i := range col {
-				col[i] = alpha * src[i]
-			}
-		} else {
-			for i := range col {
-				col[i] = alpha*src[i] + beta*col[i]
-			}
-		}
-	}
-}
-
-// packedOneWide is packedOne on an mrw x nrw wide tile (microWide).
+// packedOneWide is packedOne on an mrw x nrw wide tile: the simd family's
+// AVX-512 tile (simdTile) run on the packed panels, which are column-major
+// mrw-row blocks of op(A) (ld mrw) and row-major nrw-column blocks of op(B),
+// storing straight into C.
 func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c []T, mrw, nrw int) {
 	// Whole panels per block: mc is a multiple of 4 (packedMC), not of
 	// mrw. Neither changes the result, and the workspace (rounded up to
@@ -93,15 +77,17 @@ func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c
 	mc = max(mc/mrw*mrw, mrw)
 	m, n, k := p.m, p.n, p.k
 	ldc := p.c.LD
-	var accBuf [wideMaxMR * wideMaxNR]T
-	acc := accBuf[:mrw*nrw]
+	var boff [simdCols]int // column c of a packed B panel is at offset c
+	for c := range boff {
+		boff[c] = c
+	}
 	for j0 := 0; j0 < n; j0 += packedNC {
 		nb := min(packedNC, n-j0)
 		for l0 := 0; l0 < k; l0 += kc {
 			kb := min(kc, k-l0)
-			beta := p.beta
+			ab := [2]T{p.alpha, p.beta}
 			if l0 > 0 {
-				beta = 1
+				ab[1] = 1
 			}
 			bp := scratch[len(scratch)-kb*roundUp(nb, nrw):]
 			packBWide(bp, b, p.b.LD, p.transB, l0, kb, j0, nb, nrw)
@@ -112,8 +98,7 @@ func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c
 				for jr := 0; jr < nb; jr += nrw {
 					bpan := bp[jr*kb:]
 					for ir := 0; ir < mb; ir += mrw {
-						microWide(kb, ap[ir*kb:], bpan, acc)
-						storeWide(c[(j0+jr)*ldc+i0+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), mrw, p.alpha, beta, acc)
+						simdTile(kb, ap[ir*kb:], mrw, bpan, nrw, &boff, c[(j0+jr)*ldc+i0+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), &ab, ab[1] != 0, 1, 0, 0, 0)
 					}
 				}
 			}

@@ -4,9 +4,9 @@ COV     := $(CURDIR)/.cov
 # Race-checked tests: the concurrency tests of every package.
 RACE    := Concurrent
 
-.PHONY: test vet unit novendor race fuzz tablecheck docscheck coverage bench tune docs lint
+.PHONY: test vet unit novendor v3 race fuzz tablecheck docscheck coverage bench tune docs lint
 
-test: vet unit novendor race fuzz tablecheck docscheck coverage
+test: vet unit novendor v3 race fuzz tablecheck docscheck coverage
 
 vet:
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt needed on the files above" && exit 1)
@@ -23,6 +23,14 @@ unit:
 # no assembly (purego), so both code paths of every kernel are tested here.
 novendor:
 	$(GO) test -count=1 -tags novendor,purego ./...
+
+# The kernels with vector paths again as an x86-64-v3 machine runs them:
+# presenting the process as x86-64-v3 turns the AVX-512 paths off (on an
+# AVX-512 host this runs the AVX2 paths; elsewhere it repeats them).
+VECPKGS := ./ops/gemm/
+
+v3:
+	BATCHLAS_DEVICE=x86-64-v3 $(GO) test -count=1 $(VECPKGS)
 
 race:
 	$(GO) test -count=1 -race -run '$(RACE)' ./...

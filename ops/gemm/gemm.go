@@ -90,7 +90,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 		case familySmall:
 			return small(ctx, p)
 		case familySIMD:
-			return simd(ctx, p)
+			return simdTiles(ctx, p)
 		case familyPacked:
 			return packed(ctx, p, ch, dev, ws)
 		case familyVendor:

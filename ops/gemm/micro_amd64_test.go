@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -66,9 +67,9 @@ func TestPackedPortablePath(t *testing.T) {
 		t.Skip("the portable path is the only one here, and the conformance suite runs it")
 	}
 	// The wide AVX-512 tile is off too: the portable 4 x 2 tile runs.
-	fma, wide := useFMA, useAVX512
-	useFMA, useAVX512 = false, false
-	defer func() { useFMA, useAVX512 = fma, wide }()
+	fma, wide := useFMA, simd.AVX512
+	useFMA, simd.AVX512 = false, false
+	defer func() { useFMA, simd.AVX512 = fma, wide }()
 	for _, c := range Op.Candidates(sel.Float64) {
 		if c.Is(familyPacked) {
 			checkCandidate[float64](t, c, layout{padLD: 3, padStride: 5}, 1.5, -0.5, fewForBig)

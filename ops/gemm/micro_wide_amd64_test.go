@@ -12,12 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // The suite runs on the AVX2 tile on an AVX-512 machine by presenting the
-// process as x86-64-v3 (useAVX512 follows the device key's level), as
+// process as x86-64-v3 (simd.AVX512 follows the device key's level), as
 // make test does:
 //
 //	BATCHLAS_DEVICE=x86-64-v3 go test ./ops/gemm/
@@ -39,12 +40,12 @@ var tilePaths = []tilePath{
 // use sets the path and returns the restore; ok is false when this CPU
 // cannot run it.
 func (p tilePath) use() (restore func(), ok bool) {
-	a, f := useAVX512, useFMA
+	a, f := simd.AVX512, useFMA
 	if (p.needAVX && !a) || (p.needFM && !f) {
 		return nil, false
 	}
-	useAVX512, useFMA = p.avx512, p.fma
-	return func() { useAVX512, useFMA = a, f }, true
+	simd.AVX512, useFMA = p.avx512, p.fma
+	return func() { simd.AVX512, useFMA = a, f }, true
 }
 
 // wideSizes are m (or n) values straddling the tile edges of mr (1..2mr+1
@@ -64,7 +65,7 @@ func wideSizes(mr int) []int {
 // straddling the wide tile's edges, every transpose, several alpha/beta,
 // and depths straddling kc=128.
 func TestPackedTilePaths(t *testing.T) {
-	if !useAVX512 {
+	if !simd.AVX512 {
 		t.Log("this CPU has no AVX-512: only the avx2 and portable paths run")
 	}
 	widePathsAgree[float64](t, "packed:kc=128", 24, []int{1, 2, 127, 128, 129, 300})
@@ -76,7 +77,7 @@ func TestPackedTilePaths(t *testing.T) {
 // counts straddle each 64-byte vector and the tile, columns its 8, and
 // depths the 64-deep transposed copy of A.
 func TestSIMDTilePaths(t *testing.T) {
-	if !useAVX512 {
+	if !simd.AVX512 {
 		t.Log("this CPU has no AVX-512: only the portable simd tile runs")
 	}
 	widePathsAgree[float64](t, "simd", 24, []int{1, 2, 63, 64, 65, 200})
@@ -191,8 +192,8 @@ func TestAVX512FollowsTheDeviceKey(t *testing.T) {
 	h := batchlas.Host()
 	hostV4 := batchlas.DetectHost().Arch >= 4 && batchlas.DetectHost().Family == "x86-64"
 	want := hostV4 && h.Family == "x86-64" && h.Arch >= 4
-	require.Equal(t, want, useAVX512, "device %s on a host with level %d", h.Key, batchlas.DetectHost().Arch)
+	require.Equal(t, want, simd.AVX512, "device %s on a host with level %d", h.Key, batchlas.DetectHost().Arch)
 	if os.Getenv("BATCHLAS_DEVICE") == "x86-64-v3" {
-		require.False(t, useAVX512, "presented as x86-64-v3")
+		require.False(t, simd.AVX512, "presented as x86-64-v3")
 	}
 }

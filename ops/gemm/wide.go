@@ -1,9 +1,11 @@
 package gemm
 
-import "github.com/batchlas-go/batchlas"
+import (
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
 
-// The packed kernel's wide register tiles (the AVX-512 tile of the simd
-// family, simd_amd64.s) are bigger than the 4 x 2 tile of microTile: their shape
+// The packed kernel's wide register tiles (package simd's AVX-512 tile) are bigger than the 4 x 2 tile of microTile: their shape
 // is a property of the selected micro-kernel (wideShape), and the packing
 // follows it. The workspace is sized for the largest wide tile whatever the
 // CPU, so flipping the path (as the tests do) never outgrows it.
@@ -11,6 +13,15 @@ const (
 	wideMaxMR = 48 // float32's 3 zmm of 16
 	wideMaxNR = 8
 )
+
+// wideShape is the wide register tile of the packed kernel for T (the
+// shape of package simd's full tile), or 0, 0 when the wide path is off.
+func wideShape[T batchlas.Float]() (mrw, nrw int) {
+	if !simd.AVX512 {
+		return 0, 0
+	}
+	return 3 * simd.Lanes[T](), simd.Cols
+}
 
 // packAWide is packA for an mrw-row tile: element (i0+mrw*p+r, l0+l) of
 // op(A) goes to dst[p*kb*mrw + l*mrw + r]; rows past mb are zero.
@@ -67,7 +78,7 @@ func packBWide[T batchlas.Float](dst, b []T, ldb int, trans bool, l0, kb, j0, nb
 }
 
 // packedOneWide is packedOne on an mrw x nrw wide tile: the simd family's
-// AVX-512 tile (simdTile) run on the packed panels, which are column-major
+// AVX-512 tile (simd.Tile) run on the packed panels, which are column-major
 // mrw-row blocks of op(A) (ld mrw) and row-major nrw-column blocks of op(B),
 // storing straight into C.
 func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c []T, mrw, nrw int) {
@@ -77,7 +88,7 @@ func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c
 	mc = max(mc/mrw*mrw, mrw)
 	m, n, k := p.m, p.n, p.k
 	ldc := p.c.LD
-	var boff [simdCols]int // column c of a packed B panel is at offset c
+	var boff [simd.Cols]int // column c of a packed B panel is at offset c
 	for c := range boff {
 		boff[c] = c
 	}
@@ -98,7 +109,7 @@ func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c
 				for jr := 0; jr < nb; jr += nrw {
 					bpan := bp[jr*kb:]
 					for ir := 0; ir < mb; ir += mrw {
-						simdTile(kb, ap[ir*kb:], mrw, bpan, nrw, &boff, c[(j0+jr)*ldc+i0+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), &ab, ab[1] != 0, 1, 0, 0, 0)
+						simd.Tile(kb, ap[ir*kb:], mrw, bpan, nrw, &boff, c[(j0+jr)*ldc+i0+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), &ab, ab[1] != 0, 1, 0, 0, 0)
 					}
 				}
 			}

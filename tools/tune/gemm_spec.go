@@ -16,7 +16,7 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op:          gemm.Op,
-		kernelFiles: []string{"ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go", rootSources},
+		kernelFiles: []string{"ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			return 2 * float64(c.num("m")) * float64(c.num("n")) * float64(c.num("k")) * float64(c.num("batch"))
 		},

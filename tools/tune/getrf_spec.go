@@ -22,7 +22,7 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op:          getrf.Op,
-		kernelFiles: []string{"ops/getrf/*.go", "internal/infobuf/*.go", "internal/lu/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go", rootSources},
+		kernelFiles: []string{"ops/getrf/*.go", "internal/infobuf/*.go", "internal/lu/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			n := float64(c.num("n"))
 			return 2 * n * n * n / 3 * float64(c.num("batch"))

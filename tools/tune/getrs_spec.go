@@ -21,7 +21,7 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op:          getrs.Op,
-		kernelFiles: []string{"ops/getrs/*.go", "internal/lusolve/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go", rootSources},
+		kernelFiles: []string{"ops/getrs/*.go", "internal/lusolve/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
 		inputsBy:    []string{"getrf"},
 		flops: func(c cell) float64 {
 			n := float64(c.num("n"))

@@ -20,7 +20,7 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op:          potrs.Op,
-		kernelFiles: []string{"ops/potrs/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/chol/*.go", "internal/parallel/*.go", rootSources},
+		kernelFiles: []string{"ops/potrs/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/chol/*.go", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			n, nrhs := float64(c.num("n")), float64(c.num("nrhs"))
 			return 2 * n * n * nrhs * float64(c.num("batch"))

@@ -19,7 +19,7 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op:          trsm.Op,
-		kernelFiles: []string{"ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/parallel/*.go", rootSources},
+		kernelFiles: []string{"ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			m, n := float64(c.num("m")), float64(c.num("n"))
 			if c.get("side") == "R" {

@@ -1,0 +1,70 @@
+//go:build amd64 && !purego
+
+package simd
+
+import (
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/batchlas-go/batchlas"
+)
+
+// AVX512 runs the tile as the AVX-512 assembly of tile_amd64.s when the
+// executing CPU is x86-64-v4 and the process presents itself as one. The
+// assembly needs only AVX-512 F, but tying the path to the level that names
+// the device key means machines sharing a key share the code path, so their
+// tables compare; and a process run with BATCHLAS_DEVICE=x86-64-v3 on an
+// AVX-512 machine leaves it off: it runs, and measures, what an x86-64-v3
+// machine runs (the x86-64-v3 tables are tuned that way). A variable so the
+// tests run both paths on one machine.
+var AVX512 = cpuid.CPU.X64Level() >= 4 && cpuid.CPU.Supports(cpuid.AVX512F) &&
+	batchlas.Host().Family == "x86-64" && batchlas.Host().Arch >= 4
+
+// The AVX-512 tiles. Strides and offsets are in bytes; nvec is 1, 2 or 3
+// row vectors, the last one masked by mask; k >= 1 and count >= 1
+// matrices, a, b and c advancing by sa, sb and sc bytes from one to the
+// next.
+//
+//go:noescape
+func tileF64(k int, a *float64, lda int, b *float64, bsl int, boff *[Cols]int, c *float64, ldc int, nvec int, mask uint64, ncols int, ab *[2]float64, hasBeta int, count, sa, sb, sc int)
+
+//go:noescape
+func tileF32(k int, a *float32, lda int, b *float32, bsl int, boff *[Cols]int, c *float32, ldc int, nvec int, mask uint64, ncols int, ab *[2]float32, hasBeta int, count, sa, sb, sc int)
+
+// Tile computes, for each of count matrices (a, b and c advancing by sa,
+// sb and sc elements), the rows x ncols block C = alpha*acc (+ beta*C when
+// hasBeta; C is not read otherwise), acc = sum over l = 0 .. k-1, in
+// order, of A[:, l] times B's element (l, cc), which is at
+// b[l*bsl+boff[cc]]. rows <= 3*Lanes, 1 <= ncols <= Cols, k >= 1, count >= 1;
+// ab holds alpha and beta.
+func Tile[T batchlas.Float](k int, a []T, lda int, b []T, bsl int, boff *[Cols]int, c []T, ldc, rows, ncols int, ab *[2]T, hasBeta bool, count, sa, sb, sc int) {
+	if !AVX512 {
+		TileGo(k, a, lda, b, bsl, boff, c, ldc, rows, ncols, ab, hasBeta, count, sa, sb, sc)
+		return
+	}
+	// The assembly reads and writes within these slices (masked lanes
+	// past rows are neither read nor written); slicing checks they exist.
+	a = a[:(count-1)*sa+(k-1)*lda+rows]
+	b = b[:(count-1)*sb+(k-1)*bsl+boff[ncols-1]+1]
+	c = c[:(count-1)*sc+(ncols-1)*ldc+rows]
+	lanes := Lanes[T]()
+	nvec := (rows + lanes - 1) / lanes
+	mask := uint64(1)<<(rows-(nvec-1)*lanes) - 1
+	es := elemSize[T]()
+	var boffB [Cols]int
+	for i, o := range boff {
+		boffB[i] = o * es
+	}
+	beta := 0
+	if hasBeta {
+		beta = 1
+	}
+	if es == 8 {
+		tileF64(k, (*float64)(unsafe.Pointer(&a[0])), lda*es, (*float64)(unsafe.Pointer(&b[0])), bsl*es, &boffB,
+			(*float64)(unsafe.Pointer(&c[0])), ldc*es, nvec, mask, ncols, (*[2]float64)(unsafe.Pointer(ab)), beta, count, sa*es, sb*es, sc*es)
+		return
+	}
+	tileF32(k, (*float32)(unsafe.Pointer(&a[0])), lda*es, (*float32)(unsafe.Pointer(&b[0])), bsl*es, &boffB,
+		(*float32)(unsafe.Pointer(&c[0])), ldc*es, nvec, mask, ncols, (*[2]float32)(unsafe.Pointer(ab)), beta, count, sa*es, sb*es, sc*es)
+}

@@ -1,0 +1,14 @@
+//go:build !amd64 || purego
+
+package simd
+
+import "github.com/batchlas-go/batchlas"
+
+// AVX512 is always false without the amd64 assembly; it exists so tests
+// and callers read the same switch on every build.
+var AVX512 = false
+
+// Tile is TileGo without the amd64 assembly.
+func Tile[T batchlas.Float](k int, a []T, lda int, b []T, bsl int, boff *[Cols]int, c []T, ldc, rows, ncols int, ab *[2]T, hasBeta bool, count, sa, sb, sc int) {
+	TileGo(k, a, lda, b, bsl, boff, c, ldc, rows, ncols, ab, hasBeta, count, sa, sb, sc)
+}

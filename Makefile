@@ -4,7 +4,7 @@ COV     := $(CURDIR)/.cov
 # Race-checked tests: the concurrency tests of every package.
 RACE    := Concurrent
 
-.PHONY: test vet unit novendor v3 race fuzz tablecheck docscheck coverage bench tune docs lint
+.PHONY: test vet unit novendor v3 race fuzz tablecheck docscheck coverage bench bench-peers tune docs lint
 
 test: vet unit novendor v3 race fuzz tablecheck docscheck coverage
 
@@ -64,6 +64,23 @@ coverage:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./ops/...
+
+# numpy (OpenBLAS) against batchlas on the same call shapes, with the copy
+# floor: `tools/tune peers` on its default list (PEERS_FLAGS adds flags,
+# e.g. --markdown). numpy comes from Debian's python3-numpy: installed here
+# when running as root, else the command to install it is printed.
+PYTHON      ?= /usr/bin/python3
+PEERS_FLAGS ?=
+
+bench-peers:
+	@$(PYTHON) -c 'import numpy' 2>/dev/null || { \
+		if [ "$$(id -u)" = 0 ] && [ "$(PYTHON)" = /usr/bin/python3 ]; then \
+			apt-get install -y python3-numpy python3-scipy || \
+			{ apt-get update && apt-get install -y python3-numpy python3-scipy; } || exit 1; \
+		else \
+			echo "numpy not found for $(PYTHON): apt-get install python3-numpy python3-scipy"; exit 1; \
+		fi; }
+	$(GO) run ./tools/tune peers --python $(PYTHON) $(PEERS_FLAGS)
 
 # Measure this machine and write draft tables to out/tuned: the quick grid
 # with a light protocol (docs/tuning.md gives the shipping command).

@@ -6,6 +6,7 @@
 //	go run ./tools/tune validate --op potrf --dtype float64 --shapes 30 --seed 1
 //	go run ./tools/tune explain  potrf float64 uplo=L n=100 batch=3000
 //	go run ./tools/tune bench    potrf float64 uplo=L n=64 batch=4096
+//	go run ./tools/tune peers    [--shapes default|all] [--markdown]
 //	go run ./tools/tune docs     [--check]
 //	go run ./tools/tune plot     [--dir DIR] [--out out/plots]
 //	go run ./tools/tune coverage [--require-reached] [--suggest N] FILES...

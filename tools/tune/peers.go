@@ -1,0 +1,689 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/batchlas-go/batchlas"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+const peersSynopsis = "peers [flags]   e.g. peers --shapes default --markdown"
+
+// peersScript is the numpy side of the peer benchmark, relative to the
+// module root. It reads the cases as JSON on stdin and answers with JSON.
+const peersScript = "tools/peers/numpy_peers.py"
+
+// The call shapes of the peer benchmark, one per line as `bench` takes
+// them: op, dtype, keys. They are defined here only; the numpy script gets
+// them as JSON. An op this build of the tuner has no spec for (syev,
+// before its package lands) is skipped with a note, so the list can name
+// ops ahead of them.
+var defaultPeerShapes = []string{
+	"gemm float64 ta=N tb=N m=8 n=8 k=8 batch=65536",
+	"gemm float64 ta=N tb=N m=32 n=32 k=32 batch=8192",
+	"gemm float64 ta=N tb=N m=64 n=64 k=64 batch=2048",
+	"gemm float64 ta=N tb=N m=128 n=128 k=128 batch=1000",
+	"gemm float64 ta=N tb=N m=1024 n=1024 k=1024 batch=1",
+	"gemm float32 ta=N tb=N m=8 n=8 k=8 batch=65536",
+	"gemm float32 ta=N tb=N m=32 n=32 k=32 batch=8192",
+	"gemm float32 ta=N tb=N m=64 n=64 k=64 batch=2048",
+	"gemm float32 ta=N tb=N m=128 n=128 k=128 batch=1000",
+	"gemm float32 ta=N tb=N m=1024 n=1024 k=1024 batch=1",
+	"potrf float64 uplo=L n=8 batch=65536",
+	"potrf float64 uplo=L n=32 batch=8192",
+	"potrf float64 uplo=L n=128 batch=1000",
+	"potrf float64 uplo=L n=256 batch=64",
+	"trsm float64 side=L uplo=L ta=N diag=N m=32 n=32 batch=8192",
+	"gesv float64 n=8 nrhs=1 batch=65536",
+	"gesv float64 n=32 nrhs=4 batch=8192",
+	"gesv float64 n=128 nrhs=16 batch=512",
+	"posv float64 uplo=L n=8 nrhs=1 batch=65536",
+	"posv float64 uplo=L n=32 nrhs=4 batch=8192",
+	"posv float64 uplo=L n=128 nrhs=16 batch=512",
+	"syev float64 jobz=V uplo=L n=4 batch=100000",
+	"syev float64 jobz=V uplo=L n=8 batch=65536",
+	"syev float64 jobz=V uplo=L n=16 batch=16384",
+	"syev float64 jobz=V uplo=L n=32 batch=4096",
+	"syev float64 jobz=V uplo=L n=64 batch=512",
+	"syev float64 jobz=V uplo=L n=128 batch=64",
+	"syev float64 jobz=N uplo=L n=4 batch=100000",
+	"syev float64 jobz=N uplo=L n=8 batch=65536",
+	"syev float64 jobz=N uplo=L n=16 batch=16384",
+	"syev float64 jobz=N uplo=L n=32 batch=4096",
+	"syev float64 jobz=N uplo=L n=64 batch=512",
+	"syev float64 jobz=N uplo=L n=128 batch=64",
+}
+
+// peerShapes returns the shape list of --shapes: default, or all (the
+// default list and a float32 twin of every float64 shape it lacks one of).
+func peerShapes(name string) ([]string, error) {
+	switch name {
+	case "default":
+		return slices.Clone(defaultPeerShapes), nil
+	case "all":
+		out := slices.Clone(defaultPeerShapes)
+		for _, s := range defaultPeerShapes {
+			op, rest, _ := strings.Cut(s, " ")
+			dt, keys, _ := strings.Cut(rest, " ")
+			if dt != string(sel.Float64) {
+				continue
+			}
+			twin := op + " " + string(sel.Float32) + " " + keys
+			if !slices.Contains(out, twin) {
+				out = append(out, twin)
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("--shapes: %q: want default or all", name)
+}
+
+// peerCase is one call shape as the numpy script reads it (and, decoded
+// back, as the tests check it): every key value is text, as on the
+// command line.
+type peerCase struct {
+	Op       string            `json:"op"`
+	DType    sel.DType         `json:"dtype"`
+	Keys     map[string]string `json:"keys"`
+	Reps     int               `json:"reps"`
+	TargetMS float64           `json:"target_ms"`
+	Seed     uint64            `json:"seed"`
+}
+
+// numpyResult is the numpy script's answer for one case: a time, or why
+// there is none.
+type numpyResult struct {
+	MS    float64 `json:"ms"`
+	Calls int     `json:"calls"`
+	Call  string  `json:"call"`
+	Error string  `json:"error,omitempty"`
+}
+
+// numpyReport is the numpy script's whole answer.
+type numpyReport struct {
+	Numpy   string        `json:"numpy"`
+	BLAS    string        `json:"blas"`
+	Results []numpyResult `json:"results"`
+}
+
+// peerRun is a shape of the list this tuner can time: its op's tuner, the
+// dtype and the cell.
+type peerRun struct {
+	t  *opTuner
+	dt sel.DType
+	c  cell
+}
+
+func (r peerRun) String() string { return r.t.op.Name() + " " + string(r.dt) + " " + r.c.String() }
+
+// peerCaseOf is the JSON case of a shape.
+func peerCaseOf(r peerRun, ms measureSettings) peerCase {
+	keys := map[string]string{}
+	for i, k := range r.c.keys {
+		keys[k.Name] = r.c.vals[i]
+	}
+	return peerCase{
+		Op: r.t.op.Name(), DType: r.dt, Keys: keys,
+		Reps:     ms.proto.reps,
+		TargetMS: float64(ms.proto.target) / float64(time.Millisecond),
+		Seed:     ms.seed,
+	}
+}
+
+// encodePeerCases writes the cases as the numpy script reads them.
+func encodePeerCases(cases []peerCase) ([]byte, error) { return json.Marshal(cases) }
+
+// decodePeerCases reads cases back.
+func decodePeerCases(data []byte) ([]peerCase, error) {
+	var out []peerCase
+	err := json.Unmarshal(data, &out)
+	return out, err
+}
+
+// decodeNumpyReport reads the numpy script's answer, which must hold one
+// result per case.
+func decodeNumpyReport(data []byte, cases int) (numpyReport, error) {
+	var rep numpyReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return rep, fmt.Errorf("reading the numpy script's answer: %w", err)
+	}
+	if len(rep.Results) != cases {
+		return rep, fmt.Errorf("the numpy script answered %d results for %d cases", len(rep.Results), cases)
+	}
+	return rep, nil
+}
+
+// resolvePeerShapes turns shape lines into runs of this tuner, keeping
+// those of the dtypes and ops asked for (ops: nil for every op). A shape
+// whose op this tuner has no spec for is left out with a note; a shape
+// that is wrong is an error.
+func resolvePeerShapes(lines []string, dtypes []sel.DType, ops []string, maxBytes int64) (runs []peerRun, notes []string, err error) {
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			return nil, nil, fmt.Errorf("shape %q: want OP DTYPE key=value...", line)
+		}
+		name, dt := strings.ToLower(f[0]), sel.DType(f[1])
+		if !slices.Contains(dtypes, dt) || (ops != nil && !slices.Contains(ops, name)) {
+			continue
+		}
+		t, ok := tuners[name]
+		if !ok {
+			notes = append(notes, fmt.Sprintf("%s: skipped, this build of the tuner has no spec for op %s (tools/tune/%s_spec.go)", line, name, name))
+			continue
+		}
+		if !slices.Contains(t.op.DTypes(), dt) {
+			return nil, nil, fmt.Errorf("shape %q: %s has no dtype %s (dtypes: %s)", line, name, dt, dtypeList(t.op))
+		}
+		c, err := parseCellArgs(t.op, f[2:])
+		if err != nil {
+			return nil, nil, fmt.Errorf("shape %q: %w", line, err)
+		}
+		if err := memoryErr(t, dt, c, maxBytes); err != nil {
+			notes = append(notes, fmt.Sprintf("%s: skipped, %v", line, err))
+			continue
+		}
+		runs = append(runs, peerRun{t: t, dt: dt, c: c})
+	}
+	return runs, notes, nil
+}
+
+// numpyMissing is the error when the interpreter cannot import numpy.
+func numpyMissing(python string, why error) error {
+	return fmt.Errorf("numpy not found for %s: apt-get install python3-numpy python3-scipy (%v)", python, why)
+}
+
+// numpyEnv is the environment of the numpy script: OpenBLAS on threads
+// threads, and with its own choice of core and cache size (the settings
+// OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE made elsewhere are removed).
+func numpyEnv(threads int) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "OPENBLAS_NUM_THREADS="+strconv.Itoa(threads))
+}
+
+// runPython runs the interpreter with args, in on stdin, and returns its
+// stdout; on failure, the error carries the last lines of its stderr.
+func runPython(ctx context.Context, python string, env []string, in []byte, args ...string) ([]byte, int, error) {
+	cmd := exec.CommandContext(ctx, python, args...)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err == nil {
+		return stdout.Bytes(), 0, nil
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+			msg = msg[i+1:]
+		}
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, ee.ExitCode(), errors.New(msg)
+	}
+	return nil, -1, err
+}
+
+// timeNumpy checks that python imports numpy, then times every case with
+// the numpy script.
+func timeNumpy(ctx context.Context, python, script string, threads int, cases []peerCase) (numpyReport, error) {
+	env := numpyEnv(threads)
+	if _, _, err := runPython(ctx, python, env, nil, "-c", "import numpy"); err != nil {
+		return numpyReport{}, numpyMissing(python, err)
+	}
+	in, err := encodePeerCases(cases)
+	if err != nil {
+		return numpyReport{}, err
+	}
+	out, code, err := runPython(ctx, python, env, in, script)
+	if code == 3 {
+		return numpyReport{}, numpyMissing(python, err)
+	}
+	if err != nil {
+		return numpyReport{}, fmt.Errorf("%s %s: %w", python, script, err)
+	}
+	return decodeNumpyReport(out, len(cases))
+}
+
+// bestOf makes reps timings of calls calls each and returns the fastest in
+// ms per call. The peer benchmark takes the best on both sides: load from
+// elsewhere on the machine only ever adds time.
+func (p protocol) bestOf(ctx context.Context, tm timer, calls int) (float64, error) {
+	best := math.Inf(1)
+	for range max(1, p.reps) {
+		ms, err := timeOnce(ctx, tm, calls)
+		if err != nil {
+			return 0, err
+		}
+		best = min(best, ms)
+	}
+	return best, nil
+}
+
+// timeAuto times the automatic call of a shape as `bench` does its auto
+// row (no pin: the tables decide; verified, warmed up, calls per timing
+// sized from one timed call) and returns the best of the timings and the
+// kernel the decision picked.
+func timeAuto(ctx context.Context, r peerRun, ms measureSettings) (float64, string, error) {
+	defer quietGC()()
+	walk, err := r.t.op.Explain(ctx, r.dt, r.c.key(), batchlas.Host())
+	if err != nil {
+		return 0, "", fmt.Errorf("the automatic decision fails: %w", err)
+	}
+	oc, err := newCellCase(r.t, r.dt, r.c, ms)
+	if err != nil {
+		return 0, "", err
+	}
+	auto, err := oc.bind(ctx)
+	if err != nil {
+		return 0, "", fmt.Errorf("sizing the automatic call: %w", err)
+	}
+	if err := auto.verify(ctx); err != nil {
+		return 0, "", fmt.Errorf("BAD RESULT: %w", err)
+	}
+	if _, err := auto.run(ctx, 1); err != nil {
+		return 0, "", err
+	}
+	one, err := auto.run(ctx, 1)
+	if err != nil {
+		return 0, "", err
+	}
+	best, err := ms.proto.bestOf(ctx, auto.run, ms.proto.calibrate(one))
+	return best, walk.Choice.String(), err
+}
+
+// traffic is the memory a call must move at least: the bytes of the
+// operands it reads and of those it writes (an operand updated in place
+// counts in both).
+type traffic struct{ read, write float64 }
+
+// peerTraffic is the least memory traffic of one call of an op's whole
+// batch, for the copy floor; ok is false for an op without a rule here.
+func peerTraffic(op string, dt sel.DType, c cell) (tr traffic, ok bool) {
+	e := 8.0
+	if dt == sel.Float32 {
+		e = 4
+	}
+	const ipiv = 4 // int32 pivots
+	b := float64(c.num("batch"))
+	n, m, k, nrhs := float64(c.num("n")), float64(c.num("m")), float64(c.num("k")), float64(c.num("nrhs"))
+	switch op {
+	case "gemm": // beta 0: A and B read, C written
+		return traffic{(m*k + k*n) * e * b, m * n * e * b}, true
+	case "potrf", "getrf": // A factored in place (getrf also writes its pivots)
+		w := n * n * e
+		if op == "getrf" {
+			w += n * ipiv
+		}
+		return traffic{n * n * e * b, w * b}, true
+	case "trsm": // the triangle read, B solved in place
+		t := float64(trsmOrder(c))
+		return traffic{(t*t + m*n) * e * b, m * n * e * b}, true
+	case "potrs", "getrs": // the factor (and pivots) read, B solved in place
+		r := n * n * e
+		if op == "getrs" {
+			r += n * ipiv
+		}
+		return traffic{(r + n*nrhs*e) * b, n * nrhs * e * b}, true
+	case "posv", "gesv": // A factored and B solved, both in place
+		w := (n*n + n*nrhs) * e
+		if op == "gesv" {
+			w += n * ipiv
+		}
+		return traffic{(n*n + n*nrhs) * e * b, w * b}, true
+	case "syev": // A read, the eigenvalues written, and the vectors over A for jobz=V
+		w := n * e
+		if c.get("jobz") == "V" {
+			w += n * n * e
+		}
+		return traffic{n * n * e * b, w * b}, true
+	}
+	return traffic{}, false
+}
+
+// copyFloor moves a call's traffic with Go's copy, the floor no kernel
+// can go under: as many bytes as are both read and written are copied
+// from one buffer to another; the bytes only read are copied into a small
+// buffer that stays in cache, and the bytes only written are copied from
+// one.
+type copyFloor struct{ src, dst, chunk []byte }
+
+const floorChunk = 16 << 10 // stays in the L1 cache
+
+func newCopyFloor(tr traffic) *copyFloor {
+	f := &copyFloor{src: make([]byte, int(tr.read)), dst: make([]byte, int(tr.write)), chunk: make([]byte, floorChunk)}
+	// Fresh memory is mapped to the zero page until written: reading it
+	// would not reach memory at all.
+	for i := range f.src {
+		f.src[i] = byte(i)
+	}
+	for i := range f.dst {
+		f.dst[i] = byte(i)
+	}
+	return f
+}
+
+func (f *copyFloor) once() {
+	n := copy(f.dst, f.src)
+	for off := n; off < len(f.src); off += len(f.chunk) {
+		copy(f.chunk, f.src[off:])
+	}
+	for off := n; off < len(f.dst); off += len(f.chunk) {
+		copy(f.dst[off:], f.chunk)
+	}
+}
+
+func (f *copyFloor) run(ctx context.Context, calls int) (time.Duration, error) {
+	t0 := time.Now()
+	for range calls {
+		f.once()
+	}
+	return time.Since(t0), ctx.Err()
+}
+
+// timeFloor times the copy floor of a traffic with the same protocol as
+// the call: warmed up, calls per timing sized from one timed call, best of
+// the timings.
+func timeFloor(ctx context.Context, tr traffic, p protocol) (float64, error) {
+	defer quietGC()()
+	f := newCopyFloor(tr)
+	f.once()
+	one, _ := f.run(ctx, 1)
+	return p.bestOf(ctx, f.run, p.calibrate(one))
+}
+
+// peerRow is one line of the comparison; a time is NaN where there is
+// none.
+type peerRow struct {
+	op        string
+	dt        sel.DType
+	shape     string
+	numpyMS   float64
+	autoMS    float64
+	floorMS   float64
+	flops     float64
+	kernel    string // the kernel the automatic call ran
+	numpyCall string // what was timed on numpy's side
+	why       string // why a time is missing
+}
+
+// peerHeader is the table's header: the ratio reads "batchlas is this
+// many times as fast as numpy".
+var peerHeader = []string{"op", "dtype", "shape", "numpy ms", "batchlas ms", "speed vs numpy", "GFLOP/s", "copy floor ms", "vs floor", "batchlas kernel"}
+
+// cells formats a row; missing numbers read "-".
+func (r peerRow) cells() []string {
+	num := func(ok bool, s string) string {
+		if !ok {
+			return "-"
+		}
+		return s
+	}
+	has := func(x float64) bool { return !math.IsNaN(x) && x > 0 }
+	return []string{
+		r.op, string(r.dt), r.shape,
+		num(has(r.numpyMS), formatPeerMS(r.numpyMS)),
+		num(has(r.autoMS), formatPeerMS(r.autoMS)),
+		num(has(r.numpyMS) && has(r.autoMS), fmt.Sprintf("%.2fx", r.numpyMS/r.autoMS)),
+		num(has(r.autoMS) && r.flops > 0, fmt.Sprintf("%.2f", r.flops/(r.autoMS*1e6))),
+		num(has(r.floorMS), formatPeerMS(r.floorMS)),
+		num(has(r.floorMS) && has(r.autoMS), fmt.Sprintf("%.1fx", r.autoMS/r.floorMS)),
+		num(r.kernel != "", r.kernel),
+	}
+}
+
+// formatPeerMS writes a time with four significant digits, never as an
+// exponent.
+func formatPeerMS(ms float64) string {
+	if ms >= 1000 {
+		return strconv.FormatFloat(ms, 'f', 0, 64)
+	}
+	return formatMS(ms)
+}
+
+// printPeerTable prints the rows as an aligned text table, or as a
+// Markdown table (numbers right-aligned) for the README.
+func printPeerTable(w io.Writer, rows []peerRow, markdown bool) {
+	lines := [][]string{peerHeader}
+	for _, r := range rows {
+		lines = append(lines, r.cells())
+	}
+	const textCols = 3 // op, dtype, shape: left-aligned
+	if markdown {
+		for i, l := range lines {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(l, " | "))
+			if i == 0 {
+				sep := make([]string, len(l))
+				for j := range sep {
+					sep[j] = "---:"
+					if j < textCols || j == len(l)-1 {
+						sep[j] = "---"
+					}
+				}
+				fmt.Fprintf(w, "|%s|\n", strings.Join(sep, "|"))
+			}
+		}
+		return
+	}
+	width := make([]int, len(peerHeader))
+	for _, l := range lines {
+		for j, s := range l {
+			width[j] = max(width[j], len(s))
+		}
+	}
+	for _, l := range lines {
+		var b strings.Builder
+		for j, s := range l {
+			if j > 0 {
+				b.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", width[j]-len(s))
+			if j < textCols || j == len(l)-1 {
+				b.WriteString(s + pad)
+			} else {
+				b.WriteString(pad + s)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// printPeerNotes prints what the table's columns mean, what numpy ran for
+// each op, and the notes of the shapes left out or failed.
+func printPeerNotes(w io.Writer, rows []peerRow, notes []string) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "speed vs numpy: numpy ms / batchlas ms (above 1: batchlas is faster). vs floor: batchlas ms / copy floor ms,")
+	fmt.Fprintln(w, "the floor being Go's copy of the bytes one call must read and write. Times are the best of the timings.")
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if r.numpyCall != "" && !seen[r.op] {
+			seen[r.op] = true
+			fmt.Fprintf(w, "numpy %s: %s\n", r.op, r.numpyCall)
+		}
+	}
+	for _, r := range rows {
+		if r.why != "" {
+			fmt.Fprintf(w, "%s %s %s: %s\n", r.op, r.dt, r.shape, r.why)
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+}
+
+// machineLine says what the comparison ran on: the CPU, Go, numpy and its
+// BLAS.
+func machineLine(rep numpyReport, threads int) string {
+	cpu := cpuModel()
+	d := batchlas.Host()
+	return fmt.Sprintf("machine: %s (%d cores, %s); %s GOMAXPROCS=%d; numpy %s, %s (OPENBLAS_NUM_THREADS=%d)",
+		cpu, d.Cores, d.Key, runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, rep.BLAS, threads)
+}
+
+// cpuModel is the CPU's model name from /proc/cpuinfo, or the name the
+// host detection reads where there is none.
+func cpuModel() string {
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			name, v, ok := strings.Cut(line, ":")
+			if ok && strings.TrimSpace(name) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return hostName(batchlas.Host())
+}
+
+func cmdPeers(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("peers", peersSynopsis, stdout, stderr)
+	shapes := fs.String("shapes", "default", "shape list: default, or all (default and a float32 twin of every float64 shape)")
+	var cases []string
+	fs.StringArrayVar(&cases, "case", nil, "time this shape instead of a list, as OP DTYPE key=value... (repeatable)")
+	opList := fs.String("op", "all", "ops of the list to time, comma-separated, or all")
+	dtypes := fs.String("dtype", "float64,float32", "dtypes of the list to time: float32, float64 or both comma-separated")
+	python := fs.String("python", "/usr/bin/python3", "the Python interpreter with numpy")
+	threads := fs.Int("numpy-threads", 1, "OpenBLAS threads of numpy (OPENBLAS_NUM_THREADS; one is fastest on these many small calls on a small machine)")
+	markdown := fs.Bool("markdown", false, "print the table as Markdown")
+	maxBytes := maxBytesFlag(fs.FlagSet)
+	reps := fs.Int("reps", 5, "timings per shape on each side (the best is kept)")
+	target := fs.Duration("target", time.Millisecond, "least duration of one timing; fast calls are repeated to reach it")
+	seed := fs.Uint64("seed", 1, "seed of the random inputs")
+	fs.note(func(w io.Writer) {
+		fmt.Fprintf(w, "Times numpy (%s, run by --python) and the\n", peersScript)
+		fmt.Fprintln(w, "automatic call of batchlas on the same call shapes in one run, and Go's copy")
+		fmt.Fprintln(w, "of the bytes each call must read and write (the memory floor). Each side: a")
+		fmt.Fprintln(w, "warm-up call, one timed call to size a timing (--target), then --reps timings;")
+		fmt.Fprintln(w, "the best is kept. numpy runs with OPENBLAS_NUM_THREADS from --numpy-threads,")
+		fmt.Fprintln(w, "and without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE in its environment.")
+		fmt.Fprintln(w, "`make bench-peers` runs the default list.")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "default shapes (an op this build has no spec for is skipped with a note):")
+		for _, s := range defaultPeerShapes {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+	})
+	fs.note(keysNote(tunedOps()))
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fs.usageError("unexpected arguments %q", fs.Args())
+	}
+	if *threads < 1 {
+		return fs.usageError("--numpy-threads must be at least 1")
+	}
+	if *maxBytes <= 0 {
+		return fs.usageError("--max-cell-bytes must be positive")
+	}
+	lines := cases
+	if len(cases) > 0 && fs.Changed("shapes") {
+		return fs.usageError("--case and --shapes: give one")
+	}
+	if len(cases) == 0 {
+		var err error
+		if lines, err = peerShapes(*shapes); err != nil {
+			return fs.usageError("%v", err)
+		}
+	}
+	dts, err := selectDTypes(*dtypes)
+	if err != nil {
+		return fs.usageError("%v", err)
+	}
+	var ops []string
+	if strings.TrimSpace(*opList) != "all" {
+		for _, name := range strings.Split(*opList, ",") {
+			if name = strings.ToLower(strings.TrimSpace(name)); name != "" {
+				ops = append(ops, name)
+			}
+		}
+		for _, name := range ops {
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(strings.ToLower(l), name+" ") }) {
+				return fs.usageError("--op: no shape of op %q in the list", name)
+			}
+		}
+	}
+	ms := measureSettings{proto: defaultProtocol(), seed: *seed, maxBytes: *maxBytes}
+	ms.proto.reps, ms.proto.target = max(1, *reps), max(time.Microsecond, *target)
+	runs, notes, err := resolvePeerShapes(lines, dts, ops, *maxBytes)
+	if err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		for _, n := range notes {
+			fmt.Fprintln(stderr, n)
+		}
+		return errors.New("no shape to time")
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	var pcs []peerCase
+	for _, r := range runs {
+		pcs = append(pcs, peerCaseOf(r, ms))
+	}
+	ctx := context.Background()
+	fmt.Fprintf(stderr, "peers: timing %d shapes with numpy...\n", len(runs))
+	rep, err := timeNumpy(ctx, *python, filepath.Join(root, peersScript), *threads, pcs)
+	if err != nil {
+		return err
+	}
+	rows := make([]peerRow, len(runs))
+	bad := false
+	for i, r := range runs {
+		row := peerRow{op: r.t.op.Name(), dt: r.dt, shape: r.c.String(), flops: r.t.flops(r.c),
+			numpyMS: math.NaN(), autoMS: math.NaN(), floorMS: math.NaN()}
+		if res := rep.Results[i]; res.Error != "" {
+			row.why = "numpy: " + res.Error
+		} else {
+			row.numpyMS, row.numpyCall = res.MS, res.Call
+		}
+		fmt.Fprintf(stderr, "peers: timing %s with batchlas...\n", r)
+		auto, kernel, err := timeAuto(ctx, r, ms)
+		if err != nil {
+			row.why = strings.TrimPrefix(row.why+"; ", "; ") + "batchlas: " + err.Error()
+			bad = true
+		} else {
+			row.autoMS, row.kernel = auto, kernel
+		}
+		if tr, ok := peerTraffic(row.op, r.dt, r.c); ok {
+			if row.floorMS, err = timeFloor(ctx, tr, ms.proto); err != nil {
+				return err
+			}
+		}
+		rows[i] = row
+	}
+	fmt.Fprintln(stdout, machineLine(rep, *threads))
+	fmt.Fprintln(stdout)
+	printPeerTable(stdout, rows, *markdown)
+	printPeerNotes(stdout, rows, notes)
+	if bad { // the table is printed, and the status says a call failed
+		return exitError{1}
+	}
+	return nil
+}

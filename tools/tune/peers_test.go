@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// None of these tests times anything or needs numpy: the numpy side is
+// played by shell scripts.
+
+var bothDTypes = []sel.DType{sel.Float64, sel.Float32}
+
+func testSettings() measureSettings {
+	return measureSettings{proto: defaultProtocol(), seed: 1}
+}
+
+// Every shape of both lists names keys the op takes; the only shapes left
+// out are those of ops this build has no spec for.
+func TestPeerShapeListsResolve(t *testing.T) {
+	for _, name := range []string{"default", "all"} {
+		lines, err := peerShapes(name)
+		require.NoError(t, err)
+		runs, notes, err := resolvePeerShapes(lines, bothDTypes, nil, 0)
+		require.NoError(t, err, name)
+		assert.Equal(t, len(lines), len(runs)+len(notes), name)
+		for _, n := range notes {
+			op := strings.Fields(n)[0]
+			assert.NotContains(t, tuners, op, "%s: only an op without a spec is left out: %s", name, n)
+			assert.Contains(t, n, "skipped, this build of the tuner has no spec for op "+op)
+		}
+	}
+	all, _ := peerShapes("all")
+	assert.Contains(t, all, "potrf float32 uplo=L n=8 batch=65536")
+	assert.Contains(t, all, "syev float32 jobz=N uplo=L n=4 batch=100000")
+	_, err := peerShapes("some")
+	assert.ErrorContains(t, err, `--shapes: "some": want default or all`)
+}
+
+func TestPeerShapesFilterAndErrors(t *testing.T) {
+	runs, notes, err := resolvePeerShapes(defaultPeerShapes, []sel.DType{sel.Float32}, []string{"gemm"}, 0)
+	require.NoError(t, err)
+	assert.Empty(t, notes)
+	require.Len(t, runs, 5)
+	for _, r := range runs {
+		assert.Equal(t, "gemm", r.t.op.Name())
+		assert.Equal(t, sel.Float32, r.dt)
+	}
+	_, _, err = resolvePeerShapes([]string{"potrf float64 uplo=L n=8"}, bothDTypes, nil, 0)
+	assert.ErrorContains(t, err, `shape "potrf float64 uplo=L n=8": potrf: missing key(s) batch`)
+	_, _, err = resolvePeerShapes([]string{"potrf"}, bothDTypes, nil, 0)
+	assert.ErrorContains(t, err, "want OP DTYPE key=value")
+	// Over the memory cap: left out with a note, before any allocation.
+	runs, notes, err = resolvePeerShapes([]string{"gemm float64 ta=N tb=N m=1024 n=1024 k=1024 batch=1"}, bothDTypes, nil, 1<<20)
+	require.NoError(t, err)
+	assert.Empty(t, runs)
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "over the memory cap")
+}
+
+// The cases go to the numpy script as JSON and read back the same: op,
+// dtype, every key as text, and the protocol's settings.
+func TestPeerCaseJSONRoundTrip(t *testing.T) {
+	runs, _, err := resolvePeerShapes(defaultPeerShapes, bothDTypes, nil, 0)
+	require.NoError(t, err)
+	ms := testSettings()
+	ms.proto.reps, ms.seed = 7, 3
+	var cases []peerCase
+	for _, r := range runs {
+		cases = append(cases, peerCaseOf(r, ms))
+	}
+	data, err := encodePeerCases(cases)
+	require.NoError(t, err)
+	back, err := decodePeerCases(data)
+	require.NoError(t, err)
+	assert.Equal(t, cases, back)
+
+	assert.Contains(t, string(data), `{"op":"gemm","dtype":"float64","keys":{"batch":"65536","k":"8","m":"8","n":"8","ta":"N","tb":"N"},"reps":7,"target_ms":1,"seed":3}`)
+	assert.Contains(t, string(data), `"keys":{"batch":"8192","diag":"N","m":"32","n":"32","side":"L","ta":"N","uplo":"L"}`)
+}
+
+func TestNumpyReportNeedsOneResultPerCase(t *testing.T) {
+	rep, err := decodeNumpyReport([]byte(`{"numpy":"1.24.2","blas":"OpenBLAS","results":[{"ms":1.5,"calls":2,"call":"np.matmul(a, b, out=c)"},{"error":"no recipe"}]}`), 2)
+	require.NoError(t, err)
+	assert.Equal(t, numpyReport{Numpy: "1.24.2", BLAS: "OpenBLAS", Results: []numpyResult{
+		{MS: 1.5, Calls: 2, Call: "np.matmul(a, b, out=c)"}, {Error: "no recipe"},
+	}}, rep)
+	_, err = decodeNumpyReport([]byte(`{"results":[]}`), 1)
+	assert.ErrorContains(t, err, "answered 0 results for 1 cases")
+	_, err = decodeNumpyReport([]byte(`Traceback`), 1)
+	assert.ErrorContains(t, err, "reading the numpy script's answer")
+}
+
+func testRows() []peerRow {
+	nan := math.NaN()
+	return []peerRow{
+		{op: "gemm", dt: sel.Float64, shape: "ta=N tb=N m=8 n=8 k=8 batch=65536", numpyMS: 4, autoMS: 2, floorMS: 0.5,
+			flops: 2 * 8 * 8 * 8 * 65536, kernel: "packed:kc=128", numpyCall: "np.matmul(a, b, out=c)"},
+		{op: "potrf", dt: sel.Float32, shape: "uplo=L n=256 batch=64", numpyMS: 1234.5678, autoMS: nan, floorMS: 0.25,
+			flops: 1e6, numpyCall: "np.linalg.cholesky(a)", why: "batchlas: BAD RESULT: matrix 0"},
+	}
+}
+
+func TestPeerTableText(t *testing.T) {
+	var b bytes.Buffer
+	printPeerTable(&b, testRows(), false)
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	require.Len(t, lines, 3)
+	assert.Equal(t, strings.Fields(lines[0])[:3], []string{"op", "dtype", "shape"})
+	// The ratio is numpy's time over batchlas's: 2x as fast; batchlas
+	// took 4 times the floor; 2*8^3*65536 flops in 2 ms.
+	assert.Regexp(t, `^gemm +float64 +ta=N tb=N m=8 n=8 k=8 batch=65536 +4 +2 +2\.00x +33\.55 +0\.5 +4\.0x +packed:kc=128$`, lines[1])
+	assert.Regexp(t, `^potrf +float32 +uplo=L n=256 batch=64 +1235 +- +- +- +0\.25 +- +-$`, lines[2])
+	// Columns line up: every line is as wide as the header up to the
+	// last column.
+	at := strings.Index(lines[0], "batchlas kernel")
+	assert.Equal(t, "packed:kc=128", lines[1][at:])
+
+	b.Reset()
+	printPeerNotes(&b, testRows(), []string{"syev ...: skipped"})
+	assert.Contains(t, b.String(), "numpy gemm: np.matmul(a, b, out=c)\n")
+	assert.Contains(t, b.String(), "numpy potrf: np.linalg.cholesky(a)\n")
+	assert.Contains(t, b.String(), "potrf float32 uplo=L n=256 batch=64: batchlas: BAD RESULT: matrix 0\n")
+	assert.Contains(t, b.String(), "syev ...: skipped\n")
+}
+
+func TestPeerTableMarkdown(t *testing.T) {
+	var b bytes.Buffer
+	printPeerTable(&b, testRows(), true)
+	assert.Equal(t, ""+
+		"| op | dtype | shape | numpy ms | batchlas ms | speed vs numpy | GFLOP/s | copy floor ms | vs floor | batchlas kernel |\n"+
+		"|---|---|---|---:|---:|---:|---:|---:|---:|---|\n"+
+		"| gemm | float64 | ta=N tb=N m=8 n=8 k=8 batch=65536 | 4 | 2 | 2.00x | 33.55 | 0.5 | 4.0x | packed:kc=128 |\n"+
+		"| potrf | float32 | uplo=L n=256 batch=64 | 1235 | - | - | - | 0.25 | - | - |\n",
+		b.String())
+}
+
+func TestPeerTraffic(t *testing.T) {
+	cellOf := func(line string) (string, sel.DType, cell) {
+		runs, _, err := resolvePeerShapes([]string{line}, bothDTypes, nil, 0)
+		require.NoError(t, err)
+		require.Len(t, runs, 1)
+		return runs[0].t.op.Name(), runs[0].dt, runs[0].c
+	}
+	tr, ok := peerTraffic(cellOf("gemm float64 ta=N tb=N m=8 n=8 k=8 batch=10"))
+	require.True(t, ok)
+	assert.Equal(t, traffic{read: 2 * 64 * 8 * 10, write: 64 * 8 * 10}, tr, "A and B read, C written")
+	tr, _ = peerTraffic(cellOf("potrf float32 uplo=L n=4 batch=3"))
+	assert.Equal(t, traffic{read: 16 * 4 * 3, write: 16 * 4 * 3}, tr)
+	tr, _ = peerTraffic(cellOf("gesv float64 n=4 nrhs=2 batch=1"))
+	assert.Equal(t, traffic{read: (16 + 8) * 8, write: (16+8)*8 + 4*4}, tr, "pivots written too")
+	tr, _ = peerTraffic(cellOf("trsm float64 side=R uplo=L ta=N diag=N m=2 n=4 batch=1"))
+	assert.Equal(t, traffic{read: (16 + 8) * 8, write: 8 * 8}, tr, "side R: the triangle is n by n")
+	_, ok = peerTraffic("nosuch", sel.Float64, cell{})
+	assert.False(t, ok)
+
+	// The floor's copy moves exactly that: the bytes both read and
+	// written from buffer to buffer, the rest through a cached chunk.
+	f := newCopyFloor(traffic{read: 3 * floorChunk, write: floorChunk + 5})
+	f.once()
+	assert.Equal(t, f.src[:floorChunk], f.dst[:floorChunk])
+	assert.Len(t, f.dst, floorChunk+5)
+}
+
+// fakePython writes an executable shell script standing in for the
+// interpreter.
+func fakePython(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "python3")
+	require.NoError(t, os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+	return path
+}
+
+const smallCase = "potrf float64 uplo=L n=4 batch=2"
+
+func TestPeersWithoutNumpy(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "python3")
+	noNumpy := fakePython(t, `echo "ModuleNotFoundError: No module named 'numpy'" >&2; exit 1`)
+	for _, python := range []string{missing, noNumpy} {
+		code, out, errs := tune("peers", "--python", python, "--case", smallCase)
+		assert.Equal(t, 1, code, python)
+		assert.Empty(t, out)
+		assert.Contains(t, errs, "tune peers: numpy not found for "+python+": apt-get install python3-numpy python3-scipy", python)
+	}
+	assert.Contains(t, func() string { _, _, e := tune("peers", "--python", noNumpy, "--case", smallCase); return e }(), "No module named 'numpy'")
+
+	// The script's own report of a failed import (exit status 3) reads
+	// the same.
+	scriptFails := fakePython(t, `[ "$1" = -c ] && exit 0; echo "numpy_peers.py: No module named 'numpy'" >&2; exit 3`)
+	_, err := timeNumpy(context.Background(), scriptFails, "numpy_peers.py", 1, nil)
+	assert.ErrorContains(t, err, "numpy not found for "+scriptFails+": apt-get install python3-numpy python3-scipy (numpy_peers.py: No module named 'numpy')")
+}
+
+// The numpy script runs with OPENBLAS_NUM_THREADS from --numpy-threads and
+// without the core and cache settings, reads the cases on stdin and
+// answers one result per case.
+func TestTimeNumpyTalksJSON(t *testing.T) {
+	t.Setenv("OPENBLAS_CORETYPE", "Haswell")
+	t.Setenv("OPENBLAS_L2_SIZE", "512")
+	t.Setenv("OPENBLAS_NUM_THREADS", "7")
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "stdin.json")
+	python := fakePython(t, `[ "$1" = -c ] && exit 0
+cat > `+seen+`
+echo '{"numpy":"9.9","blas":"threads='$OPENBLAS_NUM_THREADS' core='$OPENBLAS_CORETYPE' l2='$OPENBLAS_L2_SIZE'","results":[{"ms":0.5,"calls":3,"call":"np.linalg.cholesky(a)"}]}'`)
+	runs, _, err := resolvePeerShapes([]string{smallCase}, bothDTypes, nil, 0)
+	require.NoError(t, err)
+	cases := []peerCase{peerCaseOf(runs[0], testSettings())}
+	rep, err := timeNumpy(context.Background(), python, "numpy_peers.py", 2, cases)
+	require.NoError(t, err)
+	assert.Equal(t, "threads=2 core= l2=", rep.BLAS)
+	assert.Equal(t, []numpyResult{{MS: 0.5, Calls: 3, Call: "np.linalg.cholesky(a)"}}, rep.Results)
+	data, err := os.ReadFile(seen)
+	require.NoError(t, err)
+	back, err := decodePeerCases(data)
+	require.NoError(t, err)
+	assert.Equal(t, cases, back)
+
+	crash := fakePython(t, `[ "$1" = -c ] && exit 0; echo "Traceback (most recent call last):" >&2; echo "ValueError: boom" >&2; exit 1`)
+	_, err = timeNumpy(context.Background(), crash, "numpy_peers.py", 1, cases)
+	assert.ErrorContains(t, err, "numpy_peers.py: ValueError: boom")
+}
+
+func TestPeersUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--shapes", "some"}, `--shapes: "some": want default or all`},
+		{[]string{"--shapes", "all", "--case", smallCase}, "--case and --shapes: give one"},
+		{[]string{"--op", "nosuch"}, `--op: no shape of op "nosuch" in the list`},
+		{[]string{"--dtype", "float16"}, `--dtype: "float16"`},
+		{[]string{"--numpy-threads", "0"}, "--numpy-threads must be at least 1"},
+		{[]string{"--nosuch"}, "unknown flag: --nosuch (go run ./tools/tune help peers)"},
+		{[]string{"extra"}, `unexpected arguments ["extra"]`},
+		{[]string{"--case", "potrf float64 uplo=L n=4"}, "missing key(s) batch"},
+	} {
+		code, out, errs := tune(append([]string{"peers"}, tc.args...)...)
+		assert.Equal(t, 1, code, "%q", tc.args)
+		assert.Empty(t, out, "%q", tc.args)
+		assert.Contains(t, errs, tc.want, "%q", tc.args)
+	}
+}

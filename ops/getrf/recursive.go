@@ -3,6 +3,7 @@ package getrf
 import (
 	"context"
 	"github.com/batchlas-go/batchlas/internal/lu"
+	"github.com/batchlas-go/batchlas/internal/simd"
 
 	"github.com/batchlas-go/batchlas"
 )
@@ -73,72 +74,11 @@ func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 
 // gemmSub subtracts A21 * U12 from A22: rows [r1, n) of columns [s0, s1)
 // minus rows [r1, n) of columns [r0, r1) times rows [r0, r1) of columns
-// [s0, s1). Target columns go in pairs and source columns in fours, so
-// each load of a source element feeds two multiply-adds and each load and
-// store of a target element four; every element sums its terms in the same
-// groups whichever way the loops are cut (a pair or a single column), so
-// the cut changes no rounding.
+// [s0, s1), with the vector tile (simd.Gemm). Every element sums its terms
+// in order of the source column, however the tile cuts the block.
 func gemmSub[T batchlas.Float](a []T, ld, n, r0, r1, s0, s1 int) {
-	if r1 >= n {
+	if r1 >= n || r1 <= r0 || s1 <= s0 {
 		return
 	}
-	k := s0
-	for ; k+2 <= s1; k += 2 {
-		c0 := a[k*ld+r1 : k*ld+n]
-		c1 := a[(k+1)*ld+r1 : (k+1)*ld+n]
-		c1 = c1[:len(c0)]
-		u0 := a[k*ld+r0 : k*ld+r1]
-		u1 := a[(k+1)*ld+r0 : (k+1)*ld+r1]
-		u1 = u1[:len(u0)]
-		l := 0
-		for ; l+4 <= len(u0); l += 4 {
-			x0, x1, x2, x3 := gemmSources(a, ld, n, r0+l, r1, len(c0))
-			b0, b1, b2, b3 := u0[l], u0[l+1], u0[l+2], u0[l+3]
-			d0, d1, d2, d3 := u1[l], u1[l+1], u1[l+2], u1[l+3]
-			for i := range c0 {
-				y0, y1, y2, y3 := x0[i], x1[i], x2[i], x3[i]
-				c0[i] -= y0*b0 + y1*b1 + y2*b2 + y3*b3
-				c1[i] -= y0*d0 + y1*d1 + y2*d2 + y3*d3
-			}
-		}
-		for ; l < len(u0); l++ {
-			x := a[(r0+l)*ld+r1 : (r0+l)*ld+n]
-			x = x[:len(c0)]
-			b, d := u0[l], u1[l]
-			for i, y := range x {
-				c0[i] -= y * b
-				c1[i] -= y * d
-			}
-		}
-	}
-	if k < s1 {
-		c := a[k*ld+r1 : k*ld+n]
-		u := a[k*ld+r0 : k*ld+r1]
-		l := 0
-		for ; l+4 <= len(u); l += 4 {
-			x0, x1, x2, x3 := gemmSources(a, ld, n, r0+l, r1, len(c))
-			b0, b1, b2, b3 := u[l], u[l+1], u[l+2], u[l+3]
-			for i := range c {
-				c[i] -= x0[i]*b0 + x1[i]*b1 + x2[i]*b2 + x3[i]*b3
-			}
-		}
-		for ; l < len(u); l++ {
-			x := a[(r0+l)*ld+r1 : (r0+l)*ld+n]
-			x = x[:len(c)]
-			b := u[l]
-			for i, y := range x {
-				c[i] -= y * b
-			}
-		}
-	}
-}
-
-// gemmSources is rows [r1, n) of the four source columns from l on, each
-// cut to length m so the compiler sees them as long as the target.
-func gemmSources[T batchlas.Float](a []T, ld, n, l, r1, m int) (x0, x1, x2, x3 []T) {
-	x0 = a[l*ld+r1 : l*ld+n]
-	x1 = a[(l+1)*ld+r1 : (l+1)*ld+n]
-	x2 = a[(l+2)*ld+r1 : (l+2)*ld+n]
-	x3 = a[(l+3)*ld+r1 : (l+3)*ld+n]
-	return x0[:m], x1[:m], x2[:m], x3[:m]
+	simd.Gemm(false, false, n-r1, s1-s0, r1-r0, -1, a[r0*ld+r1:], ld, a[s0*ld+r0:], ld, 1, a[s0*ld+r1:], ld)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // lpanelPotrf is per-matrix left-looking blocked Cholesky: one worker
@@ -23,10 +24,22 @@ func lpanelPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a ba
 func lpanelLower[T batchlas.Float](m []T, ld, n, p int) int {
 	for j0 := 0; j0 < n; j0 += p {
 		jb := min(p, n-j0)
-		lowerUpdate(m, ld, j0, jb, n, 0, j0)
+		lowerUpdateBelow(m, ld, j0, jb, n)
 		if f := lowerPanel(m, ld, j0, jb, n); f != 0 {
 			return f
 		}
 	}
 	return 0
+}
+
+// lowerUpdateBelow is lowerUpdate(m, ld, j0, jb, n, 0, j0): the panel's
+// diagonal block (its lower triangle only) in Go, and the rows below it,
+// a plain product, with the vector tile (simd.Gemm):
+//
+//	m[j0+jb:n, j0:j0+jb] -= m[j0+jb:n, 0:j0] * m[j0:j0+jb, 0:j0]^T.
+func lowerUpdateBelow[T batchlas.Float](m []T, ld, j0, jb, n int) {
+	lowerUpdate(m, ld, j0, jb, j0+jb, 0, j0)
+	if below := j0 + jb; j0 > 0 && below < n {
+		simd.Gemm(false, true, n-below, jb, j0, -1, m[below:], ld, m[j0:], ld, 1, m[j0*ld+below:], ld)
+	}
 }

@@ -24,6 +24,7 @@ import (
 	"math"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // FactorLower factors the lower triangle of the n x n matrix m (leading
@@ -112,6 +113,13 @@ func dot[T batchlas.Float](x, y []T) T {
 // FactorLower or potrf writes it: L*Y = B forward, then L^T*X = Y
 // backward. Only a's lower triangle is read.
 func SolveLower[T batchlas.Float](a []T, lda, n int, b []T, ldb, nrhs int) {
+	if simd.TriWorth(n) {
+		// Orders with off-diagonal blocks: blocked, mostly on the vector
+		// tile.
+		simd.TriSolve(false, false, false, n, a, lda, b, ldb, nrhs)
+		simd.TriSolve(false, true, false, n, a, lda, b, ldb, nrhs)
+		return
+	}
 	j := 0
 	for ; j+4 <= nrhs; j += 4 {
 		b0 := b[j*ldb : j*ldb+n]
@@ -186,6 +194,11 @@ func SolveLower[T batchlas.Float](a []T, lda, n int, b []T, ldb, nrhs int) {
 // columns of U), then U*X = Y backward (axpy form). Only a's upper
 // triangle is read.
 func SolveUpper[T batchlas.Float](a []T, lda, n int, b []T, ldb, nrhs int) {
+	if simd.TriWorth(n) {
+		simd.TriSolve(true, true, false, n, a, lda, b, ldb, nrhs)
+		simd.TriSolve(true, false, false, n, a, lda, b, ldb, nrhs)
+		return
+	}
 	j := 0
 	for ; j+4 <= nrhs; j += 4 {
 		b0 := b[j*ldb : j*ldb+n]

@@ -15,7 +15,10 @@
 // NaN as it would in any other order.
 package lusolve
 
-import "github.com/batchlas-go/batchlas"
+import (
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
 
 // panel is the number of columns of B solved together: each element of
 // the factor loaded from memory serves four multiply-adds held in
@@ -59,6 +62,8 @@ func Backward[T batchlas.Float](b []T, ldb, n, nrhs int, piv []int32) {
 //	A   X = B:  Y = P^T*B, L*Z = Y, U*X = Z
 //	A^T X = B:  U^T*Z = B, L^T*Y = Z, X = P*Y
 //
+// From order 2*simd.TriBlock on, each step is simd.TriSolve's blocked
+// solve, whose off-diagonal products run on the vector tile. Below that,
 // B goes through in panels of four columns, each panel through all three
 // steps before the next, so the panel stays in L1 while the factor is
 // streamed over it twice; the last nrhs%4 columns go one at a time.
@@ -73,6 +78,20 @@ func Solve[T batchlas.Float](trans bool, a []T, lda, n int, piv []int32, b []T, 
 	}
 	a = a[:(n-1)*lda+n]
 	piv = piv[:n]
+	if simd.TriWorth(n) {
+		// Orders with off-diagonal blocks: the blocked solves, most of
+		// their work on the vector tile.
+		if trans {
+			simd.TriSolve(true, true, false, n, a, lda, b, ldb, nrhs)
+			simd.TriSolve(false, true, true, n, a, lda, b, ldb, nrhs)
+			Backward(b, ldb, n, nrhs, piv)
+			return
+		}
+		Forward(b, ldb, n, nrhs, piv)
+		simd.TriSolve(false, false, true, n, a, lda, b, ldb, nrhs)
+		simd.TriSolve(true, false, false, n, a, lda, b, ldb, nrhs)
+		return
+	}
 	c := 0
 	for ; c+panel <= nrhs; c += panel {
 		b0 := b[c*ldb : c*ldb+n]

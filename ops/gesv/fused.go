@@ -10,8 +10,9 @@ import (
 )
 
 // The fused family: each system on one worker from start to end, the
-// factorisation (lu.Getf2, the code getrf's unblocked kernel runs) and
-// then the solve (lusolve.Solve) back to back, so a matrix that fits in
+// factorisation (lu.Recursive, the code getrf's recursive kernel runs,
+// which is Getf2 whole up to order lu.RecursiveLeaf) and then the solve
+// (lusolve.Solve) back to back, so a matrix that fits in
 // the core's cache is read from memory once for both; the batch spread
 // over the workers. Sharing getrf's code makes its pivots, factors and
 // info getrf's by construction.
@@ -26,7 +27,7 @@ func launchFused[T batchlas.Float](ctx context.Context, p *problem, a batchlas.B
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
 			o := i * ipiv.Stride
 			piv := ipiv.Data[o : o+n : o+n]
-			lu.Getf2(m, a.LD, n, 0, n, 0, n, piv, small)
+			lu.Recursive(m, a.LD, n, piv, small)
 			info[i] = lu.DiagInfo(m, a.LD, n)
 			if info[i] == 0 {
 				lusolve.Solve(false, m, a.LD, n, piv, b.Data[i*b.Stride:], b.LD, nrhs)

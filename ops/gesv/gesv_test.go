@@ -59,12 +59,12 @@ func TestFactorIsGetrfs(t *testing.T) {
 
 // factorIsGetrfs: gesv leaves in a and ipiv exactly what getrf writes, and
 // in b exactly what getrs then writes, bit for bit: nested calls getrf
-// and getrs under the same context; fused runs getrf's unblocked
-// algorithm (getf2) and getrs's permatrix solve.
+// and getrs under the same context; fused runs getrf's recursive
+// algorithm (getf2 whole up to its leaf order) and getrs's permatrix solve.
 func factorIsGetrfs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
 	fctx, sctx := ctx, ctx
 	if c.String() == "fused" {
-		fctx = sel.WithPin(ctx, "getrf", "unblocked")
+		fctx = sel.WithPin(ctx, "getrf", "recursive")
 		sctx = sel.WithPin(ctx, "getrs", "permatrix")
 	}
 	for _, n := range []int{1, 3, 8, 17, 33, 70} {

@@ -3,17 +3,9 @@ package getrf
 import (
 	"context"
 	"github.com/batchlas-go/batchlas/internal/lu"
-	"github.com/batchlas-go/batchlas/internal/simd"
 
 	"github.com/batchlas-go/batchlas"
 )
-
-// recursiveLeaf is the widest block of columns the recursive kernel
-// factors with getf2: narrower blocks make the recursion's overhead (a
-// solve, a product and two interchange passes per split) outweigh their
-// work. An order up to it is factored by getf2 whole, which is the
-// unblocked kernel (twin).
-const recursiveLeaf = 8
 
 // recursiveGetrf factors each matrix in place by recursive halving of its
 // columns (the shape of LAPACK's getrf2), one worker per matrix: the
@@ -23,62 +15,10 @@ const recursiveLeaf = 8
 func recursiveGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], info []int32) error {
 	small := lu.SafeMin[T]()
 	return perMatrix(ctx, a, ipiv, info, func(m []T, ld, n int, piv []int32) {
-		recursiveLU(m, ld, n, 0, n, piv, small)
+		lu.Recursive(m, ld, n, piv, small)
 	})
 }
 
-// recursiveLU factors columns [c0, c0+nc) of the n x n matrix a, rows
-// c0..n-1, whose columns left of c0 are already factored and applied:
-//
-//  1. the left half [c0, c0+n1), recursively;
-//  2. its interchanges applied to the right half;
-//  3. U12 = L11^-1 * A12 (L11 unit lower, the left half's diagonal block);
-//  4. A22 -= L21 * U12, rows below the left half's block;
-//  5. the right half [c0+n1, c0+nc), recursively, rows c0+n1..n-1;
-//  6. its interchanges applied to the left half.
-//
-// Only columns [c0, c0+nc) are touched. Every pivot is chosen on a fully
-// updated column, as in getf2.
-func recursiveLU[T batchlas.Float](a []T, ld, n, c0, nc int, piv []int32, small T) {
-	if nc <= recursiveLeaf {
-		lu.Getf2(a, ld, n, c0, c0+nc, c0, c0+nc, piv, small)
-		return
-	}
-	n1 := nc / 2
-	mid, end := c0+n1, c0+nc
-	recursiveLU(a, ld, n, c0, n1, piv, small)
-	lu.Laswp(a, ld, n, mid, end, c0, mid, piv)
-	trsmUnitLower(a, ld, c0, mid, mid, end)
-	gemmSub(a, ld, n, c0, mid, mid, end)
-	recursiveLU(a, ld, n, mid, nc-n1, piv, small)
-	lu.Laswp(a, ld, n, c0, mid, mid, end, piv)
-}
-
-// trsmUnitLower overwrites rows [r0, r1) of columns [s0, s1) with
-// L^-1 times them, L the unit lower triangle of a's diagonal block
-// [r0, r1) x [r0, r1): forward substitution down each column.
-func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
-	for k := s0; k < s1; k++ {
-		b := a[k*ld+r0 : k*ld+r1]
-		for j := range b {
-			x := b[j]
-			l := a[(r0+j)*ld+r0+j+1 : (r0+j)*ld+r1]
-			rest := b[j+1:]
-			rest = rest[:len(l)]
-			for i, v := range l {
-				rest[i] -= v * x
-			}
-		}
-	}
-}
-
-// gemmSub subtracts A21 * U12 from A22: rows [r1, n) of columns [s0, s1)
-// minus rows [r1, n) of columns [r0, r1) times rows [r0, r1) of columns
-// [s0, s1), with the vector tile (simd.Gemm). Every element sums its terms
-// in order of the source column, however the tile cuts the block.
-func gemmSub[T batchlas.Float](a []T, ld, n, r0, r1, s0, s1 int) {
-	if r1 >= n || r1 <= r0 || s1 <= s0 {
-		return
-	}
-	simd.Gemm(false, false, n-r1, s1-s0, r1-r0, -1, a[r0*ld+r1:], ld, a[s0*ld+r0:], ld, 1, a[s0*ld+r1:], ld)
-}
+// recursiveLeaf is lu.RecursiveLeaf: up to that order the recursive
+// kernel is getf2 whole, the unblocked kernel (twin).
+const recursiveLeaf = lu.RecursiveLeaf

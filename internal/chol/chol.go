@@ -30,15 +30,50 @@ import (
 // FactorLower factors the lower triangle of the n x n matrix m (leading
 // dimension ld) in place as L*L^T, left-looking: column j is updated by
 // every column left of it (four at a time, an axpy down the contiguous
-// column), then its pivot is tested and the column scaled. It returns 0,
+// column; from order 32 on, by panels whose products run on the vector
+// tile), then its pivot is tested and the column scaled. It returns 0,
 // or LAPACK's info: the order (from 1) of the first leading minor that is
 // not positive definite (a pivot that is not > 0, NaN included), leaving
 // the columns from that one on partly updated. The upper triangle is
 // neither read nor written.
 func FactorLower[T batchlas.Float](m []T, ld, n int) int {
-	for j := 0; j < n; j++ {
+	if !simd.TriWorth(n) {
+		return factorLowerCols(m, ld, n, 0, n)
+	}
+	// Left-looking by panels of simd.TriBlock columns: each panel is first
+	// updated by every column left of it (its diagonal block's lower
+	// triangle in Go, the rows below on the vector tile), then factored
+	// column by column within itself.
+	for j0 := 0; j0 < n; j0 += simd.TriBlock {
+		j1 := min(j0+simd.TriBlock, n)
+		for j := j0; j < j1; j++ {
+			cj := m[j*ld+j : j*ld+j1]
+			for k := 0; k < j0; k++ {
+				s := m[k*ld+j : k*ld+j1]
+				s = s[:len(cj)]
+				p := s[0]
+				for r, x := range s {
+					cj[r] -= p * x
+				}
+			}
+		}
+		if j0 > 0 && j1 < n {
+			simd.Gemm(false, true, n-j1, j1-j0, j0, -1, m[j1:], ld, m[j0:], ld, 1, m[j0*ld+j1:], ld)
+		}
+		if f := factorLowerCols(m, ld, n, j0, j1); f != 0 {
+			return f
+		}
+	}
+	return 0
+}
+
+// factorLowerCols is FactorLower's column loop on columns [j0, j1), each
+// updated by the columns from j0 on left of it (the earlier ones are
+// already applied).
+func factorLowerCols[T batchlas.Float](m []T, ld, n, j0, j1 int) int {
+	for j := j0; j < j1; j++ {
 		cj := m[j*ld+j : j*ld+n] // column j from the diagonal down
-		k := 0
+		k := j0
 		for ; k+4 <= j; k += 4 {
 			s0 := m[k*ld+j : k*ld+n]
 			s1 := m[(k+1)*ld+j : (k+1)*ld+n]

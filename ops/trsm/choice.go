@@ -9,6 +9,9 @@ var (
 	// direct solves each matrix by substitution (direct.go): all 16
 	// side/uplo/trans/diag variants, any shape.
 	direct = &sel.Family{Name: "direct"}
+	// simd solves each matrix by blocks (simd.go): diagonal blocks by
+	// substitution, the products between them on the vector tile.
+	simdFamily = &sel.Family{Name: "simd"}
 	// blocked splits the triangle recursively into diagonal blocks of at
 	// most nb, solved by substitution, and updates the rest of B through
 	// the gemm op on the whole batch (blocked.go).
@@ -20,13 +23,14 @@ var (
 
 // Families lists every family trsm declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var Families = []*sel.Family{direct, blocked, vendor}
+var Families = []*sel.Family{direct, simdFamily, blocked, vendor}
 
 // nativeCandidates are the pure-Go choices, simplest first. The blocked
 // leaf sizes are ordered smallest first: the last resort takes the first
 // blocked candidate, and nb=8 keeps the most work in gemm.
 var nativeCandidates = []sel.Choice{
 	direct.With(),
+	simdFamily.With(),
 	blocked.With(8),
 	blocked.With(16),
 	blocked.With(32),

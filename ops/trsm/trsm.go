@@ -147,6 +147,8 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		switch {
 		case c.Is(direct):
 			return launchDirect(ctx, p, alpha, a, b, ws)
+		case c.Is(simdFamily):
+			return launchSIMD(ctx, p, alpha, a, b)
 		case c.Is(blocked):
 			return launchBlocked(ctx, p, c.Field("nb"), alpha, a, b, ws)
 		case c.Is(vendor):
@@ -199,7 +201,7 @@ func bufferSize(ctx context.Context, c sel.Choice, p *problem) int {
 // shape; vendor needs gonum's BLAS in the build.
 func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
 	switch {
-	case c.Is(direct):
+	case c.Is(direct), c.Is(simdFamily):
 		return true
 	case c.Is(blocked):
 		return c.Field("nb") >= 1

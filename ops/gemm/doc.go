@@ -24,15 +24,23 @@
 //     case, no copies, no blocking; built for tiny matrices in big
 //     batches but correct for every shape (no size limit: the tables say
 //     where it runs);
+//   - simd: package simd's vector register tile (three 64-byte vectors of
+//     rows by 8 columns) straight on the operands, no packing; a
+//     transposed A is copied a row block at a time, and a tile position
+//     runs over a group of matrices in one call of the assembly, so small
+//     matrices pay no per-matrix Go code. AVX-512 on x86-64-v4, a Go tile
+//     of the same shape elsewhere;
 //   - packed:kc=K: contiguous panels and a register-blocked micro-kernel,
 //     for larger matrices. kc (128 or 256) is the depth of each slice of
 //     the sum over k; the rows of op(A) packed per block (mc) change
 //     neither the work nor the result and derive from the L2 cache of the
 //     device the call runs on (about half of it for the packed block).
-//     The micro-kernel is AVX-512 assembly with a 24 x 8 (float64) or
-//     48 x 8 (float32) register tile on x86-64-v4 CPUs, AVX2/FMA assembly
+//     The micro-kernel is simd's AVX-512 tile, 24 x 8 (float64) or 48 x 8
+//     (float32), on x86-64-v4 CPUs, AVX2/FMA assembly
 //     with a 4 x 2 tile on other amd64 CPUs that have them, and portable Go
-//     elsewhere and with -tags purego;
+//     elsewhere and with -tags purego. A batch with fewer matrices than
+//     workers has each matrix's columns cut over the workers (the same
+//     result bit for bit);
 //   - vendor: gonum BLAS per matrix; absent with -tags novendor.
 //
 // Pin one with sel.WithPin(ctx, "gemm", "packed:kc=128") or

@@ -11,6 +11,9 @@
 //
 //   - direct: substitution per matrix, the triangle packed per worker so
 //     all 16 side/uplo/trans/diag variants run one register-blocked loop;
+//   - simd: each matrix by blocks of 16 on one worker, B scaled by alpha
+//     first: the diagonal blocks by substitution, every product between
+//     blocks on package simd's vector tile (AVX-512 on x86-64-v4);
 //   - blocked:nb=8|16|32: recursive halving down to diagonal blocks of at
 //     most nb, solved by substitution, with the off-diagonal updates done
 //     by the gemm op on the whole batch at once;

@@ -582,3 +582,61 @@ func TestLastResort(t *testing.T) {
 		}
 	}
 }
+
+// TestDecoupledTinyBlock: a matrix with a decoupled block 2^-700 times
+// smaller than the rest (so the QL/QR of each tridiagonal block scales the
+// tiny one) gives every candidate the eigenvalues of both blocks to
+// within the rounding of the matrix's scale, for both jobz. (gonum's
+// Dsterf, beneath the vendor kernel's ValuesOnly, panics on the length
+// of such a block's scaling unless given the long slices vendor.go hands
+// it.)
+func TestDecoupledTinyBlock(t *testing.T) {
+	const n, tiny = 8, 0x1p-700
+	r := testmat.Rand(16)
+	for _, c := range Op.Candidates(sel.Float64) {
+		for _, jobz := range jobs {
+			p := newProblem[float64](r, jobz, batchlas.Lower, n, 1, kindRandom, false)
+			for col := 0; col < n; col++ {
+				for row := col; row < n; row++ {
+					v := p.full.At(0, row, col)
+					switch {
+					case col < 4 && row >= 4:
+						v = 0
+					case col >= 4:
+						v *= tiny
+					}
+					p.full.Set(0, row, col, v)
+					p.full.Set(0, col, row, v)
+					p.a.Set(0, row, col, v)
+				}
+			}
+			a, w := p.clone()
+			require.NoError(t, Syev(pin(context.Background(), c), jobz, batchlas.Lower, a, w, nil))
+			checkSolved(t, fmt.Sprintf("%s jobz=%v", c, jobz), p, a, w, nil)
+		}
+	}
+}
+
+// TestValuesOnlyMatchesWithVectors: for every candidate, the eigenvalues
+// of a call without vectors agree with those of a call with them.
+func TestValuesOnlyMatchesWithVectors(t *testing.T) {
+	for _, c := range Op.Candidates(sel.Float64) {
+		for _, n := range []int{5, 30, 45} {
+			if !runs(c, ValuesOnly, batchlas.Upper, n, 3) {
+				continue
+			}
+			pn := newProblem[float64](testmat.Rand(17), ValuesOnly, batchlas.Upper, n, 3, 0, false)
+			pv := pn
+			pv.jobz = WithVectors
+			an, wn := pn.clone()
+			av, wv := pv.clone()
+			require.NoError(t, Syev(pin(context.Background(), c), ValuesOnly, batchlas.Upper, an, wn, nil))
+			require.NoError(t, Syev(pin(context.Background(), c), WithVectors, batchlas.Upper, av, wv, nil))
+			for i := 0; i < 3; i++ {
+				for j := 0; j < n; j++ {
+					require.InDelta(t, wv.At(i, j), wn.At(i, j), 64*float64(n)*testmat.Eps[float64]()*float64(n), "%s n=%d", c, n)
+				}
+			}
+		}
+	}
+}

@@ -357,6 +357,20 @@ func TestTwinIsBitIdentical(t *testing.T) {
 		}
 		require.Empty(t, twin(c, sel.Float64, makeKey(WithVectors, batchlas.Upper, batchlas.NewBatch[float64](nb+1, nb+1, 1)), batchlas.Host()))
 	}
+	// Above nb, the panel width is observed through the results: tridiag,
+	// blocked:nb=16 and blocked:nb=32 reduce a matrix of order 40 in
+	// different splits, so their rounding differs.
+	p := newProblem[float64](testmat.Rand(18), WithVectors, batchlas.Lower, 40, 1, kindRandom, false)
+	var got [][]float64
+	for _, c := range []sel.Choice{tridiagFamily.With(), blockedFamily.With(16), blockedFamily.With(32)} {
+		a, w := p.clone()
+		require.NoError(t, Syev(pin(context.Background(), c), WithVectors, batchlas.Lower, a, w, nil))
+		checkSolved(t, c.String(), p, a, w, nil)
+		got = append(got, a.Data)
+	}
+	require.False(t, sameBits(got[0], got[1]), "blocked:nb=16 ran tridiag's code at n=40")
+	require.False(t, sameBits(got[0], got[2]), "blocked:nb=32 ran tridiag's code at n=40")
+	require.False(t, sameBits(got[1], got[2]), "blocked ran the same panels for nb=16 and nb=32")
 }
 
 // TestBadArguments: every argument error is an *ArgError naming syev and

@@ -6,7 +6,7 @@
 // column-major matrices, Uplo/Side/Transpose/Diag, the device a call runs on
 // (the host CPU unless WithDevice says otherwise), and the errors ops return.
 // The ops live in ops/<op> (gemm, trsm, potrf, potrs, posv, getrf, getrs,
-// gesv); package gonummat converts
+// gesv, and the symmetric eigensolver syev); package gonummat converts
 // to and from gonum's matrices.
 //
 // # Batches

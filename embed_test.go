@@ -14,6 +14,7 @@ import (
 	_ "github.com/batchlas-go/batchlas/ops/posv"
 	_ "github.com/batchlas-go/batchlas/ops/potrf"
 	_ "github.com/batchlas-go/batchlas/ops/potrs"
+	_ "github.com/batchlas-go/batchlas/ops/syev"
 	_ "github.com/batchlas-go/batchlas/ops/trsm"
 	sel "github.com/batchlas-go/batchlas/select"
 )

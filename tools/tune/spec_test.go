@@ -98,6 +98,8 @@ func outputOf(oc opCase) batchlas.Batch[float64] {
 		return c.b.work[0]
 	case *posvCase[float64]:
 		return c.b.work[0] // X; the factor in A is checked through it
+	case *syevCase[float64]:
+		return batchlas.VectorsAsBatch(c.w) // the eigenvalues; V is checked through them
 	}
 	panic("unknown case type")
 }

@@ -1,0 +1,250 @@
+package syev
+
+import (
+	"context"
+	"errors"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/ops/gemm"
+)
+
+// blockedChunkElems bounds the workspace of blocked's batch-wide path: the
+// batch goes through it in chunks of as many matrices as fit in this many
+// elements (at least one). A variable only so that the package's tests
+// can make chunks of a few matrices; nothing else writes it.
+var blockedChunkElems = 1 << 21
+
+// blockedStride is the workspace of one matrix on the batch-wide path: the
+// symmetric copy S (n x n), the panel's W (n x nb), the diagonal,
+// subdiagonal and reflector factors, the QL/QR rotations (2n) and the
+// scale factor (0 marks a matrix whose triangle held a NaN or an
+// infinity).
+func blockedStride(n, nb int) int { return parallel.Pad(n*n + n*nb + 5*n + 1) }
+
+// blockedChunk is the number of matrices per chunk of the batch-wide path.
+// It depends on the sizes only, never on the workers, so the nested gemm
+// calls (and their decisions) are the same whatever the parallelism.
+func blockedChunk(n, nb, count int) int {
+	return min(count, max(1, blockedChunkElems/blockedStride(n, nb)))
+}
+
+// blockedSyev is the blocked kernel. An order up to nb is a single panel:
+// the tridiag kernel's code, per matrix (twin). Above it the batch goes
+// through the workspace in chunks, each in three phases:
+//
+//  1. per matrix: load the read triangle into the chunk's S (the NaN/Inf
+//     check and scaling of every kernel);
+//  2. for each panel of nb columns while more than nb remain (LAPACK's
+//     xSYTRD, uplo L): the panel is reduced per matrix (latrdLower, which
+//     also gives W), and the trailing matrix of every matrix of the chunk
+//     gets the symmetric rank-2nb update A22 -= V*W^T + W*V^T through two
+//     calls of the gemm op (on the whole trailing block, both triangles:
+//     only the lower one is read later);
+//  3. per matrix: the last columns are reduced unblocked (sytd2), and the
+//     rest is tridiag's: Q formed from the reflectors, QL/QR, and the
+//     shared epilogue that writes w_i and A_i.
+//
+// The nested gemm calls go through the op's public entry point with this
+// call's context, so their decisions are traced and covered; they get nil
+// workspace and allocate their own, which keeps syev's BufferSize
+// independent of their choices. A matrix's A_i and w_i are written only in
+// phase 3, so an interruption reports Completed == Touched: the chunks
+// before, and the prefix of phase 3 of the current one.
+func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, ws []T, info []int32) error {
+	n := a.Rows
+	if n <= nb {
+		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot(n), tridiagKernel[T](n, jobz))
+	}
+	per := blockedStride(n, nb)
+	chunk := blockedChunk(n, nb, a.Count)
+	if len(ws) < chunk*per {
+		ws = make([]T, chunk*per)
+	}
+	for c0 := 0; c0 < a.Count; c0 += chunk {
+		cn := min(chunk, a.Count-c0)
+		err := blockedChunkRun(ctx, jobz, uplo, a, w, nb, ws[:cn*per], per, c0, cn, info)
+		if err != nil {
+			var ie *batchlas.InterruptedError
+			if errors.As(err, &ie) {
+				return &batchlas.InterruptedError{Count: a.Count, Completed: ie.Completed, Touched: ie.Completed, Err: ie.Err}
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// blockedChunkRun runs the three phases on matrices [c0, c0+cn) of the
+// batch, matrix c0+j in ws[j*per:]. An interruption is reported over the
+// whole batch: completed up to c0 plus what phase 3 completed.
+func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, ws []T, per, c0, cn int, info []int32) error {
+	n := a.Rows
+	vectors := jobz == WithVectors
+	parts := func(j int) (s, wp, d, e, tau, work, meta []T) {
+		b := ws[j*per : (j+1)*per]
+		o := n * n
+		s, wp = b[:o], b[o:o+n*nb]
+		o += n * nb
+		d, e, tau, work = b[o:o+n], b[o+n:o+2*n], b[o+2*n:o+3*n], b[o+3*n:o+5*n]
+		meta = b[o+5*n : o+5*n+1]
+		return
+	}
+	stopped := func(err error, completed int) error {
+		var ie *batchlas.InterruptedError
+		if errors.As(err, &ie) {
+			return &batchlas.InterruptedError{Count: a.Count, Completed: c0 + completed, Touched: c0 + completed, Err: ie.Err}
+		}
+		return err
+	}
+	// Phase 1: load.
+	err := parallel.For(ctx, cn, float64(n*n), func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			i := c0 + j
+			s, _, _, _, _, _, meta := parts(j)
+			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+			sigma, ok := load(uplo, m, a.LD, n, s)
+			if !ok {
+				info[i] = nanInfo(n)
+			}
+			meta[0] = sigma // 0 when !ok; s is then zero and reduces to zero
+		}
+	})
+	if err != nil {
+		return stopped(err, 0)
+	}
+	// Phase 2: panels.
+	sb, err := batchlas.WrapStrided(ws, n, n, n, per, cn)
+	if err != nil {
+		return err
+	}
+	wb, err := batchlas.WrapStrided(ws[n*n:], n, nb, n, per, cn)
+	if err != nil {
+		return err
+	}
+	k := 0
+	for ; n-k > nb; k += nb {
+		rows := n - k
+		work := 2 * float64(rows) * float64(rows) * float64(nb)
+		err := parallel.For(ctx, cn, work, func(_, lo, hi int) {
+			for j := lo; j < hi; j++ {
+				s, wp, _, e, tau, _, _ := parts(j)
+				latrdLower(s[k*n+k:], n, rows, nb, e[k:], tau[k:], wp, n)
+			}
+		})
+		if err != nil {
+			return stopped(err, 0)
+		}
+		// A22 -= V*W^T + W*V^T, A22 = S(k+nb:n, k+nb:n), V its rows of the
+		// panel's columns, W's rows past the panel.
+		m := rows - nb
+		c := view(sb, k+nb, k+nb, m, m)
+		v := view(sb, k+nb, k, m, nb)
+		wt := view(wb, nb, 0, m, nb)
+		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.Trans, -1, v, wt, 1, c, nil); err != nil {
+			return stopped(err, 0)
+		}
+		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.Trans, -1, wt, v, 1, c, nil); err != nil {
+			return stopped(err, 0)
+		}
+	}
+	// Phase 3: the last columns, then as tridiag.
+	err = parallel.For(ctx, cn, flopsPerMatrix(n, jobz), func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			i := c0 + j
+			s, _, d, e, tau, work, meta := parts(j)
+			sigma := meta[0]
+			if sigma == 0 {
+				continue // info already says NaN/Inf
+			}
+			for jj := 0; jj < k; jj++ {
+				d[jj] = s[jj*n+jj]
+			}
+			sytd2Lower(s[k*n+k:], n, n-k, d[k:], e[k:], tau[k:])
+			f := tridiagFinish(s, n, vectors, d, e, tau, work)
+			if f != 0 {
+				info[i] = int32(f)
+				continue
+			}
+			var z []T
+			if vectors {
+				z = s
+			}
+			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+			finish(d, z, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+		}
+	})
+	if err != nil {
+		var ie *batchlas.InterruptedError
+		if errors.As(err, &ie) {
+			return stopped(err, ie.Completed)
+		}
+		return err
+	}
+	return nil
+}
+
+// latrdLower reduces the first nb columns of the m x m symmetric matrix
+// whose lower triangle is in a (leading dimension lda) to tridiagonal
+// form, and returns in w (m x nb, leading dimension ldw) the matrix W with
+// which the trailing matrix's update is A22 := A22 - V*W^T - W*V^T, V
+// being the reflectors (LAPACK's xLATRD, uplo L). Column i of the panel
+// is first brought up to date with the reflectors before it, then its
+// reflector is generated: e[i] gets the subdiagonal entry, tau[i] its
+// factor, and a(i+1, i) is set to 1 (V's unit entry, which the update
+// reads). The trailing matrix itself is only read. Rows 0..i-1 of w's
+// column i serve as scratch, as in LAPACK.
+func latrdLower[T batchlas.Float](a []T, lda, m, nb int, e, tau, w []T, ldw int) {
+	for i := 0; i < nb; i++ {
+		// A(i:m, i) -= A(i:m, 0:i)*W(i, 0:i)^T + W(i:m, 0:i)*A(i, 0:i)^T.
+		ci := a[i*lda+i : i*lda+m]
+		for j := 0; j < i; j++ {
+			wij, aij := w[j*ldw+i], a[j*lda+i]
+			aj := a[j*lda+i : j*lda+m]
+			wj := w[j*ldw+i : j*ldw+m]
+			for r := range ci {
+				ci[r] -= aj[r]*wij + wj[r]*aij
+			}
+		}
+		if i >= m-1 {
+			continue
+		}
+		col := a[i*lda : i*lda+m]
+		beta, ti := larfg(col[i+1], col[i+2:])
+		e[i], tau[i] = beta, ti
+		col[i+1] = 1
+		v := col[i+1 : m]
+		wi := w[i*ldw+i+1 : i*ldw+m]
+		// W(i+1:m, i) = A22*v, A22 = A(i+1:m, i+1:m) not yet updated.
+		symvLower(a[(i+1)*lda+i+1:], lda, m-i-1, 1, v, wi)
+		tmp := w[i*ldw : i*ldw+i]
+		// tmp = W(i+1:m, 0:i)^T*v; wi -= A(i+1:m, 0:i)*tmp.
+		for j := 0; j < i; j++ {
+			tmp[j] = dot(w[j*ldw+i+1:j*ldw+m], v)
+		}
+		for j := 0; j < i; j++ {
+			axpy(-tmp[j], a[j*lda+i+1:j*lda+m], wi)
+		}
+		// tmp = A(i+1:m, 0:i)^T*v; wi -= W(i+1:m, 0:i)*tmp.
+		for j := 0; j < i; j++ {
+			tmp[j] = dot(a[j*lda+i+1:j*lda+m], v)
+		}
+		for j := 0; j < i; j++ {
+			axpy(-tmp[j], w[j*ldw+i+1:j*ldw+m], wi)
+		}
+		for r := range wi {
+			wi[r] *= ti
+		}
+		alpha := -ti / 2 * dot(wi, v)
+		axpy(alpha, v, wi)
+	}
+}
+
+// view is the rows x cols sub-matrix at (r0, c0) of every matrix of b, as
+// a batch with b's leading dimension and stride. It edits a copy of b
+// rather than building a literal.
+func view[T batchlas.Float](b batchlas.Batch[T], r0, c0, rows, cols int) batchlas.Batch[T] {
+	b.Data = b.Data[c0*b.LD+r0:]
+	b.Rows, b.Cols = rows, cols
+	return b
+}

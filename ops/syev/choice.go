@@ -1,0 +1,77 @@
+package syev
+
+import (
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// The kernel families of syev, in candidate order (simpler first, native
+// before vendor). Every one reads only the uplo triangle, and goes through
+// the shared prologue and epilogue of common.go: the same NaN/Inf check,
+// scaling, ascending order, sign convention and info codes.
+var (
+	// jacobiFamily is cyclic two-sided Jacobi per matrix on a full
+	// symmetric copy (n <= jacobiMax).
+	jacobiFamily = &sel.Family{Name: "jacobi"}
+	// tridiagFamily reduces each matrix to tridiagonal form with
+	// Householder reflectors (unblocked), forms Q from them for vectors,
+	// and runs implicit QL/QR on the tridiagonal matrix, per matrix.
+	tridiagFamily = &sel.Family{Name: "tridiag"}
+	// blockedFamily reduces panels of nb columns per matrix, and applies
+	// each panel's symmetric rank-2nb update to the trailing matrices of
+	// a chunk of the batch with the gemm op; then QL/QR per matrix as
+	// tridiag.
+	blockedFamily = &sel.Family{Name: "blocked", Fields: []string{"nb"}}
+	// vendorFamily calls gonum's LAPACK Dsyev per matrix.
+	vendorFamily = &sel.Family{Name: "vendor", Vendor: true}
+)
+
+// Families lists every family syev declares.
+var Families = []*sel.Family{jacobiFamily, tridiagFamily, blockedFamily, vendorFamily}
+
+// jacobiMax is the largest order the jacobi kernel accepts: its cost grows
+// as a handful of sweeps of n^3 each, which beyond this order loses to the
+// tridiagonal reduction by a wide margin whatever the machine.
+const jacobiMax = 32
+
+// nativeCandidates are the pure-Go choices, identical for both dtypes.
+var nativeCandidates = []sel.Choice{
+	jacobiFamily.With(),
+	tridiagFamily.With(),
+	blockedFamily.With(16),
+	blockedFamily.With(32),
+}
+
+// candidates lists every compiled choice per dtype. The vendor choices come
+// from vendor.go (float64 only: gonum has no float32 eigensolver) and are
+// absent from a novendor build.
+var candidates = map[sel.DType][]sel.Choice{
+	sel.Float32: append(append([]sel.Choice(nil), nativeCandidates...), vendorFloat32...),
+	sel.Float64: append(append([]sel.Choice(nil), nativeCandidates...), vendorFloat64...),
+}
+
+// Op is syev's registration with the selection core, exported for tools
+// and tests (candidate lists, Pick).
+var Op = sel.Register(sel.OpSpec{
+	Name:       opName,
+	Revision:   1,
+	VendorLib:  "lapack",
+	Keys:       "jobz:exact uplo:exact n:log:16 batch:log",
+	Families:   Families,
+	Candidates: candidates,
+	// By generality (R4): tridiag serves every order and batch with no
+	// nested decision and per-worker workspace only; vendor next; then
+	// candidate order.
+	LastResort: []string{"tridiag", "vendor"},
+	CanRun:     canRun,
+	Grid: []sel.GridAxis{
+		{Key: "jobz", Quick: []string{"N", "V"}, Full: []string{"N", "V"}},
+		{Key: "uplo", Quick: []string{"L", "U"}, Full: []string{"L", "U"}},
+		{Key: "n",
+			Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"},
+			Full:  []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
+		{Key: "batch",
+			Quick: []string{"1", "32", "1024"},
+			Full:  []string{"1", "16", "256", "4096", "32768"}},
+	},
+	Twin: twin,
+})

@@ -1,0 +1,81 @@
+// Package syev is the batched symmetric eigensolver: for every symmetric
+// matrix A_i of a batch it computes the eigenvalues, in ascending order,
+// and optionally the orthonormal eigenvectors (LAPACK's xSYEV, batched,
+// column-major), A_i = V_i*diag(w_i)*V_i^T.
+//
+// Only the uplo triangle of each A_i is read (the diagonal included): the
+// other triangle may hold anything, NaN included, and is never read. The
+// eigenvalues go to a batchlas.Vectors of the matrices' element type, one
+// vector per matrix (batchlas.NewVectors[float64](n, count)). With
+// jobz = WithVectors the eigenvectors overwrite A_i, both triangles:
+// column j is the eigenvector of w_i[j]. With jobz = ValuesOnly, A is only
+// read and left exactly as it was; it may then be a batchlas.Broadcast.
+//
+// # Sign convention
+//
+// An eigenvector is defined up to its sign. Every kernel returns each
+// eigenvector with its entry of largest magnitude positive (on a tie, the
+// first such entry), so a result does not change sign with the kernel the
+// table picks. (Entries whose magnitudes are equal up to rounding may
+// still break the tie differently from kernel to kernel. Eigenvectors of
+// a repeated eigenvalue are any orthonormal basis of its eigenspace.)
+//
+// # Failures and info codes
+//
+// A matrix that fails is reported in a *batchlas.NumericalError, and every
+// other matrix of the batch is still computed. Its info, the same codes
+// whichever kernel runs:
+//
+//   - n+1: the read triangle holds a NaN or an infinity. This is checked
+//     before any iteration: nothing is computed for that matrix.
+//   - 1..n: the iteration limit was reached with info eigenvalues not
+//     converged. The limits are 30 sweeps for Jacobi and 30*n implicit
+//     QL/QR iterations for the tridiagonal kernels, as LAPACK's; the count
+//     is that of the off-diagonal entries not yet negligible (Jacobi: the
+//     columns still holding one). For a finite matrix this does not
+//     happen in practice: every kernel scales a matrix whose largest entry
+//     is near overflow or underflow into a safe range (by a power of two,
+//     exactly) and scales the eigenvalues back.
+//
+// A failed matrix's w_i and A_i are left exactly as they were.
+//
+// # Kernels
+//
+// Each call makes one decision through the selection core (package sel):
+// the key is `jobz:exact uplo:exact n:log:16 batch:log`, and the
+// candidates are
+//
+//	jacobi            n <= 32: cyclic two-sided Jacobi per matrix, on a
+//	                  full symmetric copy, with the relative off-diagonal
+//	                  test of Demmel and Veselic
+//	tridiag           per matrix: Householder reduction to tridiagonal
+//	                  form (LAPACK's xSYTD2), Q formed from the reflectors
+//	                  for vectors (xORGTR), implicit QL/QR (xSTEQR)
+//	blocked:nb=16|32  panels of nb columns reduced per matrix (xLATRD), the
+//	                  symmetric rank-2nb update of the trailing matrices
+//	                  through the gemm op on a chunk of the batch at a
+//	                  time, then as tridiag; an order up to nb is tridiag's
+//	                  code
+//	vendor            gonum's LAPACK Dsyev per matrix, inside the same
+//	                  checks and conventions (float64 only: gonum has no
+//	                  float32 eigensolver; absent from a -tags novendor
+//	                  build)
+//
+// Without a tuned table the last-resort order decides: tridiag, which
+// serves every order and batch size.
+//
+// Pin a kernel with BATCHLAS_SYEV_ROUTE=<spelling> or
+// sel.WithPin(ctx, "syev", spelling); size the workspace with BufferSize
+// under the same context, or pass nil. Workspace: every kernel works on a
+// copy of each matrix, so the per-matrix kernels need about workers*n*n
+// (2*workers*n*n for jacobi with vectors; workers: GOMAXPROCS, or the cap
+// batchlas.WithParallelism puts on ctx), and blocked above its nb a chunk
+// of matrices (about two million elements, at least one matrix); blocked's
+// nested gemm calls allocate their own.
+//
+// A call whose context is cancelled reports a *batchlas.InterruptedError
+// with Touched == Completed for every kernel: a matrix's A_i and w_i are
+// written only once it is done.
+//
+// Syev and BufferSize treat a nil context as context.Background().
+package syev

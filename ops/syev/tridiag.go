@@ -1,0 +1,435 @@
+package syev
+
+import "github.com/batchlas-go/batchlas"
+
+// tridiagEig is the tridiag kernel on one matrix: s is the full symmetric
+// n x n copy (leading dimension n; only its lower triangle is read). It
+// reduces s to tridiagonal form T = Q^T*A*Q (sytd2), forms Q in s when
+// vectors are wanted (orgtr), and diagonalises T by implicit QL/QR
+// (steqr), accumulating into Q. d[:n] gets the eigenvalues (unsorted), s
+// the eigenvectors when vectors is set; e, tau and work are scratch of n,
+// n and 2n elements. It returns steqr's info.
+func tridiagEig[T batchlas.Float](s []T, n int, vectors bool, d, e, tau, work []T) int {
+	sytd2Lower(s, n, n, d, e, tau)
+	return tridiagFinish(s, n, vectors, d, e, tau, work)
+}
+
+// tridiagFinish is what follows a reduction to tridiagonal form, shared by
+// tridiag and blocked: d and e hold T, the lower triangle of s (leading
+// dimension n) the reflectors below the subdiagonal and tau their factors.
+func tridiagFinish[T batchlas.Float](s []T, n int, vectors bool, d, e, tau, work []T) int {
+	if !vectors {
+		return steqr(d, e, nil, n, work)
+	}
+	orgtrLower(s, n, tau)
+	return steqr(d, e, s, n, work)
+}
+
+// sytd2Lower reduces the lower triangle of the n x n matrix a (leading
+// dimension lda) to tridiagonal form by Householder reflectors from the
+// left and right, unblocked (LAPACK's xSYTD2, uplo L): d[:n] gets the
+// diagonal, e[:n-1] the subdiagonal; reflector i is I - tau[i]*v*v^T with
+// v = [0 ... 0 1 a(i+2:n, i)], its 1 at row i+1. Only the lower triangle
+// is read and written. tau must hold n elements: tau[i:n-1] is the
+// scratch vector of step i before it receives tau[i].
+func sytd2Lower[T batchlas.Float](a []T, lda, n int, d, e, tau []T) {
+	for i := 0; i < n-1; i++ {
+		col := a[i*lda : i*lda+n]
+		beta, taui := larfg(col[i+1], col[i+2:])
+		e[i] = beta
+		if taui != 0 {
+			col[i+1] = 1
+			v := col[i+1 : n]
+			x := tau[i : n-1]
+			// x := taui * A22 * v, A22 = a(i+1:n, i+1:n).
+			symvLower(a[(i+1)*lda+i+1:], lda, n-i-1, taui, v, x)
+			// x := x - (taui/2 * x^T*v) * v.
+			alpha := -taui / 2 * dot(x, v)
+			axpy(alpha, v, x)
+			// A22 := A22 - v*x^T - x*v^T (lower triangle).
+			syr2Lower(a[(i+1)*lda+i+1:], lda, n-i-1, v, x)
+			col[i+1] = beta
+		}
+		d[i] = col[i]
+		tau[i] = taui
+	}
+	if n > 0 {
+		d[n-1] = a[(n-1)*lda+n-1]
+	}
+}
+
+// symvLower sets y := alpha*A*x for the symmetric m x m matrix A whose
+// lower triangle is in a (leading dimension lda), column by column.
+func symvLower[T batchlas.Float](a []T, lda, m int, alpha T, x, y []T) {
+	clear(y[:m])
+	for j := 0; j < m; j++ {
+		col := a[j*lda+j : j*lda+m]
+		t1 := alpha * x[j]
+		var t2 T
+		y[j] += t1 * col[0]
+		xs, ys := x[j+1:m], y[j+1:m]
+		cs := col[1:]
+		for r := range cs {
+			ys[r] += t1 * cs[r]
+			t2 += cs[r] * xs[r]
+		}
+		y[j] += alpha * t2
+	}
+}
+
+// syr2Lower sets A := A - x*y^T - y*x^T on the lower triangle of the m x m
+// matrix in a (leading dimension lda).
+func syr2Lower[T batchlas.Float](a []T, lda, m int, x, y []T) {
+	for j := 0; j < m; j++ {
+		yj, xj := y[j], x[j]
+		if xj == 0 && yj == 0 {
+			continue
+		}
+		col := a[j*lda+j : j*lda+m]
+		xs, ys := x[j:m], y[j:m]
+		for r := range col {
+			col[r] -= xs[r]*yj + ys[r]*xj
+		}
+	}
+}
+
+func dot[T batchlas.Float](x, y []T) T {
+	var s T
+	y = y[:len(x)]
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}
+
+func axpy[T batchlas.Float](alpha T, x, y []T) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += alpha * v
+	}
+}
+
+// orgtrLower overwrites the n x n matrix a (leading dimension n), which
+// holds sytd2Lower's reflectors below its subdiagonal, with the orthogonal
+// Q = H(0)*H(1)*...*H(n-2) they define (LAPACK's xORGTR, uplo L, with
+// xORG2R): the reflectors are shifted one column right, Q's first row and
+// column are those of I, and the trailing (n-1) x (n-1) block is formed by
+// applying the reflectors backwards, each only to the columns it changes.
+func orgtrLower[T batchlas.Float](a []T, n int, tau []T) {
+	if n == 0 {
+		return
+	}
+	for j := n - 1; j >= 1; j-- {
+		a[j*n] = 0
+		copy(a[j*n+j+1:j*n+n], a[(j-1)*n+j+1:(j-1)*n+n])
+	}
+	a[0] = 1
+	clear(a[1:n])
+	// org2r on the block q = a(1:n, 1:n) of order m = n-1, reflector i
+	// (0-based in q) stored in q(i:m, i) with tau[i].
+	m := n - 1
+	for i := m - 1; i >= 0; i-- {
+		qi := a[(i+1)*n+1:] // q(:, i) starts here
+		v := qi[i:m]
+		if i < m-1 {
+			v[0] = 1
+			// Apply H(i) to q(i:m, i+1:m) from the left.
+			t := tau[i]
+			for c := i + 1; c < m; c++ {
+				qc := a[(c+1)*n+1+i : (c+1)*n+1+m]
+				w := t * dot(v, qc)
+				if w != 0 {
+					axpy(-w, v, qc)
+				}
+			}
+			for r := 1; r < len(v); r++ {
+				v[r] *= -t
+			}
+		}
+		v[0] = 1 - tau[i]
+		clear(qi[:i])
+	}
+}
+
+// steqr computes the eigenvalues of the symmetric tridiagonal matrix with
+// diagonal d[:n] and subdiagonal e[:n-1] by implicit QL or QR with
+// Wilkinson-type shifts, choosing QL or QR per unreduced block by which
+// end is larger (LAPACK's xSTEQR). When z is not nil (n x n, leading
+// dimension n) the rotations are applied to its columns, so a z holding
+// the Q of a reduction ends holding the eigenvectors. d gets the
+// eigenvalues, unsorted; e is destroyed; work holds 2*(n-1) elements for
+// the rotations. At most qlIterPerOrder*n iterations are made; on running
+// out it returns the number of subdiagonal entries not yet zero (1..n-1),
+// else 0. Every convergence test is written so that a NaN fails it.
+func steqr[T batchlas.Float](d, e, z []T, n int, work []T) int {
+	if n <= 1 {
+		return 0
+	}
+	d, e = d[:n], e[:n-1]
+	eps := epsOf[T]()
+	eps2 := eps * eps
+	safmin := safminOf[T]()
+	safmax := 1 / safmin
+	ssfmax := sqrt(safmax) / 3
+	ssfmin := sqrt(safmin) / eps2
+	wc, ws := work[:n-1], work[n-1:2*(n-1)]
+	nmaxit := n * qlIterPerOrder
+	jtot := 0
+	l1 := 0
+	for {
+		if l1 > n-1 {
+			return 0 // every block split off and converged
+		}
+		if l1 > 0 {
+			e[l1-1] = 0
+		}
+		// Find the end m of the unreduced block starting at l1.
+		m := l1
+		for ; m < n-1; m++ {
+			tst := abs(e[m])
+			if tst == 0 {
+				break
+			}
+			if tst <= sqrt(abs(d[m]))*sqrt(abs(d[m+1]))*eps {
+				e[m] = 0
+				break
+			}
+		}
+		l, lend := l1, m
+		lsv, lendsv := l, lend
+		l1 = m + 1
+		if lend == l {
+			continue
+		}
+		// Scale the block into a safe range.
+		anorm := maxAbsTri(d[l:lend+1], e[l:lend])
+		iscale := 0
+		if anorm == 0 {
+			continue
+		}
+		if !(anorm <= ssfmax) { // also a NaN, scaled to NaN
+			iscale = 1
+			scaleTri(ssfmax/anorm, d[l:lend+1], e[l:lend])
+		} else if anorm < ssfmin {
+			iscale = 2
+			scaleTri(ssfmin/anorm, d[l:lend+1], e[l:lend])
+		}
+		// QL when the bottom end is the larger, else QR.
+		if abs(d[lend]) < abs(d[l]) {
+			l, lend = lendsv, lsv
+		}
+		if lend > l {
+			// QL iteration: look for a small subdiagonal entry.
+			for l <= lend {
+				m = l
+				for ; m < lend; m++ {
+					tst := e[m] * e[m]
+					if tst <= eps2*abs(d[m])*abs(d[m+1])+safmin {
+						break
+					}
+				}
+				if m < lend {
+					e[m] = 0
+				}
+				p := d[l]
+				if m == l {
+					// An eigenvalue found.
+					d[l] = p
+					l++
+					continue
+				}
+				if m == l+1 {
+					// A 2x2 block: solved directly.
+					var rt1, rt2 T
+					if z != nil {
+						rt1, rt2, wc[l], ws[l] = laev2(d[l], e[l], d[l+1], true)
+						rotColsBackward(z, n, l, 2, wc[l:l+1], ws[l:l+1])
+					} else {
+						rt1, rt2 = lae2(d[l], e[l], d[l+1])
+					}
+					d[l], d[l+1] = rt1, rt2
+					e[l] = 0
+					l += 2
+					continue
+				}
+				if jtot == nmaxit {
+					break
+				}
+				jtot++
+				// Form the shift.
+				g := (d[l+1] - p) / (2 * e[l])
+				r := hypot(g, 1)
+				g = d[m] - p + e[l]/(g+sign(r, g))
+				s, c := T(1), T(1)
+				p = 0
+				for i := m - 1; i >= l; i-- {
+					f := s * e[i]
+					b := c * e[i]
+					c, s, r = lartg(g, f)
+					if i != m-1 {
+						e[i+1] = r
+					}
+					g = d[i+1] - p
+					r = (d[i]-g)*s + 2*c*b
+					p = s * r
+					d[i+1] = g + p
+					g = c*r - b
+					if z != nil {
+						wc[i], ws[i] = c, -s
+					}
+				}
+				if z != nil {
+					rotColsBackward(z, n, l, m-l+1, wc[l:m], ws[l:m])
+				}
+				d[l] -= p
+				e[l] = g
+			}
+		} else {
+			// QR iteration: look for a small superdiagonal entry.
+			for l >= lend {
+				m = l
+				for ; m > lend; m-- {
+					tst := e[m-1] * e[m-1]
+					if tst <= eps2*abs(d[m])*abs(d[m-1])+safmin {
+						break
+					}
+				}
+				if m > lend {
+					e[m-1] = 0
+				}
+				p := d[l]
+				if m == l {
+					d[l] = p
+					l--
+					continue
+				}
+				if m == l-1 {
+					var rt1, rt2 T
+					if z != nil {
+						rt1, rt2, wc[l-1], ws[l-1] = laev2(d[l-1], e[l-1], d[l], true)
+						rotColsForward(z, n, l-1, 2, wc[l-1:l], ws[l-1:l])
+					} else {
+						rt1, rt2 = lae2(d[l-1], e[l-1], d[l])
+					}
+					d[l-1], d[l] = rt1, rt2
+					e[l-1] = 0
+					l -= 2
+					continue
+				}
+				if jtot == nmaxit {
+					break
+				}
+				jtot++
+				g := (d[l-1] - p) / (2 * e[l-1])
+				r := hypot(g, 1)
+				g = d[m] - p + e[l-1]/(g+sign(r, g))
+				s, c := T(1), T(1)
+				p = 0
+				for i := m; i <= l-1; i++ {
+					f := s * e[i]
+					b := c * e[i]
+					c, s, r = lartg(g, f)
+					if i != m {
+						e[i-1] = r
+					}
+					g = d[i] - p
+					r = (d[i+1]-g)*s + 2*c*b
+					p = s * r
+					d[i] = g + p
+					g = c*r - b
+					if z != nil {
+						wc[i], ws[i] = c, s
+					}
+				}
+				if z != nil {
+					rotColsForward(z, n, m, l-m+1, wc[m:l], ws[m:l])
+				}
+				d[l] -= p
+				e[l-1] = g
+			}
+		}
+		// Undo the scaling.
+		switch iscale {
+		case 1:
+			scaleTri(anorm/ssfmax, d[lsv:lendsv+1], e[lsv:lendsv])
+		case 2:
+			scaleTri(anorm/ssfmin, d[lsv:lendsv+1], e[lsv:lendsv])
+		}
+		if jtot >= nmaxit {
+			// Out of iterations: the entries not yet zero are the
+			// eigenvalues not converged (a block left unfinished keeps at
+			// least one). None left means every block did converge, and
+			// the rest of the matrix needs no iteration to finish.
+			bad := 0
+			for _, v := range e {
+				if v != 0 {
+					bad++
+				}
+			}
+			if bad > 0 {
+				return bad
+			}
+		}
+	}
+}
+
+// maxAbsTri is the largest magnitude among d and e (LAPACK's xLANST with
+// 'M'); a NaN makes it NaN.
+func maxAbsTri[T batchlas.Float](d, e []T) T {
+	var m T
+	for _, x := range [2][]T{d, e} {
+		for _, v := range x {
+			a := abs(v)
+			if a != a {
+				return a
+			}
+			m = max(m, a)
+		}
+	}
+	return m
+}
+
+func scaleTri[T batchlas.Float](f T, d, e []T) {
+	for i := range d {
+		d[i] *= f
+	}
+	for i := range e {
+		e[i] *= f
+	}
+}
+
+// rotColsBackward applies the plane rotations (c[j], s[j]), j = k-2 down
+// to 0, to the column pairs (j0+j, j0+j+1) of z (n rows, leading dimension
+// n): LAPACK's xLASR with side R, pivot V, direct B.
+func rotColsBackward[T batchlas.Float](z []T, n, j0, k int, c, s []T) {
+	for j := k - 2; j >= 0; j-- {
+		ct, st := c[j], s[j]
+		if ct == 1 && st == 0 {
+			continue
+		}
+		x := z[(j0+j)*n : (j0+j)*n+n]
+		y := z[(j0+j+1)*n : (j0+j+1)*n+n]
+		for i := range x {
+			t := y[i]
+			y[i] = ct*t - st*x[i]
+			x[i] = st*t + ct*x[i]
+		}
+	}
+}
+
+// rotColsForward is rotColsBackward with j = 0 up to k-2 (direct F).
+func rotColsForward[T batchlas.Float](z []T, n, j0, k int, c, s []T) {
+	for j := 0; j <= k-2; j++ {
+		ct, st := c[j], s[j]
+		if ct == 1 && st == 0 {
+			continue
+		}
+		x := z[(j0+j)*n : (j0+j)*n+n]
+		y := z[(j0+j+1)*n : (j0+j+1)*n+n]
+		for i := range x {
+			t := y[i]
+			y[i] = ct*t - st*x[i]
+			x[i] = st*t + ct*x[i]
+		}
+	}
+}

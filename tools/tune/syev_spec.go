@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	"github.com/batchlas-go/batchlas/ops/syev"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// syev is timed on symmetric matrices of known spectrum (knownSpectrum:
+// Q*diag(lambda)*Q^T, Q a product of random reflectors, lambda spread over
+// [-1, 1]), A restored before every call (working copies: inPlace)
+// because with vectors the eigenvectors overwrite it; the eigenvalues go
+// to one shared batch of vectors, poisoned before a verified call. Its
+// blocked kernel calls gemm through its entry point, so gemm's sources
+// are part of syev's kernels.
+func init() {
+	registerTuner(&opTuner{
+		op:          syev.Op,
+		kernelFiles: []string{"ops/syev/*.go", "internal/infobuf/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
+		flops: func(c cell) float64 {
+			n := float64(c.num("n"))
+			f := 4 * n * n * n / 3
+			if c.get("jobz") == "V" {
+				f = 9 * n * n * n
+			}
+			return (f + n*n) * float64(c.num("batch"))
+		},
+		elems: func(c cell) float64 {
+			n := float64(c.num("n"))
+			// the batch, its pristine copy for restoring, the eigenvalues
+			return (2*n*n + n) * float64(c.num("batch"))
+		},
+		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
+			if dt == sel.Float32 {
+				return newSyevCase[float32](c, seed)
+			}
+			return newSyevCase[float64](c, seed)
+		},
+	})
+}
+
+type syevCase[T batchlas.Float] struct {
+	jobz     syev.Job
+	uplo     batchlas.Uplo
+	a        *inPlace[T]
+	w        batchlas.Vectors[T]
+	lambda   [][]float64 // the spectrum of each distinct matrix, ascending
+	checkFor []int
+	ws       workspace[T]
+}
+
+func newSyevCase[T batchlas.Float](c cell, seed uint64) (*syevCase[T], error) {
+	jobz, err := letterOf("jobz", c.get("jobz"), syev.ValuesOnly, syev.WithVectors)
+	if err != nil {
+		return nil, err
+	}
+	uplo, err := letterOf("uplo", c.get("uplo"), batchlas.Lower, batchlas.Upper)
+	if err != nil {
+		return nil, err
+	}
+	n, count := c.num("n"), c.num("batch")
+	r := testmat.Rand(seed)
+	var lambda [][]float64
+	orig := tiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) {
+		for i := 0; i < b.Count; i++ {
+			lambda = append(lambda, knownSpectrum(r, b, i))
+		}
+	})
+	return &syevCase[T]{jobz: jobz, uplo: uplo, a: newInPlace(orig), w: batchlas.NewVectors[T](n, count),
+		lambda: lambda, checkFor: checkedMatrices(count)}, nil
+}
+
+// knownSpectrum writes Q*diag(lambda)*Q^T into matrix i of b, both
+// triangles, and returns lambda sorted ascending: n values spread evenly
+// over [-1, 1] with a random sign pattern of gaps, and Q the product of
+// three reflectors I - 2*u*u^T of random unit u (dense, exactly
+// orthogonal in exact arithmetic). The matrix is formed in float64 and
+// rounded to T once.
+func knownSpectrum[T batchlas.Float](r *rand.Rand, b batchlas.Batch[T], i int) []float64 {
+	n := b.Rows
+	lambda := make([]float64, n)
+	for j := range lambda {
+		lambda[j] = -1 + 2*(float64(j)+0.5*r.Float64())/float64(max(n, 1))
+	}
+	a := make([]float64, n*n)
+	for j, l := range lambda {
+		a[j+j*n] = l
+	}
+	u, au := make([]float64, n), make([]float64, n)
+	for range 3 {
+		s := 0.0
+		for k := range u {
+			u[k] = r.NormFloat64()
+			s += u[k] * u[k]
+		}
+		s = math.Sqrt(s)
+		for k := range u {
+			u[k] /= s
+		}
+		// A := H*A*H, H = I - 2uu^T: with x = A*u and g = u^T*x,
+		// H*A*H = A - 2(x*u^T + u*x^T) + 4g*u*u^T.
+		g := 0.0
+		for row := 0; row < n; row++ {
+			au[row] = 0
+			for k := 0; k < n; k++ {
+				au[row] += a[row+k*n] * u[k]
+			}
+			g += u[row] * au[row]
+		}
+		for c := 0; c < n; c++ {
+			for row := 0; row < n; row++ {
+				a[row+c*n] += -2*(au[row]*u[c]+u[row]*au[c]) + 4*g*u[row]*u[c]
+			}
+		}
+	}
+	for c := 0; c < n; c++ {
+		for row := c; row < n; row++ {
+			v := T((a[row+c*n] + a[c+row*n]) / 2) // exactly symmetric
+			b.Set(i, row, c, v)
+			b.Set(i, c, row, v)
+		}
+	}
+	slices.Sort(lambda)
+	return lambda
+}
+
+func (p *syevCase[T]) bind(ctx context.Context) (*boundCase, error) {
+	size, err := syev.BufferSize(ctx, p.jobz, p.uplo, p.a.orig, p.w)
+	if err != nil {
+		return nil, err
+	}
+	ws := p.ws.nan(size)
+	return &boundCase{
+		call:    func(ctx context.Context, j int) error { return syev.Syev(ctx, p.jobz, p.uplo, p.a.work[j], p.w, ws) },
+		copies:  len(p.a.work),
+		restore: p.a.restore,
+		poison: func() {
+			for j := range p.w.Data {
+				p.w.Data[j] = T(math.NaN())
+			}
+		},
+		check: p.check,
+	}, nil
+}
+
+// check: the eigenvalues are ascending and within 16*(n+1)*eps*|A|_2 of
+// the known spectrum (plus the rounding of A to T, eps*|A|_2); with
+// vectors, |A*V - V*diag(w)|_F <= 30*n*eps*|A|_F and |V^T*V - I|_F <=
+// 30*n*eps (the bounds LAPACK's tests put on these ratios), and every
+// column's largest entry is positive; without vectors, A is untouched.
+func (p *syevCase[T]) check() error {
+	n := p.a.orig.Rows
+	eps := epsOf[T]()
+	for _, i := range p.checkFor {
+		lambda := p.lambda[i%len(p.lambda)]
+		norm2 := max(math.Abs(lambda[0]), math.Abs(lambda[n-1]))
+		for j := 0; j < n; j++ {
+			got := float64(p.w.At(i, j))
+			if d := math.Abs(got - lambda[j]); !(d <= (16*float64(n+1)+1)*eps*norm2) {
+				return fmt.Errorf("matrix %d: eigenvalue %d is %g, want %g", i, j, got, lambda[j])
+			}
+		}
+		orig := denseOf(p.a.orig, i)
+		got := denseOf(p.a.work[0], i)
+		if p.jobz == syev.ValuesOnly {
+			for k := range got.v {
+				if got.v[k] != orig.v[k] {
+					return fmt.Errorf("matrix %d: A was written without vectors (element %d)", i, k)
+				}
+			}
+			continue
+		}
+		frob := 0.0
+		for _, v := range orig.v {
+			frob += v * v
+		}
+		frob = math.Sqrt(frob)
+		av, _ := mulAbs(orig, got)
+		vtv, _ := mulAbs(got.op(true), got)
+		res, orth := 0.0, 0.0
+		for c := 0; c < n; c++ {
+			wc := float64(p.w.At(i, c))
+			big, at := -1.0, 0
+			for r := 0; r < n; r++ {
+				d := av.at(r, c) - got.at(r, c)*wc
+				res += d * d
+				o := vtv.at(r, c)
+				if r == c {
+					o--
+				}
+				orth += o * o
+				if m := math.Abs(got.at(r, c)); m > big {
+					big, at = m, r
+				}
+			}
+			if !(got.at(at, c) > 0) {
+				return fmt.Errorf("matrix %d: eigenvector %d's largest entry (row %d) is %g, not positive", i, c, at, got.at(at, c))
+			}
+		}
+		if res = math.Sqrt(res); !(res <= 30*float64(n)*eps*frob) {
+			return fmt.Errorf("matrix %d: residual |AV - VW| = %g, %.3g n eps |A|", i, res, res/(float64(n)*eps*frob))
+		}
+		if orth = math.Sqrt(orth); !(orth <= 30*float64(n)*eps) {
+			return fmt.Errorf("matrix %d: orthogonality |V'V - I| = %g, %.3g n eps", i, orth, orth/(float64(n)*eps))
+		}
+	}
+	return nil
+}

@@ -67,8 +67,11 @@ func jacobiEig[T batchlas.Float](s []T, n int, d, v []T) int {
 // diagonal entries app and aqq may be taken for zero; a NaN anywhere
 // makes it false.
 func negligible[T batchlas.Float](apq, app, aqq, eps, tiny T) bool {
+	// a <= eps*sqrt(|app|*|aqq|), squared: the matrix is scaled into
+	// scaleRange (load), so neither side overflows, and an underflow of
+	// the right side only makes the test stricter.
 	a := abs(apq)
-	return a <= tiny || a <= eps*sqrt(abs(app))*sqrt(abs(aqq))
+	return a <= tiny || a*a <= eps*eps*abs(app*aqq)
 }
 
 // rotate applies the Jacobi rotation J that zeroes s_pq: s := J^T*s*J and
@@ -79,7 +82,15 @@ func negligible[T batchlas.Float](apq, app, aqq, eps, tiny T) bool {
 func rotate[T batchlas.Float](s, v []T, n, p, q int) {
 	app, aqq, apq := s[p*n+p], s[q*n+q], s[q*n+p]
 	theta := (aqq - app) / (2 * apq)
-	t := 1 / (abs(theta) + hypot(theta, 1))
+	// t = 1/(|theta| + sqrt(theta^2 + 1)); past sqrt(max)/4, theta^2
+	// would overflow and 1/(2|theta|) is t to working precision.
+	at := abs(theta)
+	var t T
+	if at > sqrt(maxOf[T]())/4 {
+		t = 1 / (2 * at)
+	} else {
+		t = 1 / (at + sqrt(at*at+1))
+	}
 	if theta < 0 {
 		t = -t
 	}

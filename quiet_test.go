@@ -108,39 +108,40 @@ func TestQuietWhenBorrowing(t *testing.T) {
 
 // With tracing on, the startup report comes first (device, where each op's
 // tables come from, the switches), then the borrowing notices, then the
-// decision lines; none of it is a warning.
+// decision lines; none of it is a warning. x86-64-v2 ships no tables and
+// borrows the nearest level's, x86-64-v3's.
 func TestQuietTraceReportsBorrowing(t *testing.T) {
-	stdout, stderr := child(t, "plain", "BATCHLAS_DEVICE=x86-64-v3", "BATCHLAS_SELECT_TRACE=1", "BATCHLAS_TRSM_ROUTE=auto")
+	stdout, stderr := child(t, "plain", "BATCHLAS_DEVICE=x86-64-v2", "BATCHLAS_SELECT_TRACE=1", "BATCHLAS_TRSM_ROUTE=auto")
 	assert.Equal(t, allOK, calls(stdout))
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	require.GreaterOrEqual(t, len(lines), 3, stderr)
 	// Every op linked into this test binary borrows (the binary links
 	// more ops than the child calls, through the package's other tests),
 	// except an op that ships no table at all, which has none to borrow.
-	assert.Regexp(t, `^batchlas: device x86-64-v3 ".*" cores=\d+ flags=\S+ vendor=\S+ tables:( [a-z]+=(borrowed:x86-64-v4|none))+$`, lines[0])
+	assert.Regexp(t, `^batchlas: device x86-64-v2 ".*" cores=\d+ flags=\S+ vendor=\S+ tables:( [a-z]+=(borrowed:x86-64-v3|none))+$`, lines[0])
 	_, sources, _ := strings.Cut(lines[0], " tables: ")
 	var want []string
 	for _, op := range sel.Ops() {
 		shipped, err := fs.Glob(batchlas.BuiltinTables(), op.Name()+".*.txt")
 		require.NoError(t, err)
 		if len(shipped) > 0 {
-			want = append(want, op.Name()+"=borrowed:x86-64-v4")
+			want = append(want, op.Name()+"=borrowed:x86-64-v3")
 		} else {
 			want = append(want, op.Name()+"=none")
 		}
 	}
-	assert.ElementsMatch(t, want, strings.Fields(sources), "each op borrows x86-64-v4's table, or ships none")
+	assert.ElementsMatch(t, want, strings.Fields(sources), "each op borrows x86-64-v3's table, or ships none")
 	for _, op := range []string{"gemm", "potrf", "trsm"} {
-		assert.Contains(t, lines[0], " "+op+"=borrowed:x86-64-v4", "the report names %s", op)
+		assert.Contains(t, lines[0], " "+op+"=borrowed:x86-64-v3", "the report names %s", op)
 	}
-	assert.Equal(t, `batchlas: switches: BATCHLAS_DEVICE="x86-64-v3" BATCHLAS_TUNED_DIR="" BATCHLAS_COVERAGE_OUT="" pins: BATCHLAS_TRSM_ROUTE="auto"`, lines[1])
-	assert.Equal(t, "batchlas: gemm has no float64 table for x86-64-v3; borrowing x86-64-v4 (run tools/tune to tune this device)", lines[2])
+	assert.Equal(t, `batchlas: switches: BATCHLAS_DEVICE="x86-64-v2" BATCHLAS_TUNED_DIR="" BATCHLAS_COVERAGE_OUT="" pins: BATCHLAS_TRSM_ROUTE="auto"`, lines[1])
+	assert.Equal(t, "batchlas: gemm has no float64 table for x86-64-v2; borrowing x86-64-v3 (run tools/tune to tune this device)", lines[2])
 	for _, op := range []string{"gemm float64", "gemm float32", "potrf float64", "trsm float64"} {
-		notice := fmt.Sprintf("batchlas: %s has no %s table for x86-64-v3; borrowing x86-64-v4 (run tools/tune to tune this device)", strings.Fields(op)[0], strings.Fields(op)[1])
+		notice := fmt.Sprintf("batchlas: %s has no %s table for x86-64-v2; borrowing x86-64-v3 (run tools/tune to tune this device)", strings.Fields(op)[0], strings.Fields(op)[1])
 		assert.Equal(t, 1, strings.Count(stderr, notice+"\n"), "one notice for %s:\n%s", op, stderr)
 		assert.Contains(t, stderr, "\n"+op+" ", "a decision line for %s", op)
 	}
-	assert.Contains(t, stderr, "[x86-64-v4 table, borrowed for x86-64-v3]")
+	assert.Contains(t, stderr, "[x86-64-v3 table, borrowed for x86-64-v2]")
 	assert.Equal(t, 1, strings.Count(stderr, "batchlas: device "), "one report")
 }
 
@@ -191,7 +192,13 @@ func TestQuietPins(t *testing.T) {
 	got := calls(stdout)
 	require.Len(t, got, 4)
 	assert.True(t, strings.HasPrefix(got[0], `gemm: gemm: BATCHLAS_GEMM_ROUTE="nonsense" does not parse`), got[0])
-	assert.Equal(t, allOK[2:], got[2:], "other ops are not pinned")
+	// Other ops are not pinned: their own decisions stand. A kernel of
+	// theirs that calls gemm (blocked trsm or potrf) does meet the pin.
+	for _, g := range got[2:] {
+		if !strings.HasSuffix(g, ": <nil>") {
+			assert.Contains(t, g, `gemm: BATCHLAS_GEMM_ROUTE="nonsense" does not parse`, "only a nested gemm call fails")
+		}
+	}
 	assert.Empty(t, stderr)
 
 	stdout, stderr = child(t, "plain", "BATCHLAS_GEMM_ROUTE=vendor")

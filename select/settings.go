@@ -48,6 +48,9 @@ var (
 
 // current returns the settings snapshot, reading the environment on first use.
 func current() *settings {
+	if !warningsStarted.Load() {
+		startWarnings()
+	}
 	if s := cur.Load(); s != nil {
 		return s
 	}
@@ -183,7 +186,14 @@ var warnings = struct {
 	sync.Mutex
 	w    io.Writer
 	seen map[string]bool
+	// started is set at the first decision (current); WarnOnce holds
+	// what it is given before that in held.
+	started bool
+	held    []string
 }{w: os.Stderr, seen: map[string]bool{}}
+
+// warningsStarted mirrors warnings.started for current's fast path.
+var warningsStarted atomic.Bool
 
 // SetWarnOutput sends the library's warnings to w instead of stderr and
 // returns the previous writer; a nil w discards them. Warnings are the
@@ -208,7 +218,43 @@ func SetWarnOutput(w io.Writer) io.Writer {
 // first time id is seen in this process. It is for batchlas's own packages
 // (the root package reports a malformed BATCHLAS_DEVICE with it), so that
 // every warning of the library goes to one writer, once.
-func WarnOnce(id, msg string) { warnOnce("ext:"+id, msg) }
+//
+// A warning given before the library's first decision (the root package
+// can meet a malformed BATCHLAS_DEVICE while packages initialise, when a
+// vector kernel asks for the host's level) is held and written at that
+// first decision, so it goes to the writer the program set with
+// SetWarnOutput in main, not to stderr before main ran.
+func WarnOnce(id, msg string) {
+	warnings.Lock()
+	if !warnings.started {
+		if !warnings.seen["ext:"+id] {
+			warnings.seen["ext:"+id] = true
+			warnings.held = append(warnings.held, msg)
+		}
+		warnings.Unlock()
+		return
+	}
+	warnings.Unlock()
+	warnOnce("ext:"+id, msg)
+}
+
+// startWarnings writes the warnings WarnOnce held back, once, at the first
+// decision (current: Run, Pick or Explain; not the Reload that registering
+// the built-in tables makes while packages initialise); from then on
+// WarnOnce writes at once.
+func startWarnings() {
+	warnings.Lock()
+	defer warnings.Unlock()
+	if warnings.started {
+		return
+	}
+	warnings.started = true
+	warningsStarted.Store(true)
+	for _, msg := range warnings.held {
+		_, _ = io.WriteString(warnings.w, msg+"\n")
+	}
+	warnings.held = nil
+}
 
 // warnOnce writes msg the first time id is seen in this process.
 func warnOnce(id, msg string) {

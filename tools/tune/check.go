@@ -202,7 +202,7 @@ func staleWarning(t *sel.Table, root string, rootErr error) string {
 	if rootErr != nil {
 		return "cannot check the kernels hash: " + rootErr.Error()
 	}
-	h, err := kernelsHash(root, tu.kernelFiles)
+	h, err := opKernelsHash(root, tu)
 	if err != nil {
 		return "cannot check the kernels hash: " + err.Error()
 	}

@@ -15,8 +15,7 @@ import (
 // then write-only, so repeated calls need no restore between them.
 func init() {
 	registerTuner(&opTuner{
-		op:          gemm.Op,
-		kernelFiles: []string{"ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
+		op: gemm.Op,
 		flops: func(c cell) float64 {
 			return 2 * float64(c.num("m")) * float64(c.num("n")) * float64(c.num("k")) * float64(c.num("batch"))
 		},

@@ -19,8 +19,6 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op: gesv.Op,
-		kernelFiles: []string{"ops/gesv/*.go", "internal/infobuf/*.go", "ops/getrf/*.go", "ops/getrs/*.go", "internal/lu/*.go", "internal/lusolve/*.go",
-			"ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			n := float64(c.num("n"))
 			return (2*n*n*n/3 + 2*n*n*float64(c.num("nrhs"))) * float64(c.num("batch"))

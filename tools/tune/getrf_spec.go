@@ -21,8 +21,7 @@ import (
 // so their sources are part of getrf's kernels.
 func init() {
 	registerTuner(&opTuner{
-		op:          getrf.Op,
-		kernelFiles: []string{"ops/getrf/*.go", "internal/infobuf/*.go", "internal/lu/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
+		op: getrf.Op,
 		flops: func(c cell) float64 {
 			n := float64(c.num("n"))
 			return 2 * n * n * n / 3 * float64(c.num("batch"))

@@ -20,9 +20,8 @@ import (
 // first but is not part of the hash: any correct factor times the same.
 func init() {
 	registerTuner(&opTuner{
-		op:          getrs.Op,
-		kernelFiles: []string{"ops/getrs/*.go", "internal/lusolve/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
-		inputsBy:    []string{"getrf"},
+		op:       getrs.Op,
+		inputsBy: []string{"getrf"},
 		flops: func(c cell) float64 {
 			n := float64(c.num("n"))
 			return 2 * n * n * float64(c.num("nrhs")) * float64(c.num("batch"))

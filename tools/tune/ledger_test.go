@@ -170,7 +170,7 @@ func TestRunMeasuresInvalidLedgerRecordsAgain(t *testing.T) {
 	out, led := t.TempDir(), t.TempDir()
 	root, err := moduleRoot()
 	require.NoError(t, err)
-	kernels, err := kernelsHash(root, tuners["potrf"].kernelFiles)
+	kernels, err := opKernelsHash(root, tuners["potrf"])
 	require.NoError(t, err)
 	key := batchlas.Host().Key
 	bogus := cellResult{Op: "potrf", Device: key, Revision: potrf.Op.Spec().Revision, Kernels: kernels, DType: sel.Float64,

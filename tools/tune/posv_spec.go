@@ -19,8 +19,6 @@ import (
 func init() {
 	registerTuner(&opTuner{
 		op: posv.Op,
-		kernelFiles: []string{"ops/posv/*.go", "internal/infobuf/*.go", "ops/potrf/*.go", "ops/potrs/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s",
-			"internal/chol/*.go", "internal/parallel/*.go", rootSources},
 		flops: func(c cell) float64 {
 			n, nrhs := float64(c.num("n")), float64(c.num("nrhs"))
 			return (n*n*n/3 + n*n/2 + n/6 + 2*n*n*nrhs) * float64(c.num("batch"))

@@ -19,8 +19,7 @@ import (
 // of potrs's kernels, as is the per-matrix code it shares with posv.
 func init() {
 	registerTuner(&opTuner{
-		op:          potrs.Op,
-		kernelFiles: []string{"ops/potrs/*.go", "ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/chol/*.go", "internal/parallel/*.go", rootSources},
+		op: potrs.Op,
 		flops: func(c cell) float64 {
 			n, nrhs := float64(c.num("n")), float64(c.num("nrhs"))
 			return 2 * n * n * nrhs * float64(c.num("batch"))

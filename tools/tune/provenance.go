@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
 	"os"
@@ -41,6 +43,65 @@ func moduleRoot() (string, error) {
 	}
 }
 
+// kernelFilesOf derives the kernel sources of op, whose package is
+// ops/<op>: every .go and .s file (tests and doc.go aside) of that package
+// and of every package of the module it imports, directly or not, except
+// the selection core and its instruments (hashExempt). That is the root
+// package's host detection, the batch-parallel loop, the shared kernels
+// and the ops it calls through their entry points. A file that only `go
+// run` builds (//go:build ignore, a generator) counts, but its imports are
+// not followed. The paths are relative to root, sorted; kernelSources
+// takes them as globs.
+func kernelFilesOf(root, op string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		if seen[dir] || slices.Contains(hashExempt, dir) {
+			return nil
+		}
+		seen[dir] = true
+		ents, err := os.ReadDir(filepath.Join(root, dir))
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if e.IsDir() || strings.HasSuffix(n, "_test.go") || n == "doc.go" || !(strings.HasSuffix(n, ".go") || strings.HasSuffix(n, ".s")) {
+				continue
+			}
+			out = append(out, filepath.ToSlash(filepath.Join(dir, n)))
+			if !strings.HasSuffix(n, ".go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, dir, n), nil, parser.ImportsOnly|parser.ParseComments)
+			if err != nil {
+				return err
+			}
+			if slices.ContainsFunc(f.Comments, func(g *ast.CommentGroup) bool { return strings.Contains(g.Text(), "go:build ignore") }) {
+				continue
+			}
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if p == modulePath {
+					err = walk(".")
+				} else if rest, ok := strings.CutPrefix(p, modulePath+"/"); ok {
+					err = walk(rest)
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk("ops/" + op); err != nil {
+		return nil, fmt.Errorf("%s's kernel sources: %w", op, err)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 // kernelSources expands an op's kernel globs under root: sorted paths
 // relative to root, tests and doc.go left out (they do not change what
 // the kernels compute).
@@ -66,6 +127,15 @@ func kernelSources(root string, globs []string) ([]string, error) {
 		return nil, fmt.Errorf("no kernel sources match %s", strings.Join(globs, " "))
 	}
 	return out, nil
+}
+
+// opKernelsHash is kernelsHash over op t's kernel sources.
+func opKernelsHash(root string, t *opTuner) (string, error) {
+	files, err := t.kernelFiles(root)
+	if err != nil {
+		return "", err
+	}
+	return kernelsHash(root, files)
 }
 
 // kernelsHash is the kernels= provenance of a table: the first 8 hex digits

@@ -206,7 +206,7 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		r := &opRun{t: t, results: map[sel.DType][]cellResult{}, stats: map[sel.DType]*runStats{}, kernels: "unknown"}
 		if rootErr != nil {
 			fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", t.op.Name(), rootErr)
-		} else if h, err := kernelsHash(root, t.kernelFiles); err != nil {
+		} else if h, err := opKernelsHash(root, t); err != nil {
 			fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", t.op.Name(), err)
 		} else {
 			r.kernels = h

@@ -16,13 +16,6 @@ import (
 // from the op's choice.go (sel.OpSpec.Grid), so it is never retyped here.
 type opTuner struct {
 	op *sel.Op
-	// kernelFiles are the op's kernel sources, as globs relative to the
-	// module root (tests and doc.go are left out), assembly included: every
-	// package of the module the op's package imports, directly or not,
-	// except the selection core and its instruments (hashExempt). Their
-	// hash is the table's kernels= provenance: when it changes, the table
-	// is stale. TestKernelFilesCoverTheOpsImports checks the list.
-	kernelFiles []string
 	// inputsBy are other ops whose entry points make this op's inputs
 	// (getrs's factors come from getrf). They are measured before it, like
 	// callees, so its inputs are made as their fresh tables decide; they
@@ -114,12 +107,12 @@ func (b *boundCase) verify(ctx context.Context) error {
 	return b.check()
 }
 
-// rootSources is the root package batchlas in an op's kernelFiles: it
-// detects the host (the cache sizes and flags kernels derive their paths
-// from: potrf's blocked path and gemm's mc from L2, the AVX2/FMA tile, the
-// vendor libraries compiled in) and hands each call its device
-// (DeviceFrom).
-const rootSources = "*.go"
+// kernelFiles are the op's kernel sources, derived from its package's
+// imports (kernelFilesOf) under the module root: their hash is the table's
+// kernels= provenance, and when it changes the table is stale.
+func (t *opTuner) kernelFiles(root string) ([]string, error) {
+	return kernelFilesOf(root, t.op.Name())
+}
 
 // hashExempt are the packages of the module an op imports that are not
 // part of its kernels hash: the selection core, its trace lines and its
@@ -184,11 +177,38 @@ func selectTuners(list string) ([]*opTuner, error) {
 }
 
 // callees are the other ops whose kernels t's kernels call, read from its
-// kernel sources (ops/<name>/...; TestKernelFilesCoverTheOpsImports keeps
-// that list complete).
+// kernel sources (ops/<name>/...), each before the ops it calls itself
+// (trsm before gemm), by name otherwise. Outside the module (no sources to
+// read) there are none, and the run's kernels hash reports why.
 func (t *opTuner) callees() []string {
+	out := t.opsCalled()
+	reach := func(name string) int {
+		if u := tuners[name]; u != nil {
+			return len(u.opsCalled())
+		}
+		return 0
+	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		if d := reach(b) - reach(a); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// opsCalled is callees in no particular order.
+func (t *opTuner) opsCalled() []string {
 	var out []string
-	for _, f := range t.kernelFiles {
+	root, err := moduleRoot()
+	if err != nil {
+		return nil
+	}
+	files, err := t.kernelFiles(root)
+	if err != nil {
+		return nil
+	}
+	for _, f := range files {
 		rest, ok := strings.CutPrefix(f, "ops/")
 		if !ok {
 			continue

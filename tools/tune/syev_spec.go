@@ -22,8 +22,7 @@ import (
 // are part of syev's kernels.
 func init() {
 	registerTuner(&opTuner{
-		op:          syev.Op,
-		kernelFiles: []string{"ops/syev/*.go", "internal/infobuf/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
+		op: syev.Op,
 		flops: func(c cell) float64 {
 			n := float64(c.num("n"))
 			f := 4 * n * n * n / 3

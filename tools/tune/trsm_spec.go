@@ -18,8 +18,7 @@ import (
 // part of trsm's kernels.
 func init() {
 	registerTuner(&opTuner{
-		op:          trsm.Op,
-		kernelFiles: []string{"ops/trsm/*.go", "ops/gemm/*.go", "ops/gemm/*.s", "internal/simd/*.go", "internal/simd/*.s", "internal/parallel/*.go", rootSources},
+		op: trsm.Op,
 		flops: func(c cell) float64 {
 			m, n := float64(c.num("m")), float64(c.num("n"))
 			if c.get("side") == "R" {

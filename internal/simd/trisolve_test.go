@@ -41,20 +41,7 @@ func triSolves[T batchlas.Float](t *testing.T, asm bool, tol float64) {
 
 func checkTriSolve[T batchlas.Float](t *testing.T, r *rand.Rand, what string, upper, trans, unit bool, n, nrhs int, tol float64) {
 	lda, ldb := n+1, n+2
-	a := make([]T, lda*n)
-	for j := range n {
-		for i := range lda {
-			inTri := i < n && ((upper && i <= j) || (!upper && i >= j))
-			switch {
-			case !inTri || (unit && i == j):
-				a[j*lda+i] = T(math.NaN())
-			case i == j:
-				a[j*lda+i] = T(2 + r.Float64())
-			default:
-				a[j*lda+i] = T((r.Float64()*2 - 1) / float64(n))
-			}
-		}
-	}
+	a, opA := triangle[T](r, upper, trans, unit, n, lda)
 	b := make([]T, ldb*nrhs)
 	for i := range b {
 		b[i] = T(r.Float64()*2 - 1)
@@ -64,18 +51,6 @@ func checkTriSolve[T batchlas.Float](t *testing.T, r *rand.Rand, what string, up
 	}
 	b0 := append([]T(nil), b...)
 	TriSolve(upper, trans, unit, n, a, lda, b, ldb, nrhs)
-	opA := func(i, j int) float64 {
-		if trans {
-			i, j = j, i
-		}
-		if (upper && i > j) || (!upper && i < j) {
-			return 0
-		}
-		if unit && i == j {
-			return 1
-		}
-		return float64(a[j*lda+i])
-	}
 	for c := range nrhs {
 		for i := range ldb {
 			if i >= n {
@@ -126,20 +101,7 @@ func triSolvesRight[T batchlas.Float](t *testing.T, asm bool, tol float64) {
 
 func checkTriSolveRight[T batchlas.Float](t *testing.T, r *rand.Rand, what string, upper, trans, unit bool, m, n int, tol float64) {
 	lda, ldb := n+1, m+2
-	a := make([]T, lda*n)
-	for j := range n {
-		for i := range lda {
-			inTri := i < n && ((upper && i <= j) || (!upper && i >= j))
-			switch {
-			case !inTri || (unit && i == j):
-				a[j*lda+i] = T(math.NaN())
-			case i == j:
-				a[j*lda+i] = T(2 + r.Float64())
-			default:
-				a[j*lda+i] = T((r.Float64()*2 - 1) / float64(n))
-			}
-		}
-	}
+	a, opA := triangle[T](r, upper, trans, unit, n, lda)
 	b := make([]T, ldb*n)
 	for i := range b {
 		b[i] = T(r.Float64()*2 - 1)
@@ -149,18 +111,6 @@ func checkTriSolveRight[T batchlas.Float](t *testing.T, r *rand.Rand, what strin
 	}
 	b0 := append([]T(nil), b...)
 	TriSolveRight(upper, trans, unit, m, n, a, lda, b, ldb)
-	opA := func(i, j int) float64 {
-		if trans {
-			i, j = j, i
-		}
-		if (upper && i > j) || (!upper && i < j) {
-			return 0
-		}
-		if unit && i == j {
-			return 1
-		}
-		return float64(a[j*lda+i])
-	}
 	for c := range n {
 		for i := range ldb {
 			if i >= m {
@@ -178,4 +128,38 @@ func checkTriSolveRight[T batchlas.Float](t *testing.T, r *rand.Rand, what strin
 			}
 		}
 	}
+}
+
+// triangle makes a well-conditioned n x n upper or lower triangle with
+// leading dimension lda, NaN everywhere TriSolve must not read (the other
+// triangle, the rows past n, a unit diagonal), and op(A)'s elements as the
+// solves see them.
+func triangle[T batchlas.Float](r *rand.Rand, upper, trans, unit bool, n, lda int) ([]T, func(i, j int) float64) {
+	a := make([]T, lda*n)
+	for j := range n {
+		for i := range lda {
+			inTri := i < n && ((upper && i <= j) || (!upper && i >= j))
+			switch {
+			case !inTri || (unit && i == j):
+				a[j*lda+i] = T(math.NaN())
+			case i == j:
+				a[j*lda+i] = T(2 + r.Float64())
+			default:
+				a[j*lda+i] = T((r.Float64()*2 - 1) / float64(n))
+			}
+		}
+	}
+	opA := func(i, j int) float64 {
+		if trans {
+			i, j = j, i
+		}
+		if (upper && i > j) || (!upper && i < j) {
+			return 0
+		}
+		if unit && i == j {
+			return 1
+		}
+		return float64(a[j*lda+i])
+	}
+	return a, opA
 }

@@ -12,6 +12,10 @@ var (
 	// jacobiFamily is cyclic two-sided Jacobi per matrix on a full
 	// symmetric copy (n <= jacobiMax).
 	jacobiFamily = &sel.Family{Name: "jacobi"}
+	// lanesFamily is the same cyclic Jacobi across matrices: groups of 8
+	// (float64) or 16 (float32) matrices interleaved one per vector lane
+	// (n <= lanesMax).
+	lanesFamily = &sel.Family{Name: "lanes"}
 	// tridiagFamily reduces each matrix to tridiagonal form with
 	// Householder reflectors (unblocked), forms Q from them for vectors,
 	// and runs implicit QL/QR on the tridiagonal matrix, per matrix.
@@ -26,16 +30,22 @@ var (
 )
 
 // Families lists every family syev declares.
-var Families = []*sel.Family{jacobiFamily, tridiagFamily, blockedFamily, vendorFamily}
+var Families = []*sel.Family{jacobiFamily, lanesFamily, tridiagFamily, blockedFamily, vendorFamily}
 
 // jacobiMax is the largest order the jacobi kernel accepts: its cost grows
 // as a handful of sweeps of n^3 each, which beyond this order loses to the
 // tridiagonal reduction by a wide margin whatever the machine.
 const jacobiMax = 32
 
+// lanesMax is the largest order the lanes kernel accepts: the group's
+// matrix and rotations (2*n*n 64-byte vectors) stay within L2 up to it,
+// and Jacobi's cost already loses to the reduction well before.
+const lanesMax = 32
+
 // nativeCandidates are the pure-Go choices, identical for both dtypes.
 var nativeCandidates = []sel.Choice{
 	jacobiFamily.With(),
+	lanesFamily.With(),
 	tridiagFamily.With(),
 	blockedFamily.With(16),
 	blockedFamily.With(32),

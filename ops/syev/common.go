@@ -89,57 +89,38 @@ func scaleRange[T batchlas.Float]() (rmin, rmax T) {
 
 // load reads the uplo triangle of the n x n column-major matrix m (leading
 // dimension ld) into s, a full symmetric n x n copy with leading dimension
-// n (both triangles written, the other triangle of m never read). When the
-// triangle holds a NaN or an infinity it returns ok = false and s is
-// zeroed. Otherwise, when the largest magnitude lies outside scaleRange, s
-// is multiplied by sigma, a power of two chosen so that it lies inside
-// (exact, barring underflow of entries far below the largest), and sigma
-// is returned (1 when no scaling was needed): the eigenvalues of s are
-// sigma times those of m, its eigenvectors the same.
-func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T) (sigma T, ok bool) {
-	s = s[:n*n]
+// n (both triangles written, the other triangle of m never read), its
+// element (r, c) at s[(c*n+r)*inc]: inc is 1 for a matrix of its own, the
+// group's lane count for a lane of an interleaved group (s starting at
+// the lane). When the triangle holds a NaN or an infinity it returns ok =
+// false and s is zeroed. Otherwise, when the largest magnitude lies
+// outside scaleRange, s is multiplied by sigma, a power of two chosen so
+// that it lies inside (exact, barring underflow of entries far below the
+// largest), and sigma is returned (1 when no scaling was needed): the
+// eigenvalues of s are sigma times those of m, its eigenvectors the same.
+func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, inc int) (sigma T, ok bool) {
+	s = s[:((n*n)-1)*inc+1]
 	var anrm T
 	big, bad := maxOf[T](), false
-	if uplo == batchlas.Lower {
-		for c := 0; c < n; c++ {
-			col := m[c*ld+c : c*ld+n]
-			dst := s[c*n+c : c*n+n]
-			for r, v := range col {
-				dst[r] = v
-				if a := abs(v); !(a <= big) {
-					bad = true // NaN or +Inf
-				} else if a > anrm {
-					anrm = a
-				}
-			}
+	for c := 0; c < n; c++ {
+		lo, hi := c, n // the rows of column c in the triangle
+		if uplo == batchlas.Upper {
+			lo, hi = 0, c+1
 		}
-		// Mirror the lower triangle into the upper one.
-		for c := 0; c < n; c++ {
-			for r := c + 1; r < n; r++ {
-				s[r*n+c] = s[c*n+r]
-			}
-		}
-	} else {
-		for c := 0; c < n; c++ {
-			col := m[c*ld : c*ld+c+1]
-			dst := s[c*n : c*n+c+1]
-			for r, v := range col {
-				dst[r] = v
-				if a := abs(v); !(a <= big) {
-					bad = true // NaN or +Inf
-				} else if a > anrm {
-					anrm = a
-				}
-			}
-		}
-		for c := 0; c < n; c++ {
-			for r := 0; r < c; r++ {
-				s[r*n+c] = s[c*n+r]
+		for r, v := range m[c*ld+lo : c*ld+hi] {
+			r += lo
+			s[(c*n+r)*inc], s[(r*n+c)*inc] = v, v
+			if a := abs(v); !(a <= big) {
+				bad = true // NaN or +Inf
+			} else if a > anrm {
+				anrm = a
 			}
 		}
 	}
 	if bad {
-		clear(s)
+		for e := 0; e < n*n; e++ {
+			s[e*inc] = 0
+		}
 		return 0, false
 	}
 	sigma = 1
@@ -151,8 +132,8 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T) (sigma 
 		sigma = pow2Toward(anrm, rmax)
 	}
 	if sigma != 1 {
-		for j := range s {
-			s[j] *= sigma
+		for e := 0; e < n*n; e++ {
+			s[e*inc] *= sigma
 		}
 	}
 	return sigma, true
@@ -192,19 +173,21 @@ func finish[T batchlas.Float](d, z []T, n int, sigma T, w, m []T, ld int) {
 // sortAscending orders d[:n] ascending by selection sort, swapping the
 // columns of z (n x n, leading dimension n) alike when z is not nil: the
 // fewest column swaps, as LAPACK's xSTEQR does. Equal values keep their
-// order.
+// order (-0 counts as below +0). The minimum is searched on orderKey, so
+// that the search compiles to conditional moves rather than branches
+// that mispredict on unsorted data.
 func sortAscending[T batchlas.Float](d, z []T, n int) {
 	for i := 0; i < n-1; i++ {
-		k, p := i, d[i]
+		k, pk := i, orderKey(d[i])
 		for j := i + 1; j < n; j++ {
-			if d[j] < p {
-				k, p = j, d[j]
+			if key := orderKey(d[j]); key < pk {
+				k, pk = j, key
 			}
 		}
 		if k == i {
 			continue
 		}
-		d[k], d[i] = d[i], p
+		d[k], d[i] = d[i], d[k]
 		if z != nil {
 			ci, ck := z[i*n:i*n+n], z[k*n:k*n+n]
 			for r := range ci {
@@ -214,24 +197,42 @@ func sortAscending[T batchlas.Float](d, z []T, n int) {
 	}
 }
 
+// orderKey maps a number that is not NaN to an integer that orders as it
+// does: the float64 bits with the sign bit set for a positive number and
+// all bits flipped for a negative one.
+func orderKey[T batchlas.Float](x T) uint64 {
+	b := math.Float64bits(float64(x))
+	return b ^ (uint64(int64(b)>>63) | 1<<63)
+}
+
 // fixSigns applies the sign convention to the n columns of z (leading
 // dimension n): each column's entry of largest magnitude (the first of
 // them on a tie) is made positive by negating the column if needed.
 func fixSigns[T batchlas.Float](z []T, n int) {
 	for c := 0; c < n; c++ {
 		col := z[c*n : c*n+n]
-		big, at := T(-1), 0
-		for r, v := range col {
-			if a := abs(v); a > big {
-				big, at = a, r
-			}
-		}
-		if col[at] < 0 {
+		if largestIsNegative(col) {
 			for r := range col {
 				col[r] = -col[r]
 			}
 		}
 	}
+}
+
+// largestIsNegative reports whether the entry of largest magnitude of x
+// (the first of them on a tie) is negative. It compares magnitudes as the
+// integers of their float64 bits, which order like the values (x holds no
+// NaN), so that the loop compiles to conditional moves: the winner's place
+// is data-dependent and a branch on it mispredicts half the time.
+func largestIsNegative[T batchlas.Float](x []T) bool {
+	var best, neg uint64
+	for _, v := range x {
+		b := math.Float64bits(float64(v))
+		if mag := b &^ (1 << 63); mag > best {
+			best, neg = mag, b>>63
+		}
+	}
+	return neg != 0
 }
 
 // nrm2 is the Euclidean norm of x, scaled when a plain sum of squares

@@ -50,7 +50,14 @@ func jacobiEig[T batchlas.Float](s []T, n int, d, v []T) int {
 	if converged {
 		return 0
 	}
-	// The last sweep rotated something: count the columns still off.
+	return offColumns(s, n)
+}
+
+// offColumns is the info of a Jacobi kernel that ran out of sweeps on the
+// full symmetric s (n x n, leading dimension n): the number of columns
+// that still hold a non-negligible off-diagonal entry.
+func offColumns[T batchlas.Float](s []T, n int) int {
+	eps, tiny := epsOf[T](), safminOf[T]()
 	bad := 0
 	for c := 0; c < n; c++ {
 		for r := 0; r < n; r++ {

@@ -144,6 +144,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 			}
 			return v, jacobiEig(s, n, d, v)
 		})
+	case lanesFamily:
+		return lanesSyev(ctx, jobz, uplo, a, w, ws, info)
 	case tridiagFamily:
 		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot(n), tridiagKernel[T](n, jobz))
 	case blockedFamily:
@@ -216,12 +218,14 @@ const (
 )
 
 // canRun is syev's correctness gate (R3): jacobi takes orders up to
-// jacobiMax; blocked needs a panel of at least one column; the vendor
+// jacobiMax, lanes up to lanesMax; blocked needs a panel of at least one column; the vendor
 // kernel needs gonum's LAPACK in the build. tridiag takes every order.
 func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case jacobiFamily:
 		return k.Int(keyN) <= jacobiMax
+	case lanesFamily:
+		return k.Int(keyN) <= lanesMax
 	case tridiagFamily:
 		return true
 	case blockedFamily:
@@ -250,6 +254,8 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, jobz Job, a
 	switch c.Family() {
 	case jacobiFamily:
 		return parallel.Workers(ctx) * jacobiSlot(n, jobz)
+	case lanesFamily:
+		return parallel.Workers(ctx) * lanesSlot[T](n, jobz)
 	case tridiagFamily:
 		return parallel.Workers(ctx) * tridiagSlot(n)
 	case blockedFamily:
@@ -311,7 +317,7 @@ func perMatrix[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Up
 		s, d, rest := buf[:n*n], buf[n*n:n*n+n], buf[n*n+n:]
 		for i := lo; i < hi; i++ {
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			sigma, ok := load(uplo, m, a.LD, n, s)
+			sigma, ok := load(uplo, m, a.LD, n, s, 1)
 			if !ok {
 				info[i] = nanInfo(n)
 				continue

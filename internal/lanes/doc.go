@@ -1,0 +1,18 @@
+// Package lanes holds the library's across-matrices kernels: a group of
+// Lanes small matrices is interleaved so that each 64-byte vector holds
+// the same element of every matrix of the group, one matrix per lane
+// (Intel MKL calls the layout "compact"). A kernel then runs one matrix's
+// algorithm on whole vectors, so orders far too small to fill a vector
+// with one matrix's rows still run at full vector width, and branches
+// that differ between matrices become masks.
+//
+// Element (r, c) of lane l's n x n matrix is at a[(c*n+r)*Lanes + l]:
+// column-major within the matrix, lane fastest.
+//
+// On x86-64-v4 the kernels are AVX-512 assembly (jacobi_amd64.s, written
+// by gen.go: `go generate`; TestAssemblyIsGenerated checks the file is
+// what gen.go writes). Elsewhere, with -tags purego, or when simd.AVX512
+// is false, a Go twin runs that performs the same IEEE operations in the
+// same order, so both give the same bits; the tests flip simd.AVX512 to
+// compare them on one machine.
+package lanes

@@ -1,0 +1,262 @@
+package lanes
+
+//go:generate go run gen.go
+
+import (
+	"math"
+	"sync"
+	"unsafe"
+
+	"github.com/batchlas-go/batchlas"
+)
+
+// Lanes is the number of matrices of T in one interleaved group: the
+// elements of T in a 64-byte vector (8 float64, 16 float32).
+func Lanes[T batchlas.Float]() int {
+	var z T
+	return 64 / int(unsafe.Sizeof(z))
+}
+
+// Jacobi runs cyclic two-sided Jacobi on a group of Lanes[T]() symmetric
+// n x n matrices interleaved in a (both triangles held). A sweep visits
+// every pair p < q once, in n-1 (n even) or n (n odd) steps of disjoint
+// pairs (the round-robin ordering of parallel Jacobi), and in each matrix
+// rotates the pairs whose off-diagonal entry is not negligible:
+//
+//	|a_pq| <= tiny  or  a_pq^2 <= eps^2*|a_pp*a_qq|
+//
+// (a NaN is never negligible). The rotations of a step, being disjoint,
+// are computed together from the matrix as the step found it and then
+// applied to columns and rows; each rotated 2x2 block is set to
+// Rutishauser's values and its off-diagonal entry to zero. Each matrix is
+// driven towards diagonal form, its eigenvalues left on the diagonal
+// (unsorted); when v is not nil (the same layout as a, holding the
+// identity or any starting basis), the rotations are accumulated into its
+// columns. The scaling that keeps the tests above from overflowing is the
+// caller's: entries up to about sqrt of T's largest value over n are safe.
+// w is scratch of at least JacobiWork(n) elements.
+//
+// Sweeps stop when one rotates nothing in any lane, or after sweeps.
+// made is the number of sweeps made, and rotated has bit l set when lane
+// l rotated something in the last of them: with made == sweeps, those
+// lanes have not converged. A lane that stopped rotating is left as it is
+// by later sweeps (its rotations are exact identities), so every lane's
+// result is what it would be alone, but for the sign of zeros.
+func Jacobi[T batchlas.Float](a, v []T, n, sweeps int, eps, tiny T, w []T) (rotated uint64, made int) {
+	if n == 0 || sweeps <= 0 {
+		return 0, 0
+	}
+	size := n * n * Lanes[T]()
+	a, w = a[:size], w[:JacobiWork[T](n)]
+	if v != nil {
+		v = v[:size]
+	}
+	low, up := scaleUp[T]()
+	k := [6]T{tiny, eps * eps, 1, low, T(math.Copysign(0, -1)), up}
+	return jacobi(a, v, n, sweeps, &k, schedule(n), w)
+}
+
+// JacobiWork is the scratch Jacobi needs for order n: six vectors (c, s,
+// the new 2x2 block and a flag) for each pair of a step.
+func JacobiWork[T batchlas.Float](n int) int { return max(1, n/2) * 6 * Lanes[T]() }
+
+// The schedule's marks: the end of a step, and after the last step's mark
+// the end of the sweep.
+const (
+	stepEnd  = -1
+	sweepEnd = -2
+)
+
+// schedules holds each order's schedule, made on first use.
+var schedules sync.Map // int -> []int64
+
+// schedule returns the sweep order of Jacobi for order n: the steps of the
+// round-robin tournament on n players (one sits out each step when n is
+// odd), each as its pairs (p, q), p < q, then (stepEnd, 0); after the last
+// step, (sweepEnd, 0). Player 0 stays in place while the others turn.
+func schedule(n int) []int64 {
+	if s, ok := schedules.Load(n); ok {
+		return s.([]int64)
+	}
+	m := n + n%2
+	seat := make([]int, m)
+	for i := range seat {
+		seat[i] = i
+	}
+	var s []int64
+	for range m - 1 {
+		for i := 0; i < m/2; i++ {
+			p, q := seat[i], seat[m-1-i]
+			if p > q {
+				p, q = q, p
+			}
+			if q < n {
+				s = append(s, int64(p), int64(q))
+			}
+		}
+		s = append(s, stepEnd, 0)
+		// The others turn one seat: the last moves to seat 1.
+		last := seat[m-1]
+		copy(seat[2:], seat[1:m-1])
+		seat[1] = last
+	}
+	s = append(s, sweepEnd, 0)
+	got, _ := schedules.LoadOrStore(n, s)
+	return got.([]int64)
+}
+
+// scaleUp returns the bound below which |a_qq - a_pp| and |2*a_pq| are
+// both scaled up before they are squared, and the power of two they are
+// scaled by: the squares then neither underflow (from the smallest
+// subnormal up) nor, from just under the bound, overflow.
+func scaleUp[T batchlas.Float]() (low, up T) {
+	if Lanes[T]() == 16 {
+		return 0x1p-40, 0x1p86
+	}
+	l, u := 0x1p-400, 0x1p600
+	return T(l), T(u)
+}
+
+// jacobiGo is the assembly's twin: step by step and phase by phase, the
+// same operations in the same order in every lane, and the same pairs
+// skipped. Every product is
+// converted to T before it is added so that the compiler cannot fuse it
+// into a multiply-add the assembly does not make. k holds tiny, eps^2, 1,
+// low, -0 (the sign bit) and up; w holds each pair's c, s, new a_pp,
+// a_qq and a_pq and its flag, as the assembly's.
+func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64, w []T) (rotated uint64, made int) {
+	L := Lanes[T]()
+	tiny, eps2, low, up := k[0], k[1], k[3], k[5]
+	col := n * L
+	for made < sweeps {
+		made++
+		var swept uint64
+		for step := sched; step[0] != sweepEnd; {
+			np := 0
+			for step[2*np] != stepEnd {
+				np++
+			}
+			pairs := step[:2*np]
+			// Phase 1: every pair's rotation in every lane, from the
+			// matrix as the step found it; a pair no lane rotates is
+			// flagged and skipped by the other phases.
+			for j := 0; j < np; j++ {
+				p, q := int(pairs[2*j]), int(pairs[2*j+1])
+				e := w[j*6*L : (j+1)*6*L]
+				any := false
+				for l := 0; l < L; l++ {
+					app, aqq, apq := a[p*col+p*L+l], a[q*col+q*L+l], a[q*col+p*L+l]
+					ab := abs(apq)
+					rot := !(ab <= tiny) && !(T(ab*ab) <= T(eps2*abs(T(app*aqq))))
+					d, e2 := aqq-app, apq+apq
+					if abs(d) < low && abs(e2) < low {
+						d, e2 = d*up, e2*up
+					}
+					r := sqrt(T(d*d) + T(e2*e2))
+					u := abs(d) + r
+					t := e2 / u
+					if d < 0 {
+						t = -t
+					}
+					c := T(1)
+					if !rot {
+						t = 0
+					} else {
+						any = true
+						swept |= 1 << l
+						ru := T(r * u)
+						c = u * (1 / sqrt(ru+ru))
+					}
+					tapq := t * apq
+					if rot {
+						apq = 0
+					}
+					e[l], e[L+l], e[2*L+l], e[3*L+l], e[4*L+l] = c, t*c, app-tapq, aqq+tapq, apq
+				}
+				e[5*L] = 0
+				if any {
+					e[5*L] = 1
+				}
+			}
+			// Phases 2 to 5, lane by lane.
+			for l := 0; l < L; l++ {
+				for j := 0; j < np; j++ {
+					p, q := int(pairs[2*j]), int(pairs[2*j+1])
+					if e := w[j*6*L:]; e[5*L] != 0 {
+						rotate(a[p*col:], a[q*col:], L, n, l, e[l], e[L+l])
+					}
+				}
+				for j := 0; j < np; j++ {
+					p, q := int(pairs[2*j]), int(pairs[2*j+1])
+					if e := w[j*6*L:]; e[5*L] != 0 {
+						rotate(a[p*L:], a[q*L:], col, n, l, e[l], e[L+l])
+					}
+				}
+				for j := 0; j < np; j++ {
+					p, q := int(pairs[2*j]), int(pairs[2*j+1])
+					if e := w[j*6*L:]; e[5*L] != 0 {
+						a[p*col+p*L+l], a[q*col+q*L+l] = e[2*L+l], e[3*L+l]
+						a[q*col+p*L+l], a[p*col+q*L+l] = e[4*L+l], e[4*L+l]
+					}
+				}
+				if v == nil {
+					continue
+				}
+				for j := 0; j < np; j++ {
+					p, q := int(pairs[2*j]), int(pairs[2*j+1])
+					if e := w[j*6*L:]; e[5*L] != 0 {
+						rotate(v[p*col:], v[q*col:], L, n, l, e[l], e[L+l])
+					}
+				}
+			}
+			step = step[2*np+2:]
+		}
+		rotated = swept
+		if swept == 0 {
+			break
+		}
+	}
+	return rotated, made
+}
+
+// rotate applies the plane rotation (c, s) to the n pairs x[i*inc+l],
+// y[i*inc+l]: x, y := c*x - s*y, s*x + c*y, each sum rounded once (the
+// assembly's fused multiply-add on the other product).
+func rotate[T batchlas.Float](x, y []T, inc, n, l int, c, s T) {
+	for i := 0; i < n; i++ {
+		xi, yi := x[i*inc+l], y[i*inc+l]
+		x[i*inc+l] = fma(c, xi, -T(s*yi))
+		y[i*inc+l] = fma(s, xi, T(c*yi))
+	}
+}
+
+// fma is a*b + c rounded once, in T.
+func fma[T batchlas.Float](a, b, c T) T {
+	if Lanes[T]() == 16 {
+		return T(fma32(float32(a), float32(b), float32(c)))
+	}
+	return T(math.FMA(float64(a), float64(b), float64(c)))
+}
+
+// fma32 is a*b + c rounded once to float32. The product is exact in
+// float64; the float64 sum is made round-to-odd (nudged one unit away
+// from an even last bit towards the exact sum when it is inexact), and a
+// round-to-odd result with 29 bits to spare rounds to float32 as the
+// exact sum would (Boldo and Melquiond).
+func fma32(a, b, c float32) float32 {
+	p := float64(a) * float64(b)
+	s := p + float64(c)
+	// The error of the sum, exactly (Knuth's TwoSum).
+	pb := s - p
+	err := (p - (s - pb)) + (float64(c) - pb)
+	if err != 0 && math.Float64bits(s)&1 == 0 {
+		s = math.Nextafter(s, math.Copysign(math.Inf(1), err))
+	}
+	return float32(s)
+}
+
+func abs[T batchlas.Float](x T) T { return T(math.Abs(float64(x))) }
+
+// sqrt is correctly rounded for float32 too: the float64 square root of a
+// float32, rounded to float32, is the float32 square root.
+func sqrt[T batchlas.Float](x T) T { return T(math.Sqrt(float64(x))) }

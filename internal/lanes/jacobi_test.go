@@ -1,0 +1,265 @@
+package lanes
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+// jacobi_amd64.s is exactly what gen.go writes.
+func TestAssemblyIsGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	out := filepath.Join(t.TempDir(), "jacobi_amd64.s")
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "run", "gen.go", "-o", out)
+	msg, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run gen.go: %v\n%s", err, msg)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("jacobi_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("jacobi_amd64.s differs from what gen.go writes: run go generate in internal/lanes")
+	}
+}
+
+// orders straddle the loop ends of the assembly (one pair, a single
+// sweep's worth) and the sizes the syev op sends.
+var orders = []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 24, 33}
+
+// group fills the interleaved group a (n x n per lane, both triangles)
+// with a different kind of symmetric matrix per lane: random, zero,
+// diagonal, a repeated eigenvalue (3I plus a rank-one term), entries far
+// below one and a graded matrix, the rest random; and v with the identity.
+func group[T batchlas.Float](r *rand.Rand, n int) (a, v []T) {
+	L := Lanes[T]()
+	a, v = make([]T, n*n*L), make([]T, n*n*L)
+	set := func(x []T, l, row, col int, val float64) {
+		x[(col*n+row)*L+l] = T(val)
+		x[(row*n+col)*L+l] = T(val)
+	}
+	for l := 0; l < L; l++ {
+		for c := 0; c < n; c++ {
+			v[(c*n+c)*L+l] = 1
+			for row := 0; row <= c; row++ {
+				var val float64
+				switch l {
+				case 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15:
+					val = r.NormFloat64()
+				case 1:
+				case 2:
+					if row == c {
+						val = float64(n - c)
+					}
+				case 3:
+					val = 0.25
+					if row == c {
+						val += 3
+					}
+				case 4:
+					val = 1e-12 * r.NormFloat64()
+				case 5:
+					val = r.NormFloat64() * math.Pow(10, -float64(row+c)/2)
+				}
+				set(a, l, row, c, val)
+			}
+		}
+	}
+	return a, v
+}
+
+// paths are the code paths this machine runs: the assembly (on an AVX-512
+// machine presented as x86-64-v4) and the Go twin.
+func paths() []bool {
+	if simd.AVX512 {
+		return []bool{true, false}
+	}
+	return []bool{false}
+}
+
+func run[T batchlas.Float](avx bool, a, v []T, n, sweeps int) (uint64, int) {
+	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
+	simd.AVX512 = avx
+	return Jacobi(a, v, n, sweeps, T(eps[T]()), tiny[T](), make([]T, JacobiWork[T](n)))
+}
+
+func eps[T batchlas.Float]() float64 {
+	if Lanes[T]() == 16 {
+		return 0x1p-24
+	}
+	return 0x1p-53
+}
+
+func tiny[T batchlas.Float]() T {
+	if Lanes[T]() == 16 {
+		return T(0x1p-126)
+	}
+	x := 0x1p-1022
+	return T(x)
+}
+
+func TestJacobiPathsAgree(t *testing.T) {
+	if !simd.AVX512 {
+		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
+	}
+	testPathsAgree[float64](t)
+	testPathsAgree[float32](t)
+}
+
+// testPathsAgree runs the assembly and the twin on the same groups, to
+// convergence and stopped after one and two sweeps, with and without
+// vectors, and wants the same bits.
+func testPathsAgree[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range orders {
+		for _, sweeps := range []int{1, 2, 30} {
+			for _, vectors := range []bool{false, true} {
+				a, v := group[T](r, n)
+				if !vectors {
+					v = nil
+				}
+				a2, v2 := slices.Clone(a), slices.Clone(v)
+				rot, made := run(true, a, v, n, sweeps)
+				rot2, made2 := run(false, a2, v2, n, sweeps)
+				name := fmt.Sprintf("%T n=%d sweeps=%d vectors=%v", T(0), n, sweeps, vectors)
+				if rot != rot2 || made != made2 {
+					t.Errorf("%s: assembly rotated %b in sweep %d, twin %b in sweep %d", name, rot, made, rot2, made2)
+				}
+				if i := firstDiff(a, a2); i >= 0 {
+					t.Errorf("%s: a[%d] assembly %v twin %v", name, i, a[i], a2[i])
+				}
+				if i := firstDiff(v, v2); i >= 0 {
+					t.Errorf("%s: v[%d] assembly %v twin %v", name, i, v[i], v2[i])
+				}
+			}
+		}
+	}
+}
+
+// firstDiff is the first index where x and y differ in their bits, or -1.
+func firstDiff[T batchlas.Float](x, y []T) int {
+	for i := range x {
+		if math.Float64bits(float64(x[i])) != math.Float64bits(float64(y[i])) {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestJacobiDiagonalises(t *testing.T) {
+	for _, avx := range paths() {
+		testDiagonalises[float64](t, avx)
+		testDiagonalises[float32](t, avx)
+	}
+}
+
+// testDiagonalises checks each lane's result against gonum: the
+// eigenvalues, sorted, against mat.EigenSym's, and the vectors by
+// ||A V - V diag(d)|| and ||V^T V - I||, in units of n*eps*||A||.
+func testDiagonalises[T batchlas.Float](t *testing.T, avx bool) {
+	r := rand.New(rand.NewPCG(3, 4))
+	L, e := Lanes[T](), eps[T]()
+	for _, n := range orders {
+		a, v := group[T](r, n)
+		a0 := slices.Clone(a)
+		rot, made := run(avx, a, v, n, 30)
+		name := fmt.Sprintf("%T avx=%v n=%d", T(0), avx, n)
+		if rot != 0 {
+			t.Errorf("%s: lanes %b still rotating after %d sweeps", name, rot, made)
+			continue
+		}
+		for l := 0; l < L; l++ {
+			sym := mat.NewSymDense(n, nil)
+			for c := 0; c < n; c++ {
+				for row := 0; row <= c; row++ {
+					sym.SetSym(row, c, float64(a0[(c*n+row)*L+l]))
+				}
+			}
+			norm := mat.Norm(sym, 2) + math.SmallestNonzeroFloat64
+			var es mat.EigenSym
+			if !es.Factorize(sym, false) {
+				t.Fatalf("%s lane %d: gonum's EigenSym failed", name, l)
+			}
+			want := es.Values(nil)
+			got := make([]float64, n)
+			for j := range got {
+				got[j] = float64(a[(j*n+j)*L+l])
+			}
+			slices.Sort(got)
+			tol := 8 * float64(n) * e * norm
+			for j := range got {
+				if !(math.Abs(got[j]-want[j]) <= tol) {
+					t.Errorf("%s lane %d: eigenvalue %d is %g, gonum %g", name, l, j, got[j], want[j])
+					break
+				}
+			}
+			vm := mat.NewDense(n, n, nil)
+			for c := 0; c < n; c++ {
+				for row := 0; row < n; row++ {
+					vm.Set(row, c, float64(v[(c*n+row)*L+l]))
+				}
+			}
+			var av, vd, vtv mat.Dense
+			av.Mul(sym, vm)
+			vd.Apply(func(_, c int, x float64) float64 { return x * float64(a[(c*n+c)*L+l]) }, vm)
+			av.Sub(&av, &vd)
+			vtv.Mul(vm.T(), vm)
+			for j := 0; j < n; j++ {
+				vtv.Set(j, j, vtv.At(j, j)-1)
+			}
+			if res := mat.Norm(&av, 1); !(res <= tol) {
+				t.Errorf("%s lane %d: ||A V - V D|| = %g > %g", name, l, res, tol)
+			}
+			if orth := mat.Norm(&vtv, 1); !(orth <= 16*float64(n)*e) {
+				t.Errorf("%s lane %d: ||V^T V - I|| = %g", name, l, orth)
+			}
+		}
+	}
+}
+
+// TestJacobiStopsAtTheLimit: a sweep limit too small to converge is
+// honoured and reported in rotated; a lane that converged at once (the
+// zero and diagonal lanes) is not reported.
+func TestJacobiStopsAtTheLimit(t *testing.T) {
+	for _, avx := range paths() {
+		r := rand.New(rand.NewPCG(5, 6))
+		a, _ := group[float64](r, 12)
+		rot, made := run(avx, a, nil, 12, 1)
+		if made != 1 || rot&1 == 0 || rot&0b110 != 0 {
+			t.Errorf("avx=%v: one sweep: made %d, rotated %08b; want 1, lane 0 set, lanes 1 and 2 clear", avx, made, rot)
+		}
+	}
+}
+
+// benchRun runs Jacobi on a group for the benchmark: the element type's
+// eps and tiny, 30 sweeps at most.
+func benchRun[T interface{ ~float32 | ~float64 }](a, v []T, n int) int {
+	switch a := any(a).(type) {
+	case []float64:
+		_, made := Jacobi(a, any(v).([]float64), n, 30, eps[float64](), tiny[float64](), make([]float64, JacobiWork[float64](n)))
+		return made
+	case []float32:
+		_, made := Jacobi(a, any(v).([]float32), n, 30, float32(eps[float32]()), tiny[float32](), make([]float32, JacobiWork[float32](n)))
+		return made
+	}
+	return 0
+}

@@ -1,0 +1,121 @@
+package syev
+
+import (
+	"context"
+	"errors"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanes"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+)
+
+// lanesSyev is the lanes kernel: cyclic Jacobi across matrices. The batch
+// is cut into groups of lanes.Lanes[T]() matrices (8 float64, 16
+// float32); each group is loaded, one lane per matrix, into the
+// interleaved layout of package lanes, where one vector operation advances
+// every matrix of the group by the same step (lanes.Jacobi: the jacobi
+// kernel's negligibility test and rotation formulas and the same sweep
+// limit, with the pairs of a sweep in round-robin order, so that a step's
+// disjoint rotations are computed together),
+// and written back per matrix through the shared epilogue. The last group
+// is padded with zero matrices, which need no rotation. A matrix that
+// holds a NaN or an infinity becomes a zero lane too, and is reported as
+// with every kernel.
+func lanesSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32) error {
+	n, L := a.Rows, lanes.Lanes[T]()
+	slot := lanesSlot[T](n, jobz)
+	if len(ws) < slot {
+		ws = make([]T, parallel.Workers(ctx)*slot)
+	}
+	groups := (a.Count + L - 1) / L
+	err := parallel.ForScratch(ctx, groups, float64(L)*flopsPerMatrix(n, jobz), len(ws)/slot, func(wk, lo, hi int) {
+		buf := ws[wk*slot : (wk+1)*slot]
+		for g := lo; g < hi; g++ {
+			lanesGroup(jobz, uplo, a, w, info, g*L, buf)
+		}
+	})
+	var ie *batchlas.InterruptedError
+	if errors.As(err, &ie) {
+		// ForScratch counts groups; the caller counts matrices.
+		done := min(a.Count, ie.Completed*L)
+		return &batchlas.InterruptedError{Count: a.Count, Completed: done, Touched: done, Err: ie.Err}
+	}
+	return err
+}
+
+// lanesSlot is the lanes kernel's per-worker scratch: the group and, for
+// vectors, its rotations (n*n*L each), one matrix's full copy, eigenvalues
+// and vectors, the group's scale factors and lanes.Jacobi's scratch.
+func lanesSlot[T batchlas.Float](n int, jobz Job) int {
+	L := lanes.Lanes[T]()
+	s := n*n*L + n*n + n + L + lanes.JacobiWork[T](n)
+	if jobz == WithVectors {
+		s += n*n*L + n*n
+	}
+	return parallel.Pad(s)
+}
+
+// lanesGroup solves the matrices first .. first+L-1 (those that exist)
+// as one interleaved group in buf (lanesSlot elements).
+func lanesGroup[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], info []int32, first int, buf []T) {
+	n, L := a.Rows, lanes.Lanes[T]()
+	nn := n * n
+	g, buf := buf[:nn*L], buf[nn*L:]
+	s, buf := buf[:nn], buf[nn:]
+	d, buf := buf[:n], buf[n:]
+	sigma, buf := buf[:L], buf[L:]
+	work, buf := buf[:lanes.JacobiWork[T](n)], buf[lanes.JacobiWork[T](n):]
+	var v, z []T
+	if jobz == WithVectors {
+		v, z = buf[:nn*L], buf[nn*L:nn*L+nn]
+		clear(v)
+		for j := 0; j < n; j++ {
+			for l := range L {
+				v[(j*n+j)*L+l] = 1
+			}
+		}
+	}
+	count := min(L, a.Count-first)
+	var bad uint64 // the lanes whose matrix holds a NaN or an infinity
+	for l := range L {
+		if l >= count {
+			for e := 0; e < nn; e++ {
+				g[e*L+l] = 0
+			}
+			continue
+		}
+		i := first + l
+		m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+		var ok bool
+		// load zeroes the lane when the triangle holds a NaN or an
+		// infinity.
+		if sigma[l], ok = load(uplo, m, a.LD, n, g[l:], L); !ok {
+			info[i] = nanInfo(n)
+			bad |= 1 << l
+		}
+	}
+	rotated, made := lanes.Jacobi(g, v, n, jacobiSweeps, epsOf[T](), safminOf[T](), work)
+	for l := range count {
+		i := first + l
+		if bad&(1<<l) != 0 {
+			continue
+		}
+		if made == jacobiSweeps && rotated&(1<<l) != 0 {
+			for e := range s {
+				s[e] = g[e*L+l]
+			}
+			info[i] = int32(offColumns(s, n))
+			continue
+		}
+		for j := range d {
+			d[j] = g[(j*n+j)*L+l]
+		}
+		if z != nil {
+			for e := range z {
+				z[e] = v[e*L+l]
+			}
+		}
+		m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+		finish(d, z, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+	}
+}

@@ -53,16 +53,16 @@ func main() {
 // and each step runs in five phases over its pairs, so the divisions and
 // square roots of different pairs overlap instead of waiting on each
 // other: (1) each pair's rotation from the step's starting matrix, kept in
-// w; (2) columns p and q of a; (3) rows p and q of a; (4) the 2x2 blocks,
-// set to Rutishauser's values; (5) columns p and q of v. A pair's entry in
+// w; (2) columns p and q of a and of v; (3) rows p and q of a; (4) the
+// 2x2 blocks, set to Rutishauser's values. A pair's entry in
 // w is six vectors: c, s, the new a_pp, a_qq and a_pq, and a flag (the
 // first 8 bytes) that is 0 when no lane rotates the pair, which every
 // phase then skips. Registers:
 //
 //	DI a, SI v (0: no vectors), R15 the bytes of a column (n*64),
 //	BX sweeps made, R8 the step's first pair in the schedule, R9 the pair,
-//	R10 and R11 columns p and q (of a, or of v in phase 5), R12 and R13
-//	the byte offsets of rows p and q in a column, AX the offset in the
+//	R10 and R11 columns p and q (of a, then of v in phase 2), R12 and
+//	R13 the byte offsets of rows p and q in a column, AX the offset in the
 //	column loops, DX the pair's entry in w, R14 the column in phase 3,
 //	CX a temporary.
 //	Z31 the sign bit, Z30 zero, Z29 one, Z28 tiny, Z27 eps^2, Z26 low
@@ -164,9 +164,9 @@ F_rot:
 	VMOVUPS Z8, 192(DX)
 	VMOVUPS Z9, 256(DX)
 	NEXT(F_p1)
-	// Phase 2: columns p and q of a: x, y := c*x - s*y, s*x + c*y, each
-	// with one rounding of the sum (a fused multiply-add on the other
-	// product).
+	// Phase 2: columns p and q of a and of v: x, y := c*x - s*y,
+	// s*x + c*y, each with one rounding of the sum (a fused multiply-add
+	// on the other product).
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F_p2:
@@ -180,6 +180,19 @@ F_cols:
 	ADDQ $64, AX
 	CMPQ AX, R15
 	JLT F_cols
+	// Columns p and q of v, the same way.
+	TESTQ SI, SI
+	JZ F_p2next
+	MOVQ 16(R9), R10
+	ADDQ SI, R10
+	MOVQ 24(R9), R11
+	ADDQ SI, R11
+	XORQ AX, AX
+F_vcols:
+	ROTATE((R10)(AX*1), (R11)(AX*1))
+	ADDQ $64, AX
+	CMPQ AX, R15
+	JLT F_vcols
 	NEXT(F_p2)
 	// Phase 3: rows p and q of a, the same way.
 	MOVQ R8, R9
@@ -212,26 +225,9 @@ F_p4:
 	VMOVUPS Z9, (R11)(R12*1)
 	VMOVUPS Z9, (R10)(R13*1)
 	NEXT(F_p4)
-	// Phase 5: columns p and q of v.
-	TESTQ SI, SI
-	JZ F_stepend
-	MOVQ R8, R9
-	MOVQ w+48(FP), DX
-F_p5:
-	PAIRV
-	SKIP
-	VMOVUPS 0(DX), Z3
-	VMOVUPS 64(DX), Z4
-	XORQ AX, AX
-F_vcols:
-	ROTATE((R10)(AX*1), (R11)(AX*1))
-	ADDQ $64, AX
-	CMPQ AX, R15
-	JLT F_vcols
-	NEXT(F_p5)
 F_stepend:
 	// R9 is at the step's end mark; a second mark ends the sweep.
-	LEAQ 16(R9), R8
+	LEAQ 32(R9), R8
 	CMPQ (R8), $-2
 	JNE F_step
 	KMOVW K2, K7
@@ -244,26 +240,21 @@ F_done:
 	VZEROUPPER
 	RET
 `
-	// PAIR and PAIRV (in a phase loop, after its label), SKIP (after
-	// PAIR: to the loop's next pair when no lane rotates this one),
-	// NEXT(loop) (at its end) and ROTATE(x, y) expand here. pair loads the pair at R9,
-	// or leaves the phase's loop at the step's
-	// end mark (a negative p): columns p and q of the matrix at base, and
-	// the row offsets of p and q.
-	pair := func(label, base string) string {
+	// PAIR (in a phase loop, after its label), SKIP (after PAIR: on to
+	// the loop's next pair when no lane rotates this one), NEXT(loop) (at
+	// its end) and ROTATE(x, y) expand here. PAIR loads the pair at R9,
+	// or leaves the phase's loop at the step's end mark (a negative
+	// entry): the row offsets of p and q, and their columns in a.
+	pair := func(label string) string {
 		return strings.Join([]string{
 			"MOVQ (R9), R12",
 			"TESTQ R12, R12",
 			"JS " + label + "end",
 			"MOVQ 8(R9), R13",
-			"MOVQ R12, R10",
-			"IMULQ R15, R10",
-			"ADDQ " + base + ", R10",
-			"MOVQ R13, R11",
-			"IMULQ R15, R11",
-			"ADDQ " + base + ", R11",
-			"SHLQ $6, R12",
-			"SHLQ $6, R13",
+			"MOVQ 16(R9), R10",
+			"ADDQ DI, R10",
+			"MOVQ 24(R9), R11",
+			"ADDQ DI, R11",
 		}, "\n\t")
 	}
 	var out []string
@@ -275,12 +266,10 @@ F_done:
 			label = strings.TrimSuffix(t, ":")
 			out = append(out, line)
 		case t == "PAIR":
-			out = append(out, "\t"+pair(label, "DI"))
-		case t == "PAIRV":
-			out = append(out, "\t"+pair(label, "SI"))
+			out = append(out, "\t"+pair(label))
 		case strings.HasPrefix(t, "NEXT("):
 			loop := strings.TrimSuffix(strings.TrimPrefix(t, "NEXT("), ")")
-			out = append(out, loop+"next:", "\tADDQ $384, DX", "\tADDQ $16, R9", "\tJMP "+loop, loop+"end:")
+			out = append(out, loop+"next:", "\tADDQ $384, DX", "\tADDQ $32, R9", "\tJMP "+loop, loop+"end:")
 		case t == "SKIP":
 			out = append(out, "\tCMPQ 320(DX), $0", "\tJEQ "+label+"next")
 		case strings.HasPrefix(t, "ROTATE("):

@@ -72,8 +72,11 @@ var schedules sync.Map // int -> []int64
 
 // schedule returns the sweep order of Jacobi for order n: the steps of the
 // round-robin tournament on n players (one sits out each step when n is
-// odd), each as its pairs (p, q), p < q, then (stepEnd, 0); after the last
-// step, (sweepEnd, 0). Player 0 stays in place while the others turn.
+// odd), each as its pairs p < q, then an entry (stepEnd, 0, 0, 0); after
+// the last step, (sweepEnd, 0, 0, 0). A pair is four byte offsets, as the
+// assembly uses them: rows p and q in a column (64 bytes a row), and
+// columns p and q in the group (n*64 bytes a column). Player 0 stays in
+// place while the others turn.
 func schedule(n int) []int64 {
 	if s, ok := schedules.Load(n); ok {
 		return s.([]int64)
@@ -91,16 +94,16 @@ func schedule(n int) []int64 {
 				p, q = q, p
 			}
 			if q < n {
-				s = append(s, int64(p), int64(q))
+				s = append(s, int64(p*64), int64(q*64), int64(p*n*64), int64(q*n*64))
 			}
 		}
-		s = append(s, stepEnd, 0)
+		s = append(s, stepEnd, 0, 0, 0)
 		// The others turn one seat: the last moves to seat 1.
 		last := seat[m-1]
 		copy(seat[2:], seat[1:m-1])
 		seat[1] = last
 	}
-	s = append(s, sweepEnd, 0)
+	s = append(s, sweepEnd, 0, 0, 0)
 	got, _ := schedules.LoadOrStore(n, s)
 	return got.([]int64)
 }
@@ -119,9 +122,9 @@ func scaleUp[T batchlas.Float]() (low, up T) {
 
 // jacobiGo is the assembly's twin: step by step and phase by phase, the
 // same operations in the same order in every lane, and the same pairs
-// skipped. Every product is
-// converted to T before it is added so that the compiler cannot fuse it
-// into a multiply-add the assembly does not make. k holds tiny, eps^2, 1,
+// skipped. Every product is converted to T before it is added so that the
+// compiler cannot fuse it into a multiply-add the assembly does not make
+// (fma makes the ones it does). k holds tiny, eps^2, 1,
 // low, -0 (the sign bit) and up; w holds each pair's c, s, new a_pp,
 // a_qq and a_pq and its flag, as the assembly's.
 func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64, w []T) (rotated uint64, made int) {
@@ -133,15 +136,16 @@ func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64,
 		var swept uint64
 		for step := sched; step[0] != sweepEnd; {
 			np := 0
-			for step[2*np] != stepEnd {
+			for step[4*np] != stepEnd {
 				np++
 			}
-			pairs := step[:2*np]
+			// pair j's p and q, from its row offsets.
+			pq := func(j int) (int, int) { return int(step[4*j] / 64), int(step[4*j+1] / 64) }
 			// Phase 1: every pair's rotation in every lane, from the
 			// matrix as the step found it; a pair no lane rotates is
 			// flagged and skipped by the other phases.
 			for j := 0; j < np; j++ {
-				p, q := int(pairs[2*j]), int(pairs[2*j+1])
+				p, q := pq(j)
 				e := w[j*6*L : (j+1)*6*L]
 				any := false
 				for l := 0; l < L; l++ {
@@ -181,19 +185,19 @@ func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64,
 			// Phases 2 to 5, lane by lane.
 			for l := 0; l < L; l++ {
 				for j := 0; j < np; j++ {
-					p, q := int(pairs[2*j]), int(pairs[2*j+1])
+					p, q := pq(j)
 					if e := w[j*6*L:]; e[5*L] != 0 {
 						rotate(a[p*col:], a[q*col:], L, n, l, e[l], e[L+l])
 					}
 				}
 				for j := 0; j < np; j++ {
-					p, q := int(pairs[2*j]), int(pairs[2*j+1])
+					p, q := pq(j)
 					if e := w[j*6*L:]; e[5*L] != 0 {
 						rotate(a[p*L:], a[q*L:], col, n, l, e[l], e[L+l])
 					}
 				}
 				for j := 0; j < np; j++ {
-					p, q := int(pairs[2*j]), int(pairs[2*j+1])
+					p, q := pq(j)
 					if e := w[j*6*L:]; e[5*L] != 0 {
 						a[p*col+p*L+l], a[q*col+q*L+l] = e[2*L+l], e[3*L+l]
 						a[q*col+p*L+l], a[p*col+q*L+l] = e[4*L+l], e[4*L+l]
@@ -203,13 +207,13 @@ func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64,
 					continue
 				}
 				for j := 0; j < np; j++ {
-					p, q := int(pairs[2*j]), int(pairs[2*j+1])
+					p, q := pq(j)
 					if e := w[j*6*L:]; e[5*L] != 0 {
 						rotate(v[p*col:], v[q*col:], L, n, l, e[l], e[L+l])
 					}
 				}
 			}
-			step = step[2*np+2:]
+			step = step[4*np+4:]
 		}
 		rotated = swept
 		if swept == 0 {

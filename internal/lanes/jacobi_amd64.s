@@ -35,14 +35,10 @@ F64_p1:
 	TESTQ R12, R12
 	JS F64_p1end
 	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
+	MOVQ 16(R9), R10
 	ADDQ DI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
+	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
 	// app, aqq, apq
 	VMOVUPD (R10)(R12*1), Z0
 	VMOVUPD (R11)(R13*1), Z1
@@ -109,12 +105,12 @@ F64_rot:
 	VMOVUPD Z9, 256(DX)
 F64_p1next:
 	ADDQ $384, DX
-	ADDQ $16, R9
+	ADDQ $32, R9
 	JMP F64_p1
 F64_p1end:
-	// Phase 2: columns p and q of a: x, y := c*x - s*y, s*x + c*y, each
-	// with one rounding of the sum (a fused multiply-add on the other
-	// product).
+	// Phase 2: columns p and q of a and of v: x, y := c*x - s*y,
+	// s*x + c*y, each with one rounding of the sum (a fused multiply-add
+	// on the other product).
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F64_p2:
@@ -122,14 +118,10 @@ F64_p2:
 	TESTQ R12, R12
 	JS F64_p2end
 	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
+	MOVQ 16(R9), R10
 	ADDQ DI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
+	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
 	CMPQ 320(DX), $0
 	JEQ F64_p2next
 	VMOVUPD 0(DX), Z3
@@ -147,9 +139,29 @@ F64_cols:
 	ADDQ $64, AX
 	CMPQ AX, R15
 	JLT F64_cols
+	// Columns p and q of v, the same way.
+	TESTQ SI, SI
+	JZ F64_p2next
+	MOVQ 16(R9), R10
+	ADDQ SI, R10
+	MOVQ 24(R9), R11
+	ADDQ SI, R11
+	XORQ AX, AX
+F64_vcols:
+	VMOVUPD (R10)(AX*1), Z6
+	VMOVUPD (R11)(AX*1), Z7
+	VMULPD Z4, Z7, Z9
+	VMULPD Z3, Z7, Z11
+	VFMSUB231PD Z3, Z6, Z9
+	VFMADD231PD Z4, Z6, Z11
+	VMOVUPD Z9, (R10)(AX*1)
+	VMOVUPD Z11, (R11)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R15
+	JLT F64_vcols
 F64_p2next:
 	ADDQ $384, DX
-	ADDQ $16, R9
+	ADDQ $32, R9
 	JMP F64_p2
 F64_p2end:
 	// Phase 3: rows p and q of a, the same way.
@@ -160,14 +172,10 @@ F64_p3:
 	TESTQ R12, R12
 	JS F64_p3end
 	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
+	MOVQ 16(R9), R10
 	ADDQ DI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
+	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
 	CMPQ 320(DX), $0
 	JEQ F64_p3next
 	VMOVUPD 0(DX), Z3
@@ -189,7 +197,7 @@ F64_rows:
 	JLT F64_rows
 F64_p3next:
 	ADDQ $384, DX
-	ADDQ $16, R9
+	ADDQ $32, R9
 	JMP F64_p3
 F64_p3end:
 	// Phase 4: the 2x2 blocks.
@@ -200,14 +208,10 @@ F64_p4:
 	TESTQ R12, R12
 	JS F64_p4end
 	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
+	MOVQ 16(R9), R10
 	ADDQ DI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
+	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
 	CMPQ 320(DX), $0
 	JEQ F64_p4next
 	VMOVUPD 128(DX), Z7
@@ -219,52 +223,12 @@ F64_p4:
 	VMOVUPD Z9, (R10)(R13*1)
 F64_p4next:
 	ADDQ $384, DX
-	ADDQ $16, R9
+	ADDQ $32, R9
 	JMP F64_p4
 F64_p4end:
-	// Phase 5: columns p and q of v.
-	TESTQ SI, SI
-	JZ F64_stepend
-	MOVQ R8, R9
-	MOVQ w+48(FP), DX
-F64_p5:
-	MOVQ (R9), R12
-	TESTQ R12, R12
-	JS F64_p5end
-	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
-	ADDQ SI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
-	ADDQ SI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
-	CMPQ 320(DX), $0
-	JEQ F64_p5next
-	VMOVUPD 0(DX), Z3
-	VMOVUPD 64(DX), Z4
-	XORQ AX, AX
-F64_vcols:
-	VMOVUPD (R10)(AX*1), Z6
-	VMOVUPD (R11)(AX*1), Z7
-	VMULPD Z4, Z7, Z9
-	VMULPD Z3, Z7, Z11
-	VFMSUB231PD Z3, Z6, Z9
-	VFMADD231PD Z4, Z6, Z11
-	VMOVUPD Z9, (R10)(AX*1)
-	VMOVUPD Z11, (R11)(AX*1)
-	ADDQ $64, AX
-	CMPQ AX, R15
-	JLT F64_vcols
-F64_p5next:
-	ADDQ $384, DX
-	ADDQ $16, R9
-	JMP F64_p5
-F64_p5end:
 F64_stepend:
 	// R9 is at the step's end mark; a second mark ends the sweep.
-	LEAQ 16(R9), R8
+	LEAQ 32(R9), R8
 	CMPQ (R8), $-2
 	JNE F64_step
 	KMOVW K2, K7
@@ -308,14 +272,10 @@ F32_p1:
 	TESTQ R12, R12
 	JS F32_p1end
 	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
+	MOVQ 16(R9), R10
 	ADDQ DI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
+	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
 	// app, aqq, apq
 	VMOVUPS (R10)(R12*1), Z0
 	VMOVUPS (R11)(R13*1), Z1
@@ -382,12 +342,12 @@ F32_rot:
 	VMOVUPS Z9, 256(DX)
 F32_p1next:
 	ADDQ $384, DX
-	ADDQ $16, R9
+	ADDQ $32, R9
 	JMP F32_p1
 F32_p1end:
-	// Phase 2: columns p and q of a: x, y := c*x - s*y, s*x + c*y, each
-	// with one rounding of the sum (a fused multiply-add on the other
-	// product).
+	// Phase 2: columns p and q of a and of v: x, y := c*x - s*y,
+	// s*x + c*y, each with one rounding of the sum (a fused multiply-add
+	// on the other product).
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F32_p2:
@@ -395,14 +355,10 @@ F32_p2:
 	TESTQ R12, R12
 	JS F32_p2end
 	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
+	MOVQ 16(R9), R10
 	ADDQ DI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
+	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
 	CMPQ 320(DX), $0
 	JEQ F32_p2next
 	VMOVUPS 0(DX), Z3
@@ -420,9 +376,29 @@ F32_cols:
 	ADDQ $64, AX
 	CMPQ AX, R15
 	JLT F32_cols
+	// Columns p and q of v, the same way.
+	TESTQ SI, SI
+	JZ F32_p2next
+	MOVQ 16(R9), R10
+	ADDQ SI, R10
+	MOVQ 24(R9), R11
+	ADDQ SI, R11
+	XORQ AX, AX
+F32_vcols:
+	VMOVUPS (R10)(AX*1), Z6
+	VMOVUPS (R11)(AX*1), Z7
+	VMULPS Z4, Z7, Z9
+	VMULPS Z3, Z7, Z11
+	VFMSUB231PS Z3, Z6, Z9
+	VFMADD231PS Z4, Z6, Z11
+	VMOVUPS Z9, (R10)(AX*1)
+	VMOVUPS Z11, (R11)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R15
+	JLT F32_vcols
 F32_p2next:
 	ADDQ $384, DX
-	ADDQ $16, R9
+	ADDQ $32, R9
 	JMP F32_p2
 F32_p2end:
 	// Phase 3: rows p and q of a, the same way.
@@ -433,14 +409,10 @@ F32_p3:
 	TESTQ R12, R12
 	JS F32_p3end
 	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
+	MOVQ 16(R9), R10
 	ADDQ DI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
+	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
 	CMPQ 320(DX), $0
 	JEQ F32_p3next
 	VMOVUPS 0(DX), Z3
@@ -462,7 +434,7 @@ F32_rows:
 	JLT F32_rows
 F32_p3next:
 	ADDQ $384, DX
-	ADDQ $16, R9
+	ADDQ $32, R9
 	JMP F32_p3
 F32_p3end:
 	// Phase 4: the 2x2 blocks.
@@ -473,14 +445,10 @@ F32_p4:
 	TESTQ R12, R12
 	JS F32_p4end
 	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
+	MOVQ 16(R9), R10
 	ADDQ DI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
+	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
 	CMPQ 320(DX), $0
 	JEQ F32_p4next
 	VMOVUPS 128(DX), Z7
@@ -492,52 +460,12 @@ F32_p4:
 	VMOVUPS Z9, (R10)(R13*1)
 F32_p4next:
 	ADDQ $384, DX
-	ADDQ $16, R9
+	ADDQ $32, R9
 	JMP F32_p4
 F32_p4end:
-	// Phase 5: columns p and q of v.
-	TESTQ SI, SI
-	JZ F32_stepend
-	MOVQ R8, R9
-	MOVQ w+48(FP), DX
-F32_p5:
-	MOVQ (R9), R12
-	TESTQ R12, R12
-	JS F32_p5end
-	MOVQ 8(R9), R13
-	MOVQ R12, R10
-	IMULQ R15, R10
-	ADDQ SI, R10
-	MOVQ R13, R11
-	IMULQ R15, R11
-	ADDQ SI, R11
-	SHLQ $6, R12
-	SHLQ $6, R13
-	CMPQ 320(DX), $0
-	JEQ F32_p5next
-	VMOVUPS 0(DX), Z3
-	VMOVUPS 64(DX), Z4
-	XORQ AX, AX
-F32_vcols:
-	VMOVUPS (R10)(AX*1), Z6
-	VMOVUPS (R11)(AX*1), Z7
-	VMULPS Z4, Z7, Z9
-	VMULPS Z3, Z7, Z11
-	VFMSUB231PS Z3, Z6, Z9
-	VFMADD231PS Z4, Z6, Z11
-	VMOVUPS Z9, (R10)(AX*1)
-	VMOVUPS Z11, (R11)(AX*1)
-	ADDQ $64, AX
-	CMPQ AX, R15
-	JLT F32_vcols
-F32_p5next:
-	ADDQ $384, DX
-	ADDQ $16, R9
-	JMP F32_p5
-F32_p5end:
 F32_stepend:
 	// R9 is at the step's end mark; a second mark ends the sweep.
-	LEAQ 16(R9), R8
+	LEAQ 32(R9), R8
 	CMPQ (R8), $-2
 	JNE F32_step
 	KMOVW K2, K7

@@ -48,6 +48,13 @@
 //	jacobi            n <= 32: cyclic two-sided Jacobi per matrix, on a
 //	                  full symmetric copy, with the relative off-diagonal
 //	                  test of Demmel and Veselic
+//	lanes             n <= 32: the same Jacobi across matrices: groups of
+//	                  8 (float64) or 16 (float32) matrices interleaved one
+//	                  per vector lane, each sweep in round-robin steps of
+//	                  disjoint rotations computed together (AVX-512 on
+//	                  x86-64-v4, a Go twin that gives the same bits
+//	                  elsewhere); the last group is padded with zero
+//	                  matrices
 //	tridiag           per matrix: Householder reduction to tridiagonal
 //	                  form (LAPACK's xSYTD2), Q formed from the reflectors
 //	                  for vectors (xORGTR), implicit QL/QR (xSTEQR)
@@ -68,7 +75,8 @@
 // sel.WithPin(ctx, "syev", spelling); size the workspace with BufferSize
 // under the same context, or pass nil. Workspace: every kernel works on a
 // copy of each matrix, so the per-matrix kernels need about workers*n*n
-// (2*workers*n*n for jacobi with vectors; workers: GOMAXPROCS, or the cap
+// (2*workers*n*n for jacobi with vectors, about 2*workers*L*n*n for lanes
+// with its group of L matrices; workers: GOMAXPROCS, or the cap
 // batchlas.WithParallelism puts on ctx), and blocked above its nb a chunk
 // of matrices (about two million elements, at least one matrix); blocked's
 // nested gemm calls allocate their own.

@@ -7,16 +7,18 @@ import (
 )
 
 // BenchmarkJacobi times one group of random symmetric matrices to
-// convergence, with vectors, per order and element type, and reports the
-// sweeps made.
+// convergence, with vectors and values only, per order and element type,
+// and reports the sweeps made.
 func BenchmarkJacobi(b *testing.B) {
 	for _, n := range []int{4, 8, 16, 32} {
-		b.Run(fmt.Sprintf("float64/n=%d", n), func(b *testing.B) { benchJacobi[float64](b, n) })
-		b.Run(fmt.Sprintf("float32/n=%d", n), func(b *testing.B) { benchJacobi[float32](b, n) })
+		for _, novec := range []bool{false, true} {
+			b.Run(fmt.Sprintf("float64/n=%d/values=%v", n, novec), func(b *testing.B) { benchJacobi[float64](b, n, novec) })
+			b.Run(fmt.Sprintf("float32/n=%d/values=%v", n, novec), func(b *testing.B) { benchJacobi[float32](b, n, novec) })
+		}
 	}
 }
 
-func benchJacobi[T interface{ ~float32 | ~float64 }](b *testing.B, n int) {
+func benchJacobi[T interface{ ~float32 | ~float64 }](b *testing.B, n int, novec bool) {
 	r := rand.New(rand.NewPCG(7, 8))
 	L := 64 / int(map[bool]int{true: 4, false: 8}[T(0.1) == T(float32(0.1))])
 	a0 := make([]T, n*n*L)
@@ -38,7 +40,11 @@ func benchJacobi[T interface{ ~float32 | ~float64 }](b *testing.B, n int) {
 				v[(j*n+j)*L+l] = 1
 			}
 		}
-		sweeps += benchRun(a, v, n)
+		if novec {
+			sweeps += benchRun(a, []T(nil), n)
+		} else {
+			sweeps += benchRun(a, v, n)
+		}
 	}
 	b.ReportMetric(float64(sweeps)/float64(b.N), "sweeps")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(L), "ns/matrix")

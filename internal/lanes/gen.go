@@ -50,23 +50,32 @@ func main() {
 
 // jacobi returns the function for one element type. The sweep is cut
 // into steps of disjoint pairs (the schedule, see schedule in jacobi.go),
-// and each step runs in five phases over its pairs, so the divisions and
+// and each step runs in four phases over its pairs, so the divisions and
 // square roots of different pairs overlap instead of waiting on each
 // other: (1) each pair's rotation from the step's starting matrix, kept in
-// w; (2) columns p and q of a and of v; (3) rows p and q of a; (4) the
-// 2x2 blocks, set to Rutishauser's values. A pair's entry in
-// w is six vectors: c, s, the new a_pp, a_qq and a_pq, and a flag (the
-// first 8 bytes) that is 0 when no lane rotates the pair, which every
-// phase then skips. Registers:
+// w; (2) columns p and q of v; (3) a = J^T*a*J off the pairs' diagonal
+// blocks: for two pairs i < j, the 2x2 block of rows p_i, q_i and columns
+// p_j, q_j is rotated by pair j from the right and pair i from the left,
+// and written to both triangles (so a stays exactly symmetric and each
+// entry is computed once), and the row of the step's idle index (n odd)
+// by every pair from the right; (4) the pairs' diagonal blocks, set to
+// Rutishauser's values. A pair's entry in w is six vectors: c, s, the new
+// a_pp, a_qq and a_pq, and a flag (the first 8 bytes) that is 0 when no
+// lane rotates the pair (c and s are then 1 and 0); phases 2 and 4 skip
+// such a pair, phase 3 a block of two of them. Registers:
 //
-//	DI a, SI v (0: no vectors), R15 the bytes of a column (n*64),
-//	BX sweeps made, R8 the step's first pair in the schedule, R9 the pair,
-//	R10 and R11 columns p and q (of a, then of v in phase 2), R12 and
-//	R13 the byte offsets of rows p and q in a column, AX the offset in the
-//	column loops, DX the pair's entry in w, R14 the column in phase 3,
-//	CX a temporary.
+//	DI a, SI v (0: no vectors), R15 the bytes of a column (n*64), R8 the
+//	step's first pair in the schedule, R9 the pair (pair i in phase 3),
+//	R10 and R11 columns p and q (of v in phase 2; of pair j in phase 3),
+//	R12 and R13 the byte offsets of rows p and q (of pair i in phase 3),
+//	AX the offset in the column loops, DX the pair's entry in w.
+//	Phase 3 also takes AX and BX for columns p_i and q_i, R14 for pair j,
+//	CX for its entry in w, R15 and SI for its row offsets (both restored
+//	from the arguments after it).
+//	Sweeps made are counted in the result slot made.
 //	Z31 the sign bit, Z30 zero, Z29 one, Z28 tiny, Z27 eps^2, Z26 low
-//	and Z25 up (see Jacobi's twin); Z3 and Z4 c and s.
+//	and Z25 up (see Jacobi's twin); Z3 and Z4 c and s (of pair i in
+//	phase 3; Z14 and Z15 those of pair j).
 //	K1 the lanes rotating the pair, K2 those rotated in this sweep, K7
 //	those rotated in the last sweep made.
 func jacobi(d dtype) string {
@@ -74,9 +83,6 @@ func jacobi(d dtype) string {
 // func jacobiF(a, v *T, n, sweeps int, k *[6]T, sched *int64, w *T) (rotated uint64, made int)
 TEXT ·jacobiF(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), DI
-	MOVQ v+8(FP), SI
-	MOVQ n+16(FP), R15
-	SHLQ $6, R15
 	MOVQ k+32(FP), AX
 	BCAST 0(AX), Z28
 	BCAST 1S(AX), Z27
@@ -85,12 +91,13 @@ TEXT ·jacobiF(SB), NOSPLIT, $0-72
 	BCAST 4S(AX), Z31
 	BCAST 5S(AX), Z25
 	VPXORQ Z30, Z30, Z30
-	XORQ BX, BX
+	MOVQ $0, made+64(FP)
 	KXORW K7, K7, K7
 F_sweep:
-	CMPQ BX, sweeps+24(FP)
+	MOVQ made+64(FP), AX
+	CMPQ AX, sweeps+24(FP)
 	JGE F_done
-	INCQ BX
+	INCQ made+64(FP)
 	KXORW K2, K2, K2
 	MOVQ sched+40(FP), R8
 F_step:
@@ -99,6 +106,10 @@ F_step:
 	MOVQ w+48(FP), DX
 F_p1:
 	PAIR
+	MOVQ 16(R9), R10
+	ADDQ DI, R10
+	MOVQ 24(R9), R11
+	ADDQ DI, R11
 	// app, aqq, apq
 	VMOVUPS (R10)(R12*1), Z0
 	VMOVUPS (R11)(R13*1), Z1
@@ -113,11 +124,13 @@ F_p1:
 	VMULS Z8, Z27, Z8
 	VCMPS $6, Z8, Z7, K1, K1
 	KORW K1, K2, K2
-	// A pair that no lane rotates is marked in w and skipped by every
-	// phase (no division, no identity rotation).
+	// A pair that no lane rotates is marked in w, with c = 1 and s = 0,
+	// and computes nothing more.
 	KORTESTW K1, K1
 	JNZ F_rot
 	MOVQ $0, 320(DX)
+	VMOVUPS Z29, 0(DX)
+	VMOVUPS Z30, 64(DX)
 	JMP F_p1next
 F_rot:
 	MOVQ $1, 320(DX)
@@ -164,59 +177,145 @@ F_rot:
 	VMOVUPS Z8, 192(DX)
 	VMOVUPS Z9, 256(DX)
 	NEXT(F_p1)
-	// Phase 2: columns p and q of a and of v: x, y := c*x - s*y,
-	// s*x + c*y, each with one rounding of the sum (a fused multiply-add
-	// on the other product).
+	// Phase 2: columns p and q of v: x, y := c*x - s*y, s*x + c*y, each
+	// with one rounding of the sum (a fused multiply-add on the other
+	// product).
+	MOVQ v+8(FP), SI
+	MOVQ n+16(FP), R15
+	SHLQ $6, R15
+	TESTQ SI, SI
+	JZ F_p3start
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F_p2:
 	PAIR
 	SKIP
-	VMOVUPS 0(DX), Z3
-	VMOVUPS 64(DX), Z4
-	XORQ AX, AX
-F_cols:
-	ROTATE((R10)(AX*1), (R11)(AX*1))
-	ADDQ $64, AX
-	CMPQ AX, R15
-	JLT F_cols
-	// Columns p and q of v, the same way.
-	TESTQ SI, SI
-	JZ F_p2next
 	MOVQ 16(R9), R10
 	ADDQ SI, R10
 	MOVQ 24(R9), R11
 	ADDQ SI, R11
+	VMOVUPS 0(DX), Z3
+	VMOVUPS 64(DX), Z4
 	XORQ AX, AX
 F_vcols:
-	ROTATE((R10)(AX*1), (R11)(AX*1))
+	VMOVUPS (R10)(AX*1), Z6
+	VMOVUPS (R11)(AX*1), Z7
+	ROT(Z6, Z7, Z3, Z4)
+	VMOVUPS Z9, (R10)(AX*1)
+	VMOVUPS Z11, (R11)(AX*1)
 	ADDQ $64, AX
 	CMPQ AX, R15
 	JLT F_vcols
 	NEXT(F_p2)
-	// Phase 3: rows p and q of a, the same way.
+F_p3start:
+	// Phase 3: the blocks of pairs i < j, then the idle row.
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F_p3:
 	PAIR
-	SKIP
+	MOVQ 16(R9), AX
+	ADDQ DI, AX
+	MOVQ 24(R9), BX
+	ADDQ DI, BX
 	VMOVUPS 0(DX), Z3
 	VMOVUPS 64(DX), Z4
-	MOVQ DI, R14
-	XORQ AX, AX
-F_rows:
-	ROTATE((R14)(R12*1), (R14)(R13*1))
-	ADDQ R15, R14
-	ADDQ $64, AX
-	CMPQ AX, R15
-	JLT F_rows
-	NEXT(F_p3)
-	// Phase 4: the 2x2 blocks.
+	LEAQ 32(R9), R14
+	LEAQ 384(DX), CX
+F_blk:
+	MOVQ (R14), R15
+	TESTQ R15, R15
+	JS F_blkend
+	MOVQ 320(DX), SI
+	ORQ 320(CX), SI
+	JZ F_blknext
+	MOVQ 8(R14), SI
+	MOVQ 16(R14), R10
+	ADDQ DI, R10
+	MOVQ 24(R14), R11
+	ADDQ DI, R11
+	VMOVUPS 0(CX), Z14
+	VMOVUPS 64(CX), Z15
+	// (a b; c d): rows p_i, q_i of columns p_j, q_j.
+	VMOVUPS (R10)(R12*1), Z16
+	VMOVUPS (R11)(R12*1), Z17
+	VMOVUPS (R10)(R13*1), Z18
+	VMOVUPS (R11)(R13*1), Z19
+	// By pair j from the right: (a, b) and (c, d).
+	ROT(Z16, Z17, Z14, Z15)
+	VMOVAPS Z9, Z16
+	VMOVAPS Z11, Z17
+	ROT(Z18, Z19, Z14, Z15)
+	VMOVAPS Z9, Z18
+	VMOVAPS Z11, Z19
+	// By pair i from the left: (a, c) and (b, d).
+	ROT(Z16, Z18, Z3, Z4)
+	VMOVAPS Z9, Z16
+	VMOVAPS Z11, Z18
+	ROT(Z17, Z19, Z3, Z4)
+	VMOVUPS Z16, (R10)(R12*1)
+	VMOVUPS Z9, (R11)(R12*1)
+	VMOVUPS Z18, (R10)(R13*1)
+	VMOVUPS Z11, (R11)(R13*1)
+	// The transpose: rows p_j, q_j of columns p_i, q_i.
+	VMOVUPS Z16, (AX)(R15*1)
+	VMOVUPS Z9, (AX)(SI*1)
+	VMOVUPS Z18, (BX)(R15*1)
+	VMOVUPS Z11, (BX)(SI*1)
+F_blknext:
+	ADDQ $384, CX
+	ADDQ $32, R14
+	JMP F_blk
+F_blkend:
+	ADDQ $384, DX
+	ADDQ $32, R9
+	JMP F_p3
+F_p3end:
+	// R9 is at the step's end mark: (stepEnd, idle row, idle column) or
+	// (stepEnd, -1, ...) when no index sits out.
+	MOVQ 8(R9), R12
+	TESTQ R12, R12
+	JS F_p4start
+	MOVQ 16(R9), AX
+	ADDQ DI, AX
+	MOVQ R8, R14
+	MOVQ w+48(FP), CX
+F_idle:
+	MOVQ (R14), R15
+	TESTQ R15, R15
+	JS F_p4start
+	CMPQ 320(CX), $0
+	JEQ F_idlenext
+	MOVQ 8(R14), SI
+	MOVQ 16(R14), R10
+	ADDQ DI, R10
+	MOVQ 24(R14), R11
+	ADDQ DI, R11
+	VMOVUPS 0(CX), Z14
+	VMOVUPS 64(CX), Z15
+	// Row z of columns p_j and q_j, by pair j from the right, and the
+	// transpose: rows p_j and q_j of column z.
+	VMOVUPS (R10)(R12*1), Z16
+	VMOVUPS (R11)(R12*1), Z17
+	ROT(Z16, Z17, Z14, Z15)
+	VMOVUPS Z9, (R10)(R12*1)
+	VMOVUPS Z11, (R11)(R12*1)
+	VMOVUPS Z9, (AX)(R15*1)
+	VMOVUPS Z11, (AX)(SI*1)
+F_idlenext:
+	ADDQ $384, CX
+	ADDQ $32, R14
+	JMP F_idle
+F_p4start:
+	// Phase 4: the pairs' diagonal blocks.
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F_p4:
 	PAIR
 	SKIP
+	MOVQ 16(R9), R10
+	ADDQ DI, R10
+	MOVQ 24(R9), R11
+	ADDQ DI, R11
 	VMOVUPS 128(DX), Z7
 	VMOVUPS 192(DX), Z8
 	VMOVUPS 256(DX), Z9
@@ -225,7 +324,6 @@ F_p4:
 	VMOVUPS Z9, (R11)(R12*1)
 	VMOVUPS Z9, (R10)(R13*1)
 	NEXT(F_p4)
-F_stepend:
 	// R9 is at the step's end mark; a second mark ends the sweep.
 	LEAQ 32(R9), R8
 	CMPQ (R8), $-2
@@ -236,27 +334,15 @@ F_stepend:
 F_done:
 	KMOVW K7, AX
 	MOVQ AX, rotated+56(FP)
-	MOVQ BX, made+64(FP)
 	VZEROUPPER
 	RET
 `
 	// PAIR (in a phase loop, after its label), SKIP (after PAIR: on to
 	// the loop's next pair when no lane rotates this one), NEXT(loop) (at
-	// its end) and ROTATE(x, y) expand here. PAIR loads the pair at R9,
-	// or leaves the phase's loop at the step's end mark (a negative
-	// entry): the row offsets of p and q, and their columns in a.
-	pair := func(label string) string {
-		return strings.Join([]string{
-			"MOVQ (R9), R12",
-			"TESTQ R12, R12",
-			"JS " + label + "end",
-			"MOVQ 8(R9), R13",
-			"MOVQ 16(R9), R10",
-			"ADDQ DI, R10",
-			"MOVQ 24(R9), R11",
-			"ADDQ DI, R11",
-		}, "\n\t")
-	}
+	// its end) and ROT(x, y, c, s) expand here. PAIR loads the pair at
+	// R9, or leaves the phase's loop at the step's end mark (a negative
+	// entry): the row offsets of p and q. ROT leaves c*x - s*y in Z9 and
+	// s*x + c*y in Z11, each sum rounded once.
 	var out []string
 	label := ""
 	for _, line := range strings.Split(body, "\n") {
@@ -266,24 +352,20 @@ F_done:
 			label = strings.TrimSuffix(t, ":")
 			out = append(out, line)
 		case t == "PAIR":
-			out = append(out, "\t"+pair(label))
+			out = append(out, "\tMOVQ (R9), R12", "\tTESTQ R12, R12", "\tJS "+label+"end", "\tMOVQ 8(R9), R13")
 		case strings.HasPrefix(t, "NEXT("):
 			loop := strings.TrimSuffix(strings.TrimPrefix(t, "NEXT("), ")")
 			out = append(out, loop+"next:", "\tADDQ $384, DX", "\tADDQ $32, R9", "\tJMP "+loop, loop+"end:")
 		case t == "SKIP":
 			out = append(out, "\tCMPQ 320(DX), $0", "\tJEQ "+label+"next")
-		case strings.HasPrefix(t, "ROTATE("):
-			args := strings.Split(strings.TrimSuffix(strings.TrimPrefix(t, "ROTATE("), ")"), ", ")
-			x, y := args[0], args[1]
+		case strings.HasPrefix(t, "ROT("):
+			args := strings.Split(strings.TrimSuffix(strings.TrimPrefix(t, "ROT("), ")"), ", ")
+			x, y, c, sn := args[0], args[1], args[2], args[3]
 			out = append(out,
-				"\tVMOVUPS "+x+", Z6",
-				"\tVMOVUPS "+y+", Z7",
-				"\tVMULS Z4, Z7, Z9",
-				"\tVMULS Z3, Z7, Z11",
-				"\tVFMSUB231S Z3, Z6, Z9",
-				"\tVFMADD231S Z4, Z6, Z11",
-				"\tVMOVUPS Z9, "+x,
-				"\tVMOVUPS Z11, "+y)
+				"\tVMULS "+sn+", "+y+", Z9",
+				"\tVMULS "+c+", "+y+", Z11",
+				"\tVFMSUB231S "+c+", "+x+", Z9",
+				"\tVFMADD231S "+sn+", "+x+", Z11")
 		default:
 			out = append(out, line)
 		}

@@ -72,11 +72,12 @@ var schedules sync.Map // int -> []int64
 
 // schedule returns the sweep order of Jacobi for order n: the steps of the
 // round-robin tournament on n players (one sits out each step when n is
-// odd), each as its pairs p < q, then an entry (stepEnd, 0, 0, 0); after
-// the last step, (sweepEnd, 0, 0, 0). A pair is four byte offsets, as the
-// assembly uses them: rows p and q in a column (64 bytes a row), and
-// columns p and q in the group (n*64 bytes a column). Player 0 stays in
-// place while the others turn.
+// odd), each as its pairs p < q, then a mark (stepEnd, z, zc, 0) with the
+// index z that sits out (-1 when none). After the last step, (sweepEnd,
+// 0, 0, 0). A pair is four byte offsets, as the assembly uses them: rows p
+// and q in a column (64 bytes a row), and columns p and q in the group
+// (n*64 bytes a column); z and zc are the row and column offsets of the
+// idle index. Player 0 stays in place while the others turn.
 func schedule(n int) []int64 {
 	if s, ok := schedules.Load(n); ok {
 		return s.([]int64)
@@ -88,6 +89,7 @@ func schedule(n int) []int64 {
 	}
 	var s []int64
 	for range m - 1 {
+		idle := []int64{-1, 0}
 		for i := 0; i < m/2; i++ {
 			p, q := seat[i], seat[m-1-i]
 			if p > q {
@@ -95,9 +97,11 @@ func schedule(n int) []int64 {
 			}
 			if q < n {
 				s = append(s, int64(p*64), int64(q*64), int64(p*n*64), int64(q*n*64))
+			} else {
+				idle = []int64{int64(p * 64), int64(p * n * 64)}
 			}
 		}
-		s = append(s, stepEnd, 0, 0, 0)
+		s = append(s, stepEnd, idle[0], idle[1], 0)
 		// The others turn one seat: the last moves to seat 1.
 		last := seat[m-1]
 		copy(seat[2:], seat[1:m-1])
@@ -182,34 +186,51 @@ func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64,
 					e[5*L] = 1
 				}
 			}
-			// Phases 2 to 5, lane by lane.
+			// Phases 2 to 4, lane by lane.
+			// The index that sits out this step, if any (n odd).
+			hasIdle, z := step[4*np+1] >= 0, int(step[4*np+1]/64)
 			for l := 0; l < L; l++ {
-				for j := 0; j < np; j++ {
-					p, q := pq(j)
-					if e := w[j*6*L:]; e[5*L] != 0 {
-						rotate(a[p*col:], a[q*col:], L, n, l, e[l], e[L+l])
+				if v != nil {
+					for j := 0; j < np; j++ {
+						p, q := pq(j)
+						if e := w[j*6*L:]; e[5*L] != 0 {
+							rotate(v[p*col:], v[q*col:], L, n, l, e[l], e[L+l])
+						}
+					}
+				}
+				at := func(r, c int) *T { return &a[c*col+r*L+l] }
+				for i := 0; i < np; i++ {
+					pi, qi := pq(i)
+					ei := w[i*6*L:]
+					for j := i + 1; j < np; j++ {
+						pj, qj := pq(j)
+						ej := w[j*6*L:]
+						if ei[5*L] == 0 && ej[5*L] == 0 {
+							continue
+						}
+						ci, si, cj, sj := ei[l], ei[L+l], ej[l], ej[L+l]
+						a1, b1 := rot(*at(pi, pj), *at(pi, qj), cj, sj)
+						c1, d1 := rot(*at(qi, pj), *at(qi, qj), cj, sj)
+						a2, c2 := rot(a1, c1, ci, si)
+						b2, d2 := rot(b1, d1, ci, si)
+						*at(pi, pj), *at(pi, qj), *at(qi, pj), *at(qi, qj) = a2, b2, c2, d2
+						*at(pj, pi), *at(qj, pi), *at(pj, qi), *at(qj, qi) = a2, b2, c2, d2
+					}
+				}
+				if hasIdle {
+					for j := 0; j < np; j++ {
+						p, q := pq(j)
+						if e := w[j*6*L:]; e[5*L] != 0 {
+							x, y := rot(*at(z, p), *at(z, q), e[l], e[L+l])
+							*at(z, p), *at(z, q), *at(p, z), *at(q, z) = x, y, x, y
+						}
 					}
 				}
 				for j := 0; j < np; j++ {
 					p, q := pq(j)
 					if e := w[j*6*L:]; e[5*L] != 0 {
-						rotate(a[p*L:], a[q*L:], col, n, l, e[l], e[L+l])
-					}
-				}
-				for j := 0; j < np; j++ {
-					p, q := pq(j)
-					if e := w[j*6*L:]; e[5*L] != 0 {
-						a[p*col+p*L+l], a[q*col+q*L+l] = e[2*L+l], e[3*L+l]
-						a[q*col+p*L+l], a[p*col+q*L+l] = e[4*L+l], e[4*L+l]
-					}
-				}
-				if v == nil {
-					continue
-				}
-				for j := 0; j < np; j++ {
-					p, q := pq(j)
-					if e := w[j*6*L:]; e[5*L] != 0 {
-						rotate(v[p*col:], v[q*col:], L, n, l, e[l], e[L+l])
+						*at(p, p), *at(q, q) = e[2*L+l], e[3*L+l]
+						*at(p, q), *at(q, p) = e[4*L+l], e[4*L+l]
 					}
 				}
 			}
@@ -224,14 +245,17 @@ func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64,
 }
 
 // rotate applies the plane rotation (c, s) to the n pairs x[i*inc+l],
-// y[i*inc+l]: x, y := c*x - s*y, s*x + c*y, each sum rounded once (the
-// assembly's fused multiply-add on the other product).
+// y[i*inc+l] (rot on each).
 func rotate[T batchlas.Float](x, y []T, inc, n, l int, c, s T) {
 	for i := 0; i < n; i++ {
-		xi, yi := x[i*inc+l], y[i*inc+l]
-		x[i*inc+l] = fma(c, xi, -T(s*yi))
-		y[i*inc+l] = fma(s, xi, T(c*yi))
+		x[i*inc+l], y[i*inc+l] = rot(x[i*inc+l], y[i*inc+l], c, s)
 	}
+}
+
+// rot returns c*x - s*y and s*x + c*y, each sum rounded once (the
+// assembly's fused multiply-add on the other product).
+func rot[T batchlas.Float](x, y, c, s T) (T, T) {
+	return fma(c, x, -T(s*y)), fma(s, x, T(c*y))
 }
 
 // fma is a*b + c rounded once, in T.

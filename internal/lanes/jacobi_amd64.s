@@ -7,9 +7,6 @@
 // func jacobiF64(a, v *float64, n, sweeps int, k *[6]float64, sched *int64, w *float64) (rotated uint64, made int)
 TEXT ·jacobiF64(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), DI
-	MOVQ v+8(FP), SI
-	MOVQ n+16(FP), R15
-	SHLQ $6, R15
 	MOVQ k+32(FP), AX
 	VBROADCASTSD 0(AX), Z28
 	VBROADCASTSD 8(AX), Z27
@@ -18,12 +15,13 @@ TEXT ·jacobiF64(SB), NOSPLIT, $0-72
 	VBROADCASTSD 32(AX), Z31
 	VBROADCASTSD 40(AX), Z25
 	VPXORQ Z30, Z30, Z30
-	XORQ BX, BX
+	MOVQ $0, made+64(FP)
 	KXORW K7, K7, K7
 F64_sweep:
-	CMPQ BX, sweeps+24(FP)
+	MOVQ made+64(FP), AX
+	CMPQ AX, sweeps+24(FP)
 	JGE F64_done
-	INCQ BX
+	INCQ made+64(FP)
 	KXORW K2, K2, K2
 	MOVQ sched+40(FP), R8
 F64_step:
@@ -53,11 +51,13 @@ F64_p1:
 	VMULPD Z8, Z27, Z8
 	VCMPPD $6, Z8, Z7, K1, K1
 	KORW K1, K2, K2
-	// A pair that no lane rotates is marked in w and skipped by every
-	// phase (no division, no identity rotation).
+	// A pair that no lane rotates is marked in w, with c = 1 and s = 0,
+	// and computes nothing more.
 	KORTESTW K1, K1
 	JNZ F64_rot
 	MOVQ $0, 320(DX)
+	VMOVUPD Z29, 0(DX)
+	VMOVUPD Z30, 64(DX)
 	JMP F64_p1next
 F64_rot:
 	MOVQ $1, 320(DX)
@@ -108,9 +108,14 @@ F64_p1next:
 	ADDQ $32, R9
 	JMP F64_p1
 F64_p1end:
-	// Phase 2: columns p and q of a and of v: x, y := c*x - s*y,
-	// s*x + c*y, each with one rounding of the sum (a fused multiply-add
-	// on the other product).
+	// Phase 2: columns p and q of v: x, y := c*x - s*y, s*x + c*y, each
+	// with one rounding of the sum (a fused multiply-add on the other
+	// product).
+	MOVQ v+8(FP), SI
+	MOVQ n+16(FP), R15
+	SHLQ $6, R15
+	TESTQ SI, SI
+	JZ F64_p3start
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F64_p2:
@@ -118,34 +123,14 @@ F64_p2:
 	TESTQ R12, R12
 	JS F64_p2end
 	MOVQ 8(R9), R13
-	MOVQ 16(R9), R10
-	ADDQ DI, R10
-	MOVQ 24(R9), R11
-	ADDQ DI, R11
 	CMPQ 320(DX), $0
 	JEQ F64_p2next
-	VMOVUPD 0(DX), Z3
-	VMOVUPD 64(DX), Z4
-	XORQ AX, AX
-F64_cols:
-	VMOVUPD (R10)(AX*1), Z6
-	VMOVUPD (R11)(AX*1), Z7
-	VMULPD Z4, Z7, Z9
-	VMULPD Z3, Z7, Z11
-	VFMSUB231PD Z3, Z6, Z9
-	VFMADD231PD Z4, Z6, Z11
-	VMOVUPD Z9, (R10)(AX*1)
-	VMOVUPD Z11, (R11)(AX*1)
-	ADDQ $64, AX
-	CMPQ AX, R15
-	JLT F64_cols
-	// Columns p and q of v, the same way.
-	TESTQ SI, SI
-	JZ F64_p2next
 	MOVQ 16(R9), R10
 	ADDQ SI, R10
 	MOVQ 24(R9), R11
 	ADDQ SI, R11
+	VMOVUPD 0(DX), Z3
+	VMOVUPD 64(DX), Z4
 	XORQ AX, AX
 F64_vcols:
 	VMOVUPD (R10)(AX*1), Z6
@@ -164,7 +149,8 @@ F64_p2next:
 	ADDQ $32, R9
 	JMP F64_p2
 F64_p2end:
-	// Phase 3: rows p and q of a, the same way.
+F64_p3start:
+	// Phase 3: the blocks of pairs i < j, then the idle row.
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F64_p3:
@@ -172,35 +158,115 @@ F64_p3:
 	TESTQ R12, R12
 	JS F64_p3end
 	MOVQ 8(R9), R13
-	MOVQ 16(R9), R10
-	ADDQ DI, R10
-	MOVQ 24(R9), R11
-	ADDQ DI, R11
-	CMPQ 320(DX), $0
-	JEQ F64_p3next
+	MOVQ 16(R9), AX
+	ADDQ DI, AX
+	MOVQ 24(R9), BX
+	ADDQ DI, BX
 	VMOVUPD 0(DX), Z3
 	VMOVUPD 64(DX), Z4
-	MOVQ DI, R14
-	XORQ AX, AX
-F64_rows:
-	VMOVUPD (R14)(R12*1), Z6
-	VMOVUPD (R14)(R13*1), Z7
-	VMULPD Z4, Z7, Z9
-	VMULPD Z3, Z7, Z11
-	VFMSUB231PD Z3, Z6, Z9
-	VFMADD231PD Z4, Z6, Z11
-	VMOVUPD Z9, (R14)(R12*1)
-	VMOVUPD Z11, (R14)(R13*1)
-	ADDQ R15, R14
-	ADDQ $64, AX
-	CMPQ AX, R15
-	JLT F64_rows
-F64_p3next:
+	LEAQ 32(R9), R14
+	LEAQ 384(DX), CX
+F64_blk:
+	MOVQ (R14), R15
+	TESTQ R15, R15
+	JS F64_blkend
+	MOVQ 320(DX), SI
+	ORQ 320(CX), SI
+	JZ F64_blknext
+	MOVQ 8(R14), SI
+	MOVQ 16(R14), R10
+	ADDQ DI, R10
+	MOVQ 24(R14), R11
+	ADDQ DI, R11
+	VMOVUPD 0(CX), Z14
+	VMOVUPD 64(CX), Z15
+	// (a b; c d): rows p_i, q_i of columns p_j, q_j.
+	VMOVUPD (R10)(R12*1), Z16
+	VMOVUPD (R11)(R12*1), Z17
+	VMOVUPD (R10)(R13*1), Z18
+	VMOVUPD (R11)(R13*1), Z19
+	// By pair j from the right: (a, b) and (c, d).
+	VMULPD Z15, Z17, Z9
+	VMULPD Z14, Z17, Z11
+	VFMSUB231PD Z14, Z16, Z9
+	VFMADD231PD Z15, Z16, Z11
+	VMOVAPS Z9, Z16
+	VMOVAPS Z11, Z17
+	VMULPD Z15, Z19, Z9
+	VMULPD Z14, Z19, Z11
+	VFMSUB231PD Z14, Z18, Z9
+	VFMADD231PD Z15, Z18, Z11
+	VMOVAPS Z9, Z18
+	VMOVAPS Z11, Z19
+	// By pair i from the left: (a, c) and (b, d).
+	VMULPD Z4, Z18, Z9
+	VMULPD Z3, Z18, Z11
+	VFMSUB231PD Z3, Z16, Z9
+	VFMADD231PD Z4, Z16, Z11
+	VMOVAPS Z9, Z16
+	VMOVAPS Z11, Z18
+	VMULPD Z4, Z19, Z9
+	VMULPD Z3, Z19, Z11
+	VFMSUB231PD Z3, Z17, Z9
+	VFMADD231PD Z4, Z17, Z11
+	VMOVUPD Z16, (R10)(R12*1)
+	VMOVUPD Z9, (R11)(R12*1)
+	VMOVUPD Z18, (R10)(R13*1)
+	VMOVUPD Z11, (R11)(R13*1)
+	// The transpose: rows p_j, q_j of columns p_i, q_i.
+	VMOVUPD Z16, (AX)(R15*1)
+	VMOVUPD Z9, (AX)(SI*1)
+	VMOVUPD Z18, (BX)(R15*1)
+	VMOVUPD Z11, (BX)(SI*1)
+F64_blknext:
+	ADDQ $384, CX
+	ADDQ $32, R14
+	JMP F64_blk
+F64_blkend:
 	ADDQ $384, DX
 	ADDQ $32, R9
 	JMP F64_p3
 F64_p3end:
-	// Phase 4: the 2x2 blocks.
+	// R9 is at the step's end mark: (stepEnd, idle row, idle column) or
+	// (stepEnd, -1, ...) when no index sits out.
+	MOVQ 8(R9), R12
+	TESTQ R12, R12
+	JS F64_p4start
+	MOVQ 16(R9), AX
+	ADDQ DI, AX
+	MOVQ R8, R14
+	MOVQ w+48(FP), CX
+F64_idle:
+	MOVQ (R14), R15
+	TESTQ R15, R15
+	JS F64_p4start
+	CMPQ 320(CX), $0
+	JEQ F64_idlenext
+	MOVQ 8(R14), SI
+	MOVQ 16(R14), R10
+	ADDQ DI, R10
+	MOVQ 24(R14), R11
+	ADDQ DI, R11
+	VMOVUPD 0(CX), Z14
+	VMOVUPD 64(CX), Z15
+	// Row z of columns p_j and q_j, by pair j from the right, and the
+	// transpose: rows p_j and q_j of column z.
+	VMOVUPD (R10)(R12*1), Z16
+	VMOVUPD (R11)(R12*1), Z17
+	VMULPD Z15, Z17, Z9
+	VMULPD Z14, Z17, Z11
+	VFMSUB231PD Z14, Z16, Z9
+	VFMADD231PD Z15, Z16, Z11
+	VMOVUPD Z9, (R10)(R12*1)
+	VMOVUPD Z11, (R11)(R12*1)
+	VMOVUPD Z9, (AX)(R15*1)
+	VMOVUPD Z11, (AX)(SI*1)
+F64_idlenext:
+	ADDQ $384, CX
+	ADDQ $32, R14
+	JMP F64_idle
+F64_p4start:
+	// Phase 4: the pairs' diagonal blocks.
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F64_p4:
@@ -208,12 +274,12 @@ F64_p4:
 	TESTQ R12, R12
 	JS F64_p4end
 	MOVQ 8(R9), R13
+	CMPQ 320(DX), $0
+	JEQ F64_p4next
 	MOVQ 16(R9), R10
 	ADDQ DI, R10
 	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	CMPQ 320(DX), $0
-	JEQ F64_p4next
 	VMOVUPD 128(DX), Z7
 	VMOVUPD 192(DX), Z8
 	VMOVUPD 256(DX), Z9
@@ -226,7 +292,6 @@ F64_p4next:
 	ADDQ $32, R9
 	JMP F64_p4
 F64_p4end:
-F64_stepend:
 	// R9 is at the step's end mark; a second mark ends the sweep.
 	LEAQ 32(R9), R8
 	CMPQ (R8), $-2
@@ -237,16 +302,12 @@ F64_stepend:
 F64_done:
 	KMOVW K7, AX
 	MOVQ AX, rotated+56(FP)
-	MOVQ BX, made+64(FP)
 	VZEROUPPER
 	RET
 
 // func jacobiF32(a, v *float32, n, sweeps int, k *[6]float32, sched *int64, w *float32) (rotated uint64, made int)
 TEXT ·jacobiF32(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), DI
-	MOVQ v+8(FP), SI
-	MOVQ n+16(FP), R15
-	SHLQ $6, R15
 	MOVQ k+32(FP), AX
 	VBROADCASTSS 0(AX), Z28
 	VBROADCASTSS 4(AX), Z27
@@ -255,12 +316,13 @@ TEXT ·jacobiF32(SB), NOSPLIT, $0-72
 	VBROADCASTSS 16(AX), Z31
 	VBROADCASTSS 20(AX), Z25
 	VPXORQ Z30, Z30, Z30
-	XORQ BX, BX
+	MOVQ $0, made+64(FP)
 	KXORW K7, K7, K7
 F32_sweep:
-	CMPQ BX, sweeps+24(FP)
+	MOVQ made+64(FP), AX
+	CMPQ AX, sweeps+24(FP)
 	JGE F32_done
-	INCQ BX
+	INCQ made+64(FP)
 	KXORW K2, K2, K2
 	MOVQ sched+40(FP), R8
 F32_step:
@@ -290,11 +352,13 @@ F32_p1:
 	VMULPS Z8, Z27, Z8
 	VCMPPS $6, Z8, Z7, K1, K1
 	KORW K1, K2, K2
-	// A pair that no lane rotates is marked in w and skipped by every
-	// phase (no division, no identity rotation).
+	// A pair that no lane rotates is marked in w, with c = 1 and s = 0,
+	// and computes nothing more.
 	KORTESTW K1, K1
 	JNZ F32_rot
 	MOVQ $0, 320(DX)
+	VMOVUPS Z29, 0(DX)
+	VMOVUPS Z30, 64(DX)
 	JMP F32_p1next
 F32_rot:
 	MOVQ $1, 320(DX)
@@ -345,9 +409,14 @@ F32_p1next:
 	ADDQ $32, R9
 	JMP F32_p1
 F32_p1end:
-	// Phase 2: columns p and q of a and of v: x, y := c*x - s*y,
-	// s*x + c*y, each with one rounding of the sum (a fused multiply-add
-	// on the other product).
+	// Phase 2: columns p and q of v: x, y := c*x - s*y, s*x + c*y, each
+	// with one rounding of the sum (a fused multiply-add on the other
+	// product).
+	MOVQ v+8(FP), SI
+	MOVQ n+16(FP), R15
+	SHLQ $6, R15
+	TESTQ SI, SI
+	JZ F32_p3start
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F32_p2:
@@ -355,34 +424,14 @@ F32_p2:
 	TESTQ R12, R12
 	JS F32_p2end
 	MOVQ 8(R9), R13
-	MOVQ 16(R9), R10
-	ADDQ DI, R10
-	MOVQ 24(R9), R11
-	ADDQ DI, R11
 	CMPQ 320(DX), $0
 	JEQ F32_p2next
-	VMOVUPS 0(DX), Z3
-	VMOVUPS 64(DX), Z4
-	XORQ AX, AX
-F32_cols:
-	VMOVUPS (R10)(AX*1), Z6
-	VMOVUPS (R11)(AX*1), Z7
-	VMULPS Z4, Z7, Z9
-	VMULPS Z3, Z7, Z11
-	VFMSUB231PS Z3, Z6, Z9
-	VFMADD231PS Z4, Z6, Z11
-	VMOVUPS Z9, (R10)(AX*1)
-	VMOVUPS Z11, (R11)(AX*1)
-	ADDQ $64, AX
-	CMPQ AX, R15
-	JLT F32_cols
-	// Columns p and q of v, the same way.
-	TESTQ SI, SI
-	JZ F32_p2next
 	MOVQ 16(R9), R10
 	ADDQ SI, R10
 	MOVQ 24(R9), R11
 	ADDQ SI, R11
+	VMOVUPS 0(DX), Z3
+	VMOVUPS 64(DX), Z4
 	XORQ AX, AX
 F32_vcols:
 	VMOVUPS (R10)(AX*1), Z6
@@ -401,7 +450,8 @@ F32_p2next:
 	ADDQ $32, R9
 	JMP F32_p2
 F32_p2end:
-	// Phase 3: rows p and q of a, the same way.
+F32_p3start:
+	// Phase 3: the blocks of pairs i < j, then the idle row.
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F32_p3:
@@ -409,35 +459,115 @@ F32_p3:
 	TESTQ R12, R12
 	JS F32_p3end
 	MOVQ 8(R9), R13
-	MOVQ 16(R9), R10
-	ADDQ DI, R10
-	MOVQ 24(R9), R11
-	ADDQ DI, R11
-	CMPQ 320(DX), $0
-	JEQ F32_p3next
+	MOVQ 16(R9), AX
+	ADDQ DI, AX
+	MOVQ 24(R9), BX
+	ADDQ DI, BX
 	VMOVUPS 0(DX), Z3
 	VMOVUPS 64(DX), Z4
-	MOVQ DI, R14
-	XORQ AX, AX
-F32_rows:
-	VMOVUPS (R14)(R12*1), Z6
-	VMOVUPS (R14)(R13*1), Z7
-	VMULPS Z4, Z7, Z9
-	VMULPS Z3, Z7, Z11
-	VFMSUB231PS Z3, Z6, Z9
-	VFMADD231PS Z4, Z6, Z11
-	VMOVUPS Z9, (R14)(R12*1)
-	VMOVUPS Z11, (R14)(R13*1)
-	ADDQ R15, R14
-	ADDQ $64, AX
-	CMPQ AX, R15
-	JLT F32_rows
-F32_p3next:
+	LEAQ 32(R9), R14
+	LEAQ 384(DX), CX
+F32_blk:
+	MOVQ (R14), R15
+	TESTQ R15, R15
+	JS F32_blkend
+	MOVQ 320(DX), SI
+	ORQ 320(CX), SI
+	JZ F32_blknext
+	MOVQ 8(R14), SI
+	MOVQ 16(R14), R10
+	ADDQ DI, R10
+	MOVQ 24(R14), R11
+	ADDQ DI, R11
+	VMOVUPS 0(CX), Z14
+	VMOVUPS 64(CX), Z15
+	// (a b; c d): rows p_i, q_i of columns p_j, q_j.
+	VMOVUPS (R10)(R12*1), Z16
+	VMOVUPS (R11)(R12*1), Z17
+	VMOVUPS (R10)(R13*1), Z18
+	VMOVUPS (R11)(R13*1), Z19
+	// By pair j from the right: (a, b) and (c, d).
+	VMULPS Z15, Z17, Z9
+	VMULPS Z14, Z17, Z11
+	VFMSUB231PS Z14, Z16, Z9
+	VFMADD231PS Z15, Z16, Z11
+	VMOVAPS Z9, Z16
+	VMOVAPS Z11, Z17
+	VMULPS Z15, Z19, Z9
+	VMULPS Z14, Z19, Z11
+	VFMSUB231PS Z14, Z18, Z9
+	VFMADD231PS Z15, Z18, Z11
+	VMOVAPS Z9, Z18
+	VMOVAPS Z11, Z19
+	// By pair i from the left: (a, c) and (b, d).
+	VMULPS Z4, Z18, Z9
+	VMULPS Z3, Z18, Z11
+	VFMSUB231PS Z3, Z16, Z9
+	VFMADD231PS Z4, Z16, Z11
+	VMOVAPS Z9, Z16
+	VMOVAPS Z11, Z18
+	VMULPS Z4, Z19, Z9
+	VMULPS Z3, Z19, Z11
+	VFMSUB231PS Z3, Z17, Z9
+	VFMADD231PS Z4, Z17, Z11
+	VMOVUPS Z16, (R10)(R12*1)
+	VMOVUPS Z9, (R11)(R12*1)
+	VMOVUPS Z18, (R10)(R13*1)
+	VMOVUPS Z11, (R11)(R13*1)
+	// The transpose: rows p_j, q_j of columns p_i, q_i.
+	VMOVUPS Z16, (AX)(R15*1)
+	VMOVUPS Z9, (AX)(SI*1)
+	VMOVUPS Z18, (BX)(R15*1)
+	VMOVUPS Z11, (BX)(SI*1)
+F32_blknext:
+	ADDQ $384, CX
+	ADDQ $32, R14
+	JMP F32_blk
+F32_blkend:
 	ADDQ $384, DX
 	ADDQ $32, R9
 	JMP F32_p3
 F32_p3end:
-	// Phase 4: the 2x2 blocks.
+	// R9 is at the step's end mark: (stepEnd, idle row, idle column) or
+	// (stepEnd, -1, ...) when no index sits out.
+	MOVQ 8(R9), R12
+	TESTQ R12, R12
+	JS F32_p4start
+	MOVQ 16(R9), AX
+	ADDQ DI, AX
+	MOVQ R8, R14
+	MOVQ w+48(FP), CX
+F32_idle:
+	MOVQ (R14), R15
+	TESTQ R15, R15
+	JS F32_p4start
+	CMPQ 320(CX), $0
+	JEQ F32_idlenext
+	MOVQ 8(R14), SI
+	MOVQ 16(R14), R10
+	ADDQ DI, R10
+	MOVQ 24(R14), R11
+	ADDQ DI, R11
+	VMOVUPS 0(CX), Z14
+	VMOVUPS 64(CX), Z15
+	// Row z of columns p_j and q_j, by pair j from the right, and the
+	// transpose: rows p_j and q_j of column z.
+	VMOVUPS (R10)(R12*1), Z16
+	VMOVUPS (R11)(R12*1), Z17
+	VMULPS Z15, Z17, Z9
+	VMULPS Z14, Z17, Z11
+	VFMSUB231PS Z14, Z16, Z9
+	VFMADD231PS Z15, Z16, Z11
+	VMOVUPS Z9, (R10)(R12*1)
+	VMOVUPS Z11, (R11)(R12*1)
+	VMOVUPS Z9, (AX)(R15*1)
+	VMOVUPS Z11, (AX)(SI*1)
+F32_idlenext:
+	ADDQ $384, CX
+	ADDQ $32, R14
+	JMP F32_idle
+F32_p4start:
+	// Phase 4: the pairs' diagonal blocks.
 	MOVQ R8, R9
 	MOVQ w+48(FP), DX
 F32_p4:
@@ -445,12 +575,12 @@ F32_p4:
 	TESTQ R12, R12
 	JS F32_p4end
 	MOVQ 8(R9), R13
+	CMPQ 320(DX), $0
+	JEQ F32_p4next
 	MOVQ 16(R9), R10
 	ADDQ DI, R10
 	MOVQ 24(R9), R11
 	ADDQ DI, R11
-	CMPQ 320(DX), $0
-	JEQ F32_p4next
 	VMOVUPS 128(DX), Z7
 	VMOVUPS 192(DX), Z8
 	VMOVUPS 256(DX), Z9
@@ -463,7 +593,6 @@ F32_p4next:
 	ADDQ $32, R9
 	JMP F32_p4
 F32_p4end:
-F32_stepend:
 	// R9 is at the step's end mark; a second mark ends the sweep.
 	LEAQ 32(R9), R8
 	CMPQ (R8), $-2
@@ -474,6 +603,5 @@ F32_stepend:
 F32_done:
 	KMOVW K7, AX
 	MOVQ AX, rotated+56(FP)
-	MOVQ BX, made+64(FP)
 	VZEROUPPER
 	RET

@@ -208,38 +208,34 @@ F_vcols:
 	JLT F_vcols
 	NEXT(F_p2)
 F_p3start:
-	// Phase 3: the blocks of pairs i < j, then the idle row.
-	MOVQ R8, R9
+	// Phase 3: the blocks of pairs i < j, then the idle row. The pairs'
+	// end mark holds the byte offsets, from the step, of the block list,
+	// the idle list and the next step.
 	MOVQ w+48(FP), DX
-F_p3:
-	PAIR
-	MOVQ 16(R9), AX
-	ADDQ DI, AX
-	MOVQ 24(R9), BX
-	ADDQ DI, BX
-	VMOVUPS 0(DX), Z3
-	VMOVUPS 64(DX), Z4
-	LEAQ 32(R9), R14
-	LEAQ 384(DX), CX
+	MOVQ 8(R9), R14
+	ADDQ R8, R14
 F_blk:
-	MOVQ (R14), R15
-	TESTQ R15, R15
+	MOVQ (R14), R10
+	TESTQ R10, R10
 	JS F_blkend
-	MOVQ 320(DX), SI
-	ORQ 320(CX), SI
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), CX
+	MOVQ 320(DX)(AX*1), BX
+	ORQ 320(DX)(CX*1), BX
 	JZ F_blknext
-	MOVQ 8(R14), SI
-	MOVQ 16(R14), R10
-	ADDQ DI, R10
-	MOVQ 24(R14), R11
-	ADDQ DI, R11
-	VMOVUPS 0(CX), Z14
-	VMOVUPS 64(CX), Z15
-	// (a b; c d): rows p_i, q_i of columns p_j, q_j.
-	VMOVUPS (R10)(R12*1), Z16
-	VMOVUPS (R11)(R12*1), Z17
-	VMOVUPS (R10)(R13*1), Z18
-	VMOVUPS (R11)(R13*1), Z19
+	MOVQ 8(R14), R11
+	MOVQ 16(R14), R12
+	MOVQ 24(R14), R13
+	VMOVUPS 0(DX)(AX*1), Z3
+	VMOVUPS 64(DX)(AX*1), Z4
+	VMOVUPS 0(DX)(CX*1), Z14
+	VMOVUPS 64(DX)(CX*1), Z15
+	// (a b; c d): rows p_i, q_i of columns p_j, q_j, each where the
+	// upper triangle keeps it.
+	VMOVUPS (DI)(R10*1), Z16
+	VMOVUPS (DI)(R11*1), Z17
+	VMOVUPS (DI)(R12*1), Z18
+	VMOVUPS (DI)(R13*1), Z19
 	// By pair j from the right: (a, b) and (c, d).
 	ROT(Z16, Z17, Z14, Z15)
 	VMOVAPS Z9, Z16
@@ -249,61 +245,36 @@ F_blk:
 	VMOVAPS Z11, Z19
 	// By pair i from the left: (a, c) and (b, d).
 	ROT(Z16, Z18, Z3, Z4)
-	VMOVAPS Z9, Z16
-	VMOVAPS Z11, Z18
+	VMOVUPS Z9, (DI)(R10*1)
+	VMOVUPS Z11, (DI)(R12*1)
 	ROT(Z17, Z19, Z3, Z4)
-	VMOVUPS Z16, (R10)(R12*1)
-	VMOVUPS Z9, (R11)(R12*1)
-	VMOVUPS Z18, (R10)(R13*1)
-	VMOVUPS Z11, (R11)(R13*1)
-	// The transpose: rows p_j, q_j of columns p_i, q_i.
-	VMOVUPS Z16, (AX)(R15*1)
-	VMOVUPS Z9, (AX)(SI*1)
-	VMOVUPS Z18, (BX)(R15*1)
-	VMOVUPS Z11, (BX)(SI*1)
+	VMOVUPS Z9, (DI)(R11*1)
+	VMOVUPS Z11, (DI)(R13*1)
 F_blknext:
-	ADDQ $384, CX
-	ADDQ $32, R14
+	ADDQ $48, R14
 	JMP F_blk
 F_blkend:
-	ADDQ $384, DX
-	ADDQ $32, R9
-	JMP F_p3
-F_p3end:
-	// R9 is at the step's end mark: (stepEnd, idle row, idle column) or
-	// (stepEnd, -1, ...) when no index sits out.
-	MOVQ 8(R9), R12
-	TESTQ R12, R12
-	JS F_p4start
-	MOVQ 16(R9), AX
-	ADDQ DI, AX
-	MOVQ R8, R14
-	MOVQ w+48(FP), CX
+	MOVQ 16(R9), R14
+	ADDQ R8, R14
 F_idle:
-	MOVQ (R14), R15
-	TESTQ R15, R15
+	MOVQ (R14), R10
+	TESTQ R10, R10
 	JS F_p4start
-	CMPQ 320(CX), $0
+	MOVQ 16(R14), CX
+	CMPQ 320(DX)(CX*1), $0
 	JEQ F_idlenext
-	MOVQ 8(R14), SI
-	MOVQ 16(R14), R10
-	ADDQ DI, R10
-	MOVQ 24(R14), R11
-	ADDQ DI, R11
-	VMOVUPS 0(CX), Z14
-	VMOVUPS 64(CX), Z15
-	// Row z of columns p_j and q_j, by pair j from the right, and the
-	// transpose: rows p_j and q_j of column z.
-	VMOVUPS (R10)(R12*1), Z16
-	VMOVUPS (R11)(R12*1), Z17
+	MOVQ 8(R14), R11
+	VMOVUPS 0(DX)(CX*1), Z14
+	VMOVUPS 64(DX)(CX*1), Z15
+	// The idle index's entries in columns p_j and q_j, by pair j from
+	// the right.
+	VMOVUPS (DI)(R10*1), Z16
+	VMOVUPS (DI)(R11*1), Z17
 	ROT(Z16, Z17, Z14, Z15)
-	VMOVUPS Z9, (R10)(R12*1)
-	VMOVUPS Z11, (R11)(R12*1)
-	VMOVUPS Z9, (AX)(R15*1)
-	VMOVUPS Z11, (AX)(SI*1)
+	VMOVUPS Z9, (DI)(R10*1)
+	VMOVUPS Z11, (DI)(R11*1)
 F_idlenext:
-	ADDQ $384, CX
-	ADDQ $32, R14
+	ADDQ $24, R14
 	JMP F_idle
 F_p4start:
 	// Phase 4: the pairs' diagonal blocks.
@@ -322,10 +293,10 @@ F_p4:
 	VMOVUPS Z7, (R10)(R12*1)
 	VMOVUPS Z8, (R11)(R13*1)
 	VMOVUPS Z9, (R11)(R12*1)
-	VMOVUPS Z9, (R10)(R13*1)
 	NEXT(F_p4)
-	// R9 is at the step's end mark; a second mark ends the sweep.
-	LEAQ 32(R9), R8
+	// R9 is at the pairs' end mark; the next step starts at its last
+	// offset, and a sweep end mark ends the sweep.
+	ADDQ 24(R9), R8
 	CMPQ (R8), $-2
 	JNE F_step
 	KMOVW K2, K7

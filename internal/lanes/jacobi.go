@@ -18,7 +18,8 @@ func Lanes[T batchlas.Float]() int {
 }
 
 // Jacobi runs cyclic two-sided Jacobi on a group of Lanes[T]() symmetric
-// n x n matrices interleaved in a (both triangles held). A sweep visits
+// n x n matrices interleaved in a, of which it reads and keeps the upper
+// triangle (the lower one is neither read nor written). A sweep visits
 // every pair p < q once, in n-1 (n even) or n (n odd) steps of disjoint
 // pairs (the round-robin ordering of parallel Jacobi), and in each matrix
 // rotates the pairs whose off-diagonal entry is not negligible:
@@ -27,7 +28,7 @@ func Lanes[T batchlas.Float]() int {
 //
 // (a NaN is never negligible). The rotations of a step, being disjoint,
 // are computed together from the matrix as the step found it and then
-// applied to columns and rows; each rotated 2x2 block is set to
+// applied from both sides at once; each rotated 2x2 block is set to
 // Rutishauser's values and its off-diagonal entry to zero. Each matrix is
 // driven towards diagonal form, its eigenvalues left on the diagonal
 // (unsorted); when v is not nil (the same layout as a, holding the
@@ -72,12 +73,23 @@ var schedules sync.Map // int -> []int64
 
 // schedule returns the sweep order of Jacobi for order n: the steps of the
 // round-robin tournament on n players (one sits out each step when n is
-// odd), each as its pairs p < q, then a mark (stepEnd, z, zc, 0) with the
-// index z that sits out (-1 when none). After the last step, (sweepEnd,
-// 0, 0, 0). A pair is four byte offsets, as the assembly uses them: rows p
-// and q in a column (64 bytes a row), and columns p and q in the group
-// (n*64 bytes a column); z and zc are the row and column offsets of the
-// idle index. Player 0 stays in place while the others turn.
+// odd; player 0 stays in place while the others turn), each step laid out
+// as the assembly walks it, every number a byte offset:
+//
+//   - its pairs p < q, four entries each: rows p and q in a column (64
+//     bytes a row) and columns p and q in the group (n*64 bytes a
+//     column); then (stepEnd, blocks, idle, next): where the step's
+//     block list, idle list and the next step start, from this step's
+//     start;
+//   - the blocks of two pairs i < j, six entries each: where the upper
+//     triangle keeps (p_i, p_j), (p_i, q_j), (q_i, p_j) and (q_i, q_j),
+//     and where pairs i and j start in the scratch (384 bytes a pair);
+//     then a stepEnd mark (six entries);
+//   - for the index z that sits out, per pair j, three entries: where
+//     (z, p_j) and (z, q_j) are kept and where pair j starts in the
+//     scratch; then a stepEnd mark (three entries).
+//
+// After the last step, (sweepEnd, 0, 0, 0).
 func schedule(n int) []int64 {
 	if s, ok := schedules.Load(n); ok {
 		return s.([]int64)
@@ -87,21 +99,43 @@ func schedule(n int) []int64 {
 	for i := range seat {
 		seat[i] = i
 	}
+	// at is where the upper triangle keeps entry (r, c).
+	at := func(r, c int) int64 { return int64(max(r, c)*n*64 + min(r, c)*64) }
 	var s []int64
 	for range m - 1 {
-		idle := []int64{-1, 0}
+		start := len(s)
+		var pairs [][2]int
+		idle := -1
 		for i := 0; i < m/2; i++ {
 			p, q := seat[i], seat[m-1-i]
 			if p > q {
 				p, q = q, p
 			}
 			if q < n {
+				pairs = append(pairs, [2]int{p, q})
 				s = append(s, int64(p*64), int64(q*64), int64(p*n*64), int64(q*n*64))
 			} else {
-				idle = []int64{int64(p * 64), int64(p * n * 64)}
+				idle = p
 			}
 		}
-		s = append(s, stepEnd, idle[0], idle[1], 0)
+		mark := len(s)
+		s = append(s, stepEnd, 0, 0, 0)
+		s[mark+1] = int64(len(s)-start) * 8
+		for i, pi := range pairs {
+			for j := i + 1; j < len(pairs); j++ {
+				pj := pairs[j]
+				s = append(s, at(pi[0], pj[0]), at(pi[0], pj[1]), at(pi[1], pj[0]), at(pi[1], pj[1]), int64(i*384), int64(j*384))
+			}
+		}
+		s = append(s, stepEnd, 0, 0, 0, 0, 0)
+		s[mark+2] = int64(len(s)-start) * 8
+		if idle >= 0 {
+			for j, pj := range pairs {
+				s = append(s, at(idle, pj[0]), at(idle, pj[1]), int64(j*384))
+			}
+		}
+		s = append(s, stepEnd, 0, 0)
+		s[mark+3] = int64(len(s)-start) * 8
 		// The others turn one seat: the last moves to seat 1.
 		last := seat[m-1]
 		copy(seat[2:], seat[1:m-1])
@@ -186,9 +220,10 @@ func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64,
 					e[5*L] = 1
 				}
 			}
-			// Phases 2 to 4, lane by lane.
-			// The index that sits out this step, if any (n odd).
-			hasIdle, z := step[4*np+1] >= 0, int(step[4*np+1]/64)
+			// Phases 2 to 4, lane by lane. ent is the entry at byte
+			// offset off of the step.
+			ent := func(off int64) []int64 { return step[off/8:] }
+			mark := step[4*np:]
 			for l := 0; l < L; l++ {
 				if v != nil {
 					for j := 0; j < np; j++ {
@@ -198,43 +233,35 @@ func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64,
 						}
 					}
 				}
-				at := func(r, c int) *T { return &a[c*col+r*L+l] }
-				for i := 0; i < np; i++ {
-					pi, qi := pq(i)
-					ei := w[i*6*L:]
-					for j := i + 1; j < np; j++ {
-						pj, qj := pq(j)
-						ej := w[j*6*L:]
-						if ei[5*L] == 0 && ej[5*L] == 0 {
-							continue
-						}
-						ci, si, cj, sj := ei[l], ei[L+l], ej[l], ej[L+l]
-						a1, b1 := rot(*at(pi, pj), *at(pi, qj), cj, sj)
-						c1, d1 := rot(*at(qi, pj), *at(qi, qj), cj, sj)
-						a2, c2 := rot(a1, c1, ci, si)
-						b2, d2 := rot(b1, d1, ci, si)
-						*at(pi, pj), *at(pi, qj), *at(qi, pj), *at(qi, qj) = a2, b2, c2, d2
-						*at(pj, pi), *at(qj, pi), *at(pj, qi), *at(qj, qi) = a2, b2, c2, d2
+				// elem is lane l's entry at byte offset off of the group.
+				elem := func(off int64) *T { return &a[int(off/64)*L+l] }
+				for b := ent(mark[1]); b[0] >= 0; b = b[6:] {
+					ei, ej := w[int(b[4]/64)*L:], w[int(b[5]/64)*L:]
+					if ei[5*L] == 0 && ej[5*L] == 0 {
+						continue
 					}
+					ci, si, cj, sj := ei[l], ei[L+l], ej[l], ej[L+l]
+					pa, pb, pc, pd := elem(b[0]), elem(b[1]), elem(b[2]), elem(b[3])
+					a1, b1 := rot(*pa, *pb, cj, sj)
+					c1, d1 := rot(*pc, *pd, cj, sj)
+					*pa, *pc = rot(a1, c1, ci, si)
+					*pb, *pd = rot(b1, d1, ci, si)
 				}
-				if hasIdle {
-					for j := 0; j < np; j++ {
-						p, q := pq(j)
-						if e := w[j*6*L:]; e[5*L] != 0 {
-							x, y := rot(*at(z, p), *at(z, q), e[l], e[L+l])
-							*at(z, p), *at(z, q), *at(p, z), *at(q, z) = x, y, x, y
-						}
+				for z := ent(mark[2]); z[0] >= 0; z = z[3:] {
+					if e := w[int(z[2]/64)*L:]; e[5*L] != 0 {
+						px, py := elem(z[0]), elem(z[1])
+						*px, *py = rot(*px, *py, e[l], e[L+l])
 					}
 				}
 				for j := 0; j < np; j++ {
 					p, q := pq(j)
 					if e := w[j*6*L:]; e[5*L] != 0 {
-						*at(p, p), *at(q, q) = e[2*L+l], e[3*L+l]
-						*at(p, q), *at(q, p) = e[4*L+l], e[4*L+l]
+						a[p*col+p*L+l], a[q*col+q*L+l] = e[2*L+l], e[3*L+l]
+						a[q*col+p*L+l] = e[4*L+l]
 					}
 				}
 			}
-			step = step[4*np+4:]
+			step = ent(mark[3])
 		}
 		rotated = swept
 		if swept == 0 {

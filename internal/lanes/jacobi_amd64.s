@@ -150,41 +150,34 @@ F64_p2next:
 	JMP F64_p2
 F64_p2end:
 F64_p3start:
-	// Phase 3: the blocks of pairs i < j, then the idle row.
-	MOVQ R8, R9
+	// Phase 3: the blocks of pairs i < j, then the idle row. The pairs'
+	// end mark holds the byte offsets, from the step, of the block list,
+	// the idle list and the next step.
 	MOVQ w+48(FP), DX
-F64_p3:
-	MOVQ (R9), R12
-	TESTQ R12, R12
-	JS F64_p3end
-	MOVQ 8(R9), R13
-	MOVQ 16(R9), AX
-	ADDQ DI, AX
-	MOVQ 24(R9), BX
-	ADDQ DI, BX
-	VMOVUPD 0(DX), Z3
-	VMOVUPD 64(DX), Z4
-	LEAQ 32(R9), R14
-	LEAQ 384(DX), CX
+	MOVQ 8(R9), R14
+	ADDQ R8, R14
 F64_blk:
-	MOVQ (R14), R15
-	TESTQ R15, R15
+	MOVQ (R14), R10
+	TESTQ R10, R10
 	JS F64_blkend
-	MOVQ 320(DX), SI
-	ORQ 320(CX), SI
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), CX
+	MOVQ 320(DX)(AX*1), BX
+	ORQ 320(DX)(CX*1), BX
 	JZ F64_blknext
-	MOVQ 8(R14), SI
-	MOVQ 16(R14), R10
-	ADDQ DI, R10
-	MOVQ 24(R14), R11
-	ADDQ DI, R11
-	VMOVUPD 0(CX), Z14
-	VMOVUPD 64(CX), Z15
-	// (a b; c d): rows p_i, q_i of columns p_j, q_j.
-	VMOVUPD (R10)(R12*1), Z16
-	VMOVUPD (R11)(R12*1), Z17
-	VMOVUPD (R10)(R13*1), Z18
-	VMOVUPD (R11)(R13*1), Z19
+	MOVQ 8(R14), R11
+	MOVQ 16(R14), R12
+	MOVQ 24(R14), R13
+	VMOVUPD 0(DX)(AX*1), Z3
+	VMOVUPD 64(DX)(AX*1), Z4
+	VMOVUPD 0(DX)(CX*1), Z14
+	VMOVUPD 64(DX)(CX*1), Z15
+	// (a b; c d): rows p_i, q_i of columns p_j, q_j, each where the
+	// upper triangle keeps it.
+	VMOVUPD (DI)(R10*1), Z16
+	VMOVUPD (DI)(R11*1), Z17
+	VMOVUPD (DI)(R12*1), Z18
+	VMOVUPD (DI)(R13*1), Z19
 	// By pair j from the right: (a, b) and (c, d).
 	VMULPD Z15, Z17, Z9
 	VMULPD Z14, Z17, Z11
@@ -203,67 +196,42 @@ F64_blk:
 	VMULPD Z3, Z18, Z11
 	VFMSUB231PD Z3, Z16, Z9
 	VFMADD231PD Z4, Z16, Z11
-	VMOVAPS Z9, Z16
-	VMOVAPS Z11, Z18
+	VMOVUPD Z9, (DI)(R10*1)
+	VMOVUPD Z11, (DI)(R12*1)
 	VMULPD Z4, Z19, Z9
 	VMULPD Z3, Z19, Z11
 	VFMSUB231PD Z3, Z17, Z9
 	VFMADD231PD Z4, Z17, Z11
-	VMOVUPD Z16, (R10)(R12*1)
-	VMOVUPD Z9, (R11)(R12*1)
-	VMOVUPD Z18, (R10)(R13*1)
-	VMOVUPD Z11, (R11)(R13*1)
-	// The transpose: rows p_j, q_j of columns p_i, q_i.
-	VMOVUPD Z16, (AX)(R15*1)
-	VMOVUPD Z9, (AX)(SI*1)
-	VMOVUPD Z18, (BX)(R15*1)
-	VMOVUPD Z11, (BX)(SI*1)
+	VMOVUPD Z9, (DI)(R11*1)
+	VMOVUPD Z11, (DI)(R13*1)
 F64_blknext:
-	ADDQ $384, CX
-	ADDQ $32, R14
+	ADDQ $48, R14
 	JMP F64_blk
 F64_blkend:
-	ADDQ $384, DX
-	ADDQ $32, R9
-	JMP F64_p3
-F64_p3end:
-	// R9 is at the step's end mark: (stepEnd, idle row, idle column) or
-	// (stepEnd, -1, ...) when no index sits out.
-	MOVQ 8(R9), R12
-	TESTQ R12, R12
-	JS F64_p4start
-	MOVQ 16(R9), AX
-	ADDQ DI, AX
-	MOVQ R8, R14
-	MOVQ w+48(FP), CX
+	MOVQ 16(R9), R14
+	ADDQ R8, R14
 F64_idle:
-	MOVQ (R14), R15
-	TESTQ R15, R15
+	MOVQ (R14), R10
+	TESTQ R10, R10
 	JS F64_p4start
-	CMPQ 320(CX), $0
+	MOVQ 16(R14), CX
+	CMPQ 320(DX)(CX*1), $0
 	JEQ F64_idlenext
-	MOVQ 8(R14), SI
-	MOVQ 16(R14), R10
-	ADDQ DI, R10
-	MOVQ 24(R14), R11
-	ADDQ DI, R11
-	VMOVUPD 0(CX), Z14
-	VMOVUPD 64(CX), Z15
-	// Row z of columns p_j and q_j, by pair j from the right, and the
-	// transpose: rows p_j and q_j of column z.
-	VMOVUPD (R10)(R12*1), Z16
-	VMOVUPD (R11)(R12*1), Z17
+	MOVQ 8(R14), R11
+	VMOVUPD 0(DX)(CX*1), Z14
+	VMOVUPD 64(DX)(CX*1), Z15
+	// The idle index's entries in columns p_j and q_j, by pair j from
+	// the right.
+	VMOVUPD (DI)(R10*1), Z16
+	VMOVUPD (DI)(R11*1), Z17
 	VMULPD Z15, Z17, Z9
 	VMULPD Z14, Z17, Z11
 	VFMSUB231PD Z14, Z16, Z9
 	VFMADD231PD Z15, Z16, Z11
-	VMOVUPD Z9, (R10)(R12*1)
-	VMOVUPD Z11, (R11)(R12*1)
-	VMOVUPD Z9, (AX)(R15*1)
-	VMOVUPD Z11, (AX)(SI*1)
+	VMOVUPD Z9, (DI)(R10*1)
+	VMOVUPD Z11, (DI)(R11*1)
 F64_idlenext:
-	ADDQ $384, CX
-	ADDQ $32, R14
+	ADDQ $24, R14
 	JMP F64_idle
 F64_p4start:
 	// Phase 4: the pairs' diagonal blocks.
@@ -286,14 +254,14 @@ F64_p4:
 	VMOVUPD Z7, (R10)(R12*1)
 	VMOVUPD Z8, (R11)(R13*1)
 	VMOVUPD Z9, (R11)(R12*1)
-	VMOVUPD Z9, (R10)(R13*1)
 F64_p4next:
 	ADDQ $384, DX
 	ADDQ $32, R9
 	JMP F64_p4
 F64_p4end:
-	// R9 is at the step's end mark; a second mark ends the sweep.
-	LEAQ 32(R9), R8
+	// R9 is at the pairs' end mark; the next step starts at its last
+	// offset, and a sweep end mark ends the sweep.
+	ADDQ 24(R9), R8
 	CMPQ (R8), $-2
 	JNE F64_step
 	KMOVW K2, K7
@@ -451,41 +419,34 @@ F32_p2next:
 	JMP F32_p2
 F32_p2end:
 F32_p3start:
-	// Phase 3: the blocks of pairs i < j, then the idle row.
-	MOVQ R8, R9
+	// Phase 3: the blocks of pairs i < j, then the idle row. The pairs'
+	// end mark holds the byte offsets, from the step, of the block list,
+	// the idle list and the next step.
 	MOVQ w+48(FP), DX
-F32_p3:
-	MOVQ (R9), R12
-	TESTQ R12, R12
-	JS F32_p3end
-	MOVQ 8(R9), R13
-	MOVQ 16(R9), AX
-	ADDQ DI, AX
-	MOVQ 24(R9), BX
-	ADDQ DI, BX
-	VMOVUPS 0(DX), Z3
-	VMOVUPS 64(DX), Z4
-	LEAQ 32(R9), R14
-	LEAQ 384(DX), CX
+	MOVQ 8(R9), R14
+	ADDQ R8, R14
 F32_blk:
-	MOVQ (R14), R15
-	TESTQ R15, R15
+	MOVQ (R14), R10
+	TESTQ R10, R10
 	JS F32_blkend
-	MOVQ 320(DX), SI
-	ORQ 320(CX), SI
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), CX
+	MOVQ 320(DX)(AX*1), BX
+	ORQ 320(DX)(CX*1), BX
 	JZ F32_blknext
-	MOVQ 8(R14), SI
-	MOVQ 16(R14), R10
-	ADDQ DI, R10
-	MOVQ 24(R14), R11
-	ADDQ DI, R11
-	VMOVUPS 0(CX), Z14
-	VMOVUPS 64(CX), Z15
-	// (a b; c d): rows p_i, q_i of columns p_j, q_j.
-	VMOVUPS (R10)(R12*1), Z16
-	VMOVUPS (R11)(R12*1), Z17
-	VMOVUPS (R10)(R13*1), Z18
-	VMOVUPS (R11)(R13*1), Z19
+	MOVQ 8(R14), R11
+	MOVQ 16(R14), R12
+	MOVQ 24(R14), R13
+	VMOVUPS 0(DX)(AX*1), Z3
+	VMOVUPS 64(DX)(AX*1), Z4
+	VMOVUPS 0(DX)(CX*1), Z14
+	VMOVUPS 64(DX)(CX*1), Z15
+	// (a b; c d): rows p_i, q_i of columns p_j, q_j, each where the
+	// upper triangle keeps it.
+	VMOVUPS (DI)(R10*1), Z16
+	VMOVUPS (DI)(R11*1), Z17
+	VMOVUPS (DI)(R12*1), Z18
+	VMOVUPS (DI)(R13*1), Z19
 	// By pair j from the right: (a, b) and (c, d).
 	VMULPS Z15, Z17, Z9
 	VMULPS Z14, Z17, Z11
@@ -504,67 +465,42 @@ F32_blk:
 	VMULPS Z3, Z18, Z11
 	VFMSUB231PS Z3, Z16, Z9
 	VFMADD231PS Z4, Z16, Z11
-	VMOVAPS Z9, Z16
-	VMOVAPS Z11, Z18
+	VMOVUPS Z9, (DI)(R10*1)
+	VMOVUPS Z11, (DI)(R12*1)
 	VMULPS Z4, Z19, Z9
 	VMULPS Z3, Z19, Z11
 	VFMSUB231PS Z3, Z17, Z9
 	VFMADD231PS Z4, Z17, Z11
-	VMOVUPS Z16, (R10)(R12*1)
-	VMOVUPS Z9, (R11)(R12*1)
-	VMOVUPS Z18, (R10)(R13*1)
-	VMOVUPS Z11, (R11)(R13*1)
-	// The transpose: rows p_j, q_j of columns p_i, q_i.
-	VMOVUPS Z16, (AX)(R15*1)
-	VMOVUPS Z9, (AX)(SI*1)
-	VMOVUPS Z18, (BX)(R15*1)
-	VMOVUPS Z11, (BX)(SI*1)
+	VMOVUPS Z9, (DI)(R11*1)
+	VMOVUPS Z11, (DI)(R13*1)
 F32_blknext:
-	ADDQ $384, CX
-	ADDQ $32, R14
+	ADDQ $48, R14
 	JMP F32_blk
 F32_blkend:
-	ADDQ $384, DX
-	ADDQ $32, R9
-	JMP F32_p3
-F32_p3end:
-	// R9 is at the step's end mark: (stepEnd, idle row, idle column) or
-	// (stepEnd, -1, ...) when no index sits out.
-	MOVQ 8(R9), R12
-	TESTQ R12, R12
-	JS F32_p4start
-	MOVQ 16(R9), AX
-	ADDQ DI, AX
-	MOVQ R8, R14
-	MOVQ w+48(FP), CX
+	MOVQ 16(R9), R14
+	ADDQ R8, R14
 F32_idle:
-	MOVQ (R14), R15
-	TESTQ R15, R15
+	MOVQ (R14), R10
+	TESTQ R10, R10
 	JS F32_p4start
-	CMPQ 320(CX), $0
+	MOVQ 16(R14), CX
+	CMPQ 320(DX)(CX*1), $0
 	JEQ F32_idlenext
-	MOVQ 8(R14), SI
-	MOVQ 16(R14), R10
-	ADDQ DI, R10
-	MOVQ 24(R14), R11
-	ADDQ DI, R11
-	VMOVUPS 0(CX), Z14
-	VMOVUPS 64(CX), Z15
-	// Row z of columns p_j and q_j, by pair j from the right, and the
-	// transpose: rows p_j and q_j of column z.
-	VMOVUPS (R10)(R12*1), Z16
-	VMOVUPS (R11)(R12*1), Z17
+	MOVQ 8(R14), R11
+	VMOVUPS 0(DX)(CX*1), Z14
+	VMOVUPS 64(DX)(CX*1), Z15
+	// The idle index's entries in columns p_j and q_j, by pair j from
+	// the right.
+	VMOVUPS (DI)(R10*1), Z16
+	VMOVUPS (DI)(R11*1), Z17
 	VMULPS Z15, Z17, Z9
 	VMULPS Z14, Z17, Z11
 	VFMSUB231PS Z14, Z16, Z9
 	VFMADD231PS Z15, Z16, Z11
-	VMOVUPS Z9, (R10)(R12*1)
-	VMOVUPS Z11, (R11)(R12*1)
-	VMOVUPS Z9, (AX)(R15*1)
-	VMOVUPS Z11, (AX)(SI*1)
+	VMOVUPS Z9, (DI)(R10*1)
+	VMOVUPS Z11, (DI)(R11*1)
 F32_idlenext:
-	ADDQ $384, CX
-	ADDQ $32, R14
+	ADDQ $24, R14
 	JMP F32_idle
 F32_p4start:
 	// Phase 4: the pairs' diagonal blocks.
@@ -587,14 +523,14 @@ F32_p4:
 	VMOVUPS Z7, (R10)(R12*1)
 	VMOVUPS Z8, (R11)(R13*1)
 	VMOVUPS Z9, (R11)(R12*1)
-	VMOVUPS Z9, (R10)(R13*1)
 F32_p4next:
 	ADDQ $384, DX
 	ADDQ $32, R9
 	JMP F32_p4
 F32_p4end:
-	// R9 is at the step's end mark; a second mark ends the sweep.
-	LEAQ 32(R9), R8
+	// R9 is at the pairs' end mark; the next step starts at its last
+	// offset, and a sweep end mark ends the sweep.
+	ADDQ 24(R9), R8
 	CMPQ (R8), $-2
 	JNE F32_step
 	KMOVW K2, K7

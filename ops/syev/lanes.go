@@ -101,8 +101,11 @@ func lanesGroup[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch
 			continue
 		}
 		if made == jacobiSweeps && rotated&(1<<l) != 0 {
-			for e := range s {
-				s[e] = g[e*L+l]
+			// lanes.Jacobi keeps the upper triangle.
+			for c := 0; c < n; c++ {
+				for r := 0; r < n; r++ {
+					s[c*n+r] = g[(max(r, c)*n+min(r, c))*L+l]
+				}
 			}
 			info[i] = int32(offColumns(s, n))
 			continue

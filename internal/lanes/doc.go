@@ -9,7 +9,7 @@
 // Element (r, c) of lane l's n x n matrix is at a[(c*n+r)*Lanes + l]:
 // column-major within the matrix, lane fastest.
 //
-// On x86-64-v4 the kernels are AVX-512 assembly (jacobi_amd64.s, written
+// On x86-64-v4 the kernels are AVX-512 assembly (lanes_amd64.s, written
 // by gen.go: `go generate`; TestAssemblyIsGenerated checks the file is
 // what gen.go writes). Elsewhere, with -tags purego, or when simd.AVX512
 // is false, a Go twin runs that performs the same IEEE operations in the

@@ -18,12 +18,12 @@ import (
 	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
-// jacobi_amd64.s is exactly what gen.go writes.
+// lanes_amd64.s is exactly what gen.go writes.
 func TestAssemblyIsGenerated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generator")
 	}
-	out := filepath.Join(t.TempDir(), "jacobi_amd64.s")
+	out := filepath.Join(t.TempDir(), "lanes_amd64.s")
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "run", "gen.go", "-o", out)
 	msg, err := cmd.CombinedOutput()
 	if err != nil {
@@ -33,12 +33,12 @@ func TestAssemblyIsGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile("jacobi_amd64.s")
+	got, err := os.ReadFile("lanes_amd64.s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("jacobi_amd64.s differs from what gen.go writes: run go generate in internal/lanes")
+		t.Fatal("lanes_amd64.s differs from what gen.go writes: run go generate in internal/lanes")
 	}
 }
 

@@ -18,14 +18,18 @@ var (
 	// own kernels and their decisions are traced beneath gesv's
 	// (nested.go).
 	nested = &sel.Family{Name: "nested"}
+	// lanes factors and solves groups of 8 (float64) or 16 (float32)
+	// systems interleaved one per vector lane, with fused's unblocked
+	// arithmetic (n <= lanesMax; lanes.go, internal/lanes).
+	lanesFamily = &sel.Family{Name: "lanes"}
 )
 
 // Families lists every family gesv declares.
-var Families = []*sel.Family{fused, nested}
+var Families = []*sel.Family{fused, nested, lanesFamily}
 
 // candidates is the one candidate list of gesv, the same for float32 and
 // float64.
-var candidates = []sel.Choice{fused.With(), nested.With()}
+var candidates = []sel.Choice{fused.With(), nested.With(), lanesFamily.With()}
 
 // Key names: the order, the right-hand sides and the batch by log
 // distance, the sizes weighing 16 against the batch as in getrs.
@@ -44,7 +48,7 @@ var Op = sel.Register(sel.OpSpec{
 	},
 	// By generality (R4): nested serves every shape with whatever getrf
 	// and getrs choose for it; fused serves every shape too, with one
-	// unblocked algorithm.
+	// unblocked algorithm; lanes only small orders.
 	LastResort: []string{"nested", "fused"},
 	CanRun:     canRun,
 	// Orders dense at the small end, where fused (everything in cache per

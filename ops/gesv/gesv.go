@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/batchlas-go/batchlas/internal/infobuf"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/ops/getrf"
@@ -133,6 +134,8 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 			return launchFused(ctx, p, a, ipiv, b, info)
 		case nested:
 			return launchNested(ctx, p, a, ipiv, b, ws, info)
+		case lanesFamily:
+			return launchLanes(ctx, p, a, ipiv, b, ws, info)
 		}
 		return fmt.Errorf("%s: choice %s has no launch (a family was added to choice.go but not to gesv.go)", opName, c)
 	})
@@ -174,9 +177,13 @@ func BufferSize[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv
 // bufferSize is the workspace of choice c: nested hands getrf and then
 // getrs the same workspace, so it is the larger of their BufferSize for
 // the whole batch (for a run of non-singular matrices getrs may choose
-// another kernel; see launchNested); fused needs none.
+// another kernel; see launchNested); lanes needs a group's scratch per
+// worker; fused needs none.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) (int, error) {
-	if c.Family() != nested {
+	switch c.Family() {
+	case lanesFamily:
+		return parallel.Workers(ctx) * lanesSlot[T](&problem{n: a.Rows, nrhs: b.Cols}), nil
+	case fused:
 		return 0, nil
 	}
 	nf, err := getrf.BufferSize(ctx, a, ipiv)
@@ -190,12 +197,15 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, a batchlas.
 	return max(nf, ns), nil
 }
 
-// canRun is gesv's correctness gate (R3): both families serve every shape
-// on every device (nested's own nested decisions have gates of their own).
-func canRun(c sel.Choice, _ sel.Key, _ *sel.Device) bool {
+// canRun is gesv's correctness gate (R3): fused and nested serve every
+// shape on every device (nested's own nested decisions have gates of
+// their own); lanes takes orders up to lanesMax.
+func canRun(c sel.Choice, k sel.Key, _ *sel.Device) bool {
 	switch c.Family() {
 	case fused, nested:
 		return true
+	case lanesFamily:
+		return k.Int(keyN) <= lanesMax
 	}
 	return false
 }

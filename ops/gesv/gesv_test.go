@@ -43,6 +43,9 @@ func conformance[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 			if n > 70 {
 				count = 2
 			}
+			if !runs(c, n, nrhs, count) {
+				continue
+			}
 			a, ipiv, b := system[T](uint64(100*n+nrhs), n, nrhs, count, (n+nrhs)%2 == 0)
 			r := run(t, ctx, a, ipiv, b)
 			require.NoError(t, r.err, "%s n=%d nrhs=%d", c, n, nrhs)
@@ -60,15 +63,24 @@ func TestFactorIsGetrfs(t *testing.T) {
 // factorIsGetrfs: gesv leaves in a and ipiv exactly what getrf writes, and
 // in b exactly what getrs then writes, bit for bit: nested calls getrf
 // and getrs under the same context; fused runs getrf's recursive
-// algorithm (getf2 whole up to its leaf order) and getrs's permatrix solve.
+// algorithm (getf2 whole up to its leaf order) and getrs's permatrix
+// solve; lanes runs getrf's unblocked algorithm and, below the blocked
+// solve's order (32), getrs's permatrix solve.
 func factorIsGetrfs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
 	fctx, sctx := ctx, ctx
-	if c.String() == "fused" {
+	switch c.String() {
+	case "fused":
 		fctx = sel.WithPin(ctx, "getrf", "recursive")
 		sctx = sel.WithPin(ctx, "getrs", "permatrix")
+	case "lanes":
+		fctx = sel.WithPin(ctx, "getrf", "unblocked")
+		sctx = sel.WithPin(ctx, "getrs", "permatrix")
 	}
-	for _, n := range []int{1, 3, 8, 17, 33, 70} {
+	for _, n := range []int{1, 3, 8, 17, 31, 33, 70} {
 		for _, nrhs := range []int{1, 6} {
+			if !runs(c, n, nrhs, 5) {
+				continue
+			}
 			what := fmt.Sprintf("%s n=%d nrhs=%d", c, n, nrhs)
 			a, ipiv, b := system[T](uint64(n), n, nrhs, 5, n%2 == 0)
 			// Matrix 1 exactly singular: its B must be left alone.

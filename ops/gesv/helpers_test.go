@@ -20,6 +20,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// runs reports whether candidate c can run a call of count n x n systems
+// with nrhs right-hand sides on this host (lanes only takes small
+// orders): the properties skip the shapes it cannot.
+func runs(c sel.Choice, n, nrhs, count int) bool {
+	return gesv.Op.CanRun(c, sel.MakeKey(sel.Int(n), sel.Int(nrhs), sel.Int(count)), batchlas.Host())
+}
+
 // eachCandidate runs a property for every candidate of both dtypes, pinned
 // by its spelling: the candidate lists are iterated, never retyped.
 func eachCandidate(t *testing.T, f32 func(*testing.T, context.Context, sel.Choice), f64 func(*testing.T, context.Context, sel.Choice)) {

@@ -1,0 +1,105 @@
+//go:build amd64 && !purego
+
+package lanes
+
+import (
+	"unsafe"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+// The AVX-512 Jacobi of lanes_amd64.s; v may be nil.
+//
+//go:noescape
+func jacobiF64(a, v *float64, n, sweeps int, k *[6]float64, sched *int64, w *float64) (rotated uint64, made int)
+
+//go:noescape
+func jacobiF32(a, v *float32, n, sweeps int, k *[6]float32, sched *int64, w *float32) (rotated uint64, made int)
+
+// jacobi runs the assembly when simd.AVX512 is set (the CPU and the
+// presented device level are x86-64-v4), the Go twin otherwise.
+func jacobi[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64, w []T) (uint64, int) {
+	if !simd.AVX512 {
+		return jacobiGo(a, v, n, sweeps, k, sched, w)
+	}
+	var vp unsafe.Pointer
+	if v != nil {
+		vp = unsafe.Pointer(&v[0])
+	}
+	ap, kp, wp := unsafe.Pointer(&a[0]), unsafe.Pointer(k), unsafe.Pointer(&w[0])
+	if Lanes[T]() == 8 {
+		return jacobiF64((*float64)(ap), (*float64)(vp), n, sweeps, (*[6]float64)(kp), &sched[0], (*float64)(wp))
+	}
+	return jacobiF32((*float32)(ap), (*float32)(vp), n, sweeps, (*[6]float32)(kp), &sched[0], (*float32)(wp))
+}
+
+// The AVX-512 LU of lanes_amd64.s.
+//
+//go:noescape
+func luF64(a, b, piv *float64, n, nrhs int, k *[3]float64)
+
+//go:noescape
+func luF32(a, b, piv *float32, n, nrhs int, k *[3]float32)
+
+// luRun runs the assembly when simd.AVX512 is set, the Go twin otherwise.
+func luRun[T batchlas.Float](a, b, piv []T, n, nrhs int, k *[3]T) {
+	if !simd.AVX512 {
+		luGo(a, b, piv, n, nrhs, k)
+		return
+	}
+	var bp unsafe.Pointer
+	if nrhs > 0 {
+		bp = unsafe.Pointer(&b[0])
+	}
+	ap, pp, kp := unsafe.Pointer(&a[0]), unsafe.Pointer(&piv[0]), unsafe.Pointer(k)
+	if Lanes[T]() == 8 {
+		luF64((*float64)(ap), (*float64)(bp), (*float64)(pp), n, nrhs, (*[3]float64)(kp))
+		return
+	}
+	luF32((*float32)(ap), (*float32)(bp), (*float32)(pp), n, nrhs, (*[3]float32)(kp))
+}
+
+// The AVX-512 layout moves of lanes_amd64.s.
+//
+//go:noescape
+func packF64(grp, src *float64, stride, ld, rows, cols, count int, mask uint64)
+
+//go:noescape
+func packF32(grp, src *float32, stride, ld, rows, cols, count int, mask uint64)
+
+//go:noescape
+func unpackF64(dst, grp *float64, stride, ld, rows, cols, count int, mask uint64)
+
+//go:noescape
+func unpackF32(dst, grp *float32, stride, ld, rows, cols, count int, mask uint64)
+
+// packAsm runs the assembly gather when simd.AVX512 is set and reports
+// whether it did.
+func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count int) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	gp, sp := unsafe.Pointer(&g[0]), unsafe.Pointer(&src[0])
+	if Lanes[T]() == 8 {
+		packF64((*float64)(gp), (*float64)(sp), stride, ld, rows, cols, count, 0)
+	} else {
+		packF32((*float32)(gp), (*float32)(sp), stride, ld, rows, cols, count, 0)
+	}
+	return true
+}
+
+// unpackAsm runs the assembly scatter when simd.AVX512 is set and
+// reports whether it did.
+func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	dp, gp := unsafe.Pointer(&dst[0]), unsafe.Pointer(&g[0])
+	if Lanes[T]() == 8 {
+		unpackF64((*float64)(dp), (*float64)(gp), stride, ld, rows, cols, 0, mask)
+	} else {
+		unpackF32((*float32)(dp), (*float32)(gp), stride, ld, rows, cols, 0, mask)
+	}
+	return true
+}

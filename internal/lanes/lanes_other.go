@@ -1,0 +1,20 @@
+//go:build !amd64 || purego
+
+package lanes
+
+import "github.com/batchlas-go/batchlas"
+
+// jacobi is the Go twin without the amd64 assembly.
+func jacobi[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64, w []T) (uint64, int) {
+	return jacobiGo(a, v, n, sweeps, k, sched, w)
+}
+
+// luRun is the Go twin without the amd64 assembly.
+func luRun[T batchlas.Float](a, b, piv []T, n, nrhs int, k *[3]T) { luGo(a, b, piv, n, nrhs, k) }
+
+// packAsm and unpackAsm report that no assembly ran.
+func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count int) bool { return false }
+
+func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64) bool {
+	return false
+}

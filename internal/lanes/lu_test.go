@@ -1,0 +1,201 @@
+package lanes
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lu"
+	"github.com/batchlas-go/batchlas/internal/lusolve"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+// luOrders straddle the loops' ends and the solve's blocked threshold.
+var luOrders = []int{1, 2, 3, 5, 8, 9, 16, 17, 31, 32, 33}
+
+// luGroup fills a group of n x n matrices and n x nrhs right-hand sides
+// with a different kind of matrix per lane: random; singular (column 1
+// zero); a NaN; pivots below small (entries near the underflow
+// threshold); the zero matrix; a matrix whose pivots need every row
+// swapped (a permuted diagonal-dominant one); the rest random.
+func luGroup[T batchlas.Float](r *rand.Rand, n, nrhs int) (a, b []T) {
+	L := Lanes[T]()
+	a, b = make([]T, n*n*L), make([]T, n*nrhs*L)
+	for l := 0; l < L; l++ {
+		for c := 0; c < n; c++ {
+			for row := 0; row < n; row++ {
+				var v float64
+				switch l {
+				case 1:
+					if c != 1 {
+						v = r.NormFloat64()
+					}
+				case 2:
+					v = r.NormFloat64()
+					if c == n/2 && row == n/3 {
+						v = math.NaN()
+					}
+				case 3:
+					v = r.NormFloat64() * float64(lu.SafeMin[T]()) * 4
+				case 4:
+				case 5:
+					if row == (c+1)%n {
+						v = 10
+					} else {
+						v = r.NormFloat64() / float64(n)
+					}
+				default:
+					v = r.NormFloat64()
+				}
+				a[(c*n+row)*L+l] = T(v)
+			}
+		}
+		for e := 0; e < n*nrhs; e++ {
+			b[e*L+l] = T(r.NormFloat64())
+		}
+	}
+	return a, b
+}
+
+func runLU[T batchlas.Float](avx bool, a, b, piv []T, n, nrhs int) {
+	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
+	simd.AVX512 = avx
+	LU(a, b, piv, n, nrhs, lu.SafeMin[T]())
+}
+
+func TestLUPathsAgree(t *testing.T) {
+	if !simd.AVX512 {
+		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
+	}
+	testLUPathsAgree[float64](t)
+	testLUPathsAgree[float32](t)
+}
+
+func testLUPathsAgree[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range luOrders {
+		for _, nrhs := range []int{0, 1, 3, 8} {
+			a, b := luGroup[T](r, n, nrhs)
+			piv := make([]T, n*Lanes[T]())
+			a2, b2, piv2 := slices.Clone(a), slices.Clone(b), slices.Clone(piv)
+			runLU(true, a, b, piv, n, nrhs)
+			runLU(false, a2, b2, piv2, n, nrhs)
+			name := fmt.Sprintf("%T n=%d nrhs=%d", T(0), n, nrhs)
+			if i := firstDiff(a, a2); i >= 0 {
+				t.Errorf("%s: a[%d] assembly %v twin %v", name, i, a[i], a2[i])
+			}
+			if i := firstDiff(b, b2); i >= 0 {
+				t.Errorf("%s: b[%d] assembly %v twin %v", name, i, b[i], b2[i])
+			}
+			if i := firstDiff(piv, piv2); i >= 0 {
+				t.Errorf("%s: piv[%d] assembly %v twin %v", name, i, piv[i], piv2[i])
+			}
+		}
+	}
+}
+
+// goFuses reports whether this build fuses a product into a following
+// addition (GOAMD64=v3 and above may): the per-matrix code then rounds
+// differently from the lanes kernel, which never fuses.
+func goFuses() bool {
+	x, y := 1+0x1p-30, 1-0x1p-30
+	return x*y-1 != float64(x*y)-1
+}
+
+// TestLUIsGetf2 compares each lane with the per-matrix code gesv's fused
+// kernel runs: lu.Getf2 over the whole matrix, lu.DiagInfo, and
+// lusolve.Solve on the non-singular ones: the same pivots always, the
+// same bits where the arithmetic is the same (no fusing build, and the
+// solve's unblocked orders below simd.TriWorth), a small residual
+// otherwise.
+func TestLUIsGetf2(t *testing.T) {
+	for _, avx := range paths() {
+		testLUIsGetf2[float64](t, avx)
+		testLUIsGetf2[float32](t, avx)
+	}
+}
+
+func testLUIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
+	r := rand.New(rand.NewPCG(11, 12))
+	L := Lanes[T]()
+	for _, n := range luOrders {
+		for _, nrhs := range []int{1, 3} {
+			a, b := luGroup[T](r, n, nrhs)
+			a0, b0 := slices.Clone(a), slices.Clone(b)
+			piv := make([]T, n*L)
+			runLU(avx, a, b, piv, n, nrhs)
+			exact := !goFuses()
+			for l := 0; l < L; l++ {
+				name := fmt.Sprintf("%T avx=%v n=%d nrhs=%d lane %d", T(0), avx, n, nrhs, l)
+				m, x := make([]T, n*n), make([]T, n*nrhs)
+				for e := range m {
+					m[e] = a0[e*L+l]
+				}
+				for e := range x {
+					x[e] = b0[e*L+l]
+				}
+				p := make([]int32, n)
+				lu.Getf2(m, n, n, 0, n, 0, n, p, lu.SafeMin[T]())
+				for j := range p {
+					if T(p[j]) != piv[j*L+l] {
+						t.Fatalf("%s: pivot %d is %v, getf2 %d", name, j, piv[j*L+l], p[j])
+					}
+				}
+				for e := range m {
+					if got := a[e*L+l]; exact && !sameBits(got, m[e]) {
+						t.Fatalf("%s: factor entry %d is %v, getf2 %v", name, e, got, m[e])
+					}
+				}
+				if lu.DiagInfo(m, n, n) != 0 {
+					continue
+				}
+				lusolve.Solve(false, m, n, n, p, x, n, nrhs)
+				if exact && !simd.TriWorth(n) {
+					for e := range x {
+						if got := b[e*L+l]; !sameBits(got, x[e]) {
+							t.Fatalf("%s: solution entry %d is %v, getf2 and solve %v", name, e, got, x[e])
+						}
+					}
+					continue
+				}
+				// Otherwise the residual: ||A*x - b|| <= 8*n*n*eps*||A||*||x||
+				// per column, in float64, max norms; unless the solution
+				// overflows (the lane of entries near underflow), which
+				// the bit-for-bit orders cover.
+				if slices.ContainsFunc(x, func(v T) bool { return math.IsInf(float64(v), 0) || v != v }) {
+					continue
+				}
+				for c := 0; c < nrhs; c++ {
+					var res, anorm, xnorm float64
+					for row := 0; row < n; row++ {
+						sum := -float64(b0[(c*n+row)*L+l])
+						for k := 0; k < n; k++ {
+							av := float64(a0[(k*n+row)*L+l])
+							sum += av * float64(b[(c*n+k)*L+l])
+							anorm = max(anorm, math.Abs(av))
+						}
+						res = max(res, math.Abs(sum))
+						xnorm = max(xnorm, math.Abs(float64(b[(c*n+row)*L+l])))
+					}
+					if !(res <= 8*float64(n*n)*float64(epsOf[T]())*anorm*xnorm) {
+						t.Fatalf("%s: column %d: residual %g, ||A|| %g, ||x|| %g", name, c, res, anorm, xnorm)
+					}
+				}
+			}
+		}
+	}
+}
+
+func sameBits[T batchlas.Float](x, y T) bool {
+	return math.Float64bits(float64(x)) == math.Float64bits(float64(y)) || (x != x && y != y)
+}
+
+func epsOf[T batchlas.Float]() T {
+	if Lanes[T]() == 16 {
+		return 0x1p-24
+	}
+	return 0x1p-53
+}

@@ -1,0 +1,85 @@
+package lanes
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+func TestMoves(t *testing.T) {
+	for _, avx := range paths() {
+		testMoves[float64](t, avx)
+		testMoves[float32](t, avx)
+	}
+}
+
+// testMoves gathers count matrices (leading dimension above rows, gaps
+// between them holding NaN) into a group and scatters a changed group
+// back to the lanes of a mask: every element lands where the layout says,
+// the lanes past count are zero, and nothing outside the masked matrices'
+// elements is written.
+func testMoves[T batchlas.Float](t *testing.T, avx bool) {
+	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
+	simd.AVX512 = avx
+	r := rand.New(rand.NewPCG(13, 14))
+	L := Lanes[T]()
+	for _, shape := range [][2]int{{1, 1}, {3, 2}, {8, 8}, {9, 1}, {17, 5}} {
+		rows, cols := shape[0], shape[1]
+		ld := rows + 2
+		stride := cols*ld + 3
+		for _, count := range []int{1, L/2 + 1, L} {
+			name := fmt.Sprintf("%T avx=%v %dx%d count=%d", T(0), avx, rows, cols, count)
+			src := make([]T, L*stride)
+			for i := range src {
+				src[i] = T(math.NaN())
+			}
+			for l := 0; l < count; l++ {
+				for c := 0; c < cols; c++ {
+					for row := 0; row < rows; row++ {
+						src[l*stride+c*ld+row] = T(r.NormFloat64())
+					}
+				}
+			}
+			g := make([]T, rows*cols*L)
+			for i := range g {
+				g[i] = 7
+			}
+			Gather(g, src, stride, ld, rows, cols, count)
+			for l := 0; l < L; l++ {
+				for c := 0; c < cols; c++ {
+					for row := 0; row < rows; row++ {
+						want := T(0)
+						if l < count {
+							want = src[l*stride+c*ld+row]
+						}
+						if got := g[(c*rows+row)*L+l]; got != want {
+							t.Fatalf("%s: gathered (%d, %d) of lane %d is %v, want %v", name, row, c, l, got, want)
+						}
+					}
+				}
+			}
+			for i := range g {
+				g[i] = T(i)
+			}
+			mask := uint64(0b1011) & (uint64(1)<<count - 1)
+			dst := slices.Clone(src)
+			Scatter(dst, g, stride, ld, rows, cols, mask)
+			for i := range dst {
+				l, off := i/stride, i%stride
+				c, row := off/ld, off%ld
+				want := src[i]
+				if mask&(1<<l) != 0 && c < cols && row < rows {
+					want = g[(c*rows+row)*L+l]
+				}
+				if got := dst[i]; got != want && !(got != got && want != want) {
+					t.Fatalf("%s: scattered element %d (lane %d) is %v, want %v", name, i, l, got, want)
+				}
+			}
+		}
+	}
+}

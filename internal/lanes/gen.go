@@ -46,6 +46,9 @@ func main() {
 		b.WriteString(lu(d))
 	}
 	for _, d := range dtypes {
+		b.WriteString(chol(d))
+	}
+	for _, d := range dtypes {
 		b.WriteString(moves(d))
 	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
@@ -379,6 +382,8 @@ func dtypeReplacer(d dtype) *strings.Replacer {
 		"VPANDNI", "VPANDN"+d.isfx,
 		"VPXORI", "VPXOR"+d.isfx,
 		"luF", "lu"+d.name,
+		"cholF", "chol"+d.name,
+		"VFNMADD231S", "VFNMADD231"+d.sfx,
 		"CVTSQ2S", "CVTSQ2S"+d.sfx[1:],
 	)
 }
@@ -784,4 +789,177 @@ func moves(d dtype) string {
 	}
 	epilogue("unpack")
 	return b.String()
+}
+
+// chol returns the Cholesky kernel for one element type: right-looking
+// A = L*L^T on each lane's n x n matrix, element (i, j) of L at
+// i*rs + j*cs bytes (rs = 64 and cs = n*64 for a lower triangle, the other
+// way round for an upper one, whose U = L^T is then written in place),
+// then L*L^T*X = B on the n x nrhs right-hand sides. A lane whose pivot
+// is not > 0 (NaN included) is frozen there: its info is that column
+// (from 1), and nothing of its matrix is written from then on. Divisions
+// by the diagonal, fused multiply-adds in the updates. Registers:
+//
+//	DI a, SI b, CX n, R14 nrhs, R8 rs, R9 cs, R10 j, R11 &a(j,j),
+//	R12 &a(k,k), BX &a(k,j), AX and R13 walkers, DX and R15 counts.
+//	Z29 one, Z30 zero, Z20 info, Z21 j+1; K6 the lanes still active.
+func chol(d dtype) string {
+	body := `
+// func cholF(a, b *T, n, nrhs, rs, cs int, info *T)
+TEXT ·cholF(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ nrhs+24(FP), R14
+	MOVQ rs+32(FP), R8
+	MOVQ cs+40(FP), R9
+	VPXORQ Z30, Z30, Z30
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	MOVQ $1, AX
+	CVTSQ2S AX, X3
+	BCAST X3, Z29
+	KXNORW K6, K6, K6
+	XORQ R10, R10
+	MOVQ DI, R11
+CF_j:
+	CMPQ R10, CX
+	JGE CF_factored
+	VADDS Z29, Z21, Z21
+	// The pivot: lanes where it is not > 0 fail here, once.
+	VMOVUPS (R11), Z0
+	VCMPS $30, Z30, Z0, K1
+	KNOTW K1, K2
+	KANDW K2, K6, K2
+	VMOVUPS Z21, K2, Z20
+	KANDW K1, K6, K6
+	VSQRTS Z0, Z0
+	VMOVUPS Z0, K6, (R11)
+	// The column below the pivot, divided by it.
+	MOVQ R11, AX
+	MOVQ CX, DX
+	SUBQ R10, DX
+	DECQ DX
+CF_scale:
+	TESTQ DX, DX
+	JZ CF_scaled
+	ADDQ R8, AX
+	VMOVUPS (AX), Z1
+	VDIVS Z0, Z1, Z1
+	VMOVUPS Z1, K6, (AX)
+	DECQ DX
+	JMP CF_scale
+CF_scaled:
+	// The trailing lower triangle: a(i,k) -= a(i,j)*a(k,j), k > j, i >= k.
+	MOVQ R11, BX
+	MOVQ R11, R12
+	MOVQ CX, DX
+	SUBQ R10, DX
+	DECQ DX
+CF_k:
+	TESTQ DX, DX
+	JZ CF_next
+	ADDQ R8, BX
+	ADDQ R8, R12
+	ADDQ R9, R12
+	VMOVUPS (BX), Z2
+	MOVQ BX, AX
+	MOVQ R12, R13
+	MOVQ DX, R15
+CF_i:
+	VMOVUPS (AX), Z3
+	VMOVUPS (R13), Z4
+	VFNMADD231S Z2, Z3, Z4
+	VMOVUPS Z4, K6, (R13)
+	ADDQ R8, AX
+	ADDQ R8, R13
+	DECQ R15
+	JNZ CF_i
+	DECQ DX
+	JMP CF_k
+CF_next:
+	INCQ R10
+	ADDQ R8, R11
+	ADDQ R9, R11
+	JMP CF_j
+CF_factored:
+	MOVQ info+48(FP), AX
+	VMOVUPS Z20, (AX)
+	// Each column of b: L*y = b forward, then L^T*x = y backward.
+	MOVQ CX, R15
+	SHLQ $6, R15
+CF_rhs:
+	TESTQ R14, R14
+	JZ CF_done
+	// Forward: y_j = b_j/a(j,j), then b_i -= a(i,j)*y_j for i > j.
+	MOVQ DI, R11
+	MOVQ SI, BX
+	MOVQ CX, DX
+CF_fw:
+	VMOVUPS (BX), Z5
+	VMOVUPS (R11), Z6
+	VDIVS Z6, Z5, Z5
+	VMOVUPS Z5, (BX)
+	MOVQ R11, AX
+	MOVQ BX, R13
+	MOVQ DX, R12
+	DECQ R12
+CF_fwi:
+	TESTQ R12, R12
+	JZ CF_fwnext
+	ADDQ R8, AX
+	ADDQ $64, R13
+	VMOVUPS (AX), Z3
+	VMOVUPS (R13), Z4
+	VFNMADD231S Z5, Z3, Z4
+	VMOVUPS Z4, (R13)
+	DECQ R12
+	JMP CF_fwi
+CF_fwnext:
+	ADDQ R8, R11
+	ADDQ R9, R11
+	ADDQ $64, BX
+	DECQ DX
+	JNZ CF_fw
+	// Backward, from the last row: x_j = y_j/a(j,j), then
+	// b_i -= a(j,i)*x_j for i < j.
+	SUBQ R8, R11
+	SUBQ R9, R11
+	SUBQ $64, BX
+	MOVQ CX, DX
+CF_bw:
+	VMOVUPS (BX), Z5
+	VMOVUPS (R11), Z6
+	VDIVS Z6, Z5, Z5
+	VMOVUPS Z5, (BX)
+	MOVQ R11, AX
+	MOVQ BX, R13
+	MOVQ DX, R12
+	DECQ R12
+CF_bwi:
+	TESTQ R12, R12
+	JZ CF_bwnext
+	SUBQ R9, AX
+	SUBQ $64, R13
+	VMOVUPS (AX), Z3
+	VMOVUPS (R13), Z4
+	VFNMADD231S Z5, Z3, Z4
+	VMOVUPS Z4, (R13)
+	DECQ R12
+	JMP CF_bwi
+CF_bwnext:
+	SUBQ R8, R11
+	SUBQ R9, R11
+	SUBQ $64, BX
+	DECQ DX
+	JNZ CF_bw
+	ADDQ R15, SI
+	DECQ R14
+	JMP CF_rhs
+CF_done:
+	VZEROUPPER
+	RET
+`
+	body = strings.ReplaceAll(body, "CF_", d.name+"chol_")
+	return dtypeReplacer(d).Replace(body)
 }

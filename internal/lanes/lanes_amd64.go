@@ -103,3 +103,30 @@ func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask ui
 	}
 	return true
 }
+
+// The AVX-512 Cholesky of lanes_amd64.s; rs and cs in bytes.
+//
+//go:noescape
+func cholF64(a, b *float64, n, nrhs, rs, cs int, info *float64)
+
+//go:noescape
+func cholF32(a, b *float32, n, nrhs, rs, cs int, info *float32)
+
+// cholRun runs the assembly when simd.AVX512 is set, the Go twin
+// otherwise; rs and cs count vectors.
+func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs int, info []T) {
+	if !simd.AVX512 {
+		cholGo(a, b, n, nrhs, rs, cs, info)
+		return
+	}
+	var bp unsafe.Pointer
+	if nrhs > 0 {
+		bp = unsafe.Pointer(&b[0])
+	}
+	ap, ip := unsafe.Pointer(&a[0]), unsafe.Pointer(&info[0])
+	if Lanes[T]() == 8 {
+		cholF64((*float64)(ap), (*float64)(bp), n, nrhs, rs*64, cs*64, (*float64)(ip))
+		return
+	}
+	cholF32((*float32)(ap), (*float32)(bp), n, nrhs, rs*64, cs*64, (*float32)(ip))
+}

@@ -932,6 +932,316 @@ F32lu_done:
 	VZEROUPPER
 	RET
 
+// func cholF64(a, b *float64, n, nrhs, rs, cs int, info *float64)
+TEXT ·cholF64(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ nrhs+24(FP), R14
+	MOVQ rs+32(FP), R8
+	MOVQ cs+40(FP), R9
+	VPXORQ Z30, Z30, Z30
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	MOVQ $1, AX
+	CVTSQ2SD AX, X3
+	VBROADCASTSD X3, Z29
+	KXNORW K6, K6, K6
+	XORQ R10, R10
+	MOVQ DI, R11
+F64chol_j:
+	CMPQ R10, CX
+	JGE F64chol_factored
+	VADDPD Z29, Z21, Z21
+	// The pivot: lanes where it is not > 0 fail here, once.
+	VMOVUPD (R11), Z0
+	VCMPPD $30, Z30, Z0, K1
+	KNOTW K1, K2
+	KANDW K2, K6, K2
+	VMOVUPD Z21, K2, Z20
+	KANDW K1, K6, K6
+	VSQRTPD Z0, Z0
+	VMOVUPD Z0, K6, (R11)
+	// The column below the pivot, divided by it.
+	MOVQ R11, AX
+	MOVQ CX, DX
+	SUBQ R10, DX
+	DECQ DX
+F64chol_scale:
+	TESTQ DX, DX
+	JZ F64chol_scaled
+	ADDQ R8, AX
+	VMOVUPD (AX), Z1
+	VDIVPD Z0, Z1, Z1
+	VMOVUPD Z1, K6, (AX)
+	DECQ DX
+	JMP F64chol_scale
+F64chol_scaled:
+	// The trailing lower triangle: a(i,k) -= a(i,j)*a(k,j), k > j, i >= k.
+	MOVQ R11, BX
+	MOVQ R11, R12
+	MOVQ CX, DX
+	SUBQ R10, DX
+	DECQ DX
+F64chol_k:
+	TESTQ DX, DX
+	JZ F64chol_next
+	ADDQ R8, BX
+	ADDQ R8, R12
+	ADDQ R9, R12
+	VMOVUPD (BX), Z2
+	MOVQ BX, AX
+	MOVQ R12, R13
+	MOVQ DX, R15
+F64chol_i:
+	VMOVUPD (AX), Z3
+	VMOVUPD (R13), Z4
+	VFNMADD231PD Z2, Z3, Z4
+	VMOVUPD Z4, K6, (R13)
+	ADDQ R8, AX
+	ADDQ R8, R13
+	DECQ R15
+	JNZ F64chol_i
+	DECQ DX
+	JMP F64chol_k
+F64chol_next:
+	INCQ R10
+	ADDQ R8, R11
+	ADDQ R9, R11
+	JMP F64chol_j
+F64chol_factored:
+	MOVQ info+48(FP), AX
+	VMOVUPD Z20, (AX)
+	// Each column of b: L*y = b forward, then L^T*x = y backward.
+	MOVQ CX, R15
+	SHLQ $6, R15
+F64chol_rhs:
+	TESTQ R14, R14
+	JZ F64chol_done
+	// Forward: y_j = b_j/a(j,j), then b_i -= a(i,j)*y_j for i > j.
+	MOVQ DI, R11
+	MOVQ SI, BX
+	MOVQ CX, DX
+F64chol_fw:
+	VMOVUPD (BX), Z5
+	VMOVUPD (R11), Z6
+	VDIVPD Z6, Z5, Z5
+	VMOVUPD Z5, (BX)
+	MOVQ R11, AX
+	MOVQ BX, R13
+	MOVQ DX, R12
+	DECQ R12
+F64chol_fwi:
+	TESTQ R12, R12
+	JZ F64chol_fwnext
+	ADDQ R8, AX
+	ADDQ $64, R13
+	VMOVUPD (AX), Z3
+	VMOVUPD (R13), Z4
+	VFNMADD231PD Z5, Z3, Z4
+	VMOVUPD Z4, (R13)
+	DECQ R12
+	JMP F64chol_fwi
+F64chol_fwnext:
+	ADDQ R8, R11
+	ADDQ R9, R11
+	ADDQ $64, BX
+	DECQ DX
+	JNZ F64chol_fw
+	// Backward, from the last row: x_j = y_j/a(j,j), then
+	// b_i -= a(j,i)*x_j for i < j.
+	SUBQ R8, R11
+	SUBQ R9, R11
+	SUBQ $64, BX
+	MOVQ CX, DX
+F64chol_bw:
+	VMOVUPD (BX), Z5
+	VMOVUPD (R11), Z6
+	VDIVPD Z6, Z5, Z5
+	VMOVUPD Z5, (BX)
+	MOVQ R11, AX
+	MOVQ BX, R13
+	MOVQ DX, R12
+	DECQ R12
+F64chol_bwi:
+	TESTQ R12, R12
+	JZ F64chol_bwnext
+	SUBQ R9, AX
+	SUBQ $64, R13
+	VMOVUPD (AX), Z3
+	VMOVUPD (R13), Z4
+	VFNMADD231PD Z5, Z3, Z4
+	VMOVUPD Z4, (R13)
+	DECQ R12
+	JMP F64chol_bwi
+F64chol_bwnext:
+	SUBQ R8, R11
+	SUBQ R9, R11
+	SUBQ $64, BX
+	DECQ DX
+	JNZ F64chol_bw
+	ADDQ R15, SI
+	DECQ R14
+	JMP F64chol_rhs
+F64chol_done:
+	VZEROUPPER
+	RET
+
+// func cholF32(a, b *float32, n, nrhs, rs, cs int, info *float32)
+TEXT ·cholF32(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ nrhs+24(FP), R14
+	MOVQ rs+32(FP), R8
+	MOVQ cs+40(FP), R9
+	VPXORQ Z30, Z30, Z30
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	MOVQ $1, AX
+	CVTSQ2SS AX, X3
+	VBROADCASTSS X3, Z29
+	KXNORW K6, K6, K6
+	XORQ R10, R10
+	MOVQ DI, R11
+F32chol_j:
+	CMPQ R10, CX
+	JGE F32chol_factored
+	VADDPS Z29, Z21, Z21
+	// The pivot: lanes where it is not > 0 fail here, once.
+	VMOVUPS (R11), Z0
+	VCMPPS $30, Z30, Z0, K1
+	KNOTW K1, K2
+	KANDW K2, K6, K2
+	VMOVUPS Z21, K2, Z20
+	KANDW K1, K6, K6
+	VSQRTPS Z0, Z0
+	VMOVUPS Z0, K6, (R11)
+	// The column below the pivot, divided by it.
+	MOVQ R11, AX
+	MOVQ CX, DX
+	SUBQ R10, DX
+	DECQ DX
+F32chol_scale:
+	TESTQ DX, DX
+	JZ F32chol_scaled
+	ADDQ R8, AX
+	VMOVUPS (AX), Z1
+	VDIVPS Z0, Z1, Z1
+	VMOVUPS Z1, K6, (AX)
+	DECQ DX
+	JMP F32chol_scale
+F32chol_scaled:
+	// The trailing lower triangle: a(i,k) -= a(i,j)*a(k,j), k > j, i >= k.
+	MOVQ R11, BX
+	MOVQ R11, R12
+	MOVQ CX, DX
+	SUBQ R10, DX
+	DECQ DX
+F32chol_k:
+	TESTQ DX, DX
+	JZ F32chol_next
+	ADDQ R8, BX
+	ADDQ R8, R12
+	ADDQ R9, R12
+	VMOVUPS (BX), Z2
+	MOVQ BX, AX
+	MOVQ R12, R13
+	MOVQ DX, R15
+F32chol_i:
+	VMOVUPS (AX), Z3
+	VMOVUPS (R13), Z4
+	VFNMADD231PS Z2, Z3, Z4
+	VMOVUPS Z4, K6, (R13)
+	ADDQ R8, AX
+	ADDQ R8, R13
+	DECQ R15
+	JNZ F32chol_i
+	DECQ DX
+	JMP F32chol_k
+F32chol_next:
+	INCQ R10
+	ADDQ R8, R11
+	ADDQ R9, R11
+	JMP F32chol_j
+F32chol_factored:
+	MOVQ info+48(FP), AX
+	VMOVUPS Z20, (AX)
+	// Each column of b: L*y = b forward, then L^T*x = y backward.
+	MOVQ CX, R15
+	SHLQ $6, R15
+F32chol_rhs:
+	TESTQ R14, R14
+	JZ F32chol_done
+	// Forward: y_j = b_j/a(j,j), then b_i -= a(i,j)*y_j for i > j.
+	MOVQ DI, R11
+	MOVQ SI, BX
+	MOVQ CX, DX
+F32chol_fw:
+	VMOVUPS (BX), Z5
+	VMOVUPS (R11), Z6
+	VDIVPS Z6, Z5, Z5
+	VMOVUPS Z5, (BX)
+	MOVQ R11, AX
+	MOVQ BX, R13
+	MOVQ DX, R12
+	DECQ R12
+F32chol_fwi:
+	TESTQ R12, R12
+	JZ F32chol_fwnext
+	ADDQ R8, AX
+	ADDQ $64, R13
+	VMOVUPS (AX), Z3
+	VMOVUPS (R13), Z4
+	VFNMADD231PS Z5, Z3, Z4
+	VMOVUPS Z4, (R13)
+	DECQ R12
+	JMP F32chol_fwi
+F32chol_fwnext:
+	ADDQ R8, R11
+	ADDQ R9, R11
+	ADDQ $64, BX
+	DECQ DX
+	JNZ F32chol_fw
+	// Backward, from the last row: x_j = y_j/a(j,j), then
+	// b_i -= a(j,i)*x_j for i < j.
+	SUBQ R8, R11
+	SUBQ R9, R11
+	SUBQ $64, BX
+	MOVQ CX, DX
+F32chol_bw:
+	VMOVUPS (BX), Z5
+	VMOVUPS (R11), Z6
+	VDIVPS Z6, Z5, Z5
+	VMOVUPS Z5, (BX)
+	MOVQ R11, AX
+	MOVQ BX, R13
+	MOVQ DX, R12
+	DECQ R12
+F32chol_bwi:
+	TESTQ R12, R12
+	JZ F32chol_bwnext
+	SUBQ R9, AX
+	SUBQ $64, R13
+	VMOVUPS (AX), Z3
+	VMOVUPS (R13), Z4
+	VFNMADD231PS Z5, Z3, Z4
+	VMOVUPS Z4, (R13)
+	DECQ R12
+	JMP F32chol_bwi
+F32chol_bwnext:
+	SUBQ R8, R11
+	SUBQ R9, R11
+	SUBQ $64, BX
+	DECQ DX
+	JNZ F32chol_bw
+	ADDQ R15, SI
+	DECQ R14
+	JMP F32chol_rhs
+F32chol_done:
+	VZEROUPPER
+	RET
+
 // func packF64(grp, src *float64, stride, ld, rows, cols, count int, mask uint64)
 TEXT ·packF64(SB), NOSPLIT, $0-64
 	MOVQ grp+0(FP), DI

@@ -18,3 +18,8 @@ func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count int) bo
 func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64) bool {
 	return false
 }
+
+// cholRun is the Go twin without the amd64 assembly.
+func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs int, info []T) {
+	cholGo(a, b, n, nrhs, rs, cs, info)
+}

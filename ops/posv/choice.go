@@ -17,22 +17,27 @@ var (
 	// decisions are traced, covered and served by those ops' own tables
 	// (nested.go).
 	nestedFamily = &sel.Family{Name: "nested"}
+	// lanesFamily factors and solves groups of 8 (float64) or 16
+	// (float32) systems interleaved one per vector lane (n <= lanesMax;
+	// lanes.go, internal/lanes).
+	lanesFamily = &sel.Family{Name: "lanes"}
 )
 
 // Families lists every family posv declares.
-var Families = []*sel.Family{fusedFamily, nestedFamily}
+var Families = []*sel.Family{fusedFamily, nestedFamily, lanesFamily}
 
 // candidates is the one candidate list of posv, the same for float32 and
 // float64.
 var candidates = []sel.Choice{
 	fusedFamily.With(),
 	nestedFamily.With(),
+	lanesFamily.With(),
 }
 
 // The tuner's coarse design, as potrs's: the order n and the right-hand
 // sides nrhs each on an axis of their own, both uplo.
 var (
-	nQuick     = []string{"1", "4", "16", "64", "256"}
+	nQuick     = []string{"1", "4", "8", "16", "32", "64", "256"}
 	nrhsQuick  = []string{"1", "4", "16", "64"}
 	batchQuick = []string{"1", "32", "1024"}
 	nFull      = []string{"1", "4", "16", "64", "256", "512"}

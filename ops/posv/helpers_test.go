@@ -230,6 +230,13 @@ type property func(t *testing.T, ctx context.Context, c sel.Choice, uplo batchla
 // kernel against its batch-wide blocked one.
 var nestedPins = [][2]string{{"potrs", "fused"}, {"potrs", "nested"}, {"potrf", "unblocked"}}
 
+// runs reports whether candidate c can run count systems of order n with
+// nrhs right-hand sides on this host (lanes only takes small orders): the
+// properties skip the shapes it cannot.
+func runs(c sel.Choice, uplo batchlas.Uplo, n, nrhs, count int) bool {
+	return Op.CanRun(c, sel.MakeKey(sel.Str(uplo.String()), sel.Int(n), sel.Int(nrhs), sel.Int(count)), batchlas.Host())
+}
+
 // forEachCandidate runs f for every compiled candidate of both dtypes
 // (iterating Op.Candidates, never a retyped list) and both uplos; nested
 // also under each of nestedPins.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/batchlas-go/batchlas/internal/infobuf"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 
 	"github.com/batchlas-go/batchlas"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -104,6 +105,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		return fusedPosv(ctx, uplo, a, b, info)
 	case nestedFamily:
 		return nestedPosv(ctx, uplo, a, b, ws, info)
+	case lanesFamily:
+		return lanesPosv(ctx, uplo, a, b, ws, info)
 	}
 	return fmt.Errorf("%s: choice %s has no launch (a family was added to choice.go but not to posv.go)", opName, c)
 }
@@ -153,28 +156,42 @@ func check[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T]) error {
 	return batchlas.CheckDisjoint(opName, "b", b, "a", a)
 }
 
+// Key positions, in the order of the declared key names.
+const (
+	keyUplo = iota
+	keyN
+	keyNRHS
+	keyBatch
+)
+
 // makeKey builds the call's key in the order of the declared key names:
 // uplo:exact n:log:16 nrhs:log:16 batch:log.
 func makeKey[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T]) sel.Key {
 	return sel.MakeKey(sel.Str(uplo.String()), sel.Int(a.Rows), sel.Int(b.Cols), sel.Int(a.Count))
 }
 
-// canRun is posv's correctness gate (R3): both families solve every shape.
-func canRun(c sel.Choice, _ sel.Key, _ *sel.Device) bool {
+// canRun is posv's correctness gate (R3): fused and nested solve every
+// shape, lanes orders up to lanesMax.
+func canRun(c sel.Choice, k sel.Key, _ *sel.Device) bool {
 	switch c.Family() {
 	case fusedFamily, nestedFamily:
 		return true
+	case lanesFamily:
+		return k.Int(keyN) <= lanesMax
 	}
 	return false
 }
 
 // bufferSize is the workspace kernel c needs: none for fused (it works in
-// place); for nested, the larger of potrf's and potrs's BufferSize under
-// the same ctx (the two calls use one buffer in turn). Its error is
-// theirs (a bad pin of potrf, potrs or trsm).
+// place); a group per worker for lanes; for nested, the larger of potrf's
+// and potrs's BufferSize under the same ctx (the two calls use one buffer
+// in turn). Its error is theirs (a bad pin of potrf, potrs or trsm).
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchlas.Uplo, a, b batchlas.Batch[T]) (int, error) {
-	if c.Family() == nestedFamily {
+	switch c.Family() {
+	case nestedFamily:
 		return nestedSize(ctx, uplo, a, b)
+	case lanesFamily:
+		return parallel.Workers(ctx) * lanesSlot[T](a.Rows, b.Cols), nil
 	}
 	return 0, nil
 }

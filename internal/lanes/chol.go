@@ -1,0 +1,76 @@
+package lanes
+
+import "github.com/batchlas-go/batchlas"
+
+// Chol factors a group of Lanes[T]() symmetric positive definite n x n
+// matrices interleaved in a as L*L^T (right-looking, the column below each
+// pivot divided by it, the trailing updates as fused multiply-adds) and
+// solves A*X = B for the n x nrhs right-hand sides interleaved in b. Only
+// one triangle is read and written: lower reads and writes L in the lower
+// triangle; otherwise U = L^T is read from and written to the upper one.
+// info[l] gets lane l's LAPACK info as a number of T: 0, or the column
+// (from 1) of the first pivot that is not > 0 (NaN included); such a lane
+// is frozen there (nothing more of its matrix is written) and its b is
+// garbage: the caller keeps its own copy.
+func Chol[T batchlas.Float](lower bool, a, b []T, n, nrhs int, info []T) {
+	L := Lanes[T]()
+	info = info[:L]
+	if n == 0 {
+		clear(info)
+		return
+	}
+	a = a[:n*n*L]
+	if nrhs > 0 {
+		b = b[:n*nrhs*L]
+	}
+	// Element (i, j) of L is vector i*rs + j*cs.
+	rs, cs := 1, n
+	if !lower {
+		rs, cs = n, 1
+	}
+	cholRun(a, b, n, nrhs, rs, cs, info)
+}
+
+// cholGo is the assembly's twin, lane by lane.
+func cholGo[T batchlas.Float](a, b []T, n, nrhs, rs, cs int, info []T) {
+	L := Lanes[T]()
+	for l := 0; l < L; l++ {
+		at := func(i, j int) *T { return &a[(i*rs+j*cs)*L+l] }
+		info[l] = 0
+		for j := 0; j < n; j++ {
+			d := *at(j, j)
+			if !(d > 0) {
+				info[l] = T(j + 1)
+				break
+			}
+			d = sqrt(d)
+			*at(j, j) = d
+			for i := j + 1; i < n; i++ {
+				*at(i, j) /= d
+			}
+			for k := j + 1; k < n; k++ {
+				x := *at(k, j)
+				for i := k; i < n; i++ {
+					*at(i, k) = fma(-*at(i, j), x, *at(i, k))
+				}
+			}
+		}
+		for c := 0; c < nrhs; c++ {
+			bc := b[c*n*L:]
+			for j := 0; j < n; j++ {
+				y := bc[j*L+l] / *at(j, j)
+				bc[j*L+l] = y
+				for i := j + 1; i < n; i++ {
+					bc[i*L+l] = fma(-*at(i, j), y, bc[i*L+l])
+				}
+			}
+			for j := n - 1; j >= 0; j-- {
+				x := bc[j*L+l] / *at(j, j)
+				bc[j*L+l] = x
+				for i := j - 1; i >= 0; i-- {
+					bc[i*L+l] = fma(-*at(j, i), x, bc[i*L+l])
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package lanes
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+// cholGroup fills a group with symmetric matrices, one triangle (the
+// other NaN), per lane: SPD (M*M^T + n*I) by default; lane 1 not positive
+// definite at column n/2+1 (its leading block of that order singular);
+// lane 2 a NaN on the diagonal; lane 3 the identity.
+func cholGroup[T batchlas.Float](r *rand.Rand, lower bool, n, nrhs int) (a, b []T) {
+	L := Lanes[T]()
+	a, b = make([]T, n*n*L), make([]T, n*nrhs*L)
+	for l := 0; l < L; l++ {
+		m := make([]float64, n*n)
+		for e := range m {
+			m[e] = r.NormFloat64()
+		}
+		for c := 0; c < n; c++ {
+			for row := 0; row < n; row++ {
+				in := row >= c
+				if !lower {
+					in = row <= c
+				}
+				v := math.NaN()
+				if in {
+					v = 0
+					for k := 0; k < n; k++ {
+						v += m[row*n+k] * m[c*n+k]
+					}
+					if row == c {
+						v += float64(n)
+					}
+					switch {
+					case l == 1 && row == n/2 && c == n/2:
+						v = -1
+					case l == 2 && row == c && c == n-1:
+						v = math.NaN()
+					case l == 3:
+						v = 0
+						if row == c {
+							v = 1
+						}
+					}
+				}
+				a[(c*n+row)*L+l] = T(v)
+			}
+		}
+		for e := 0; e < n*nrhs; e++ {
+			b[e*L+l] = T(r.NormFloat64())
+		}
+	}
+	return a, b
+}
+
+func runChol[T batchlas.Float](avx, lower bool, a, b []T, n, nrhs int) []T {
+	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
+	simd.AVX512 = avx
+	info := make([]T, Lanes[T]())
+	Chol(lower, a, b, n, nrhs, info)
+	return info
+}
+
+func TestCholPathsAgree(t *testing.T) {
+	if !simd.AVX512 {
+		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
+	}
+	testCholPathsAgree[float64](t)
+	testCholPathsAgree[float32](t)
+}
+
+func testCholPathsAgree[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, lower := range []bool{true, false} {
+		for _, n := range luOrders {
+			for _, nrhs := range []int{0, 1, 3} {
+				a, b := cholGroup[T](r, lower, n, nrhs)
+				a2, b2 := slices.Clone(a), slices.Clone(b)
+				i1 := runChol(true, lower, a, b, n, nrhs)
+				i2 := runChol(false, lower, a2, b2, n, nrhs)
+				name := fmt.Sprintf("%T lower=%v n=%d nrhs=%d", T(0), lower, n, nrhs)
+				if i := firstDiff(a, a2); i >= 0 {
+					t.Errorf("%s: a[%d] assembly %v twin %v", name, i, a[i], a2[i])
+				}
+				if i := firstDiff(b, b2); i >= 0 {
+					t.Errorf("%s: b[%d] assembly %v twin %v", name, i, b[i], b2[i])
+				}
+				if i := firstDiff(i1, i2); i >= 0 {
+					t.Errorf("%s: info[%d] assembly %v twin %v", name, i, i1[i], i2[i])
+				}
+			}
+		}
+	}
+}
+
+// TestCholSolves checks each lane: the info (0, n/2+1 for the lane not
+// positive definite, n for the NaN), the other triangle untouched (NaN),
+// L*L^T against A and A*X against B in the successful lanes.
+func TestCholSolves(t *testing.T) {
+	for _, avx := range paths() {
+		for _, lower := range []bool{true, false} {
+			testCholSolves[float64](t, avx, lower)
+			testCholSolves[float32](t, avx, lower)
+		}
+	}
+}
+
+func testCholSolves[T batchlas.Float](t *testing.T, avx, lower bool) {
+	r := rand.New(rand.NewPCG(17, 18))
+	L, e := Lanes[T](), float64(epsOf[T]())
+	for _, n := range luOrders {
+		const nrhs = 2
+		a, b := cholGroup[T](r, lower, n, nrhs)
+		a0, b0 := slices.Clone(a), slices.Clone(b)
+		info := runChol(avx, lower, a, b, n, nrhs)
+		for l := 0; l < L; l++ {
+			name := fmt.Sprintf("%T avx=%v lower=%v n=%d lane %d", T(0), avx, lower, n, l)
+			want := 0
+			switch {
+			case l == 1 && n > 1:
+				want = n/2 + 1
+			case l == 2 || (l == 1 && n == 1):
+				want = n
+			}
+			if l == 1 && n == 1 {
+				want = 1
+			}
+			if int(info[l]) != want {
+				t.Fatalf("%s: info %v, want %d", name, info[l], want)
+			}
+			// el is (i, j) of L, i >= j, from where the triangle keeps it.
+			el := func(x []T, i, j int) float64 {
+				if !lower {
+					i, j = j, i
+				}
+				return float64(x[(j*n+i)*L+l])
+			}
+			for c := 0; c < n; c++ {
+				for row := 0; row < n; row++ {
+					other := row < c
+					if !lower {
+						other = row > c
+					}
+					if v := a[(c*n+row)*L+l]; other && v == v {
+						t.Fatalf("%s: the other triangle's (%d, %d) was written: %v", name, row, c, v)
+					}
+				}
+			}
+			if want != 0 {
+				continue
+			}
+			var anorm float64
+			for i := 0; i < n; i++ {
+				for j := 0; j <= i; j++ {
+					var s float64
+					for k := 0; k <= j; k++ {
+						s += el(a, i, k) * el(a, j, k)
+					}
+					anorm = max(anorm, math.Abs(el(a0, i, j)))
+					if d := math.Abs(s - el(a0, i, j)); !(d <= 4*float64(n)*e*el(a0, i, i)+4*float64(n)*e*anorm) {
+						t.Fatalf("%s: (L*L^T)(%d, %d) = %g, A has %g", name, i, j, s, el(a0, i, j))
+					}
+				}
+			}
+			for c := 0; c < nrhs; c++ {
+				var res, xnorm float64
+				for i := 0; i < n; i++ {
+					s := -float64(b0[(c*n+i)*L+l])
+					for k := 0; k < n; k++ {
+						aik := el(a0, max(i, k), min(i, k))
+						s += aik * float64(b[(c*n+k)*L+l])
+					}
+					res = max(res, math.Abs(s))
+					xnorm = max(xnorm, math.Abs(float64(b[(c*n+i)*L+l])))
+				}
+				if !(res <= 8*float64(n*n)*e*anorm*xnorm) {
+					t.Fatalf("%s: column %d: residual %g", name, c, res)
+				}
+			}
+		}
+	}
+}

@@ -5,34 +5,35 @@ import "github.com/batchlas-go/batchlas"
 // Chol factors a group of Lanes[T]() symmetric positive definite n x n
 // matrices interleaved in a as L*L^T (right-looking, the column below each
 // pivot divided by it, the trailing updates as fused multiply-adds) and
-// solves A*X = B for the n x nrhs right-hand sides interleaved in b. Only
+// solves A*X = B for the n x nrhs right-hand sides interleaved in b; the
+// columns of both are ld >= n vectors apart (GroupLD). Only
 // one triangle is read and written: lower reads and writes L in the lower
 // triangle; otherwise U = L^T is read from and written to the upper one.
 // info[l] gets lane l's LAPACK info as a number of T: 0, or the column
 // (from 1) of the first pivot that is not > 0 (NaN included); such a lane
 // is frozen there (nothing more of its matrix is written) and its b is
 // garbage: the caller keeps its own copy.
-func Chol[T batchlas.Float](lower bool, a, b []T, n, nrhs int, info []T) {
+func Chol[T batchlas.Float](lower bool, a, b []T, n, nrhs, ld int, info []T) {
 	L := Lanes[T]()
 	info = info[:L]
 	if n == 0 {
 		clear(info)
 		return
 	}
-	a = a[:n*n*L]
+	a = a[:((n-1)*ld+n)*L]
 	if nrhs > 0 {
-		b = b[:n*nrhs*L]
+		b = b[:((nrhs-1)*ld+n)*L]
 	}
 	// Element (i, j) of L is vector i*rs + j*cs.
-	rs, cs := 1, n
+	rs, cs := 1, ld
 	if !lower {
-		rs, cs = n, 1
+		rs, cs = ld, 1
 	}
-	cholRun(a, b, n, nrhs, rs, cs, info)
+	cholRun(a, b, n, nrhs, rs, cs, ld, info)
 }
 
 // cholGo is the assembly's twin, lane by lane.
-func cholGo[T batchlas.Float](a, b []T, n, nrhs, rs, cs int, info []T) {
+func cholGo[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 	L := Lanes[T]()
 	for l := 0; l < L; l++ {
 		at := func(i, j int) *T { return &a[(i*rs+j*cs)*L+l] }
@@ -56,7 +57,7 @@ func cholGo[T batchlas.Float](a, b []T, n, nrhs, rs, cs int, info []T) {
 			}
 		}
 		for c := 0; c < nrhs; c++ {
-			bc := b[c*n*L:]
+			bc := b[c*ld*L:]
 			for j := 0; j < n; j++ {
 				y := bc[j*L+l] / *at(j, j)
 				bc[j*L+l] = y

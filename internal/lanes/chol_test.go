@@ -15,9 +15,12 @@ import (
 // other NaN), per lane: SPD (M*M^T + n*I) by default; lane 1 not positive
 // definite at column n/2+1 (its leading block of that order singular);
 // lane 2 a NaN on the diagonal; lane 3 the identity.
-func cholGroup[T batchlas.Float](r *rand.Rand, lower bool, n, nrhs int) (a, b []T) {
+func cholGroup[T batchlas.Float](r *rand.Rand, lower bool, n, nrhs, ld int) (a, b []T) {
 	L := Lanes[T]()
-	a, b = make([]T, n*n*L), make([]T, n*nrhs*L)
+	a, b = make([]T, n*ld*L), make([]T, nrhs*ld*L)
+	for i := range b {
+		b[i] = T(math.NaN())
+	}
 	for l := 0; l < L; l++ {
 		m := make([]float64, n*n)
 		for e := range m {
@@ -50,21 +53,26 @@ func cholGroup[T batchlas.Float](r *rand.Rand, lower bool, n, nrhs int) (a, b []
 						}
 					}
 				}
-				a[(c*n+row)*L+l] = T(v)
+				a[(c*ld+row)*L+l] = T(v)
+			}
+			for row := n; row < ld; row++ {
+				a[(c*ld+row)*L+l] = T(math.NaN())
 			}
 		}
-		for e := 0; e < n*nrhs; e++ {
-			b[e*L+l] = T(r.NormFloat64())
+		for c := 0; c < nrhs; c++ {
+			for row := 0; row < n; row++ {
+				b[(c*ld+row)*L+l] = T(r.NormFloat64())
+			}
 		}
 	}
 	return a, b
 }
 
-func runChol[T batchlas.Float](avx, lower bool, a, b []T, n, nrhs int) []T {
+func runChol[T batchlas.Float](avx, lower bool, a, b []T, n, nrhs, ld int) []T {
 	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
 	simd.AVX512 = avx
 	info := make([]T, Lanes[T]())
-	Chol(lower, a, b, n, nrhs, info)
+	Chol(lower, a, b, n, nrhs, ld, info)
 	return info
 }
 
@@ -81,11 +89,12 @@ func testCholPathsAgree[T batchlas.Float](t *testing.T) {
 	for _, lower := range []bool{true, false} {
 		for _, n := range luOrders {
 			for _, nrhs := range []int{0, 1, 3} {
-				a, b := cholGroup[T](r, lower, n, nrhs)
+				ld := lds(n)[nrhs%len(lds(n))]
+				a, b := cholGroup[T](r, lower, n, nrhs, ld)
 				a2, b2 := slices.Clone(a), slices.Clone(b)
-				i1 := runChol(true, lower, a, b, n, nrhs)
-				i2 := runChol(false, lower, a2, b2, n, nrhs)
-				name := fmt.Sprintf("%T lower=%v n=%d nrhs=%d", T(0), lower, n, nrhs)
+				i1 := runChol(true, lower, a, b, n, nrhs, ld)
+				i2 := runChol(false, lower, a2, b2, n, nrhs, ld)
+				name := fmt.Sprintf("%T lower=%v n=%d nrhs=%d ld=%d", T(0), lower, n, nrhs, ld)
 				if i := firstDiff(a, a2); i >= 0 {
 					t.Errorf("%s: a[%d] assembly %v twin %v", name, i, a[i], a2[i])
 				}
@@ -117,9 +126,10 @@ func testCholSolves[T batchlas.Float](t *testing.T, avx, lower bool) {
 	L, e := Lanes[T](), float64(epsOf[T]())
 	for _, n := range luOrders {
 		const nrhs = 2
-		a, b := cholGroup[T](r, lower, n, nrhs)
+		ld := GroupLD(n)
+		a, b := cholGroup[T](r, lower, n, nrhs, ld)
 		a0, b0 := slices.Clone(a), slices.Clone(b)
-		info := runChol(avx, lower, a, b, n, nrhs)
+		info := runChol(avx, lower, a, b, n, nrhs, ld)
 		for l := 0; l < L; l++ {
 			name := fmt.Sprintf("%T avx=%v lower=%v n=%d lane %d", T(0), avx, lower, n, l)
 			want := 0
@@ -140,7 +150,7 @@ func testCholSolves[T batchlas.Float](t *testing.T, avx, lower bool) {
 				if !lower {
 					i, j = j, i
 				}
-				return float64(x[(j*n+i)*L+l])
+				return float64(x[(j*ld+i)*L+l])
 			}
 			for c := 0; c < n; c++ {
 				for row := 0; row < n; row++ {
@@ -148,7 +158,7 @@ func testCholSolves[T batchlas.Float](t *testing.T, avx, lower bool) {
 					if !lower {
 						other = row > c
 					}
-					if v := a[(c*n+row)*L+l]; other && v == v {
+					if v := a[(c*ld+row)*L+l]; other && v == v {
 						t.Fatalf("%s: the other triangle's (%d, %d) was written: %v", name, row, c, v)
 					}
 				}
@@ -172,13 +182,13 @@ func testCholSolves[T batchlas.Float](t *testing.T, avx, lower bool) {
 			for c := 0; c < nrhs; c++ {
 				var res, xnorm float64
 				for i := 0; i < n; i++ {
-					s := -float64(b0[(c*n+i)*L+l])
+					s := -float64(b0[(c*ld+i)*L+l])
 					for k := 0; k < n; k++ {
 						aik := el(a0, max(i, k), min(i, k))
-						s += aik * float64(b[(c*n+k)*L+l])
+						s += aik * float64(b[(c*ld+k)*L+l])
 					}
 					res = max(res, math.Abs(s))
-					xnorm = max(xnorm, math.Abs(float64(b[(c*n+i)*L+l])))
+					xnorm = max(xnorm, math.Abs(float64(b[(c*ld+i)*L+l])))
 				}
 				if !(res <= 8*float64(n*n)*e*anorm*xnorm) {
 					t.Fatalf("%s: column %d: residual %g", name, c, res)

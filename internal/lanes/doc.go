@@ -7,7 +7,10 @@
 // that differ between matrices become masks.
 //
 // Element (r, c) of lane l's n x n matrix is at a[(c*n+r)*Lanes + l]:
-// column-major within the matrix, lane fastest.
+// column-major within the matrix, lane fastest. Gather and Scatter move
+// equally spaced column-major matrices in and out of that layout (a chunk
+// of every matrix transposed in registers); Jacobi (syev's lanes kernel),
+// LU (gesv's) and Chol (posv's) work in it.
 //
 // On x86-64-v4 the kernels are AVX-512 assembly (lanes_amd64.s, written
 // by gen.go: `go generate`; TestAssemblyIsGenerated checks the file is

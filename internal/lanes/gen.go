@@ -383,6 +383,7 @@ func dtypeReplacer(d dtype) *strings.Replacer {
 		"VPXORI", "VPXOR"+d.isfx,
 		"luF", "lu"+d.name,
 		"cholF", "chol"+d.name,
+		"VBLENDMS", "VBLENDM"+d.sfx,
 		"VFNMADD231S", "VFNMADD231"+d.sfx,
 		"CVTSQ2S", "CVTSQ2S"+d.sfx[1:],
 	)
@@ -394,22 +395,26 @@ func dtypeReplacer(d dtype) *strings.Replacer {
 // small), the same swaps on the n x nrhs right-hand sides, then the two
 // triangular solves on them, with the operations and their order of
 // getrf's unblocked kernel and lusolve's per-column solve. Pivots are
-// stored as numbers of T. Registers:
+// stored as numbers of T. Columns of a and b are ld >= n vectors apart. Registers:
 //
-//	DI a, SI b, R8 piv, CX n, R14 nrhs, R15 the bytes of a column (n*64),
-//	R9 the step j, R10 column j (column k in the solves), R12 row j's
-//	offset (row k's), AX a row offset, BX a column, DX a count.
+//	DI a, SI b, R8 piv, CX n, R14 nrhs, R15 the bytes of n rows (n*64),
+//	R13 and R11 the bytes of a column of a and of b (ld*64), R9 the step
+//	j, R10 column j (column k in the solves), R12 row j's offset (row
+//	k's), AX a row offset, BX a column, DX a count.
 //	Z31 the sign bit, Z30 zero, Z29 one, Z28 small; Z2 the pivot rows.
 func lu(d dtype) string {
 	body := `
-// func luF(a, b, piv *T, n, nrhs int, k *[3]T)
-TEXT ·luF(SB), NOSPLIT, $0-48
+// func luF(a, b, piv *T, n, nrhs, ld int, k *[3]T)
+TEXT ·luF(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
 	MOVQ piv+16(FP), R8
 	MOVQ n+24(FP), CX
 	MOVQ nrhs+32(FP), R14
-	MOVQ k+40(FP), AX
+	MOVQ ld+40(FP), R13
+	SHLQ $6, R13
+	MOVQ R13, R11
+	MOVQ k+48(FP), AX
 	BCAST 0(AX), Z28
 	BCAST 1S(AX), Z31
 	BCAST 2S(AX), Z29
@@ -459,11 +464,8 @@ LF_sw:
 	MOVQ DI, BX
 	MOVQ CX, DX
 LF_swa:
-	VMOVUPS (BX)(R12*1), Z6
-	VMOVUPS (BX)(AX*1), Z7
-	VMOVUPS Z7, K1, (BX)(R12*1)
-	VMOVUPS Z6, K1, (BX)(AX*1)
-	ADDQ R15, BX
+	SWAP
+	ADDQ R13, BX
 	DECQ DX
 	JNZ LF_swa
 	MOVQ SI, BX
@@ -471,11 +473,8 @@ LF_swa:
 	TESTQ DX, DX
 	JZ LF_swnext
 LF_swb:
-	VMOVUPS (BX)(R12*1), Z6
-	VMOVUPS (BX)(AX*1), Z7
-	VMOVUPS Z7, K1, (BX)(R12*1)
-	VMOVUPS Z6, K1, (BX)(AX*1)
-	ADDQ R15, BX
+	SWAP
+	ADDQ R11, BX
 	DECQ DX
 	JNZ LF_swb
 LF_swnext:
@@ -498,18 +497,20 @@ LF_sc:
 	JGE LF_scend
 	VMOVUPS (R10)(AX*1), Z5
 	VMULS Z8, Z5, Z6
-	VMOVUPS Z6, K3, (R10)(AX*1)
+	VBLENDMS Z6, Z5, K3, Z6
 	KORTESTW K4, K4
-	JZ LF_scnext
+	JZ LF_scstore
 	VDIVS Z0, Z5, Z7
-	VMOVUPS Z7, K4, (R10)(AX*1)
+	VBLENDMS Z7, Z6, K4, Z6
+LF_scstore:
+	VMOVUPS Z6, (R10)(AX*1)
 LF_scnext:
 	ADDQ $64, AX
 	JMP LF_sc
 LF_scend:
 	// The trailing update: a_ic -= a_ij*a_jc for i, c > j.
 	MOVQ R10, BX
-	ADDQ R15, BX
+	ADDQ R13, BX
 	LEAQ 1(R9), DX
 LF_upd:
 	CMPQ DX, CX
@@ -524,11 +525,11 @@ LF_updi:
 	JMP LF_updi
 LF_updnext:
 	INCQ DX
-	ADDQ R15, BX
+	ADDQ R13, BX
 	JMP LF_upd
 LF_updend:
 	INCQ R9
-	ADDQ R15, R10
+	ADDQ R13, R10
 	JMP LF_j
 LF_solve:
 	// Each column of b: L*z = b forward, then U*x = z backward.
@@ -552,12 +553,12 @@ LF_fwi:
 	JMP LF_fwi
 LF_fwnext:
 	ADDQ $64, R12
-	ADDQ R15, R10
+	ADDQ R13, R10
 	JMP LF_fw
 LF_fwend:
 	LEAQ -64(R15), R12
-	MOVQ R12, AX
-	IMULQ CX, AX
+	LEAQ -1(CX), AX
+	IMULQ R13, AX
 	LEAQ (DI)(AX*1), R10
 LF_bw:
 	TESTQ R12, R12
@@ -575,10 +576,10 @@ LF_bwi:
 	JMP LF_bwi
 LF_bwnext:
 	SUBQ $64, R12
-	SUBQ R15, R10
+	SUBQ R13, R10
 	JMP LF_bw
 LF_bwend:
-	ADDQ R15, BX
+	ADDQ R11, BX
 	DECQ DX
 	JMP LF_rhs
 LF_done:
@@ -590,6 +591,19 @@ LF_done:
 	var out []string
 	for _, line := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(line)
+		if t == "SWAP" {
+			// Rows j and i of the column at BX exchanged in the lanes
+			// of K1, through blends and whole stores: a masked store
+			// would stall the next load of the row (no forwarding).
+			out = append(out,
+				"\tVMOVUPS (BX)(R12*1), Z6",
+				"\tVMOVUPS (BX)(AX*1), Z7",
+				"\tVBLENDMS Z7, Z6, K1, Z8",
+				"\tVBLENDMS Z6, Z7, K1, Z9",
+				"\tVMOVUPS Z8, (BX)(R12*1)",
+				"\tVMOVUPS Z9, (BX)(AX*1)")
+			continue
+		}
 		if strings.HasPrefix(t, "AXPY(") {
 			args := strings.Split(strings.TrimSuffix(strings.TrimPrefix(t, "AXPY("), ")"), ", ")
 			out = append(out,
@@ -612,7 +626,8 @@ LF_done:
 // unpack writes it back, in the lanes of mask only. Both move a column
 // chunk of Lanes rows of every matrix at a time (the last chunk masked)
 // and transpose it in registers, the chunk's inputs in Z0.. and its
-// outputs back in Z0.. in order. Registers:
+// outputs back in Z0.. in order. The group's columns are rows+gap/64
+// vectors apart (gap in bytes). Registers:
 //
 //	DI the group (advancing one vector a row), SI the matrices' column,
 //	R8 the chunk's row offset in bytes, R9 ld in bytes, R12 stride in
@@ -682,8 +697,8 @@ func moves(d dtype) string {
 	mov, name := "VMOVU"+d.sfx, d.name
 	prologue := func(fn, first, second string) {
 		p("")
-		p("// func %s%s(%s, %s *%s, stride, ld, rows, cols, count int, mask uint64)", fn, name, first, second, map[int]string{8: "float64", 4: "float32"}[d.size])
-		p("TEXT ·%s%s(SB), NOSPLIT, $0-64", fn, name)
+		p("// func %s%s(%s, %s *%s, stride, ld, rows, cols, count int, mask uint64, gap int)", fn, name, first, second, map[int]string{8: "float64", 4: "float32"}[d.size])
+		p("TEXT ·%s%s(SB), NOSPLIT, $0-72", fn, name)
 		p("\tMOVQ %s+0(FP), DI", map[string]string{"pack": "grp", "unpack": "dst"}[fn])
 		p("\tMOVQ %s+8(FP), SI", map[string]string{"pack": "src", "unpack": "grp"}[fn])
 		if fn == "unpack" {
@@ -723,6 +738,8 @@ func moves(d dtype) string {
 		p("\tADDQ $%d, R8", 64)
 		p("\tSUBQ $%d, DX", L)
 		p("\tJG %s%s_chunk", fn, name)
+		// The group's next column starts gap vectors past this one's end.
+		p("\tADDQ gap+64(FP), DI")
 		p("\tADDQ R9, SI")
 		p("\tDECQ CX")
 		p("\tJMP %s%s_cols", fn, name)
@@ -795,9 +812,12 @@ func moves(d dtype) string {
 // A = L*L^T on each lane's n x n matrix, element (i, j) of L at
 // i*rs + j*cs bytes (rs = 64 and cs = n*64 for a lower triangle, the other
 // way round for an upper one, whose U = L^T is then written in place),
-// then L*L^T*X = B on the n x nrhs right-hand sides. A lane whose pivot
+// then L*L^T*X = B on the n x nrhs right-hand sides, whose columns are ld
+// vectors apart. A lane whose pivot
 // is not > 0 (NaN included) is frozen there: its info is that column
-// (from 1), and nothing of its matrix is written from then on. Divisions
+// (from 1), and nothing of its matrix changes from then on (its lanes are
+// blended back, not skipped by masked stores, which would stall the loads
+// that follow them). Divisions
 // by the diagonal, fused multiply-adds in the updates. Registers:
 //
 //	DI a, SI b, CX n, R14 nrhs, R8 rs, R9 cs, R10 j, R11 &a(j,j),
@@ -805,8 +825,8 @@ func moves(d dtype) string {
 //	Z29 one, Z30 zero, Z20 info, Z21 j+1; K6 the lanes still active.
 func chol(d dtype) string {
 	body := `
-// func cholF(a, b *T, n, nrhs, rs, cs int, info *T)
-TEXT ·cholF(SB), NOSPLIT, $0-56
+// func cholF(a, b *T, n, nrhs, rs, cs, ld int, info *T)
+TEXT ·cholF(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -827,14 +847,15 @@ CF_j:
 	JGE CF_factored
 	VADDS Z29, Z21, Z21
 	// The pivot: lanes where it is not > 0 fail here, once.
-	VMOVUPS (R11), Z0
-	VCMPS $30, Z30, Z0, K1
+	VMOVUPS (R11), Z7
+	VCMPS $30, Z30, Z7, K1
 	KNOTW K1, K2
 	KANDW K2, K6, K2
 	VMOVUPS Z21, K2, Z20
 	KANDW K1, K6, K6
-	VSQRTS Z0, Z0
-	VMOVUPS Z0, K6, (R11)
+	VSQRTS Z7, Z0
+	VBLENDMS Z0, Z7, K6, Z8
+	VMOVUPS Z8, (R11)
 	// The column below the pivot, divided by it.
 	MOVQ R11, AX
 	MOVQ CX, DX
@@ -845,8 +866,9 @@ CF_scale:
 	JZ CF_scaled
 	ADDQ R8, AX
 	VMOVUPS (AX), Z1
-	VDIVS Z0, Z1, Z1
-	VMOVUPS Z1, K6, (AX)
+	VDIVS Z0, Z1, Z9
+	VBLENDMS Z9, Z1, K6, Z9
+	VMOVUPS Z9, (AX)
 	DECQ DX
 	JMP CF_scale
 CF_scaled:
@@ -869,8 +891,10 @@ CF_k:
 CF_i:
 	VMOVUPS (AX), Z3
 	VMOVUPS (R13), Z4
-	VFNMADD231S Z2, Z3, Z4
-	VMOVUPS Z4, K6, (R13)
+	VMOVAPS Z4, Z5
+	VFNMADD231S Z2, Z3, Z5
+	VBLENDMS Z5, Z4, K6, Z5
+	VMOVUPS Z5, (R13)
 	ADDQ R8, AX
 	ADDQ R8, R13
 	DECQ R15
@@ -883,10 +907,10 @@ CF_next:
 	ADDQ R9, R11
 	JMP CF_j
 CF_factored:
-	MOVQ info+48(FP), AX
+	MOVQ info+56(FP), AX
 	VMOVUPS Z20, (AX)
 	// Each column of b: L*y = b forward, then L^T*x = y backward.
-	MOVQ CX, R15
+	MOVQ ld+48(FP), R15
 	SHLQ $6, R15
 CF_rhs:
 	TESTQ R14, R14

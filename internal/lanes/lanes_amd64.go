@@ -37,15 +37,15 @@ func jacobi[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64, w
 // The AVX-512 LU of lanes_amd64.s.
 //
 //go:noescape
-func luF64(a, b, piv *float64, n, nrhs int, k *[3]float64)
+func luF64(a, b, piv *float64, n, nrhs, ld int, k *[3]float64)
 
 //go:noescape
-func luF32(a, b, piv *float32, n, nrhs int, k *[3]float32)
+func luF32(a, b, piv *float32, n, nrhs, ld int, k *[3]float32)
 
 // luRun runs the assembly when simd.AVX512 is set, the Go twin otherwise.
-func luRun[T batchlas.Float](a, b, piv []T, n, nrhs int, k *[3]T) {
+func luRun[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 	if !simd.AVX512 {
-		luGo(a, b, piv, n, nrhs, k)
+		luGo(a, b, piv, n, nrhs, ld, k)
 		return
 	}
 	var bp unsafe.Pointer
@@ -54,52 +54,52 @@ func luRun[T batchlas.Float](a, b, piv []T, n, nrhs int, k *[3]T) {
 	}
 	ap, pp, kp := unsafe.Pointer(&a[0]), unsafe.Pointer(&piv[0]), unsafe.Pointer(k)
 	if Lanes[T]() == 8 {
-		luF64((*float64)(ap), (*float64)(bp), (*float64)(pp), n, nrhs, (*[3]float64)(kp))
+		luF64((*float64)(ap), (*float64)(bp), (*float64)(pp), n, nrhs, ld, (*[3]float64)(kp))
 		return
 	}
-	luF32((*float32)(ap), (*float32)(bp), (*float32)(pp), n, nrhs, (*[3]float32)(kp))
+	luF32((*float32)(ap), (*float32)(bp), (*float32)(pp), n, nrhs, ld, (*[3]float32)(kp))
 }
 
 // The AVX-512 layout moves of lanes_amd64.s.
 //
 //go:noescape
-func packF64(grp, src *float64, stride, ld, rows, cols, count int, mask uint64)
+func packF64(grp, src *float64, stride, ld, rows, cols, count int, mask uint64, gap int)
 
 //go:noescape
-func packF32(grp, src *float32, stride, ld, rows, cols, count int, mask uint64)
+func packF32(grp, src *float32, stride, ld, rows, cols, count int, mask uint64, gap int)
 
 //go:noescape
-func unpackF64(dst, grp *float64, stride, ld, rows, cols, count int, mask uint64)
+func unpackF64(dst, grp *float64, stride, ld, rows, cols, count int, mask uint64, gap int)
 
 //go:noescape
-func unpackF32(dst, grp *float32, stride, ld, rows, cols, count int, mask uint64)
+func unpackF32(dst, grp *float32, stride, ld, rows, cols, count int, mask uint64, gap int)
 
 // packAsm runs the assembly gather when simd.AVX512 is set and reports
 // whether it did.
-func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count int) bool {
+func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld int) bool {
 	if !simd.AVX512 {
 		return false
 	}
 	gp, sp := unsafe.Pointer(&g[0]), unsafe.Pointer(&src[0])
 	if Lanes[T]() == 8 {
-		packF64((*float64)(gp), (*float64)(sp), stride, ld, rows, cols, count, 0)
+		packF64((*float64)(gp), (*float64)(sp), stride, ld, rows, cols, count, 0, (gld-rows)*64)
 	} else {
-		packF32((*float32)(gp), (*float32)(sp), stride, ld, rows, cols, count, 0)
+		packF32((*float32)(gp), (*float32)(sp), stride, ld, rows, cols, count, 0, (gld-rows)*64)
 	}
 	return true
 }
 
 // unpackAsm runs the assembly scatter when simd.AVX512 is set and
 // reports whether it did.
-func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64) bool {
+func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64, gld int) bool {
 	if !simd.AVX512 {
 		return false
 	}
 	dp, gp := unsafe.Pointer(&dst[0]), unsafe.Pointer(&g[0])
 	if Lanes[T]() == 8 {
-		unpackF64((*float64)(dp), (*float64)(gp), stride, ld, rows, cols, 0, mask)
+		unpackF64((*float64)(dp), (*float64)(gp), stride, ld, rows, cols, 0, mask, (gld-rows)*64)
 	} else {
-		unpackF32((*float32)(dp), (*float32)(gp), stride, ld, rows, cols, 0, mask)
+		unpackF32((*float32)(dp), (*float32)(gp), stride, ld, rows, cols, 0, mask, (gld-rows)*64)
 	}
 	return true
 }
@@ -107,16 +107,16 @@ func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask ui
 // The AVX-512 Cholesky of lanes_amd64.s; rs and cs in bytes.
 //
 //go:noescape
-func cholF64(a, b *float64, n, nrhs, rs, cs int, info *float64)
+func cholF64(a, b *float64, n, nrhs, rs, cs, ld int, info *float64)
 
 //go:noescape
-func cholF32(a, b *float32, n, nrhs, rs, cs int, info *float32)
+func cholF32(a, b *float32, n, nrhs, rs, cs, ld int, info *float32)
 
 // cholRun runs the assembly when simd.AVX512 is set, the Go twin
 // otherwise; rs and cs count vectors.
-func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs int, info []T) {
+func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 	if !simd.AVX512 {
-		cholGo(a, b, n, nrhs, rs, cs, info)
+		cholGo(a, b, n, nrhs, rs, cs, ld, info)
 		return
 	}
 	var bp unsafe.Pointer
@@ -125,8 +125,8 @@ func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs int, info []T) {
 	}
 	ap, ip := unsafe.Pointer(&a[0]), unsafe.Pointer(&info[0])
 	if Lanes[T]() == 8 {
-		cholF64((*float64)(ap), (*float64)(bp), n, nrhs, rs*64, cs*64, (*float64)(ip))
+		cholF64((*float64)(ap), (*float64)(bp), n, nrhs, rs*64, cs*64, ld, (*float64)(ip))
 		return
 	}
-	cholF32((*float32)(ap), (*float32)(bp), n, nrhs, rs*64, cs*64, (*float32)(ip))
+	cholF32((*float32)(ap), (*float32)(bp), n, nrhs, rs*64, cs*64, ld, (*float32)(ip))
 }

@@ -542,14 +542,17 @@ F32_done:
 	VZEROUPPER
 	RET
 
-// func luF64(a, b, piv *float64, n, nrhs int, k *[3]T)
-TEXT ·luF64(SB), NOSPLIT, $0-48
+// func luF64(a, b, piv *float64, n, nrhs, ld int, k *[3]T)
+TEXT ·luF64(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
 	MOVQ piv+16(FP), R8
 	MOVQ n+24(FP), CX
 	MOVQ nrhs+32(FP), R14
-	MOVQ k+40(FP), AX
+	MOVQ ld+40(FP), R13
+	SHLQ $6, R13
+	MOVQ R13, R11
+	MOVQ k+48(FP), AX
 	VBROADCASTSD 0(AX), Z28
 	VBROADCASTSD 8(AX), Z31
 	VBROADCASTSD 16(AX), Z29
@@ -601,9 +604,11 @@ F64lu_sw:
 F64lu_swa:
 	VMOVUPD (BX)(R12*1), Z6
 	VMOVUPD (BX)(AX*1), Z7
-	VMOVUPD Z7, K1, (BX)(R12*1)
-	VMOVUPD Z6, K1, (BX)(AX*1)
-	ADDQ R15, BX
+	VBLENDMPD Z7, Z6, K1, Z8
+	VBLENDMPD Z6, Z7, K1, Z9
+	VMOVUPD Z8, (BX)(R12*1)
+	VMOVUPD Z9, (BX)(AX*1)
+	ADDQ R13, BX
 	DECQ DX
 	JNZ F64lu_swa
 	MOVQ SI, BX
@@ -613,9 +618,11 @@ F64lu_swa:
 F64lu_swb:
 	VMOVUPD (BX)(R12*1), Z6
 	VMOVUPD (BX)(AX*1), Z7
-	VMOVUPD Z7, K1, (BX)(R12*1)
-	VMOVUPD Z6, K1, (BX)(AX*1)
-	ADDQ R15, BX
+	VBLENDMPD Z7, Z6, K1, Z8
+	VBLENDMPD Z6, Z7, K1, Z9
+	VMOVUPD Z8, (BX)(R12*1)
+	VMOVUPD Z9, (BX)(AX*1)
+	ADDQ R11, BX
 	DECQ DX
 	JNZ F64lu_swb
 F64lu_swnext:
@@ -638,18 +645,20 @@ F64lu_sc:
 	JGE F64lu_scend
 	VMOVUPD (R10)(AX*1), Z5
 	VMULPD Z8, Z5, Z6
-	VMOVUPD Z6, K3, (R10)(AX*1)
+	VBLENDMPD Z6, Z5, K3, Z6
 	KORTESTW K4, K4
-	JZ F64lu_scnext
+	JZ F64lu_scstore
 	VDIVPD Z0, Z5, Z7
-	VMOVUPD Z7, K4, (R10)(AX*1)
+	VBLENDMPD Z7, Z6, K4, Z6
+F64lu_scstore:
+	VMOVUPD Z6, (R10)(AX*1)
 F64lu_scnext:
 	ADDQ $64, AX
 	JMP F64lu_sc
 F64lu_scend:
 	// The trailing update: a_ic -= a_ij*a_jc for i, c > j.
 	MOVQ R10, BX
-	ADDQ R15, BX
+	ADDQ R13, BX
 	LEAQ 1(R9), DX
 F64lu_upd:
 	CMPQ DX, CX
@@ -668,11 +677,11 @@ F64lu_updi:
 	JMP F64lu_updi
 F64lu_updnext:
 	INCQ DX
-	ADDQ R15, BX
+	ADDQ R13, BX
 	JMP F64lu_upd
 F64lu_updend:
 	INCQ R9
-	ADDQ R15, R10
+	ADDQ R13, R10
 	JMP F64lu_j
 F64lu_solve:
 	// Each column of b: L*z = b forward, then U*x = z backward.
@@ -700,12 +709,12 @@ F64lu_fwi:
 	JMP F64lu_fwi
 F64lu_fwnext:
 	ADDQ $64, R12
-	ADDQ R15, R10
+	ADDQ R13, R10
 	JMP F64lu_fw
 F64lu_fwend:
 	LEAQ -64(R15), R12
-	MOVQ R12, AX
-	IMULQ CX, AX
+	LEAQ -1(CX), AX
+	IMULQ R13, AX
 	LEAQ (DI)(AX*1), R10
 F64lu_bw:
 	TESTQ R12, R12
@@ -727,24 +736,27 @@ F64lu_bwi:
 	JMP F64lu_bwi
 F64lu_bwnext:
 	SUBQ $64, R12
-	SUBQ R15, R10
+	SUBQ R13, R10
 	JMP F64lu_bw
 F64lu_bwend:
-	ADDQ R15, BX
+	ADDQ R11, BX
 	DECQ DX
 	JMP F64lu_rhs
 F64lu_done:
 	VZEROUPPER
 	RET
 
-// func luF32(a, b, piv *float32, n, nrhs int, k *[3]T)
-TEXT ·luF32(SB), NOSPLIT, $0-48
+// func luF32(a, b, piv *float32, n, nrhs, ld int, k *[3]T)
+TEXT ·luF32(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
 	MOVQ piv+16(FP), R8
 	MOVQ n+24(FP), CX
 	MOVQ nrhs+32(FP), R14
-	MOVQ k+40(FP), AX
+	MOVQ ld+40(FP), R13
+	SHLQ $6, R13
+	MOVQ R13, R11
+	MOVQ k+48(FP), AX
 	VBROADCASTSS 0(AX), Z28
 	VBROADCASTSS 4(AX), Z31
 	VBROADCASTSS 8(AX), Z29
@@ -796,9 +808,11 @@ F32lu_sw:
 F32lu_swa:
 	VMOVUPS (BX)(R12*1), Z6
 	VMOVUPS (BX)(AX*1), Z7
-	VMOVUPS Z7, K1, (BX)(R12*1)
-	VMOVUPS Z6, K1, (BX)(AX*1)
-	ADDQ R15, BX
+	VBLENDMPS Z7, Z6, K1, Z8
+	VBLENDMPS Z6, Z7, K1, Z9
+	VMOVUPS Z8, (BX)(R12*1)
+	VMOVUPS Z9, (BX)(AX*1)
+	ADDQ R13, BX
 	DECQ DX
 	JNZ F32lu_swa
 	MOVQ SI, BX
@@ -808,9 +822,11 @@ F32lu_swa:
 F32lu_swb:
 	VMOVUPS (BX)(R12*1), Z6
 	VMOVUPS (BX)(AX*1), Z7
-	VMOVUPS Z7, K1, (BX)(R12*1)
-	VMOVUPS Z6, K1, (BX)(AX*1)
-	ADDQ R15, BX
+	VBLENDMPS Z7, Z6, K1, Z8
+	VBLENDMPS Z6, Z7, K1, Z9
+	VMOVUPS Z8, (BX)(R12*1)
+	VMOVUPS Z9, (BX)(AX*1)
+	ADDQ R11, BX
 	DECQ DX
 	JNZ F32lu_swb
 F32lu_swnext:
@@ -833,18 +849,20 @@ F32lu_sc:
 	JGE F32lu_scend
 	VMOVUPS (R10)(AX*1), Z5
 	VMULPS Z8, Z5, Z6
-	VMOVUPS Z6, K3, (R10)(AX*1)
+	VBLENDMPS Z6, Z5, K3, Z6
 	KORTESTW K4, K4
-	JZ F32lu_scnext
+	JZ F32lu_scstore
 	VDIVPS Z0, Z5, Z7
-	VMOVUPS Z7, K4, (R10)(AX*1)
+	VBLENDMPS Z7, Z6, K4, Z6
+F32lu_scstore:
+	VMOVUPS Z6, (R10)(AX*1)
 F32lu_scnext:
 	ADDQ $64, AX
 	JMP F32lu_sc
 F32lu_scend:
 	// The trailing update: a_ic -= a_ij*a_jc for i, c > j.
 	MOVQ R10, BX
-	ADDQ R15, BX
+	ADDQ R13, BX
 	LEAQ 1(R9), DX
 F32lu_upd:
 	CMPQ DX, CX
@@ -863,11 +881,11 @@ F32lu_updi:
 	JMP F32lu_updi
 F32lu_updnext:
 	INCQ DX
-	ADDQ R15, BX
+	ADDQ R13, BX
 	JMP F32lu_upd
 F32lu_updend:
 	INCQ R9
-	ADDQ R15, R10
+	ADDQ R13, R10
 	JMP F32lu_j
 F32lu_solve:
 	// Each column of b: L*z = b forward, then U*x = z backward.
@@ -895,12 +913,12 @@ F32lu_fwi:
 	JMP F32lu_fwi
 F32lu_fwnext:
 	ADDQ $64, R12
-	ADDQ R15, R10
+	ADDQ R13, R10
 	JMP F32lu_fw
 F32lu_fwend:
 	LEAQ -64(R15), R12
-	MOVQ R12, AX
-	IMULQ CX, AX
+	LEAQ -1(CX), AX
+	IMULQ R13, AX
 	LEAQ (DI)(AX*1), R10
 F32lu_bw:
 	TESTQ R12, R12
@@ -922,18 +940,18 @@ F32lu_bwi:
 	JMP F32lu_bwi
 F32lu_bwnext:
 	SUBQ $64, R12
-	SUBQ R15, R10
+	SUBQ R13, R10
 	JMP F32lu_bw
 F32lu_bwend:
-	ADDQ R15, BX
+	ADDQ R11, BX
 	DECQ DX
 	JMP F32lu_rhs
 F32lu_done:
 	VZEROUPPER
 	RET
 
-// func cholF64(a, b *float64, n, nrhs, rs, cs int, info *float64)
-TEXT ·cholF64(SB), NOSPLIT, $0-56
+// func cholF64(a, b *float64, n, nrhs, rs, cs, ld int, info *float64)
+TEXT ·cholF64(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -954,14 +972,15 @@ F64chol_j:
 	JGE F64chol_factored
 	VADDPD Z29, Z21, Z21
 	// The pivot: lanes where it is not > 0 fail here, once.
-	VMOVUPD (R11), Z0
-	VCMPPD $30, Z30, Z0, K1
+	VMOVUPD (R11), Z7
+	VCMPPD $30, Z30, Z7, K1
 	KNOTW K1, K2
 	KANDW K2, K6, K2
 	VMOVUPD Z21, K2, Z20
 	KANDW K1, K6, K6
-	VSQRTPD Z0, Z0
-	VMOVUPD Z0, K6, (R11)
+	VSQRTPD Z7, Z0
+	VBLENDMPD Z0, Z7, K6, Z8
+	VMOVUPD Z8, (R11)
 	// The column below the pivot, divided by it.
 	MOVQ R11, AX
 	MOVQ CX, DX
@@ -972,8 +991,9 @@ F64chol_scale:
 	JZ F64chol_scaled
 	ADDQ R8, AX
 	VMOVUPD (AX), Z1
-	VDIVPD Z0, Z1, Z1
-	VMOVUPD Z1, K6, (AX)
+	VDIVPD Z0, Z1, Z9
+	VBLENDMPD Z9, Z1, K6, Z9
+	VMOVUPD Z9, (AX)
 	DECQ DX
 	JMP F64chol_scale
 F64chol_scaled:
@@ -996,8 +1016,10 @@ F64chol_k:
 F64chol_i:
 	VMOVUPD (AX), Z3
 	VMOVUPD (R13), Z4
-	VFNMADD231PD Z2, Z3, Z4
-	VMOVUPD Z4, K6, (R13)
+	VMOVAPS Z4, Z5
+	VFNMADD231PD Z2, Z3, Z5
+	VBLENDMPD Z5, Z4, K6, Z5
+	VMOVUPD Z5, (R13)
 	ADDQ R8, AX
 	ADDQ R8, R13
 	DECQ R15
@@ -1010,10 +1032,10 @@ F64chol_next:
 	ADDQ R9, R11
 	JMP F64chol_j
 F64chol_factored:
-	MOVQ info+48(FP), AX
+	MOVQ info+56(FP), AX
 	VMOVUPD Z20, (AX)
 	// Each column of b: L*y = b forward, then L^T*x = y backward.
-	MOVQ CX, R15
+	MOVQ ld+48(FP), R15
 	SHLQ $6, R15
 F64chol_rhs:
 	TESTQ R14, R14
@@ -1087,8 +1109,8 @@ F64chol_done:
 	VZEROUPPER
 	RET
 
-// func cholF32(a, b *float32, n, nrhs, rs, cs int, info *float32)
-TEXT ·cholF32(SB), NOSPLIT, $0-56
+// func cholF32(a, b *float32, n, nrhs, rs, cs, ld int, info *float32)
+TEXT ·cholF32(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -1109,14 +1131,15 @@ F32chol_j:
 	JGE F32chol_factored
 	VADDPS Z29, Z21, Z21
 	// The pivot: lanes where it is not > 0 fail here, once.
-	VMOVUPS (R11), Z0
-	VCMPPS $30, Z30, Z0, K1
+	VMOVUPS (R11), Z7
+	VCMPPS $30, Z30, Z7, K1
 	KNOTW K1, K2
 	KANDW K2, K6, K2
 	VMOVUPS Z21, K2, Z20
 	KANDW K1, K6, K6
-	VSQRTPS Z0, Z0
-	VMOVUPS Z0, K6, (R11)
+	VSQRTPS Z7, Z0
+	VBLENDMPS Z0, Z7, K6, Z8
+	VMOVUPS Z8, (R11)
 	// The column below the pivot, divided by it.
 	MOVQ R11, AX
 	MOVQ CX, DX
@@ -1127,8 +1150,9 @@ F32chol_scale:
 	JZ F32chol_scaled
 	ADDQ R8, AX
 	VMOVUPS (AX), Z1
-	VDIVPS Z0, Z1, Z1
-	VMOVUPS Z1, K6, (AX)
+	VDIVPS Z0, Z1, Z9
+	VBLENDMPS Z9, Z1, K6, Z9
+	VMOVUPS Z9, (AX)
 	DECQ DX
 	JMP F32chol_scale
 F32chol_scaled:
@@ -1151,8 +1175,10 @@ F32chol_k:
 F32chol_i:
 	VMOVUPS (AX), Z3
 	VMOVUPS (R13), Z4
-	VFNMADD231PS Z2, Z3, Z4
-	VMOVUPS Z4, K6, (R13)
+	VMOVAPS Z4, Z5
+	VFNMADD231PS Z2, Z3, Z5
+	VBLENDMPS Z5, Z4, K6, Z5
+	VMOVUPS Z5, (R13)
 	ADDQ R8, AX
 	ADDQ R8, R13
 	DECQ R15
@@ -1165,10 +1191,10 @@ F32chol_next:
 	ADDQ R9, R11
 	JMP F32chol_j
 F32chol_factored:
-	MOVQ info+48(FP), AX
+	MOVQ info+56(FP), AX
 	VMOVUPS Z20, (AX)
 	// Each column of b: L*y = b forward, then L^T*x = y backward.
-	MOVQ CX, R15
+	MOVQ ld+48(FP), R15
 	SHLQ $6, R15
 F32chol_rhs:
 	TESTQ R14, R14
@@ -1242,8 +1268,8 @@ F32chol_done:
 	VZEROUPPER
 	RET
 
-// func packF64(grp, src *float64, stride, ld, rows, cols, count int, mask uint64)
-TEXT ·packF64(SB), NOSPLIT, $0-64
+// func packF64(grp, src *float64, stride, ld, rows, cols, count int, mask uint64, gap int)
+TEXT ·packF64(SB), NOSPLIT, $0-72
 	MOVQ grp+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ stride+16(FP), R12
@@ -1385,6 +1411,7 @@ packF64_stored:
 	ADDQ $64, R8
 	SUBQ $8, DX
 	JG packF64_chunk
+	ADDQ gap+64(FP), DI
 	ADDQ R9, SI
 	DECQ CX
 	JMP packF64_cols
@@ -1392,8 +1419,8 @@ packF64_done:
 	VZEROUPPER
 	RET
 
-// func unpackF64(dst, grp *float64, stride, ld, rows, cols, count int, mask uint64)
-TEXT ·unpackF64(SB), NOSPLIT, $0-64
+// func unpackF64(dst, grp *float64, stride, ld, rows, cols, count int, mask uint64, gap int)
+TEXT ·unpackF64(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
 	MOVQ grp+8(FP), SI
 	XCHGQ DI, SI
@@ -1545,6 +1572,7 @@ unpackF64_skip7:
 	ADDQ $64, R8
 	SUBQ $8, DX
 	JG unpackF64_chunk
+	ADDQ gap+64(FP), DI
 	ADDQ R9, SI
 	DECQ CX
 	JMP unpackF64_cols
@@ -1552,8 +1580,8 @@ unpackF64_done:
 	VZEROUPPER
 	RET
 
-// func packF32(grp, src *float32, stride, ld, rows, cols, count int, mask uint64)
-TEXT ·packF32(SB), NOSPLIT, $0-64
+// func packF32(grp, src *float32, stride, ld, rows, cols, count int, mask uint64, gap int)
+TEXT ·packF32(SB), NOSPLIT, $0-72
 	MOVQ grp+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ stride+16(FP), R12
@@ -1807,6 +1835,7 @@ packF32_stored:
 	ADDQ $64, R8
 	SUBQ $16, DX
 	JG packF32_chunk
+	ADDQ gap+64(FP), DI
 	ADDQ R9, SI
 	DECQ CX
 	JMP packF32_cols
@@ -1814,8 +1843,8 @@ packF32_done:
 	VZEROUPPER
 	RET
 
-// func unpackF32(dst, grp *float32, stride, ld, rows, cols, count int, mask uint64)
-TEXT ·unpackF32(SB), NOSPLIT, $0-64
+// func unpackF32(dst, grp *float32, stride, ld, rows, cols, count int, mask uint64, gap int)
+TEXT ·unpackF32(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
 	MOVQ grp+8(FP), SI
 	XCHGQ DI, SI
@@ -2087,6 +2116,7 @@ unpackF32_skip15:
 	ADDQ $64, R8
 	SUBQ $16, DX
 	JG unpackF32_chunk
+	ADDQ gap+64(FP), DI
 	ADDQ R9, SI
 	DECQ CX
 	JMP unpackF32_cols

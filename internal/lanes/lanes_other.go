@@ -10,16 +10,18 @@ func jacobi[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64, w
 }
 
 // luRun is the Go twin without the amd64 assembly.
-func luRun[T batchlas.Float](a, b, piv []T, n, nrhs int, k *[3]T) { luGo(a, b, piv, n, nrhs, k) }
+func luRun[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) { luGo(a, b, piv, n, nrhs, ld, k) }
 
 // packAsm and unpackAsm report that no assembly ran.
-func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count int) bool { return false }
+func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld int) bool {
+	return false
+}
 
-func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64) bool {
+func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64, gld int) bool {
 	return false
 }
 
 // cholRun is the Go twin without the amd64 assembly.
-func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs int, info []T) {
-	cholGo(a, b, n, nrhs, rs, cs, info)
+func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
+	cholGo(a, b, n, nrhs, rs, cs, ld, info)
 }

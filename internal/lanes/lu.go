@@ -13,33 +13,40 @@ import (
 // below the pivot multiplied by the pivot's reciprocal, or divided by the
 // pivot when it is below small, or left when it is zero), and solves
 // A*X = B for the n x nrhs right-hand sides interleaved in b (same
-// layout, columns of n). L (unit diagonal, not stored) and U overwrite a,
+// layout); the columns of both are ld >= n vectors apart (GroupLD). L (unit diagonal, not stored) and U overwrite a,
 // X overwrites b, and piv[j*Lanes+l] holds the row (a number of T, 0-based)
 // swapped with row j of lane l. A singular lane is factored to the end;
 // its solve divides by a zero pivot and its b is garbage: the caller
 // checks the diagonal. The arithmetic is that of getrf's unblocked kernel
 // and of the per-column triangular solves (no fused multiply-add), so the
 // factors and solutions are theirs bit for bit.
-func LU[T batchlas.Float](a, b, piv []T, n, nrhs int, small T) {
+func LU[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, small T) {
 	if n == 0 {
 		return
 	}
 	L := Lanes[T]()
-	a, piv = a[:n*n*L], piv[:n*L]
+	a, piv = a[:((n-1)*ld+n)*L], piv[:n*L]
 	if nrhs > 0 {
-		b = b[:n*nrhs*L]
+		b = b[:((nrhs-1)*ld+n)*L]
 	}
 	k := [3]T{small, T(math.Copysign(0, -1)), 1}
-	luRun(a, b, piv, n, nrhs, &k)
+	luRun(a, b, piv, n, nrhs, ld, &k)
 }
+
+// GroupLD is the column stride, in vectors, to give a group of order n:
+// n rounded up to odd. A power-of-two stride would map a row's entries
+// in every column to a handful of L1 sets (32 of them at n = 32), and the
+// kernels' row passes (pivot swaps, the transposed solves) would miss on
+// every access.
+func GroupLD(n int) int { return n | 1 }
 
 // luGo is the assembly's twin, lane by lane, the same operations in the
 // same order; products are converted to T before they are subtracted so
 // that the compiler cannot fuse them.
-func luGo[T batchlas.Float](a, b, piv []T, n, nrhs int, k *[3]T) {
+func luGo[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 	L := Lanes[T]()
 	small := k[0]
-	col := n * L
+	col := ld * L
 	for l := 0; l < L; l++ {
 		at := func(x []T, r, c int) *T { return &x[c*col+r*L+l] }
 		for j := 0; j < n; j++ {

@@ -21,9 +21,17 @@ var luOrders = []int{1, 2, 3, 5, 8, 9, 16, 17, 31, 32, 33}
 // zero); a NaN; pivots below small (entries near the underflow
 // threshold); the zero matrix; a matrix whose pivots need every row
 // swapped (a permuted diagonal-dominant one); the rest random.
-func luGroup[T batchlas.Float](r *rand.Rand, n, nrhs int) (a, b []T) {
+func luGroup[T batchlas.Float](r *rand.Rand, n, nrhs, ld int) (a, b []T) {
 	L := Lanes[T]()
-	a, b = make([]T, n*n*L), make([]T, n*nrhs*L)
+	a, b = make([]T, n*ld*L), make([]T, nrhs*ld*L)
+	// The rows between n and ld hold NaN: no kernel may read them into
+	// a result.
+	for i := range a {
+		a[i] = T(math.NaN())
+	}
+	for i := range b {
+		b[i] = T(math.NaN())
+	}
 	for l := 0; l < L; l++ {
 		for c := 0; c < n; c++ {
 			for row := 0; row < n; row++ {
@@ -50,20 +58,30 @@ func luGroup[T batchlas.Float](r *rand.Rand, n, nrhs int) (a, b []T) {
 				default:
 					v = r.NormFloat64()
 				}
-				a[(c*n+row)*L+l] = T(v)
+				a[(c*ld+row)*L+l] = T(v)
 			}
 		}
-		for e := 0; e < n*nrhs; e++ {
-			b[e*L+l] = T(r.NormFloat64())
+		for c := 0; c < nrhs; c++ {
+			for row := 0; row < n; row++ {
+				b[(c*ld+row)*L+l] = T(r.NormFloat64())
+			}
 		}
 	}
 	return a, b
 }
 
-func runLU[T batchlas.Float](avx bool, a, b, piv []T, n, nrhs int) {
+func runLU[T batchlas.Float](avx bool, a, b, piv []T, n, nrhs, ld int) {
 	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
 	simd.AVX512 = avx
-	LU(a, b, piv, n, nrhs, lu.SafeMin[T]())
+	LU(a, b, piv, n, nrhs, ld, lu.SafeMin[T]())
+}
+
+// lds are the group column strides a test runs at: tight and GroupLD.
+func lds(n int) []int {
+	if GroupLD(n) == n {
+		return []int{n}
+	}
+	return []int{n, GroupLD(n)}
 }
 
 func TestLUPathsAgree(t *testing.T) {
@@ -78,12 +96,13 @@ func testLUPathsAgree[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, n := range luOrders {
 		for _, nrhs := range []int{0, 1, 3, 8} {
-			a, b := luGroup[T](r, n, nrhs)
+			ld := lds(n)[nrhs%len(lds(n))]
+			a, b := luGroup[T](r, n, nrhs, ld)
 			piv := make([]T, n*Lanes[T]())
 			a2, b2, piv2 := slices.Clone(a), slices.Clone(b), slices.Clone(piv)
-			runLU(true, a, b, piv, n, nrhs)
-			runLU(false, a2, b2, piv2, n, nrhs)
-			name := fmt.Sprintf("%T n=%d nrhs=%d", T(0), n, nrhs)
+			runLU(true, a, b, piv, n, nrhs, ld)
+			runLU(false, a2, b2, piv2, n, nrhs, ld)
+			name := fmt.Sprintf("%T n=%d nrhs=%d ld=%d", T(0), n, nrhs, ld)
 			if i := firstDiff(a, a2); i >= 0 {
 				t.Errorf("%s: a[%d] assembly %v twin %v", name, i, a[i], a2[i])
 			}
@@ -123,19 +142,23 @@ func testLUIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
 	L := Lanes[T]()
 	for _, n := range luOrders {
 		for _, nrhs := range []int{1, 3} {
-			a, b := luGroup[T](r, n, nrhs)
+			ld := lds(n)[nrhs%len(lds(n))]
+			a, b := luGroup[T](r, n, nrhs, ld)
 			a0, b0 := slices.Clone(a), slices.Clone(b)
 			piv := make([]T, n*L)
-			runLU(avx, a, b, piv, n, nrhs)
+			runLU(avx, a, b, piv, n, nrhs, ld)
 			exact := !goFuses()
 			for l := 0; l < L; l++ {
 				name := fmt.Sprintf("%T avx=%v n=%d nrhs=%d lane %d", T(0), avx, n, nrhs, l)
+				// at is element e (column-major, leading dimension n)
+				// of lane l of a group of column stride ld.
+				at := func(g []T, e int) T { return g[(e/n*ld+e%n)*L+l] }
 				m, x := make([]T, n*n), make([]T, n*nrhs)
 				for e := range m {
-					m[e] = a0[e*L+l]
+					m[e] = at(a0, e)
 				}
 				for e := range x {
-					x[e] = b0[e*L+l]
+					x[e] = at(b0, e)
 				}
 				p := make([]int32, n)
 				lu.Getf2(m, n, n, 0, n, 0, n, p, lu.SafeMin[T]())
@@ -145,7 +168,7 @@ func testLUIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
 					}
 				}
 				for e := range m {
-					if got := a[e*L+l]; exact && !sameBits(got, m[e]) {
+					if got := at(a, e); exact && !sameBits(got, m[e]) {
 						t.Fatalf("%s: factor entry %d is %v, getf2 %v", name, e, got, m[e])
 					}
 				}
@@ -155,7 +178,7 @@ func testLUIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
 				lusolve.Solve(false, m, n, n, p, x, n, nrhs)
 				if exact && !simd.TriWorth(n) {
 					for e := range x {
-						if got := b[e*L+l]; !sameBits(got, x[e]) {
+						if got := at(b, e); !sameBits(got, x[e]) {
 							t.Fatalf("%s: solution entry %d is %v, getf2 and solve %v", name, e, got, x[e])
 						}
 					}
@@ -171,14 +194,14 @@ func testLUIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
 				for c := 0; c < nrhs; c++ {
 					var res, anorm, xnorm float64
 					for row := 0; row < n; row++ {
-						sum := -float64(b0[(c*n+row)*L+l])
+						sum := -float64(at(b0, c*n+row))
 						for k := 0; k < n; k++ {
-							av := float64(a0[(k*n+row)*L+l])
-							sum += av * float64(b[(c*n+k)*L+l])
+							av := float64(at(a0, k*n+row))
+							sum += av * float64(at(b, c*n+k))
 							anorm = max(anorm, math.Abs(av))
 						}
 						res = max(res, math.Abs(sum))
-						xnorm = max(xnorm, math.Abs(float64(b[(c*n+row)*L+l])))
+						xnorm = max(xnorm, math.Abs(float64(at(b, c*n+row))))
 					}
 					if !(res <= 8*float64(n*n)*float64(epsOf[T]())*anorm*xnorm) {
 						t.Fatalf("%s: column %d: residual %g, ||A|| %g, ||x|| %g", name, c, res, anorm, xnorm)

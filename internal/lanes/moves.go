@@ -7,49 +7,51 @@ import (
 )
 
 // Gather interleaves count <= Lanes[T]() equally spaced rows x cols
-// column-major matrices into a group: matrix l starts at src[l*stride]
-// with leading dimension ld, and its element (r, c) goes to
-// g[(c*rows+r)*Lanes+l]. The lanes from count on are set to zero.
-func Gather[T batchlas.Float](g, src []T, stride, ld, rows, cols, count int) {
+// column-major matrices into a group whose columns are gld >= rows
+// vectors apart: matrix l starts at src[l*stride] with leading dimension
+// ld, and its element (r, c) goes to g[(c*gld+r)*Lanes+l]. The lanes from
+// count on are set to zero; the rows between rows and gld are not
+// written.
+func Gather[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld int) {
 	L := Lanes[T]()
 	if rows == 0 || cols == 0 {
 		return
 	}
-	g = g[:rows*cols*L]
+	g = g[:((cols-1)*gld+rows)*L]
 	if count <= 0 {
-		clear(g)
+		gatherGo(g, src, stride, ld, rows, cols, 0, gld)
 		return
 	}
 	src = src[:(count-1)*stride+(cols-1)*ld+rows]
-	if packAsm(g, src, stride, ld, rows, cols, count) {
+	if packAsm(g, src, stride, ld, rows, cols, count, gld) {
 		return
 	}
-	gatherGo(g, src, stride, ld, rows, cols, count)
+	gatherGo(g, src, stride, ld, rows, cols, count, gld)
 }
 
 // Scatter is Gather's inverse for the lanes set in mask: element (r, c) of
-// lane l of the group goes to dst[l*stride+c*ld+r]; the other lanes'
-// matrices are not written.
-func Scatter[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64) {
+// lane l of the group (g[(c*gld+r)*Lanes+l]) goes to dst[l*stride+c*ld+r];
+// the other lanes' matrices are not written.
+func Scatter[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64, gld int) {
 	L := Lanes[T]()
 	if rows == 0 || cols == 0 || mask == 0 {
 		return
 	}
-	g = g[:rows*cols*L]
+	g = g[:((cols-1)*gld+rows)*L]
 	top := bits.Len64(mask) - 1 // the highest lane written
 	dst = dst[:top*stride+(cols-1)*ld+rows]
-	if unpackAsm(dst, g, stride, ld, rows, cols, mask) {
+	if unpackAsm(dst, g, stride, ld, rows, cols, mask, gld) {
 		return
 	}
-	scatterGo(dst, g, stride, ld, rows, cols, mask)
+	scatterGo(dst, g, stride, ld, rows, cols, mask, gld)
 }
 
 // gatherGo is the assembly pack's twin.
-func gatherGo[T batchlas.Float](g, src []T, stride, ld, rows, cols, count int) {
+func gatherGo[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld int) {
 	L := Lanes[T]()
 	for l := 0; l < L; l++ {
 		for c := 0; c < cols; c++ {
-			dst := g[c*rows*L+l:]
+			dst := g[c*gld*L+l:]
 			if l >= count {
 				for r := 0; r < rows; r++ {
 					dst[r*L] = 0
@@ -65,7 +67,7 @@ func gatherGo[T batchlas.Float](g, src []T, stride, ld, rows, cols, count int) {
 }
 
 // scatterGo is the assembly unpack's twin.
-func scatterGo[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64) {
+func scatterGo[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64, gld int) {
 	L := Lanes[T]()
 	for l := 0; l < L; l++ {
 		if mask&(1<<l) == 0 {
@@ -73,7 +75,7 @@ func scatterGo[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask ui
 		}
 		for c := 0; c < cols; c++ {
 			col := dst[l*stride+c*ld : l*stride+c*ld+rows]
-			src := g[c*rows*L+l:]
+			src := g[c*gld*L+l:]
 			for r := range col {
 				col[r] = src[r*L]
 			}

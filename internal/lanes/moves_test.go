@@ -33,7 +33,8 @@ func testMoves[T batchlas.Float](t *testing.T, avx bool) {
 		ld := rows + 2
 		stride := cols*ld + 3
 		for _, count := range []int{1, L/2 + 1, L} {
-			name := fmt.Sprintf("%T avx=%v %dx%d count=%d", T(0), avx, rows, cols, count)
+			gld := rows + count%2 // tight, and one row of slack
+			name := fmt.Sprintf("%T avx=%v %dx%d count=%d gld=%d", T(0), avx, rows, cols, count, gld)
 			src := make([]T, L*stride)
 			for i := range src {
 				src[i] = T(math.NaN())
@@ -45,11 +46,11 @@ func testMoves[T batchlas.Float](t *testing.T, avx bool) {
 					}
 				}
 			}
-			g := make([]T, rows*cols*L)
+			g := make([]T, gld*cols*L)
 			for i := range g {
 				g[i] = 7
 			}
-			Gather(g, src, stride, ld, rows, cols, count)
+			Gather(g, src, stride, ld, rows, cols, count, gld)
 			for l := 0; l < L; l++ {
 				for c := 0; c < cols; c++ {
 					for row := 0; row < rows; row++ {
@@ -57,8 +58,13 @@ func testMoves[T batchlas.Float](t *testing.T, avx bool) {
 						if l < count {
 							want = src[l*stride+c*ld+row]
 						}
-						if got := g[(c*rows+row)*L+l]; got != want {
+						if got := g[(c*gld+row)*L+l]; got != want {
 							t.Fatalf("%s: gathered (%d, %d) of lane %d is %v, want %v", name, row, c, l, got, want)
+						}
+					}
+					for row := rows; row < gld; row++ {
+						if got := g[(c*gld+row)*L+l]; got != 7 {
+							t.Fatalf("%s: the slack row %d of column %d, lane %d, was written: %v", name, row, c, l, got)
 						}
 					}
 				}
@@ -68,13 +74,13 @@ func testMoves[T batchlas.Float](t *testing.T, avx bool) {
 			}
 			mask := uint64(0b1011) & (uint64(1)<<count - 1)
 			dst := slices.Clone(src)
-			Scatter(dst, g, stride, ld, rows, cols, mask)
+			Scatter(dst, g, stride, ld, rows, cols, mask, gld)
 			for i := range dst {
 				l, off := i/stride, i%stride
 				c, row := off/ld, off%ld
 				want := src[i]
 				if mask&(1<<l) != 0 && c < cols && row < rows {
-					want = g[(c*rows+row)*L+l]
+					want = g[(c*gld+row)*L+l]
 				}
 				if got := dst[i]; got != want && !(got != got && want != want) {
 					t.Fatalf("%s: scattered element %d (lane %d) is %v, want %v", name, i, l, got, want)

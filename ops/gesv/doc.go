@@ -11,7 +11,13 @@
 //     it is in cache;
 //   - nested: the getrf op on the whole batch, then the getrs op on the
 //     runs of non-singular systems; both decide their own kernels and are
-//     traced beneath gesv (through them, gonum's kernels may run).
+//     traced beneath gesv (through them, gonum's kernels may run);
+//   - lanes (n <= 32): groups of 8 (float64) or 16 (float32) systems
+//     interleaved one per vector lane and factored and solved together
+//     (AVX-512 on x86-64-v4, a Go twin with the same results elsewhere):
+//     a pivot that differs between systems is a masked row swap. Its
+//     factors, pivots and info are getrf's unblocked kernel's bit for bit,
+//     and below order 32 its solutions are fused's.
 //
 // Without a tuned table the last-resort order decides: nested.
 //
@@ -23,7 +29,8 @@
 // Pin a kernel with BATCHLAS_GESV_ROUTE=<spelling> or sel.WithPin(ctx,
 // "gesv", spelling); pins of getrf, getrs and trsm apply to nested's
 // calls. Size the workspace with BufferSize under the same context, or
-// pass nil. A call with no matrix or n == 0 makes no decision and does not
+// pass nil (lanes needs a group of matrices per worker; nested what getrf
+// and getrs need; fused none). A call with no matrix or n == 0 makes no decision and does not
 // read the pin, so a bad pin is no error there; the same rule holds in
 // every op.
 //

@@ -30,7 +30,7 @@ const lanesMax = 32
 // lanesSlot is the lanes kernel's per-worker scratch: the group's
 // matrices, right-hand sides and pivots.
 func lanesSlot[T batchlas.Float](p *problem) int {
-	return parallel.Pad(p.n * (p.n + p.nrhs + 1) * lanes.Lanes[T]())
+	return parallel.Pad((lanes.GroupLD(p.n)*(p.n+p.nrhs) + p.n) * lanes.Lanes[T]())
 }
 
 // launchLanes factors and solves every system, a group at a time; a
@@ -62,20 +62,21 @@ func launchLanes[T batchlas.Float](ctx context.Context, p *problem, a batchlas.B
 // one interleaved group in buf (lanesSlot elements).
 func lanesGroup[T batchlas.Float](p *problem, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], info []int32, first int, buf []T) {
 	n, nrhs, L := p.n, p.nrhs, lanes.Lanes[T]()
-	ga, buf := buf[:n*n*L], buf[n*n*L:]
-	gb, buf := buf[:n*nrhs*L], buf[n*nrhs*L:]
+	gld := lanes.GroupLD(n)
+	ga, buf := buf[:n*gld*L], buf[n*gld*L:]
+	gb, buf := buf[:nrhs*gld*L], buf[nrhs*gld*L:]
 	piv := buf[:n*L]
 	count := min(L, a.Count-first)
-	lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count)
-	lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count)
+	lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
+	lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count, gld)
 	// Padding lanes: the identity (Gather left zeros).
 	for l := count; l < L; l++ {
 		for c := 0; c < n; c++ {
-			ga[(c*n+c)*L+l] = 1
+			ga[(c*gld+c)*L+l] = 1
 		}
 	}
-	lanes.LU(ga, gb, piv, n, nrhs, lu.SafeMin[T]())
-	lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1)
+	lanes.LU(ga, gb, piv, n, nrhs, gld, lu.SafeMin[T]())
+	lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
 	var solved uint64 // the lanes whose X is written: the non-singular ones
 	for l := range count {
 		i := first + l
@@ -88,5 +89,5 @@ func lanesGroup[T batchlas.Float](p *problem, a batchlas.Batch[T], ipiv batchlas
 			solved |= 1 << l
 		}
 	}
-	lanes.Scatter(b.Data[first*b.Stride:], gb, b.Stride, b.LD, n, nrhs, solved)
+	lanes.Scatter(b.Data[first*b.Stride:], gb, b.Stride, b.LD, n, nrhs, solved, gld)
 }

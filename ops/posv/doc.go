@@ -17,6 +17,13 @@
 //	        the matrix is in cache; no workspace
 //	nested  the potrf op on the whole batch, then the potrs op; their
 //	        decisions are traced beneath posv's
+//	lanes   n <= 32: groups of 8 (float64) or 16 (float32) systems
+//	        interleaved one per vector lane, factored right-looking and
+//	        solved together (AVX-512 on x86-64-v4, a Go twin with the same
+//	        results elsewhere); the other triangle of A travels through
+//	        and is written back with the bits it had, and a matrix that is
+//	        not positive definite is left as right-looking Cholesky leaves
+//	        it at its failing column
 //
 // There is no vendor family: gonum has no Dposv, and nested runs gonum's
 // Dpotrf and Dpotrs when potrf's and potrs's tables pick their vendor
@@ -24,7 +31,8 @@
 //
 // Pin a kernel with BATCHLAS_POSV_ROUTE=<spelling> or
 // sel.WithPin(ctx, "posv", spelling); size the workspace with BufferSize
-// under the same context, or pass nil. Workspace: none for fused; for
+// under the same context, or pass nil. Workspace: none for fused; a
+// group of systems per worker for lanes; for
 // nested the larger of what potrf and potrs need (the failed systems' B_i
 // are saved aside in memory of their own, proportional to the failures).
 //

@@ -29,7 +29,7 @@ const lanesMax = 32
 // matrices, right-hand sides and infos.
 func lanesSlot[T batchlas.Float](n, nrhs int) int {
 	L := lanes.Lanes[T]()
-	return parallel.Pad((n*(n+nrhs) + 1) * L)
+	return parallel.Pad((lanes.GroupLD(n)*(n+nrhs) + 1) * L)
 }
 
 // lanesPosv factors and solves every system, a group at a time.
@@ -59,25 +59,26 @@ func lanesPosv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b b
 // one interleaved group in buf (lanesSlot elements).
 func lanesGroup[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T], info []int32, first int, buf []T) {
 	n, nrhs, L := a.Rows, b.Cols, lanes.Lanes[T]()
-	ga, buf := buf[:n*n*L], buf[n*n*L:]
-	gb, buf := buf[:n*nrhs*L], buf[n*nrhs*L:]
+	gld := lanes.GroupLD(n)
+	ga, buf := buf[:n*gld*L], buf[n*gld*L:]
+	gb, buf := buf[:nrhs*gld*L], buf[nrhs*gld*L:]
 	ginfo := buf[:L]
 	count := min(L, a.Count-first)
-	lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count)
-	lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count)
+	lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
+	lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count, gld)
 	// Padding lanes: the identity (Gather left zeros).
 	for l := count; l < L; l++ {
 		for c := 0; c < n; c++ {
-			ga[(c*n+c)*L+l] = 1
+			ga[(c*gld+c)*L+l] = 1
 		}
 	}
-	lanes.Chol(uplo == batchlas.Lower, ga, gb, n, nrhs, ginfo)
-	lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1)
+	lanes.Chol(uplo == batchlas.Lower, ga, gb, n, nrhs, gld, ginfo)
+	lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
 	var solved uint64 // the lanes whose X is written: the factored ones
 	for l := range count {
 		if info[first+l] = int32(ginfo[l]); info[first+l] == 0 {
 			solved |= 1 << l
 		}
 	}
-	lanes.Scatter(b.Data[first*b.Stride:], gb, b.Stride, b.LD, n, nrhs, solved)
+	lanes.Scatter(b.Data[first*b.Stride:], gb, b.Stride, b.LD, n, nrhs, solved, gld)
 }

@@ -35,7 +35,8 @@ func Lanes[T batchlas.Float]() int {
 // identity or any starting basis), the rotations are accumulated into its
 // columns. The scaling that keeps the tests above from overflowing is the
 // caller's: entries up to about sqrt of T's largest value over n are safe.
-// w is scratch of at least JacobiWork(n) elements.
+// The columns of a and v are ld >= n vectors apart (GroupLD); w is
+// scratch of at least JacobiWork(n) elements.
 //
 // Sweeps stop when one rotates nothing in any lane, or after sweeps.
 // made is the number of sweeps made, and rotated has bit l set when lane
@@ -43,18 +44,18 @@ func Lanes[T batchlas.Float]() int {
 // lanes have not converged. A lane that stopped rotating is left as it is
 // by later sweeps (its rotations are exact identities), so every lane's
 // result is what it would be alone, but for the sign of zeros.
-func Jacobi[T batchlas.Float](a, v []T, n, sweeps int, eps, tiny T, w []T) (rotated uint64, made int) {
+func Jacobi[T batchlas.Float](a, v []T, n, ld, sweeps int, eps, tiny T, w []T) (rotated uint64, made int) {
 	if n == 0 || sweeps <= 0 {
 		return 0, 0
 	}
-	size := n * n * Lanes[T]()
+	size := ((n-1)*ld + n) * Lanes[T]()
 	a, w = a[:size], w[:JacobiWork[T](n)]
 	if v != nil {
 		v = v[:size]
 	}
 	low, up := scaleUp[T]()
 	k := [6]T{tiny, eps * eps, 1, low, T(math.Copysign(0, -1)), up}
-	return jacobi(a, v, n, sweeps, &k, schedule(n), w)
+	return jacobi(a, v, n, ld, sweeps, &k, schedule(n, ld), w)
 }
 
 // JacobiWork is the scratch Jacobi needs for order n: six vectors (c, s,
@@ -69,7 +70,7 @@ const (
 )
 
 // schedules holds each order's schedule, made on first use.
-var schedules sync.Map // int -> []int64
+var schedules sync.Map // [2]int{n, ld} -> []int64
 
 // schedule returns the sweep order of Jacobi for order n: the steps of the
 // round-robin tournament on n players (one sits out each step when n is
@@ -77,7 +78,7 @@ var schedules sync.Map // int -> []int64
 // as the assembly walks it, every number a byte offset:
 //
 //   - its pairs p < q, four entries each: rows p and q in a column (64
-//     bytes a row) and columns p and q in the group (n*64 bytes a
+//     bytes a row) and columns p and q in the group (ld*64 bytes a
 //     column); then (stepEnd, blocks, idle, next): where the step's
 //     block list, idle list and the next step start, from this step's
 //     start;
@@ -90,8 +91,8 @@ var schedules sync.Map // int -> []int64
 //     scratch; then a stepEnd mark (three entries).
 //
 // After the last step, (sweepEnd, 0, 0, 0).
-func schedule(n int) []int64 {
-	if s, ok := schedules.Load(n); ok {
+func schedule(n, ld int) []int64 {
+	if s, ok := schedules.Load([2]int{n, ld}); ok {
 		return s.([]int64)
 	}
 	m := n + n%2
@@ -100,7 +101,7 @@ func schedule(n int) []int64 {
 		seat[i] = i
 	}
 	// at is where the upper triangle keeps entry (r, c).
-	at := func(r, c int) int64 { return int64(max(r, c)*n*64 + min(r, c)*64) }
+	at := func(r, c int) int64 { return int64(max(r, c)*ld*64 + min(r, c)*64) }
 	var s []int64
 	for range m - 1 {
 		start := len(s)
@@ -113,7 +114,7 @@ func schedule(n int) []int64 {
 			}
 			if q < n {
 				pairs = append(pairs, [2]int{p, q})
-				s = append(s, int64(p*64), int64(q*64), int64(p*n*64), int64(q*n*64))
+				s = append(s, int64(p*64), int64(q*64), int64(p*ld*64), int64(q*ld*64))
 			} else {
 				idle = p
 			}
@@ -142,7 +143,7 @@ func schedule(n int) []int64 {
 		seat[1] = last
 	}
 	s = append(s, sweepEnd, 0, 0, 0)
-	got, _ := schedules.LoadOrStore(n, s)
+	got, _ := schedules.LoadOrStore([2]int{n, ld}, s)
 	return got.([]int64)
 }
 
@@ -165,10 +166,10 @@ func scaleUp[T batchlas.Float]() (low, up T) {
 // (fma makes the ones it does). k holds tiny, eps^2, 1,
 // low, -0 (the sign bit) and up; w holds each pair's c, s, new a_pp,
 // a_qq and a_pq and its flag, as the assembly's.
-func jacobiGo[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64, w []T) (rotated uint64, made int) {
+func jacobiGo[T batchlas.Float](a, v []T, n, ld, sweeps int, k *[6]T, sched []int64, w []T) (rotated uint64, made int) {
 	L := Lanes[T]()
 	tiny, eps2, low, up := k[0], k[1], k[3], k[5]
-	col := n * L
+	col := ld * L
 	for made < sweeps {
 		made++
 		var swept uint64

@@ -50,16 +50,16 @@ var orders = []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 24, 33}
 // with a different kind of symmetric matrix per lane: random, zero,
 // diagonal, a repeated eigenvalue (3I plus a rank-one term), entries far
 // below one and a graded matrix, the rest random; and v with the identity.
-func group[T batchlas.Float](r *rand.Rand, n int) (a, v []T) {
+func group[T batchlas.Float](r *rand.Rand, n, ld int) (a, v []T) {
 	L := Lanes[T]()
-	a, v = make([]T, n*n*L), make([]T, n*n*L)
+	a, v = make([]T, n*ld*L), make([]T, n*ld*L)
 	set := func(x []T, l, row, col int, val float64) {
-		x[(col*n+row)*L+l] = T(val)
-		x[(row*n+col)*L+l] = T(val)
+		x[(col*ld+row)*L+l] = T(val)
+		x[(row*ld+col)*L+l] = T(val)
 	}
 	for l := 0; l < L; l++ {
 		for c := 0; c < n; c++ {
-			v[(c*n+c)*L+l] = 1
+			v[(c*ld+c)*L+l] = 1
 			for row := 0; row <= c; row++ {
 				var val float64
 				switch l {
@@ -96,10 +96,10 @@ func paths() []bool {
 	return []bool{false}
 }
 
-func run[T batchlas.Float](avx bool, a, v []T, n, sweeps int) (uint64, int) {
+func run[T batchlas.Float](avx bool, a, v []T, n, ld, sweeps int) (uint64, int) {
 	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
 	simd.AVX512 = avx
-	return Jacobi(a, v, n, sweeps, T(eps[T]()), tiny[T](), make([]T, JacobiWork[T](n)))
+	return Jacobi(a, v, n, ld, sweeps, T(eps[T]()), tiny[T](), make([]T, JacobiWork[T](n)))
 }
 
 func eps[T batchlas.Float]() float64 {
@@ -133,14 +133,15 @@ func testPathsAgree[T batchlas.Float](t *testing.T) {
 	for _, n := range orders {
 		for _, sweeps := range []int{1, 2, 30} {
 			for _, vectors := range []bool{false, true} {
-				a, v := group[T](r, n)
+				ld := lds(n)[sweeps%len(lds(n))]
+				a, v := group[T](r, n, ld)
 				if !vectors {
 					v = nil
 				}
 				a2, v2 := slices.Clone(a), slices.Clone(v)
-				rot, made := run(true, a, v, n, sweeps)
-				rot2, made2 := run(false, a2, v2, n, sweeps)
-				name := fmt.Sprintf("%T n=%d sweeps=%d vectors=%v", T(0), n, sweeps, vectors)
+				rot, made := run(true, a, v, n, ld, sweeps)
+				rot2, made2 := run(false, a2, v2, n, ld, sweeps)
+				name := fmt.Sprintf("%T n=%d ld=%d sweeps=%d vectors=%v", T(0), n, ld, sweeps, vectors)
 				if rot != rot2 || made != made2 {
 					t.Errorf("%s: assembly rotated %b in sweep %d, twin %b in sweep %d", name, rot, made, rot2, made2)
 				}
@@ -179,9 +180,10 @@ func testDiagonalises[T batchlas.Float](t *testing.T, avx bool) {
 	r := rand.New(rand.NewPCG(3, 4))
 	L, e := Lanes[T](), eps[T]()
 	for _, n := range orders {
-		a, v := group[T](r, n)
+		ld := GroupLD(n)
+		a, v := group[T](r, n, ld)
 		a0 := slices.Clone(a)
-		rot, made := run(avx, a, v, n, 30)
+		rot, made := run(avx, a, v, n, ld, 30)
 		name := fmt.Sprintf("%T avx=%v n=%d", T(0), avx, n)
 		if rot != 0 {
 			t.Errorf("%s: lanes %b still rotating after %d sweeps", name, rot, made)
@@ -191,7 +193,7 @@ func testDiagonalises[T batchlas.Float](t *testing.T, avx bool) {
 			sym := mat.NewSymDense(n, nil)
 			for c := 0; c < n; c++ {
 				for row := 0; row <= c; row++ {
-					sym.SetSym(row, c, float64(a0[(c*n+row)*L+l]))
+					sym.SetSym(row, c, float64(a0[(c*ld+row)*L+l]))
 				}
 			}
 			norm := mat.Norm(sym, 2) + math.SmallestNonzeroFloat64
@@ -202,7 +204,7 @@ func testDiagonalises[T batchlas.Float](t *testing.T, avx bool) {
 			want := es.Values(nil)
 			got := make([]float64, n)
 			for j := range got {
-				got[j] = float64(a[(j*n+j)*L+l])
+				got[j] = float64(a[(j*ld+j)*L+l])
 			}
 			slices.Sort(got)
 			tol := 8 * float64(n) * e * norm
@@ -215,12 +217,12 @@ func testDiagonalises[T batchlas.Float](t *testing.T, avx bool) {
 			vm := mat.NewDense(n, n, nil)
 			for c := 0; c < n; c++ {
 				for row := 0; row < n; row++ {
-					vm.Set(row, c, float64(v[(c*n+row)*L+l]))
+					vm.Set(row, c, float64(v[(c*ld+row)*L+l]))
 				}
 			}
 			var av, vd, vtv mat.Dense
 			av.Mul(sym, vm)
-			vd.Apply(func(_, c int, x float64) float64 { return x * float64(a[(c*n+c)*L+l]) }, vm)
+			vd.Apply(func(_, c int, x float64) float64 { return x * float64(a[(c*ld+c)*L+l]) }, vm)
 			av.Sub(&av, &vd)
 			vtv.Mul(vm.T(), vm)
 			for j := 0; j < n; j++ {
@@ -242,8 +244,8 @@ func testDiagonalises[T batchlas.Float](t *testing.T, avx bool) {
 func TestJacobiStopsAtTheLimit(t *testing.T) {
 	for _, avx := range paths() {
 		r := rand.New(rand.NewPCG(5, 6))
-		a, _ := group[float64](r, 12)
-		rot, made := run(avx, a, nil, 12, 1)
+		a, _ := group[float64](r, 12, 12)
+		rot, made := run(avx, a, nil, 12, 12, 1)
 		if made != 1 || rot&1 == 0 || rot&0b110 != 0 {
 			t.Errorf("avx=%v: one sweep: made %d, rotated %08b; want 1, lane 0 set, lanes 1 and 2 clear", avx, made, rot)
 		}
@@ -255,10 +257,10 @@ func TestJacobiStopsAtTheLimit(t *testing.T) {
 func benchRun[T interface{ ~float32 | ~float64 }](a, v []T, n int) int {
 	switch a := any(a).(type) {
 	case []float64:
-		_, made := Jacobi(a, any(v).([]float64), n, 30, eps[float64](), tiny[float64](), make([]float64, JacobiWork[float64](n)))
+		_, made := Jacobi(a, any(v).([]float64), n, n, 30, eps[float64](), tiny[float64](), make([]float64, JacobiWork[float64](n)))
 		return made
 	case []float32:
-		_, made := Jacobi(a, any(v).([]float32), n, 30, float32(eps[float32]()), tiny[float32](), make([]float32, JacobiWork[float32](n)))
+		_, made := Jacobi(a, any(v).([]float32), n, n, 30, float32(eps[float32]()), tiny[float32](), make([]float32, JacobiWork[float32](n)))
 		return made
 	}
 	return 0

@@ -19,9 +19,9 @@ func jacobiF32(a, v *float32, n, sweeps int, k *[6]float32, sched *int64, w *flo
 
 // jacobi runs the assembly when simd.AVX512 is set (the CPU and the
 // presented device level are x86-64-v4), the Go twin otherwise.
-func jacobi[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64, w []T) (uint64, int) {
+func jacobi[T batchlas.Float](a, v []T, n, ld, sweeps int, k *[6]T, sched []int64, w []T) (uint64, int) {
 	if !simd.AVX512 {
-		return jacobiGo(a, v, n, sweeps, k, sched, w)
+		return jacobiGo(a, v, n, ld, sweeps, k, sched, w)
 	}
 	var vp unsafe.Pointer
 	if v != nil {

@@ -103,7 +103,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 			i := c0 + j
 			s, _, _, _, _, _, meta := parts(j)
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			sigma, ok := load(uplo, m, a.LD, n, s, 1)
+			sigma, ok := load(uplo, m, a.LD, n, s, n, 1)
 			if !ok {
 				info[i] = nanInfo(n)
 			}

@@ -90,16 +90,16 @@ func scaleRange[T batchlas.Float]() (rmin, rmax T) {
 // load reads the uplo triangle of the n x n column-major matrix m (leading
 // dimension ld) into s, a full symmetric n x n copy with leading dimension
 // n (both triangles written, the other triangle of m never read), its
-// element (r, c) at s[(c*n+r)*inc]: inc is 1 for a matrix of its own, the
-// group's lane count for a lane of an interleaved group (s starting at
-// the lane). When the triangle holds a NaN or an infinity it returns ok =
+// element (r, c) at s[(c*sld+r)*inc]: sld is n and inc 1 for a matrix of
+// its own; for a lane of an interleaved group, the group's column stride
+// and lane count (s starting at the lane). When the triangle holds a NaN or an infinity it returns ok =
 // false and s is zeroed. Otherwise, when the largest magnitude lies
 // outside scaleRange, s is multiplied by sigma, a power of two chosen so
 // that it lies inside (exact, barring underflow of entries far below the
 // largest), and sigma is returned (1 when no scaling was needed): the
 // eigenvalues of s are sigma times those of m, its eigenvectors the same.
-func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, inc int) (sigma T, ok bool) {
-	s = s[:((n*n)-1)*inc+1]
+func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, sld, inc int) (sigma T, ok bool) {
+	s = s[:((n-1)*sld+n-1)*inc+1]
 	var anrm T
 	big, bad := maxOf[T](), false
 	for c := 0; c < n; c++ {
@@ -109,7 +109,7 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, inc int
 		}
 		for r, v := range m[c*ld+lo : c*ld+hi] {
 			r += lo
-			s[(c*n+r)*inc], s[(r*n+c)*inc] = v, v
+			s[(c*sld+r)*inc], s[(r*sld+c)*inc] = v, v
 			if a := abs(v); !(a <= big) {
 				bad = true // NaN or +Inf
 			} else if a > anrm {
@@ -118,8 +118,10 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, inc int
 		}
 	}
 	if bad {
-		for e := 0; e < n*n; e++ {
-			s[e*inc] = 0
+		for c := 0; c < n; c++ {
+			for r := 0; r < n; r++ {
+				s[(c*sld+r)*inc] = 0
+			}
 		}
 		return 0, false
 	}
@@ -132,8 +134,10 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, inc int
 		sigma = pow2Toward(anrm, rmax)
 	}
 	if sigma != 1 {
-		for e := 0; e < n*n; e++ {
-			s[e*inc] *= sigma
+		for c := 0; c < n; c++ {
+			for r := 0; r < n; r++ {
+				s[(c*sld+r)*inc] *= sigma
+			}
 		}
 	}
 	return sigma, true

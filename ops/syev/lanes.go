@@ -48,9 +48,10 @@ func lanesSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Up
 // and vectors, the group's scale factors and lanes.Jacobi's scratch.
 func lanesSlot[T batchlas.Float](n int, jobz Job) int {
 	L := lanes.Lanes[T]()
-	s := n*n*L + n*n + n + L + lanes.JacobiWork[T](n)
+	gn := n * lanes.GroupLD(n) * L
+	s := gn + n*n + n + L + lanes.JacobiWork[T](n)
 	if jobz == WithVectors {
-		s += n*n*L + n*n
+		s += gn + n*n
 	}
 	return parallel.Pad(s)
 }
@@ -59,19 +60,22 @@ func lanesSlot[T batchlas.Float](n int, jobz Job) int {
 // as one interleaved group in buf (lanesSlot elements).
 func lanesGroup[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], info []int32, first int, buf []T) {
 	n, L := a.Rows, lanes.Lanes[T]()
-	nn := n * n
-	g, buf := buf[:nn*L], buf[nn*L:]
-	s, buf := buf[:nn], buf[nn:]
+	gld := lanes.GroupLD(n)
+	gn := n * gld * L
+	g, buf := buf[:gn], buf[gn:]
+	s, buf := buf[:n*n], buf[n*n:]
 	d, buf := buf[:n], buf[n:]
 	sigma, buf := buf[:L], buf[L:]
 	work, buf := buf[:lanes.JacobiWork[T](n)], buf[lanes.JacobiWork[T](n):]
+	// at is the place of lane l's entry (r, c) in a group.
+	at := func(r, c, l int) int { return (c*gld+r)*L + l }
 	var v, z []T
 	if jobz == WithVectors {
-		v, z = buf[:nn*L], buf[nn*L:nn*L+nn]
+		v, z = buf[:gn], buf[gn:gn+n*n]
 		clear(v)
 		for j := 0; j < n; j++ {
 			for l := range L {
-				v[(j*n+j)*L+l] = 1
+				v[at(j, j, l)] = 1
 			}
 		}
 	}
@@ -79,8 +83,10 @@ func lanesGroup[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch
 	var bad uint64 // the lanes whose matrix holds a NaN or an infinity
 	for l := range L {
 		if l >= count {
-			for e := 0; e < nn; e++ {
-				g[e*L+l] = 0
+			for c := 0; c < n; c++ {
+				for r := 0; r < n; r++ {
+					g[at(r, c, l)] = 0
+				}
 			}
 			continue
 		}
@@ -89,12 +95,12 @@ func lanesGroup[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch
 		var ok bool
 		// load zeroes the lane when the triangle holds a NaN or an
 		// infinity.
-		if sigma[l], ok = load(uplo, m, a.LD, n, g[l:], L); !ok {
+		if sigma[l], ok = load(uplo, m, a.LD, n, g[l:], gld, L); !ok {
 			info[i] = nanInfo(n)
 			bad |= 1 << l
 		}
 	}
-	rotated, made := lanes.Jacobi(g, v, n, jacobiSweeps, epsOf[T](), safminOf[T](), work)
+	rotated, made := lanes.Jacobi(g, v, n, gld, jacobiSweeps, epsOf[T](), safminOf[T](), work)
 	for l := range count {
 		i := first + l
 		if bad&(1<<l) != 0 {
@@ -104,18 +110,20 @@ func lanesGroup[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch
 			// lanes.Jacobi keeps the upper triangle.
 			for c := 0; c < n; c++ {
 				for r := 0; r < n; r++ {
-					s[c*n+r] = g[(max(r, c)*n+min(r, c))*L+l]
+					s[c*n+r] = g[at(min(r, c), max(r, c), l)]
 				}
 			}
 			info[i] = int32(offColumns(s, n))
 			continue
 		}
 		for j := range d {
-			d[j] = g[(j*n+j)*L+l]
+			d[j] = g[at(j, j, l)]
 		}
 		if z != nil {
-			for e := range z {
-				z[e] = v[e*L+l]
+			for c := 0; c < n; c++ {
+				for r := 0; r < n; r++ {
+					z[c*n+r] = v[at(r, c, l)]
+				}
 			}
 		}
 		m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]

@@ -317,7 +317,7 @@ func perMatrix[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Up
 		s, d, rest := buf[:n*n], buf[n*n:n*n+n], buf[n*n+n:]
 		for i := lo; i < hi; i++ {
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			sigma, ok := load(uplo, m, a.LD, n, s, 1)
+			sigma, ok := load(uplo, m, a.LD, n, s, n, 1)
 			if !ok {
 				info[i] = nanInfo(n)
 				continue

@@ -10,7 +10,9 @@ func jacobi[T batchlas.Float](a, v []T, n, ld, sweeps int, k *[6]T, sched []int6
 }
 
 // luRun is the Go twin without the amd64 assembly.
-func luRun[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) { luGo(a, b, piv, n, nrhs, ld, k) }
+func luRun[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
+	luGo(a, b, piv, n, nrhs, ld, k)
+}
 
 // packAsm and unpackAsm report that no assembly ran.
 func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld int) bool {

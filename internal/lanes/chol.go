@@ -4,7 +4,8 @@ import "github.com/batchlas-go/batchlas"
 
 // Chol factors a group of Lanes[T]() symmetric positive definite n x n
 // matrices interleaved in a as L*L^T (right-looking, the column below each
-// pivot divided by it, the trailing updates as fused multiply-adds) and
+// pivot multiplied by its reciprocal as LAPACK's xPOTF2 does, the trailing
+// updates as fused multiply-adds) and
 // solves A*X = B for the n x nrhs right-hand sides interleaved in b; the
 // columns of both are ld >= n vectors apart (GroupLD). Only
 // one triangle is read and written: lower reads and writes L in the lower
@@ -46,8 +47,9 @@ func cholGo[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 			}
 			d = sqrt(d)
 			*at(j, j) = d
+			r := 1 / d
 			for i := j + 1; i < n; i++ {
-				*at(i, j) /= d
+				*at(i, j) *= r
 			}
 			for k := j + 1; k < n; k++ {
 				x := *at(k, j)

@@ -813,16 +813,17 @@ func moves(d dtype) string {
 // i*rs + j*cs bytes (rs = 64 and cs = n*64 for a lower triangle, the other
 // way round for an upper one, whose U = L^T is then written in place),
 // then L*L^T*X = B on the n x nrhs right-hand sides, whose columns are ld
-// vectors apart. A lane whose pivot
+// vectors apart. The column below a pivot is multiplied by the pivot's
+// reciprocal; the solves divide by the diagonal. A lane whose pivot
 // is not > 0 (NaN included) is frozen there: its info is that column
 // (from 1), and nothing of its matrix changes from then on (its lanes are
 // blended back, not skipped by masked stores, which would stall the loads
-// that follow them). Divisions
-// by the diagonal, fused multiply-adds in the updates. Registers:
+// that follow them). Fused multiply-adds in the updates. Registers:
 //
 //	DI a, SI b, CX n, R14 nrhs, R8 rs, R9 cs, R10 j, R11 &a(j,j),
 //	R12 &a(k,k), BX &a(k,j), AX and R13 walkers, DX and R15 counts.
-//	Z29 one, Z30 zero, Z20 info, Z21 j+1; K6 the lanes still active.
+//	Z29 one, Z30 zero, Z20 info, Z21 j+1, Z10 the pivot's reciprocal;
+//	K6 the lanes still active.
 func chol(d dtype) string {
 	body := `
 // func cholF(a, b *T, n, nrhs, rs, cs, ld int, info *T)
@@ -856,7 +857,9 @@ CF_j:
 	VSQRTS Z7, Z0
 	VBLENDMS Z0, Z7, K6, Z8
 	VMOVUPS Z8, (R11)
-	// The column below the pivot, divided by it.
+	// The column below the pivot, times its reciprocal (as LAPACK's
+	// xPOTF2 scales it).
+	VDIVS Z0, Z29, Z10
 	MOVQ R11, AX
 	MOVQ CX, DX
 	SUBQ R10, DX
@@ -866,7 +869,7 @@ CF_scale:
 	JZ CF_scaled
 	ADDQ R8, AX
 	VMOVUPS (AX), Z1
-	VDIVS Z0, Z1, Z9
+	VMULS Z10, Z1, Z9
 	VBLENDMS Z9, Z1, K6, Z9
 	VMOVUPS Z9, (AX)
 	DECQ DX

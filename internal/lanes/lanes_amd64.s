@@ -981,7 +981,9 @@ F64chol_j:
 	VSQRTPD Z7, Z0
 	VBLENDMPD Z0, Z7, K6, Z8
 	VMOVUPD Z8, (R11)
-	// The column below the pivot, divided by it.
+	// The column below the pivot, times its reciprocal (as LAPACK's
+	// xPOTF2 scales it).
+	VDIVPD Z0, Z29, Z10
 	MOVQ R11, AX
 	MOVQ CX, DX
 	SUBQ R10, DX
@@ -991,7 +993,7 @@ F64chol_scale:
 	JZ F64chol_scaled
 	ADDQ R8, AX
 	VMOVUPD (AX), Z1
-	VDIVPD Z0, Z1, Z9
+	VMULPD Z10, Z1, Z9
 	VBLENDMPD Z9, Z1, K6, Z9
 	VMOVUPD Z9, (AX)
 	DECQ DX
@@ -1140,7 +1142,9 @@ F32chol_j:
 	VSQRTPS Z7, Z0
 	VBLENDMPS Z0, Z7, K6, Z8
 	VMOVUPS Z8, (R11)
-	// The column below the pivot, divided by it.
+	// The column below the pivot, times its reciprocal (as LAPACK's
+	// xPOTF2 scales it).
+	VDIVPS Z0, Z29, Z10
 	MOVQ R11, AX
 	MOVQ CX, DX
 	SUBQ R10, DX
@@ -1150,7 +1154,7 @@ F32chol_scale:
 	JZ F32chol_scaled
 	ADDQ R8, AX
 	VMOVUPS (AX), Z1
-	VDIVPS Z0, Z1, Z9
+	VMULPS Z10, Z1, Z9
 	VBLENDMPS Z9, Z1, K6, Z9
 	VMOVUPS Z9, (AX)
 	DECQ DX

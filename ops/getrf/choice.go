@@ -24,6 +24,10 @@ var (
 	// solve and trailing update go through the trsm and gemm ops on the
 	// whole batch.
 	batchedFamily = &sel.Family{Name: "batched", Fields: []string{"nb"}}
+	// lanesFamily factors groups of 8 (float64) or 16 (float32)
+	// matrices interleaved one per vector lane with getf2's arithmetic
+	// (n <= lanesMax; lanes.go, internal/lanes).
+	lanesFamily = &sel.Family{Name: "lanes"}
 	// vendorFamily calls gonum's LAPACK Dgetrf per matrix.
 	vendorFamily = &sel.Family{Name: "vendor", Vendor: true}
 )
@@ -38,6 +42,7 @@ var nativeCandidates = []sel.Choice{
 	recursiveFamily.With(),
 	batchedFamily.With(16),
 	batchedFamily.With(32),
+	lanesFamily.With(),
 }
 
 // candidates lists every compiled choice per dtype. The vendor choices come
@@ -55,7 +60,7 @@ var Op = sel.Register(sel.OpSpec{
 	Revision:   1,
 	VendorLib:  "lapack",
 	Keys:       "n:log:16 batch:log",
-	Families:   []*sel.Family{tinyFamily, unblockedFamily, recursiveFamily, batchedFamily, vendorFamily},
+	Families:   []*sel.Family{tinyFamily, unblockedFamily, recursiveFamily, batchedFamily, lanesFamily, vendorFamily},
 	Candidates: candidates,
 	// By generality (R4): recursive serves every order and batch with no
 	// workspace and no nested decision; vendor next; then candidate order.

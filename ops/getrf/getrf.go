@@ -103,6 +103,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		return recursiveGetrf(ctx, a, ipiv, info)
 	case batchedFamily:
 		return batchedGetrf(ctx, a, ipiv, c.Field("nb"), info)
+	case lanesFamily:
+		return lanesGetrf(ctx, a, ipiv, ws, info)
 	case vendorFamily:
 		return vendorGetrf(ctx, a, ipiv, ws, info)
 	}
@@ -180,13 +182,15 @@ func twin(c sel.Choice, _ sel.DType, k sel.Key, _ *sel.Device) string {
 }
 
 // canRun is getrf's correctness gate (R3): the tiny kernel's stack array
-// holds n <= tinyMax; batched needs a panel width of at least one column;
+// holds n <= tinyMax; lanes takes n <= lanesMax; batched needs a panel width of at least one column;
 // the vendor kernel needs gonum's LAPACK in the build. Every other kernel
 // factors any order.
 func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case tinyFamily:
 		return k.Int(keyN) <= tinyMax
+	case lanesFamily:
+		return k.Int(keyN) <= lanesMax
 	case batchedFamily:
 		return c.Field("nb") >= 1
 	case vendorFamily:
@@ -197,14 +201,18 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 
 // bufferSize is the workspace kernel c needs for a: the vendor kernel
 // factors a row-major transposed copy of each matrix (gonum is row-major),
-// one n x n scratch per worker a call with ctx may use. The native kernels
+// one n x n scratch per worker a call with ctx may use; lanes a group of
+// matrices per worker. The native kernels
 // work in place (tiny on the stack) and need none; batched's nested trsm
 // and gemm calls allocate their own.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, a batchlas.Batch[T]) int {
-	if c.Family() != vendorFamily {
-		return 0
+	switch c.Family() {
+	case vendorFamily:
+		return parallel.Workers(ctx) * vendorScratch(a.Rows)
+	case lanesFamily:
+		return parallel.Workers(ctx) * lanesSlot[T](a.Rows)
 	}
-	return parallel.Workers(ctx) * vendorScratch(a.Rows)
+	return 0
 }
 
 // vendorScratch is the per-worker scratch of the vendor kernel.

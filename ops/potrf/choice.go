@@ -18,6 +18,10 @@ var (
 	// blockedFamily is right-looking blocked over the whole batch, with the
 	// panel solve and trailing update done by the trsm and gemm ops.
 	blockedFamily = &sel.Family{Name: "blocked"}
+	// lanesFamily factors groups of 8 (float64) or 16 (float32)
+	// matrices interleaved one per vector lane (n <= lanesMax; lanes.go,
+	// internal/lanes).
+	lanesFamily = &sel.Family{Name: "lanes"}
 	// vendorFamily calls gonum's LAPACK Dpotrf per matrix.
 	vendorFamily = &sel.Family{Name: "vendor", Vendor: true}
 )
@@ -33,6 +37,7 @@ var nativeCandidates = []sel.Choice{
 	lpanelFamily.With(16),
 	lpanelFamily.With(32),
 	blockedFamily.With(),
+	lanesFamily.With(),
 }
 
 // candidates lists every compiled choice per dtype. The vendor choices come
@@ -50,7 +55,7 @@ var Op = sel.Register(sel.OpSpec{
 	Revision:   2, // 2: n weighs 16 against batch (was 3)
 	VendorLib:  "lapack",
 	Keys:       "uplo:exact n:log:16 batch:log",
-	Families:   []*sel.Family{tinyFamily, unblockedFamily, lpanelFamily, blockedFamily, vendorFamily},
+	Families:   []*sel.Family{tinyFamily, unblockedFamily, lpanelFamily, blockedFamily, lanesFamily, vendorFamily},
 	Candidates: candidates,
 	// By generality: blocked serves every shape and batch; vendor next; then
 	// candidate order.

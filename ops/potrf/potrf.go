@@ -92,6 +92,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		return lpanelPotrf(ctx, uplo, a, c.Field("panel"), ws, info)
 	case blockedFamily:
 		return blockedPotrf(ctx, uplo, a, ws, info)
+	case lanesFamily:
+		return lanesPotrf(ctx, uplo, a, ws, info)
 	case vendorFamily:
 		return vendorPotrf(ctx, uplo, a, info)
 	}
@@ -178,12 +180,14 @@ func twin(c sel.Choice, dt sel.DType, k sel.Key, d *sel.Device) string {
 }
 
 // canRun is potrf's correctness gate (R3): the tiny kernel's stack array
-// holds n <= 16; the vendor kernel needs gonum's LAPACK in the build. Every
+// holds n <= 16; lanes takes n <= 32; the vendor kernel needs gonum's LAPACK in the build. Every
 // other kernel factors any order.
 func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case tinyFamily:
 		return k.Int(keyN) <= tinyMax
+	case lanesFamily:
+		return k.Int(keyN) <= lanesMax
 	case lpanelFamily:
 		return c.Field("panel") >= 1
 	case vendorFamily:
@@ -192,13 +196,17 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	return true
 }
 
-// bufferSize is the workspace kernel c needs for a on device d: the
-// per-matrix kernels factor an Upper matrix through a transposed copy, one
-// n x n scratch per worker a call with ctx may use (see perMatrix); everything else works in place
-// (tiny on the stack) and needs none. blocked needs the scratch only when
+// bufferSize is the workspace kernel c needs for a on device d: lanes a
+// group of matrices per worker; the per-matrix kernels factor an Upper
+// matrix through a transposed copy, one n x n scratch per worker a call
+// with ctx may use (see perMatrix); everything else works in place (tiny
+// on the stack) and needs none. blocked needs the scratch only when
 // it takes its per-matrix path; its nested trsm and gemm calls allocate
 // their own.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchlas.Uplo, a batchlas.Batch[T], d *sel.Device) int {
+	if c.Is(lanesFamily) {
+		return parallel.Workers(ctx) * lanesSlot[T](a.Rows)
+	}
 	if uplo != batchlas.Upper {
 		return 0
 	}

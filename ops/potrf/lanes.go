@@ -1,0 +1,69 @@
+package potrf
+
+import (
+	"context"
+	"errors"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanes"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+)
+
+// The lanes family: right-looking Cholesky across matrices. The batch is
+// cut into groups of lanes.Lanes[T]() matrices (8 float64, 16 float32);
+// each group is interleaved one matrix per vector lane (lanes.Gather),
+// factored there by one instruction stream (lanes.Chol) and written back
+// (lanes.Scatter). Only the uplo triangle is computed on; the other one
+// travels through the group and is written back with the bits it had. A
+// matrix that is not positive definite is frozen at its failing column as
+// right-looking Cholesky leaves it there. The last group is padded with
+// identity matrices.
+
+// lanesMax is the largest order the lanes kernel accepts: the group's
+// matrix (n*n 64-byte vectors, 64 KiB at 32) stays in L2; beyond it the
+// blocked per-matrix kernels win.
+const lanesMax = 32
+
+// lanesSlot is the lanes kernel's per-worker scratch: the group's
+// matrices and infos.
+func lanesSlot[T batchlas.Float](n int) int {
+	return parallel.Pad((lanes.GroupLD(n)*n + 1) * lanes.Lanes[T]())
+}
+
+// lanesPotrf factors every matrix, a group at a time.
+func lanesPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
+	n, L := a.Rows, lanes.Lanes[T]()
+	slot := lanesSlot[T](n)
+	if len(ws) < slot {
+		ws = make([]T, parallel.Workers(ctx)*slot)
+	}
+	groups := (a.Count + L - 1) / L
+	err := parallel.ForScratch(ctx, groups, float64(L)*flopsPerMatrix(n), len(ws)/slot, func(wk, lo, hi int) {
+		buf := ws[wk*slot : (wk+1)*slot]
+		gld := lanes.GroupLD(n)
+		ga, ginfo := buf[:n*gld*L], buf[n*gld*L:n*gld*L+L]
+		for g := lo; g < hi; g++ {
+			first := g * L
+			count := min(L, a.Count-first)
+			lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
+			// Padding lanes: the identity (Gather left zeros).
+			for l := count; l < L; l++ {
+				for c := 0; c < n; c++ {
+					ga[(c*gld+c)*L+l] = 1
+				}
+			}
+			lanes.Chol(uplo == batchlas.Lower, ga, nil, n, 0, gld, ginfo)
+			lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
+			for l := range count {
+				info[first+l] = int32(ginfo[l])
+			}
+		}
+	})
+	var ie *batchlas.InterruptedError
+	if errors.As(err, &ie) {
+		// ForScratch counts groups; the caller counts matrices.
+		done := min(a.Count, ie.Completed*L)
+		return &batchlas.InterruptedError{Count: a.Count, Completed: done, Touched: done, Err: ie.Err}
+	}
+	return err
+}

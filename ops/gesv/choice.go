@@ -33,13 +33,13 @@ var candidates = []sel.Choice{fused.With(), nested.With(), lanesFamily.With()}
 
 // Key names: the order, the right-hand sides and the batch by log
 // distance, the sizes weighing 16 against the batch as in getrs.
-const keyNames = "n:log:16 nrhs:log:16 batch:log"
+const keyNames = "n:log:4 nrhs:log:4 batch:log"
 
 // Op is gesv's registration with the selection core, exported for tools
 // and tests (candidate lists, pins, the tuner grid).
 var Op = sel.Register(sel.OpSpec{
 	Name:     opName,
-	Revision: 1,
+	Revision: 2, // 2: n and nrhs weigh 4 against batch (was 16): see docs/decisions.md
 	Keys:     keyNames,
 	Families: Families,
 	Candidates: map[sel.DType][]sel.Choice{
@@ -56,6 +56,6 @@ var Op = sel.Register(sel.OpSpec{
 	Grid: []sel.GridAxis{
 		{Key: "n", Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, Full: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
 		{Key: "nrhs", Quick: []string{"1", "2", "4", "16", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
-		{Key: "batch", Quick: []string{"1", "32", "1024"}, Full: []string{"1", "8", "64", "512", "4096"}},
+		{Key: "batch", Quick: []string{"1", "4", "32", "1024"}, Full: []string{"1", "8", "64", "512", "4096"}},
 	},
 })

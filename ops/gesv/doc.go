@@ -5,7 +5,7 @@
 // be reused with getrs for more right-hand sides.
 //
 // Every call picks its kernel through the selection core (package sel),
-// with the key `n:log:16 nrhs:log:16 batch:log`:
+// with the key `n:log:4 nrhs:log:4 batch:log`:
 //
 //   - fused: each system factored (getf2) and solved on one worker while
 //     it is in cache;

@@ -9,7 +9,7 @@
 // the rows of A, in that order, gives L*U.
 //
 // Each call makes one decision through the selection core (package sel):
-// the key is `n:log:16 batch:log`, and the candidates are
+// the key is `n:log:4 batch:log`, and the candidates are
 //
 //	tiny             n <= 16: each matrix factored in a stack array
 //	unblocked        per matrix, right-looking, one column at a time

@@ -153,7 +153,7 @@ func check[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32]) 
 }
 
 // makeKey builds the call's key in the order of the declared key names:
-// n:log:16 batch:log.
+// n:log:4 batch:log.
 func makeKey[T batchlas.Float](a batchlas.Batch[T]) sel.Key {
 	return sel.MakeKey(sel.Int(a.Rows), sel.Int(a.Count))
 }

@@ -39,7 +39,7 @@ var candidates = []sel.Choice{
 var (
 	nQuick     = []string{"1", "4", "8", "16", "32", "64", "256"}
 	nrhsQuick  = []string{"1", "4", "16", "64"}
-	batchQuick = []string{"1", "32", "1024"}
+	batchQuick = []string{"1", "4", "32", "1024"}
 	nFull      = []string{"1", "4", "16", "64", "256", "512"}
 	nrhsFull   = []string{"1", "4", "16", "64", "256"}
 	batchFull  = []string{"1", "8", "64", "512", "4096"}
@@ -49,9 +49,9 @@ var (
 // and tests (candidate lists, Pick).
 var Op = sel.Register(sel.OpSpec{
 	Name:      opName,
-	Revision:  1,
+	Revision:  2, // 2: n and nrhs weigh 4 against batch (was 16): see docs/decisions.md
 	VendorLib: "none",
-	Keys:      "uplo:exact n:log:16 nrhs:log:16 batch:log",
+	Keys:      "uplo:exact n:log:4 nrhs:log:4 batch:log",
 	Families:  Families,
 	Candidates: map[sel.DType][]sel.Choice{
 		sel.Float32: candidates,

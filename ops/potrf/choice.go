@@ -52,9 +52,9 @@ var candidates = map[sel.DType][]sel.Choice{
 // and tests (candidate lists, Pick).
 var Op = sel.Register(sel.OpSpec{
 	Name:       "potrf",
-	Revision:   2, // 2: n weighs 16 against batch (was 3)
+	Revision:   3, // 2: n weighed 16 against batch (was 3); 3: 4, see docs/decisions.md
 	VendorLib:  "lapack",
-	Keys:       "uplo:exact n:log:16 batch:log",
+	Keys:       "uplo:exact n:log:4 batch:log",
 	Families:   []*sel.Family{tinyFamily, unblockedFamily, lpanelFamily, blockedFamily, lanesFamily, vendorFamily},
 	Candidates: candidates,
 	// By generality: blocked serves every shape and batch; vendor next; then

@@ -3,7 +3,7 @@
 // U^T*U (Upper), touching only that triangle.
 //
 // Each call makes one decision through the selection core (package sel):
-// the key is `uplo:exact n:log:16 batch:log`, and the candidates are
+// the key is `uplo:exact n:log:4 batch:log`, and the candidates are
 //
 //	tiny                 n <= 16: straight-line code per order up to 12
 //	                     (generated, L*D*L^T with square roots last), a

@@ -137,7 +137,7 @@ func check[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T]) error {
 }
 
 // makeKey builds the call's key in the order of the declared key names:
-// uplo:exact n:log:16 batch:log.
+// uplo:exact n:log:4 batch:log.
 func makeKey[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T]) sel.Key {
 	u := "L"
 	if uplo == batchlas.Upper {

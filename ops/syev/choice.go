@@ -63,9 +63,9 @@ var candidates = map[sel.DType][]sel.Choice{
 // and tests (candidate lists, Pick).
 var Op = sel.Register(sel.OpSpec{
 	Name:       opName,
-	Revision:   1,
+	Revision:   2, // 2: n weighs 4 against batch (was 16): see docs/decisions.md
 	VendorLib:  "lapack",
-	Keys:       "jobz:exact uplo:exact n:log:16 batch:log",
+	Keys:       "jobz:exact uplo:exact n:log:4 batch:log",
 	Families:   Families,
 	Candidates: candidates,
 	// By generality (R4): tridiag serves every order and batch with no
@@ -80,7 +80,7 @@ var Op = sel.Register(sel.OpSpec{
 			Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"},
 			Full:  []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
 		{Key: "batch",
-			Quick: []string{"1", "32", "1024"},
+			Quick: []string{"1", "4", "32", "1024"},
 			Full:  []string{"1", "16", "256", "4096", "32768"}},
 	},
 	Twin: twin,

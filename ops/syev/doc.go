@@ -42,7 +42,7 @@
 // # Kernels
 //
 // Each call makes one decision through the selection core (package sel):
-// the key is `jobz:exact uplo:exact n:log:16 batch:log`, and the
+// the key is `jobz:exact uplo:exact n:log:4 batch:log`, and the
 // candidates are
 //
 //	jacobi            n <= 32: cyclic two-sided Jacobi per matrix, on a

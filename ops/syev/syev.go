@@ -204,7 +204,7 @@ func check[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], 
 }
 
 // makeKey builds the call's key in the order of the declared key names:
-// jobz:exact uplo:exact n:log:16 batch:log.
+// jobz:exact uplo:exact n:log:4 batch:log.
 func makeKey[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T]) sel.Key {
 	return sel.MakeKey(sel.Str(jobz.String()), sel.Str(uplo.String()), sel.Int(a.Rows), sel.Int(a.Count))
 }

@@ -13,6 +13,8 @@
 package lu
 
 import (
+	"math"
+
 	"github.com/batchlas-go/batchlas"
 )
 
@@ -31,13 +33,12 @@ func SafeMin[T batchlas.Float]() T {
 	return T(v)
 }
 
-// abs is |x|; NaN stays NaN, so every comparison with it is false.
-func Abs[T batchlas.Float](x T) T {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
+// abs is |x|; NaN stays NaN, so every comparison with it is false. It
+// clears the sign bit rather than branching on it: the pivot search calls
+// it on every entry below the diagonal, and a branch on random signs
+// mispredicted half the time (a third of gesv's time at n=128 in one
+// profile).
+func Abs[T batchlas.Float](x T) T { return T(math.Abs(float64(x))) }
 
 // iamax is BLAS's i?amax: the first index of the largest |x[i]|. The
 // running maximum starts at x[0] and is replaced only by a strictly larger

@@ -39,7 +39,7 @@ var candidates = []sel.Choice{
 var (
 	nQuick     = []string{"1", "4", "8", "16", "32", "64", "256"}
 	nrhsQuick  = []string{"1", "4", "16", "64"}
-	batchQuick = []string{"1", "4", "32", "1024"}
+	batchQuick = []string{"1", "4", "16", "64", "1024"}
 	nFull      = []string{"1", "4", "16", "64", "256", "512"}
 	nrhsFull   = []string{"1", "4", "16", "64", "256"}
 	batchFull  = []string{"1", "8", "64", "512", "4096"}

@@ -73,14 +73,14 @@ func TestSuggestRanksCallsTimesDistance(t *testing.T) {
 	}
 	rows := []coverage.Row{
 		reached("uplo=L n=2 batch=1", 1000),  // on a row: never suggested
-		reached("uplo=L n=64 batch=1", 10),   // 16*log2(64/8) = 48 -> 480
-		reached("uplo=L n=16 batch=64", 100), // 16*1 + 6 = 22 -> 2200
+		reached("uplo=L n=64 batch=1", 10),   // 4*log2(64/8) = 12 -> 120
+		reached("uplo=L n=16 batch=64", 100), // 4*1 + 6 = 10 -> 1000
 		reached("uplo=L n=3 batch=1", 1),     // small
 	}
 	got := suggestTuning(rows, 2)
 	require.Len(t, got, 2)
 	assert.Equal(t, "uplo=L n=16 batch=64", got[0].row.Key)
-	assert.InDelta(t, 22, got[0].distance, 1e-9)
+	assert.InDelta(t, 10, got[0].distance, 1e-9)
 	assert.Equal(t, "uplo=L n=64 batch=1", got[1].row.Key)
 	assert.Equal(t, "uplo=L n=8 batch=1", got[1].nearest)
 }

@@ -25,7 +25,7 @@ func TestTablesDocIsDeterministic(t *testing.T) {
 	doc := string(first)
 	for _, want := range []string{
 		"## gemm", "## potrf", "## trsm",
-		"- keys: `uplo:exact n:log:16 batch:log`",
+		"- keys: `uplo:exact n:log:4 batch:log`",
 		"- vendor library: lapack",
 		"- last-resort order: blocked, vendor",
 		"| `lpanel` | panel | native |",
@@ -41,8 +41,8 @@ func TestTablesDocIsDeterministic(t *testing.T) {
 }
 
 func TestTablesDocWinMap(t *testing.T) {
-	table := `# op=potrf device=x86-64-v4 revision=2 date=2026-11-29
-# keys: uplo:exact n:log:16 batch:log
+	table := `# op=potrf device=x86-64-v4 revision=3 date=2026-11-29
+# keys: uplo:exact n:log:4 batch:log
 [float64]
 uplo=L n=1 batch=1 | tiny 1
 uplo=L n=1 batch=16 | tiny 1
@@ -53,12 +53,12 @@ uplo=L n=64 batch=16 | lpanel:panel=8 1
 	require.NoError(t, err)
 	assert.Contains(t, string(doc), "| n \\ batch | 1 | 16 |\n|---|---|---|\n| 1 | tiny | tiny |\n| 64 | unblocked | lpanel:panel=8 |\n")
 	assert.NotContains(t, string(doc), "Rows won per uplo", "one combination of exact keys: nothing to break down")
-	assert.Contains(t, string(doc), "Provenance: `op=potrf device=x86-64-v4 revision=2 date=2026-11-29`")
+	assert.Contains(t, string(doc), "Provenance: `op=potrf device=x86-64-v4 revision=3 date=2026-11-29`")
 }
 
 func TestTablesDocWinsPerExactCombination(t *testing.T) {
-	table := `# op=potrf device=x86-64-v4 revision=2 date=2026-11-29
-# keys: uplo:exact n:log:16 batch:log
+	table := `# op=potrf device=x86-64-v4 revision=3 date=2026-11-29
+# keys: uplo:exact n:log:4 batch:log
 [float64]
 uplo=L n=1 batch=1 | tiny 1
 uplo=L n=64 batch=1 | unblocked 1

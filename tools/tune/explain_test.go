@@ -23,11 +23,11 @@ func TestExplainShowsTheWalk(t *testing.T) {
 	require.Equal(t, 0, code, errb.String())
 	s := out.String()
 	assert.Contains(t, s, "pin:      none (automatic)")
-	assert.Contains(t, s, "table 1:  potrf.x86-64-v4.txt (override, own; revision 2)")
-	assert.Contains(t, s, "nearest row: line 7, distance 4.082: uplo=L n=8 batch=1")
+	assert.Contains(t, s, "table 1:  potrf.x86-64-v4.txt (override, own; revision 3)")
+	assert.Contains(t, s, "nearest row: line 7, distance 1.771: uplo=L n=8 batch=1")
 	assert.Regexp(t, `1\. unblocked +1 ms +can_run  <- chosen`, s)
 	assert.Regexp(t, `2\. tiny +1\.2 ms +can_run\n`, s)
-	assert.Contains(t, s, "trace:    potrf float64 uplo=L n=7 batch=2 -> unblocked  1.00 ms at row n=8 batch=1 (d=4.1), next tiny 1.20 ms  [override x86-64-v4]")
+	assert.Contains(t, s, "trace:    potrf float64 uplo=L n=7 batch=2 -> unblocked  1.00 ms at row n=8 batch=1 (d=1.8), next tiny 1.20 ms  [override x86-64-v4]")
 
 	// A bad pin is the decision's error, and a non-zero exit.
 	t.Setenv("BATCHLAS_POTRF_ROUTE", "lpanel:panel=7")

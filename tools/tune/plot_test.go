@@ -25,8 +25,8 @@ import (
 // plotTable has winners tiny, unblocked and blocked; vendor and
 // lpanel:panel=8 are ranked in rows but win none. unblocked is the only
 // candidate timed at every row: the gain plot's fixed candidate.
-const plotTable = `# op=potrf device=x86-64-v4 revision=2
-# keys: uplo:exact n:log:16 batch:log
+const plotTable = `# op=potrf device=x86-64-v4 revision=3
+# keys: uplo:exact n:log:4 batch:log
 [float64]
 uplo=L n=1 batch=1 | tiny 1 | unblocked 2 | vendor 3
 uplo=L n=2 batch=16 | tiny 1 | vendor 1.5 | unblocked 2
@@ -125,9 +125,10 @@ func TestWinnersFollowTheNearestRow(t *testing.T) {
 	win, err := decide(tab, sel.Float64, sl, panels[0], xs, ys, order)
 	require.NoError(t, err)
 	name := func(i int) string { return order[i] }
-	// At batch 1: n=2 and n=3 are nearest to the row n=2 batch=16 (tiny),
-	// n=64 to the row n=64 batch=256 (sizes weigh 16 times batch).
-	assert.Equal(t, []string{"tiny", "tiny", "tiny", "unblocked", "unblocked"}, mapInts(win[0], name))
+	// At batch 1: n=2 is nearest to the row n=2 batch=16 (tiny), n=3 to
+	// n=8 batch=1 (unblocked; sizes weigh 4 times batch: 4*log2(8/3) =
+	// 5.7 against 4*log2(3/2) + 4 = 6.3), n=64 to n=64 batch=256.
+	assert.Equal(t, []string{"tiny", "tiny", "unblocked", "unblocked", "unblocked"}, mapInts(win[0], name))
 	assert.Equal(t, []string{"tiny", "tiny", "tiny", "unblocked", "unblocked"}, mapInts(win[2], name))
 }
 

@@ -18,8 +18,8 @@ import (
 //	n=2: n=1 and n=4 equidistant, the smaller wins (tiny) -> 1
 //	n=4: n=2 and n=8 equidistant -> n=2 (tiny) -> tiny here 2/1 = 2
 //	n=8: nearest n=4 (unblocked) -> 1
-const regretTable = `# op=potrf device=x86-64-v4 revision=2
-# keys: uplo:exact n:log:16 batch:log
+const regretTable = `# op=potrf device=x86-64-v4 revision=3
+# keys: uplo:exact n:log:4 batch:log
 [float64]
 uplo=L n=1 batch=1 | tiny 1 | unblocked 2
 uplo=L n=2 batch=1 | tiny 1 | unblocked 1.5
@@ -54,8 +54,8 @@ func TestLeaveOneOutRegret(t *testing.T) {
 }
 
 func TestLeaveOneOutSkipsUntimedAndUnscorable(t *testing.T) {
-	untimed := `# op=potrf device=x86-64-v4 revision=2
-# keys: uplo:exact n:log:16 batch:log
+	untimed := `# op=potrf device=x86-64-v4 revision=3
+# keys: uplo:exact n:log:4 batch:log
 [float64]
 uplo=L n=1 batch=1 | tiny - | unblocked -
 uplo=L n=8 batch=1 | unblocked - | tiny -
@@ -65,8 +65,8 @@ uplo=L n=8 batch=1 | unblocked - | tiny -
 	assert.Equal(t, 0, leaveOneOut(tab, sel.Float64, potrf.Op, batchlas.Host()).scored)
 
 	// The neighbour's choice is not timed at n=8: that row is not scored.
-	partial := `# op=potrf device=x86-64-v4 revision=2
-# keys: uplo:exact n:log:16 batch:log
+	partial := `# op=potrf device=x86-64-v4 revision=3
+# keys: uplo:exact n:log:4 batch:log
 [float64]
 uplo=L n=1 batch=1 | tiny 1 | unblocked 2
 uplo=L n=8 batch=1 | unblocked 1

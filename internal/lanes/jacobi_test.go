@@ -1,14 +1,9 @@
 package lanes
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 
@@ -16,31 +11,11 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
 // lanes_amd64.s is exactly what gen.go writes.
-func TestAssemblyIsGenerated(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the generator")
-	}
-	out := filepath.Join(t.TempDir(), "lanes_amd64.s")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "run", "gen.go", "-o", out)
-	msg, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go run gen.go: %v\n%s", err, msg)
-	}
-	want, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("lanes_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatal("lanes_amd64.s differs from what gen.go writes: run go generate in internal/lanes")
-	}
-}
+func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "lanes_amd64.s") }
 
 // orders straddle the loop ends of the assembly (one pair, a single
 // sweep's worth) and the sizes the syev op sends.

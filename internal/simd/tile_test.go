@@ -1,42 +1,17 @@
 package simd
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
 // tile_amd64.s is exactly what gen.go writes.
-func TestAssemblyIsGenerated(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the generator")
-	}
-	out := filepath.Join(t.TempDir(), "tile_amd64.s")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "run", "gen.go", "-o", out)
-	msg, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go run gen.go: %v\n%s", err, msg)
-	}
-	want, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("tile_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatal("tile_amd64.s differs from what gen.go writes: run go generate in internal/simd")
-	}
-}
+func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "tile_amd64.s") }
 
 // paths are the tile's code paths this machine can run: the assembly (on
 // an AVX-512 machine presented as x86-64-v4) and the Go twin.

@@ -63,24 +63,24 @@ func main() {
 // square roots of different pairs overlap instead of waiting on each
 // other: (1) each pair's rotation from the step's starting matrix, kept in
 // w; (2) columns p and q of v; (3) a = J^T*a*J off the pairs' diagonal
-// blocks: for two pairs i < j, the 2x2 block of rows p_i, q_i and columns
-// p_j, q_j is rotated by pair j from the right and pair i from the left,
-// and written to both triangles (so a stays exactly symmetric and each
-// entry is computed once), and the row of the step's idle index (n odd)
-// by every pair from the right; (4) the pairs' diagonal blocks, set to
-// Rutishauser's values. A pair's entry in w is six vectors: c, s, the new
-// a_pp, a_qq and a_pq, and a flag (the first 8 bytes) that is 0 when no
-// lane rotates the pair (c and s are then 1 and 0); phases 2 and 4 skip
-// such a pair, phase 3 a block of two of them. Registers:
+// blocks, walking the step's block list: for two pairs i < j, the 2x2
+// block of rows p_i, q_i and columns p_j, q_j is rotated by pair j from
+// the right and pair i from the left, each entry read from and written to
+// where the upper triangle keeps it (so each entry is computed once), and
+// then the idle index's entries (n odd) by every pair from the right;
+// (4) the pairs' diagonal blocks, set to Rutishauser's values. A pair's
+// entry in w is six vectors: c, s, the new a_pp, a_qq and a_pq, and a flag
+// (the first 8 bytes) that is 0 when no lane rotates the pair (c and s
+// are then 1 and 0); phases 2 and 4 skip such a pair, phase 3 a block of
+// two of them. Registers:
 //
-//	DI a, SI v (0: no vectors), R15 the bytes of a column (n*64), R8 the
-//	step's first pair in the schedule, R9 the pair (pair i in phase 3),
-//	R10 and R11 columns p and q (of v in phase 2; of pair j in phase 3),
-//	R12 and R13 the byte offsets of rows p and q (of pair i in phase 3),
-//	AX the offset in the column loops, DX the pair's entry in w.
-//	Phase 3 also takes AX and BX for columns p_i and q_i, R14 for pair j,
-//	CX for its entry in w, R15 and SI for its row offsets (both restored
-//	from the arguments after it).
+//	DI a, SI v (0: no vectors), R15 the bytes of n rows (n*64), R8 the
+//	step's first pair in the schedule, R9 the pair, R10 and R11 columns p
+//	and q (of v in phase 2), R12 and R13 the byte offsets of rows p and q,
+//	AX the offset in the column loops, DX the pair's entry in w (w's base
+//	in phase 3). Phase 3 walks the block list with R14, holds the four
+//	entries' offsets in R10..R13 and the pairs' places in w in AX and CX,
+//	BX a temporary.
 //	Sweeps made are counted in the result slot made.
 //	Z31 the sign bit, Z30 zero, Z29 one, Z28 tiny, Z27 eps^2, Z26 low
 //	and Z25 up (see Jacobi's twin); Z3 and Z4 c and s (of pair i in

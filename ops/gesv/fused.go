@@ -29,7 +29,8 @@ func launchFused[T batchlas.Float](ctx context.Context, p *problem, a batchlas.B
 			piv := ipiv.Data[o : o+n : o+n]
 			lu.Recursive(m, a.LD, n, piv, small)
 			info[i] = lu.DiagInfo(m, a.LD, n)
-			if info[i] == 0 {
+			// A B with no column may hold no storage: it is not indexed.
+			if info[i] == 0 && nrhs > 0 {
 				lusolve.Solve(false, m, a.LD, n, piv, b.Data[i*b.Stride:], b.LD, nrhs)
 			}
 		}

@@ -217,6 +217,11 @@ func noRightHandSides[T batchlas.Float](t *testing.T, ctx context.Context, c sel
 		require.Equal(t, i, testmat.SameMatrices(got.lu, a, i, i+1), "%s: matrix %d was not factored", c, i)
 		scale(t, c.String(), got.lu, got.ipiv, i) // valid pivots
 	}
+	// A B with no column holds no storage, whatever its stride, over more
+	// systems than a group of the lanes kernel: nothing indexes it.
+	a, ipiv, _ = system[T](4, 6, 0, 40, false)
+	empty := batchlas.Batch[T]{Rows: 6, Cols: 0, LD: 6, Stride: 7, Count: 40}
+	require.NoError(t, gesv.Gesv(ctx, a, ipiv, empty, nil), "%s: nrhs=0 with no storage", c)
 }
 
 func TestBadArguments(t *testing.T) {

@@ -68,7 +68,11 @@ func lanesGroup[T batchlas.Float](p *problem, a batchlas.Batch[T], ipiv batchlas
 	piv := buf[:n*L]
 	count := min(L, a.Count-first)
 	lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
-	lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count, gld)
+	if nrhs > 0 {
+		// B with no column may hold no storage at all, whatever its
+		// stride: only a B with columns is indexed.
+		lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count, gld)
+	}
 	// Padding lanes: the identity (Gather left zeros).
 	for l := count; l < L; l++ {
 		for c := 0; c < n; c++ {
@@ -89,5 +93,7 @@ func lanesGroup[T batchlas.Float](p *problem, a batchlas.Batch[T], ipiv batchlas
 			solved |= 1 << l
 		}
 	}
-	lanes.Scatter(b.Data[first*b.Stride:], gb, b.Stride, b.LD, n, nrhs, solved, gld)
+	if nrhs > 0 {
+		lanes.Scatter(b.Data[first*b.Stride:], gb, b.Stride, b.LD, n, nrhs, solved, gld)
+	}
 }

@@ -65,7 +65,11 @@ func lanesGroup[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T], in
 	ginfo := buf[:L]
 	count := min(L, a.Count-first)
 	lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
-	lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count, gld)
+	if nrhs > 0 {
+		// B with no column may hold no storage at all, whatever its
+		// stride: only a B with columns is indexed.
+		lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count, gld)
+	}
 	// Padding lanes: the identity (Gather left zeros).
 	for l := count; l < L; l++ {
 		for c := 0; c < n; c++ {
@@ -80,5 +84,7 @@ func lanesGroup[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T], in
 			solved |= 1 << l
 		}
 	}
-	lanes.Scatter(b.Data[first*b.Stride:], gb, b.Stride, b.LD, n, nrhs, solved, gld)
+	if nrhs > 0 {
+		lanes.Scatter(b.Data[first*b.Stride:], gb, b.Stride, b.LD, n, nrhs, solved, gld)
+	}
 }

@@ -207,6 +207,12 @@ func testAllFailAndNoRightHandSides[T batchlas.Float](t *testing.T, ctx context.
 			}
 		}
 	}
+	// A B with no column holds no storage, whatever its stride, over more
+	// systems than a group of the lanes kernel: nothing indexes it.
+	s := newProblem[T](r, uplo, 6, 1, 40, false)
+	a, _ = s.clone()
+	empty := batchlas.Batch[T]{Rows: 6, Cols: 0, LD: 6, Stride: 7, Count: 40}
+	require.NoError(t, Posv(ctx, uplo, a, empty, nil), "%s: nrhs=0 with no storage", c)
 }
 
 func TestAllFailAndNoRightHandSides(t *testing.T) {

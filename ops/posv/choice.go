@@ -38,7 +38,7 @@ var candidates = []sel.Choice{
 // sides nrhs each on an axis of their own, both uplo.
 var (
 	nQuick     = []string{"1", "4", "8", "16", "32", "64", "256"}
-	nrhsQuick  = []string{"1", "4", "16", "64"}
+	nrhsQuick  = []string{"1", "4", "16", "32", "64"}
 	batchQuick = []string{"1", "4", "16", "64", "1024"}
 	nFull      = []string{"1", "4", "16", "64", "256", "512"}
 	nrhsFull   = []string{"1", "4", "16", "64", "256"}

@@ -40,8 +40,8 @@ race:
 # with -list, so a new one is fuzzed here without editing this file).
 # FUZZTIME counts executions, not seconds: with a duration, Go 1.26's fuzz
 # coordinator can report its own deadline as a failure of the target
-# ("context deadline exceeded", no failing input) when a worker is busy as
-# time runs out (go.dev/issue/75804, fixed in Go 1.27). A count has no
+# ("context deadline exceeded", no failing input written) when a worker is
+# busy as time runs out, which happened once in CI here. A count has no
 # deadline to race. 1000 executions take 0.1 to 6 seconds per target here.
 FUZZTIME ?= 1000x
 FUZZPKGS := ./select/ ./coverage/

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // BenchmarkJacobi times one group of random symmetric matrices to
@@ -18,9 +21,9 @@ func BenchmarkJacobi(b *testing.B) {
 	}
 }
 
-func benchJacobi[T interface{ ~float32 | ~float64 }](b *testing.B, n int, novec bool) {
+func benchJacobi[T batchlas.Float](b *testing.B, n int, novec bool) {
 	r := rand.New(rand.NewPCG(7, 8))
-	L := 64 / int(map[bool]int{true: 4, false: 8}[T(0.1) == T(float32(0.1))])
+	L := Lanes[T]()
 	a0 := make([]T, n*n*L)
 	for c := 0; c < n; c++ {
 		for row := 0; row <= c; row++ {
@@ -40,11 +43,12 @@ func benchJacobi[T interface{ ~float32 | ~float64 }](b *testing.B, n int, novec 
 				v[(j*n+j)*L+l] = 1
 			}
 		}
+		vv := v
 		if novec {
-			sweeps += benchRun(a, []T(nil), n)
-		} else {
-			sweeps += benchRun(a, v, n)
+			vv = nil
 		}
+		_, made := run(simd.AVX512, a, vv, n, n, 30)
+		sweeps += made
 	}
 	b.ReportMetric(float64(sweeps)/float64(b.N), "sweeps")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(L), "ns/matrix")

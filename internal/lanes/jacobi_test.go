@@ -120,14 +120,19 @@ func testPathsAgree[T batchlas.Float](t *testing.T) {
 				if rot != rot2 || made != made2 {
 					t.Errorf("%s: assembly rotated %b in sweep %d, twin %b in sweep %d", name, rot, made, rot2, made2)
 				}
-				if i := firstDiff(a, a2); i >= 0 {
-					t.Errorf("%s: a[%d] assembly %v twin %v", name, i, a[i], a2[i])
-				}
-				if i := firstDiff(v, v2); i >= 0 {
-					t.Errorf("%s: v[%d] assembly %v twin %v", name, i, v[i], v2[i])
-				}
+				sameBitsAs(t, name+": a", a, a2)
+				sameBitsAs(t, name+": v", v, v2)
 			}
 		}
+	}
+}
+
+// sameBitsAs reports the first element where the assembly's result asm
+// and the twin's differ in their bits.
+func sameBitsAs[T batchlas.Float](t *testing.T, what string, asm, twin []T) {
+	t.Helper()
+	if i := firstDiff(asm, twin); i >= 0 {
+		t.Errorf("%s[%d]: assembly %v, twin %v", what, i, asm[i], twin[i])
 	}
 }
 
@@ -225,18 +230,4 @@ func TestJacobiStopsAtTheLimit(t *testing.T) {
 			t.Errorf("avx=%v: one sweep: made %d, rotated %08b; want 1, lane 0 set, lanes 1 and 2 clear", avx, made, rot)
 		}
 	}
-}
-
-// benchRun runs Jacobi on a group for the benchmark: the element type's
-// eps and tiny, 30 sweeps at most.
-func benchRun[T interface{ ~float32 | ~float64 }](a, v []T, n int) int {
-	switch a := any(a).(type) {
-	case []float64:
-		_, made := Jacobi(a, any(v).([]float64), n, n, 30, eps[float64](), tiny[float64](), make([]float64, JacobiWork[float64](n)))
-		return made
-	case []float32:
-		_, made := Jacobi(a, any(v).([]float32), n, n, 30, float32(eps[float32]()), tiny[float32](), make([]float32, JacobiWork[float32](n)))
-		return made
-	}
-	return 0
 }

@@ -96,3 +96,98 @@ func TestNearestKeyErrors(t *testing.T) {
 	assert.Nil(t, r, "no section, no row")
 	assert.Zero(t, d)
 }
+
+// celOp has a tuner grid, so its tables' rows are searched by grid cell.
+// It is not registered: the other tests list every registered op.
+var celOp = func() *Op {
+	spec := OpSpec{Name: "cel", Revision: 1, Keys: "n:log:16 batch:log", Families: abFamilies, Candidates: abCands, CanRun: canAll,
+		Grid: []GridAxis{
+			{Key: "n", Quick: []string{"4", "16"}, Full: []string{"4", "8", "16"}},
+			{Key: "batch", Quick: []string{"1", "1024"}, Full: []string{"1", "32", "1024"}},
+		}}
+	keys, err := ParseKeys(spec.Keys)
+	if err != nil {
+		panic(err)
+	}
+	return &Op{spec: spec, keys: keys}
+}()
+
+// celTable parses rows as celOp's table with the given grid header word
+// ("" for none).
+func celTable(t *testing.T, grid string, rows ...string) *Table {
+	t.Helper()
+	src := "# revision=1\n"
+	if grid != "" {
+		src += "# grid=" + grid + "\n"
+	}
+	src += "# keys: n:log:16 batch:log\n[float64]\n" + strings.Join(rows, "\n") + "\n"
+	tb, err := ParseTable("cel.x86-64-v4.txt", []byte(src), celOp)
+	require.NoError(t, err)
+	return tb
+}
+
+// The quick grid's four cells, and a refinement row at n=8 (between the
+// grid's 4 and 16) measured at batch 1024 only, where b won.
+var celRows = []string{
+	"n=4 batch=1 | a 1 | b 2",
+	"n=16 batch=1 | a 1 | b 2",
+	"n=4 batch=1024 | b 1 | a 2",
+	"n=16 batch=1024 | b 1 | a 2",
+	"n=8 batch=1024 | b 1 | a 2",
+}
+
+func TestNearestStaysInTheGridCell(t *testing.T) {
+	tb := celTable(t, "quick", celRows...)
+	// By distance alone the refinement row is nearest to n=8 batch=1
+	// (10 against 16), but batch 1 is a grid value and the row lies
+	// outside the call's cell; a grid row at batch 1 serves it.
+	r, d := nearest(t, tb, Int(8), Int(1))
+	assert.Equal(t, "n=4 batch=1", r.Key.Format(tb.Keys))
+	assert.InDelta(t, 16.0, d, 1e-9)
+	// Inside its cell (batch between 1 and 1024) the refinement row serves.
+	r, _ = nearest(t, tb, Int(8), Int(1000))
+	assert.Equal(t, "n=8 batch=1024", r.Key.Format(tb.Keys))
+	r, _ = nearest(t, tb, Int(7), Int(2))
+	assert.Equal(t, "n=8 batch=1024", r.Key.Format(tb.Keys), "batch 2 lies in the cell (1, 1024)")
+	// Beyond the grid the cell is the last value: batch 5000 is served by
+	// rows at 1024.
+	r, _ = nearest(t, tb, Int(9), Int(5000))
+	assert.Equal(t, "n=8 batch=1024", r.Key.Format(tb.Keys))
+}
+
+func TestNearestLeavesAnEmptyCell(t *testing.T) {
+	// No row in the cell n=16 batch=1024 (a cell the work caps skipped):
+	// the whole section is searched, as for a table without a grid.
+	tb := celTable(t, "quick", celRows[:3]...)
+	r, _ := nearest(t, tb, Int(16), Int(2000))
+	assert.Equal(t, "n=16 batch=1", r.Key.Format(tb.Keys))
+	// A table that does not name its grid is searched whole.
+	tb = celTable(t, "", celRows...)
+	r, _ = nearest(t, tb, Int(8), Int(1))
+	assert.Equal(t, "n=8 batch=1024", r.Key.Format(tb.Keys))
+	// So is a table whose grid word this package cannot read.
+	tb = celTable(t, "n=4:x", celRows...)
+	r, _ = nearest(t, tb, Int(8), Int(1))
+	assert.Equal(t, "n=8 batch=1024", r.Key.Format(tb.Keys))
+}
+
+func TestNearestCellOfFullAndCustomGrids(t *testing.T) {
+	// n=7 is the nearest row to n=9 batch=1 by distance, and in its quick
+	// cell (n in [4, 16]); the full grid and this custom one have n=8, so
+	// their cell is n in [8, 16], which n=7 is not in.
+	rows := []string{
+		"n=7 batch=1 | a 1 | b 2",
+		"n=16 batch=1 | b 1 | a 2",
+		"n=8 batch=1024 | b 1 | a 2",
+	}
+	for _, c := range []struct{ grid, want string }{
+		{"quick", "n=7 batch=1"},
+		{"full", "n=16 batch=1"},
+		{"n=4:8:16", "n=16 batch=1"}, // batch keeps its quick values
+		{"batch=1:1024", "n=7 batch=1"},
+	} {
+		tb := celTable(t, c.grid, rows...)
+		r, _ := nearest(t, tb, Int(9), Int(1))
+		assert.Equal(t, c.want, r.Key.Format(tb.Keys), "grid=%s", c.grid)
+	}
+}

@@ -21,6 +21,10 @@ type Table struct {
 	Keys     []KeySpec
 	Sections map[DType][]Row
 
+	// grid holds, per log key, the log2 of the grid values the table was
+	// measured on (see cell.go); nil when unknown.
+	grid [MaxKeys][]float64
+
 	// Identity of the device, from the file name, for the borrow order.
 	family string
 	arch   int
@@ -110,6 +114,9 @@ func ParseTable(file string, data []byte, op *Op) (*Table, error) {
 	t, err := p.parse(data)
 	if err != nil {
 		return nil, err
+	}
+	if op != nil {
+		t.grid = gridValues(t, &op.spec)
 	}
 	if p.stale != nil {
 		return t, p.stale
@@ -440,14 +447,18 @@ func (p *tableParser) row(s string) error {
 // Nearest returns the row of section dt nearest to k, and its distance
 // (docs/select.md, "Nearest row"). Rows must match the exact keys; when
 // none does, exact keys are dropped from the right one at a time. Among the
-// matching rows the smallest weighted log2 distance wins; ties (within 1e-9)
-// go to the row whose log2 key vector is lexicographically smaller. A
-// section without rows gives (nil, 0, nil).
+// matching rows, those in k's grid cell (cell.go: on every log key between
+// the two grid values that bracket k's) are searched first, and the whole
+// section only when the cell holds none (a cell the tuner's work caps left
+// unmeasured, a table that does not record its grid). The smallest
+// weighted log2 distance wins; ties (within 1e-9) go to the row whose log2
+// key vector is lexicographically smaller. A section without rows gives
+// (nil, 0, nil).
 func (t *Table) Nearest(dt DType, k Key) (*Row, float64, error) {
 	if k.Len() != len(t.Keys) {
 		return nil, 0, fmt.Errorf("%s: the key has %d value(s) but the table's keys are %q; the op must supply every key", t.File, k.Len(), FormatKeys(t.Keys))
 	}
-	var klg [MaxKeys]float64
+	var klg, lo, hi [MaxKeys]float64
 	var nExact int
 	for i, ks := range t.Keys {
 		if ks.Kind == Exact {
@@ -458,30 +469,39 @@ func (t *Table) Nearest(dt DType, k Key) (*Row, float64, error) {
 			continue
 		}
 		klg[i] = math.Log2(float64(max(1, k.v[i].N)))
+		lo[i], hi[i] = math.Inf(-1), math.Inf(1)
+		if g := t.grid[i]; g != nil {
+			lo[i], hi[i] = bracket(g, klg[i])
+		}
 	}
 	rows := t.Sections[dt]
 	for keep := nExact; keep >= 0; keep-- {
-		best, bestD := -1, 0.0
-	rowLoop:
-		for ri := range rows {
-			r := &rows[ri]
-			d, seen := 0.0, 0
-			for i, ks := range t.Keys {
-				if ks.Kind == Exact {
-					if seen < keep && r.Key.v[i].S != k.v[i].S {
+		for _, inCell := range []bool{true, false} {
+			best, bestD := -1, 0.0
+		rowLoop:
+			for ri := range rows {
+				r := &rows[ri]
+				d, seen := 0.0, 0
+				for i, ks := range t.Keys {
+					if ks.Kind == Exact {
+						if seen < keep && r.Key.v[i].S != k.v[i].S {
+							continue rowLoop
+						}
+						seen++
+						continue
+					}
+					if inCell && (r.lg[i] < lo[i]-cellSlack || r.lg[i] > hi[i]+cellSlack) {
 						continue rowLoop
 					}
-					seen++
-					continue
+					d += ks.Weight * math.Abs(r.lg[i]-klg[i])
 				}
-				d += ks.Weight * math.Abs(r.lg[i]-klg[i])
+				if best < 0 || d < bestD-1e-9 || (d <= bestD+1e-9 && t.lexLess(r, &rows[best])) {
+					best, bestD = ri, d
+				}
 			}
-			if best < 0 || d < bestD-1e-9 || (d <= bestD+1e-9 && t.lexLess(r, &rows[best])) {
-				best, bestD = ri, d
+			if best >= 0 {
+				return &rows[best], bestD, nil
 			}
-		}
-		if best >= 0 {
-			return &rows[best], bestD, nil
 		}
 	}
 	return nil, 0, nil

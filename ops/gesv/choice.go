@@ -32,7 +32,7 @@ var Families = []*sel.Family{fused, nested, lanesFamily}
 var candidates = []sel.Choice{fused.With(), nested.With(), lanesFamily.With()}
 
 // Key names: the order, the right-hand sides and the batch by log
-// distance, the sizes weighing 16 against the batch as in getrs.
+// distance, the sizes weighing 4 against the batch (docs/decisions.md).
 const keyNames = "n:log:4 nrhs:log:4 batch:log"
 
 // Op is gesv's registration with the selection core, exported for tools
@@ -52,10 +52,13 @@ var Op = sel.Register(sel.OpSpec{
 	LastResort: []string{"nested", "fused"},
 	CanRun:     canRun,
 	// Orders dense at the small end, where fused (everything in cache per
-	// matrix) and nested (getrf's and getrs's batch kernels) trade places.
+	// matrix) and nested (getrf's and getrs's batch kernels) trade places;
+	// batches in steps of 2 up to 16, where lanes (one group of 8 or 16
+	// systems costs the same for any count up to a group) overtakes the
+	// per-matrix kernels, whose cost grows with every matrix.
 	Grid: []sel.GridAxis{
 		{Key: "n", Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, Full: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
-		{Key: "nrhs", Quick: []string{"1", "2", "4", "16", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
-		{Key: "batch", Quick: []string{"1", "4", "16", "64", "1024"}, Full: []string{"1", "8", "64", "512", "4096"}},
+		{Key: "nrhs", Quick: []string{"1", "2", "4", "8", "16", "32", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
+		{Key: "batch", Quick: []string{"1", "2", "4", "8", "16", "64", "1024"}, Full: []string{"1", "2", "4", "8", "16", "64", "512", "4096"}},
 	},
 })

@@ -34,15 +34,14 @@ var candidates = append([]sel.Choice{permatrix.With(), nested.With()}, vendorCan
 
 // Key names: the transpose compared as text, then the order of A, the
 // right-hand sides and the batch count by log distance; the two sizes
-// weigh 16 against the batch, as in trsm and potrf (the kernels' ranking
-// turns on them far more than on the batch).
-const keyNames = "trans:exact n:log:16 nrhs:log:16 batch:log"
+// weigh 4 against the batch, as in gesv (docs/decisions.md).
+const keyNames = "trans:exact n:log:4 nrhs:log:4 batch:log"
 
 // Op is getrs's registration with the selection core, exported for tools
 // and tests (candidate lists, pins, the tuner grid).
 var Op = sel.Register(sel.OpSpec{
 	Name:      opName,
-	Revision:  1,
+	Revision:  2, // 2: n and nrhs weigh 4 against batch (was 16)
 	VendorLib: "blas",
 	Keys:      keyNames,
 	Families:  Families,
@@ -64,7 +63,7 @@ var Op = sel.Register(sel.OpSpec{
 	Grid: []sel.GridAxis{
 		{Key: "trans", Quick: []string{"N", "T"}, Full: []string{"N", "T"}},
 		{Key: "n", Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, Full: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
-		{Key: "nrhs", Quick: []string{"1", "2", "4", "16", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
-		{Key: "batch", Quick: []string{"1", "32", "1024"}, Full: []string{"1", "8", "64", "512", "4096"}},
+		{Key: "nrhs", Quick: []string{"1", "2", "4", "8", "16", "32", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
+		{Key: "batch", Quick: []string{"1", "4", "16", "64", "256", "1024"}, Full: []string{"1", "8", "64", "512", "4096"}},
 	},
 })

@@ -11,7 +11,7 @@
 // batchlas.Broadcast and batchlas.BroadcastVectors.
 //
 // Every call picks its kernel through the selection core (package sel),
-// with the key `trans:exact n:log:16 nrhs:log:16 batch:log`:
+// with the key `trans:exact n:log:4 nrhs:log:4 batch:log`:
 //
 //   - permatrix: each system on one worker: interchanges and both
 //     triangular solves, four right-hand sides at a time, the factor and

@@ -35,14 +35,16 @@ var candidates = []sel.Choice{
 }
 
 // The tuner's coarse design, as potrs's: the order n and the right-hand
-// sides nrhs each on an axis of their own, both uplo.
+// sides nrhs each on an axis of their own, both uplo; batches in steps of
+// 2 up to 16, where lanes (one group of 8 or 16 systems costs the same for
+// any count up to a group) overtakes the per-matrix kernels.
 var (
-	nQuick     = []string{"1", "4", "8", "16", "32", "64", "256"}
-	nrhsQuick  = []string{"1", "4", "16", "32", "64"}
-	batchQuick = []string{"1", "4", "16", "64", "1024"}
-	nFull      = []string{"1", "4", "16", "64", "256", "512"}
-	nrhsFull   = []string{"1", "4", "16", "64", "256"}
-	batchFull  = []string{"1", "8", "64", "512", "4096"}
+	nQuick     = []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}
+	nrhsQuick  = []string{"1", "2", "4", "8", "16", "32", "64"}
+	batchQuick = []string{"1", "2", "4", "8", "16", "64", "1024"}
+	nFull      = []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}
+	nrhsFull   = []string{"1", "2", "4", "8", "16", "32", "64", "256"}
+	batchFull  = []string{"1", "2", "4", "8", "16", "64", "512", "4096"}
 )
 
 // Op is posv's registration with the selection core, exported for tools

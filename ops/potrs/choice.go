@@ -40,21 +40,21 @@ var candidates = map[sel.DType][]sel.Choice{
 // nrhs each on an axis of their own (a Gaussian-process posterior mean is
 // nrhs = 1, a batch of predictions many), both uplo.
 var (
-	nQuick     = []string{"1", "4", "16", "64", "256"}
-	nrhsQuick  = []string{"1", "4", "16", "64"}
-	batchQuick = []string{"1", "32", "1024"}
-	nFull      = []string{"1", "4", "16", "64", "256", "512"}
-	nrhsFull   = []string{"1", "4", "16", "64", "256"}
-	batchFull  = []string{"1", "8", "64", "512", "4096"}
+	nQuick     = []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}
+	nrhsQuick  = []string{"1", "2", "4", "8", "16", "32", "64"}
+	batchQuick = []string{"1", "4", "16", "64", "256", "1024"}
+	nFull      = []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}
+	nrhsFull   = []string{"1", "2", "4", "8", "16", "32", "64", "256"}
+	batchFull  = []string{"1", "4", "16", "64", "256", "1024", "4096"}
 )
 
 // Op is potrs's registration with the selection core, exported for tools
 // and tests (candidate lists, Pick).
 var Op = sel.Register(sel.OpSpec{
 	Name:       opName,
-	Revision:   1,
+	Revision:   2, // 2: n and nrhs weigh 4 against batch (was 16): see docs/decisions.md
 	VendorLib:  "lapack",
-	Keys:       "uplo:exact n:log:16 nrhs:log:16 batch:log",
+	Keys:       "uplo:exact n:log:4 nrhs:log:4 batch:log",
 	Families:   Families,
 	Candidates: candidates,
 	// By generality (R4): fused and nested both serve every shape and

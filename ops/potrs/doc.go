@@ -10,7 +10,7 @@
 // with the failures reported, see package posv.
 //
 // Each call makes one decision through the selection core (package sel):
-// the key is `uplo:exact n:log:16 nrhs:log:16 batch:log`, and the
+// the key is `uplo:exact n:log:4 nrhs:log:4 batch:log`, and the
 // candidates are
 //
 //	fused   per matrix, forward and backward substitution straight from

@@ -133,7 +133,7 @@ func check[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T]) error {
 }
 
 // makeKey builds the call's key in the order of the declared key names:
-// uplo:exact n:log:16 nrhs:log:16 batch:log.
+// uplo:exact n:log:4 nrhs:log:4 batch:log.
 func makeKey[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T]) sel.Key {
 	return sel.MakeKey(sel.Str(uplo.String()), sel.Int(a.Rows), sel.Int(b.Cols), sel.Int(b.Count))
 }

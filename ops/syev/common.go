@@ -1,7 +1,9 @@
 package syev
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/batchlas-go/batchlas"
 )
@@ -171,13 +173,20 @@ func finish[T batchlas.Float](d, z []T, n int, sigma T, w, m []T, ld int) {
 	}
 }
 
-// sortAscending orders d[:n] ascending by selection sort, swapping the
+// sortAscending orders d[:n] ascending, by selection sort swapping the
 // columns of z (n x n, leading dimension n) alike when z is not nil: the
 // fewest column swaps, as LAPACK's xSTEQR does. Equal values keep their
 // order (-0 counts as below +0). The minimum is searched on orderKey, so
 // that the search compiles to conditional moves rather than branches
 // that mispredict on unsorted data.
 func sortAscending[T batchlas.Float](d, z []T, n int) {
+	if z == nil {
+		// Values alone: no column to move, so an O(n log n) sort. orderKey
+		// is one-to-one, so equal keys are equal bits and the order among
+		// them cannot show.
+		slices.SortFunc(d[:n], func(x, y T) int { return cmp.Compare(orderKey(x), orderKey(y)) })
+		return
+	}
 	for i := 0; i < n-1; i++ {
 		k, pk := i, orderKey(d[i])
 		for j := i + 1; j < n; j++ {

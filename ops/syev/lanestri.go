@@ -31,22 +31,36 @@ func lanesTriSyev[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 		sigma, buf := buf[:L], buf[L:]
 		de := buf[:2*n*L]
 		count := min(L, a.Count-first)
-		var bad uint64 // the lanes whose matrix holds a NaN or an infinity
-		for l := range L {
-			if l >= count {
-				for c := 0; c < n; c++ {
-					for r := c; r < n; r++ {
-						g[(c*gld+r)*L+l] = 0
-					}
+		// The group as stored (the padding lanes zero), the upper
+		// triangle mirrored into the lower one that Tridiag reads; then
+		// each lane's check and scaling (load's, without its copy).
+		lanes.Gather(g, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
+		if uplo == batchlas.Upper {
+			for c := 0; c < n; c++ {
+				for r := c + 1; r < n; r++ {
+					copy(g[(c*gld+r)*L:(c*gld+r+1)*L], g[(r*gld+c)*L:(r*gld+c+1)*L])
 				}
-				continue
 			}
+		}
+		var bad uint64 // the lanes whose matrix holds a NaN or an infinity
+		for l := range count {
 			i := first + l
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			var ok bool
-			if sigma[l], ok = load(uplo, m, a.LD, n, g[l:], gld, L); !ok {
+			s, ok := scan(uplo, m, a.LD, n)
+			if !ok {
 				info[i] = nanInfo(n)
 				bad |= 1 << l
+			}
+			if sigma[l] = s; s != 1 {
+				for c := 0; c < n; c++ {
+					for r := c; r < n; r++ {
+						if ok {
+							g[(c*gld+r)*L+l] *= s
+						} else {
+							g[(c*gld+r)*L+l] = 0
+						}
+					}
+				}
 			}
 		}
 		lanes.Tridiag(g, n, gld, gd, ge, gw)

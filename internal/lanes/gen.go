@@ -51,6 +51,9 @@ func main() {
 	for _, d := range dtypes {
 		b.WriteString(moves(d))
 	}
+	for _, d := range dtypes {
+		b.WriteString(tridiag(d))
+	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -383,6 +386,9 @@ func dtypeReplacer(d dtype) *strings.Replacer {
 		"VPXORI", "VPXOR"+d.isfx,
 		"luF", "lu"+d.name,
 		"cholF", "chol"+d.name,
+		"tridiagF", "tridiag"+d.name,
+		"VPANDI", "VPAND"+d.isfx,
+		"VPORI", "VPOR"+d.isfx,
 		"VBLENDMS", "VBLENDM"+d.sfx,
 		"VFNMADD231S", "VFNMADD231"+d.sfx,
 		"CVTSQ2S", "CVTSQ2S"+d.sfx[1:],
@@ -989,4 +995,283 @@ CF_done:
 `
 	body = strings.ReplaceAll(body, "CF_", d.name+"chol_")
 	return dtypeReplacer(d).Replace(body)
+}
+
+// tridiag returns the tridiagonal reduction for one element type,
+// tridiagGo (tridiag.go) operation for operation. Registers:
+//
+//	DI a, SI w (the vector y), R10 d, R11 e, CX n, R14 n*64 (the end of
+//	a column's rows), R8 a column's bytes (ld*64), R9 the step i, R12
+//	column i, BX column j, R13 column j's offset of row j, AX a row's
+//	offset, DX a count.
+//	Z31 the sign bit, Z30 -0.5, Z29 one, Z28 zero; Z8 tau, Z9 the
+//	reflector's scale, Z10 beta, Z13 t1 (v_j), Z14 t2, Z15 y_j.
+func tridiag(d dtype) string {
+	body := `
+// func tridiagF(a *T, n, ld int, d, e, w *T, k *[3]T)
+TEXT ·tridiagF(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ ld+16(FP), R8
+	SHLQ $6, R8
+	MOVQ d+24(FP), R10
+	MOVQ e+32(FP), R11
+	MOVQ w+40(FP), SI
+	MOVQ k+48(FP), AX
+	BCAST 0(AX), Z29
+	BCAST 1S(AX), Z30
+	BCAST 2S(AX), Z31
+	VPXORI Z28, Z28, Z28
+	MOVQ CX, R14
+	SHLQ $6, R14
+	XORQ R9, R9
+	MOVQ DI, R12
+TD_step:
+	MOVQ CX, DX
+	DECQ DX
+	CMPQ R9, DX
+	JGE TD_last
+	// The reflector: alpha = a(i+1, i), s the sum of squares below it.
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	VMOVUPS (R12)(AX*1), Z2
+	ADDQ $64, AX
+	VMOVAPS Z28, Z0
+TD_ss:
+	CMPQ AX, R14
+	JGE TD_ssdone
+	VMOVUPS (R12)(AX*1), Z1
+	VFMADD231S Z1, Z1, Z0
+	ADDQ $64, AX
+	JMP TD_ss
+TD_ssdone:
+	VMOVAPS Z0, Z3
+	VFMADD231S Z2, Z2, Z3
+	VSQRTS Z3, Z3
+	// beta = -copysign(h, alpha); where s == 0, tau = 0, the scale 1 and
+	// beta = alpha.
+	VPANDI Z31, Z2, Z4
+	VPXORI Z31, Z4, Z4
+	VPORI Z4, Z3, Z5
+	VCMPS $4, Z28, Z0, K1
+	VSUBS Z2, Z5, Z6
+	VDIVS Z5, Z6, Z6
+	VSUBS Z5, Z2, Z7
+	VDIVS Z7, Z29, Z7
+	VBLENDMS Z6, Z28, K1, Z8
+	VBLENDMS Z7, Z29, K1, Z9
+	VBLENDMS Z5, Z2, K1, Z10
+	// v = [1, a(i+2:n, i) * scale], in column i.
+	MOVQ R9, AX
+	ADDQ $2, AX
+	SHLQ $6, AX
+TD_scale:
+	CMPQ AX, R14
+	JGE TD_scaled
+	VMOVUPS (R12)(AX*1), Z1
+	VMULS Z9, Z1, Z1
+	VMOVUPS Z1, (R12)(AX*1)
+	ADDQ $64, AX
+	JMP TD_scale
+TD_scaled:
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	VMOVUPS Z29, (R12)(AX*1)
+	// y = 0 on rows i+1 .. n-1.
+	MOVQ AX, DX
+TD_zero:
+	VMOVUPS Z28, (SI)(DX*1)
+	ADDQ $64, DX
+	CMPQ DX, R14
+	JLT TD_zero
+	// y = A22*v by columns j of the lower triangle.
+	MOVQ R9, R13
+	INCQ R13
+	MOVQ R13, BX
+	IMULQ R8, BX
+	ADDQ DI, BX
+	SHLQ $6, R13
+SYMV4
+TD_symvj:
+	CMPQ R13, R14
+	JGE TD_symvdone
+	VMOVUPS (R12)(R13*1), Z13
+	VMOVAPS Z28, Z14
+	VMOVUPS (SI)(R13*1), Z15
+	VMOVUPS (BX)(R13*1), Z1
+	VFMADD231S Z13, Z1, Z15
+	MOVQ R13, AX
+	ADDQ $64, AX
+TD_symvr:
+	CMPQ AX, R14
+	JGE TD_symvrdone
+	VMOVUPS (BX)(AX*1), Z1
+	VMOVUPS (SI)(AX*1), Z3
+	VMOVUPS (R12)(AX*1), Z4
+	VFMADD231S Z13, Z1, Z3
+	VFMADD231S Z4, Z1, Z14
+	VMOVUPS Z3, (SI)(AX*1)
+	ADDQ $64, AX
+	JMP TD_symvr
+TD_symvrdone:
+	VADDS Z14, Z15, Z15
+	VMOVUPS Z15, (SI)(R13*1)
+	ADDQ R8, BX
+	ADDQ $64, R13
+	JMP TD_symvj
+TD_symvdone:
+	// y = tau*y, dot = y^T*v, then y += (tau*-0.5*dot)*v.
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	MOVQ AX, DX
+	VMOVAPS Z28, Z12
+TD_dot:
+	VMOVUPS (SI)(AX*1), Z3
+	VMULS Z8, Z3, Z3
+	VMOVUPS Z3, (SI)(AX*1)
+	VMOVUPS (R12)(AX*1), Z4
+	VFMADD231S Z4, Z3, Z12
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT TD_dot
+	VMULS Z30, Z8, Z11
+	VMULS Z12, Z11, Z11
+	MOVQ DX, AX
+TD_axpy:
+	VMOVUPS (SI)(AX*1), Z3
+	VMOVUPS (R12)(AX*1), Z4
+	VFMADD231S Z4, Z11, Z3
+	VMOVUPS Z3, (SI)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT TD_axpy
+	// A22 -= v*y^T + y*v^T on the lower triangle, column by column.
+	MOVQ R9, R13
+	INCQ R13
+	MOVQ R13, BX
+	IMULQ R8, BX
+	ADDQ DI, BX
+	SHLQ $6, R13
+SYR24
+TD_syr2j:
+	CMPQ R13, R14
+	JGE TD_syr2done
+	VMOVUPS (SI)(R13*1), Z15
+	VMOVUPS (R12)(R13*1), Z13
+	MOVQ R13, AX
+TD_syr2r:
+	VMOVUPS (BX)(AX*1), Z1
+	VMOVUPS (R12)(AX*1), Z4
+	VMOVUPS (SI)(AX*1), Z3
+	VFNMADD231S Z15, Z4, Z1
+	VFNMADD231S Z13, Z3, Z1
+	VMOVUPS Z1, (BX)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT TD_syr2r
+	ADDQ R8, BX
+	ADDQ $64, R13
+	JMP TD_syr2j
+TD_syr2done:
+	// a(i+1, i) = e_i = beta; d_i = a(i, i).
+	MOVQ d+24(FP), R10
+	MOVQ e+32(FP), R11
+	MOVQ R9, AX
+	SHLQ $6, AX
+	VMOVUPS Z10, 64(R12)(AX*1)
+	VMOVUPS Z10, (R11)(AX*1)
+	VMOVUPS (R12)(AX*1), Z1
+	VMOVUPS Z1, (R10)(AX*1)
+	INCQ R9
+	ADDQ R8, R12
+	JMP TD_step
+TD_last:
+	MOVQ R9, AX
+	SHLQ $6, AX
+	VMOVUPS (R12)(AX*1), Z1
+	VMOVUPS Z1, (R10)(AX*1)
+	VZEROUPPER
+	RET
+`
+	body = strings.Replace(body, "SYMV4", tridiagBlock("TD_symv4", symv4), 1)
+	body = strings.Replace(body, "SYR24", tridiagBlock("TD_syr24", syr24), 1)
+	body = strings.ReplaceAll(body, "TD_", d.name+"tridiag_")
+	return dtypeReplacer(d).Replace(body)
+}
+
+// The four column pointers of tridiag's blocked loops: columns j .. j+3
+// (R10 and R11 hold d and e otherwise, reloaded after the loops).
+var tdCols = [4]string{"BX", "R15", "R10", "R11"}
+
+// tridiagBlock wraps a four-column step (body returns its triangle part
+// and its per-row part) in the loop over blocks of four columns j, j+1,
+// j+2, j+3 while all four exist: R13 is row j's offset, BX column j, and
+// the loop leaves them at the first column left for the one-column loop.
+func tridiagBlock(label string, body func() (tri, row, end string)) string {
+	tri, row, end := body()
+	var b strings.Builder
+	fmt.Fprintf(&b, "\t// Blocks of four columns: the 4x4 triangle, then row by row below it.\n")
+	fmt.Fprintf(&b, "%s:\n\tLEAQ 192(R13), DX\n\tCMPQ DX, R14\n\tJGE %sdone\n", label, label)
+	for q := 1; q < 4; q++ {
+		fmt.Fprintf(&b, "\tLEAQ (%s)(R8*1), %s\n", tdCols[q-1], tdCols[q])
+	}
+	b.WriteString(tri)
+	fmt.Fprintf(&b, "\tLEAQ 256(R13), AX\n%srow:\n\tCMPQ AX, R14\n\tJGE %srowdone\n", label, label)
+	b.WriteString(row)
+	fmt.Fprintf(&b, "\tADDQ $64, AX\n\tJMP %srow\n%srowdone:\n", label, label)
+	b.WriteString(end)
+	fmt.Fprintf(&b, "\tLEAQ (%s)(R8*1), BX\n\tADDQ $256, R13\n\tJMP %s\n%sdone:\n", tdCols[3], label, label)
+	return b.String()
+}
+
+// symv4 is y += A22(:, j:j+4)*v(j:j+4) with t2 of the four columns:
+// Z16+q holds v_(j+q) (t1 of column j+q), Z20+q its t2, Z24+q y_(j+q);
+// each entry's and accumulator's operations come in tridiagGo's order.
+func symv4() (tri, row, end string) {
+	var t, r, e strings.Builder
+	for q := 0; q < 4; q++ {
+		fmt.Fprintf(&t, "\tVMOVUPS %d(R12)(R13*1), Z%d\n", 64*q, 16+q)
+		fmt.Fprintf(&t, "\tVMOVAPS Z28, Z%d\n", 20+q)
+		fmt.Fprintf(&t, "\tVMOVUPS %d(SI)(R13*1), Z%d\n", 64*q, 24+q)
+	}
+	for q := 0; q < 4; q++ {
+		fmt.Fprintf(&t, "\tVMOVUPS %d(%s)(R13*1), Z1\n\tVFMADD231S Z%d, Z1, Z%d\n", 64*q, tdCols[q], 16+q, 24+q)
+		for p := q + 1; p < 4; p++ {
+			fmt.Fprintf(&t, "\tVMOVUPS %d(%s)(R13*1), Z1\n", 64*p, tdCols[q])
+			fmt.Fprintf(&t, "\tVFMADD231S Z%d, Z1, Z%d\n\tVFMADD231S Z%d, Z1, Z%d\n", 16+q, 24+p, 16+p, 20+q)
+		}
+	}
+	r.WriteString("\tVMOVUPS (SI)(AX*1), Z3\n\tVMOVUPS (R12)(AX*1), Z4\n")
+	for q := 0; q < 4; q++ {
+		fmt.Fprintf(&r, "\tVMOVUPS (%s)(AX*1), Z1\n\tVFMADD231S Z%d, Z1, Z3\n\tVFMADD231S Z4, Z1, Z%d\n", tdCols[q], 16+q, 20+q)
+	}
+	r.WriteString("\tVMOVUPS Z3, (SI)(AX*1)\n")
+	for q := 0; q < 4; q++ {
+		fmt.Fprintf(&e, "\tVADDS Z%d, Z%d, Z%d\n\tVMOVUPS Z%d, %d(SI)(R13*1)\n", 20+q, 24+q, 24+q, 24+q, 64*q)
+	}
+	return t.String(), r.String(), e.String()
+}
+
+// syr24 is A22(:, j:j+4) -= v*y(j:j+4)^T + y*v(j:j+4)^T on the lower
+// triangle: Z16+q holds y_(j+q), Z20+q v_(j+q).
+func syr24() (tri, row, end string) {
+	var t, r strings.Builder
+	for q := 0; q < 4; q++ {
+		fmt.Fprintf(&t, "\tVMOVUPS %d(SI)(R13*1), Z%d\n\tVMOVUPS %d(R12)(R13*1), Z%d\n", 64*q, 16+q, 64*q, 20+q)
+	}
+	for q := 0; q < 4; q++ {
+		for p := q; p < 4; p++ {
+			fmt.Fprintf(&t, "\tVMOVUPS %d(%s)(R13*1), Z1\n", 64*p, tdCols[q])
+			fmt.Fprintf(&t, "\tVFNMADD231S Z%d, Z%d, Z1\n\tVFNMADD231S Z%d, Z%d, Z1\n", 16+q, 20+p, 20+q, 16+p)
+			fmt.Fprintf(&t, "\tVMOVUPS Z1, %d(%s)(R13*1)\n", 64*p, tdCols[q])
+		}
+	}
+	r.WriteString("\tVMOVUPS (R12)(AX*1), Z4\n\tVMOVUPS (SI)(AX*1), Z3\n")
+	for q := 0; q < 4; q++ {
+		fmt.Fprintf(&r, "\tVMOVUPS (%s)(AX*1), Z1\n\tVFNMADD231S Z%d, Z4, Z1\n\tVFNMADD231S Z%d, Z3, Z1\n\tVMOVUPS Z1, (%s)(AX*1)\n", tdCols[q], 16+q, 20+q, tdCols[q])
+	}
+	return t.String(), r.String(), ""
 }

@@ -3,6 +3,7 @@
 package lanes
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
@@ -129,4 +130,33 @@ func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 		return
 	}
 	cholF32((*float32)(ap), (*float32)(bp), n, nrhs, rs*64, cs*64, ld, (*float32)(ip))
+}
+
+// The AVX-512 tridiagonal reduction of lanes_amd64.s; k holds 1, -0.5
+// and -0 (the sign bit).
+//
+//go:noescape
+func tridiagF64(a *float64, n, ld int, d, e, w *float64, k *[3]float64)
+
+//go:noescape
+func tridiagF32(a *float32, n, ld int, d, e, w *float32, k *[3]float32)
+
+// tridiagRun runs the assembly when simd.AVX512 is set, the Go twin
+// otherwise.
+func tridiagRun[T batchlas.Float](a []T, n, ld int, d, e, w []T) {
+	if !simd.AVX512 {
+		tridiagGo(a, n, ld, d, e, w)
+		return
+	}
+	k := [3]T{1, -0.5, T(math.Copysign(0, -1))}
+	var ep unsafe.Pointer
+	if n > 1 {
+		ep = unsafe.Pointer(&e[0])
+	}
+	ap, dp, wp, kp := unsafe.Pointer(&a[0]), unsafe.Pointer(&d[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&k)
+	if Lanes[T]() == 8 {
+		tridiagF64((*float64)(ap), n, ld, (*float64)(dp), (*float64)(ep), (*float64)(wp), (*[3]float64)(kp))
+		return
+	}
+	tridiagF32((*float32)(ap), n, ld, (*float32)(dp), (*float32)(ep), (*float32)(wp), (*[3]float32)(kp))
 }

@@ -27,3 +27,8 @@ func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask ui
 func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 	cholGo(a, b, n, nrhs, rs, cs, ld, info)
 }
+
+// tridiagRun is the Go twin without the amd64 assembly.
+func tridiagRun[T batchlas.Float](a []T, n, ld int, d, e, w []T) {
+	tridiagGo(a, n, ld, d, e, w)
+}

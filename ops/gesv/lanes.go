@@ -2,7 +2,6 @@ package gesv
 
 import (
 	"context"
-	"errors"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
@@ -37,25 +36,9 @@ func lanesSlot[T batchlas.Float](p *problem) int {
 // singular system (info > 0) is factored to the end and its B left as it
 // was.
 func launchLanes[T batchlas.Float](ctx context.Context, p *problem, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T, info []int32) error {
-	L := lanes.Lanes[T]()
-	slot := lanesSlot[T](p)
-	if len(ws) < slot {
-		ws = make([]T, parallel.Workers(ctx)*slot)
-	}
-	groups := (a.Count + L - 1) / L
-	err := parallel.ForScratch(ctx, groups, float64(L)*flopsPerMatrix(p), len(ws)/slot, func(wk, lo, hi int) {
-		buf := ws[wk*slot : (wk+1)*slot]
-		for g := lo; g < hi; g++ {
-			lanesGroup(p, a, ipiv, b, info, g*L, buf)
-		}
+	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(p), ws, lanesSlot[T](p), func(buf []T, first int) {
+		lanesGroup(p, a, ipiv, b, info, first, buf)
 	})
-	var ie *batchlas.InterruptedError
-	if errors.As(err, &ie) {
-		// ForScratch counts groups; the caller counts systems.
-		done := min(a.Count, ie.Completed*L)
-		return &batchlas.InterruptedError{Count: a.Count, Completed: done, Touched: done, Err: ie.Err}
-	}
-	return err
 }
 
 // lanesGroup solves the systems first .. first+L-1 (those that exist) as
@@ -73,12 +56,7 @@ func lanesGroup[T batchlas.Float](p *problem, a batchlas.Batch[T], ipiv batchlas
 		// stride: only a B with columns is indexed.
 		lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count, gld)
 	}
-	// Padding lanes: the identity (Gather left zeros).
-	for l := count; l < L; l++ {
-		for c := 0; c < n; c++ {
-			ga[(c*gld+c)*L+l] = 1
-		}
-	}
+	lanes.PadIdentity(ga, n, gld, count)
 	lanes.LU(ga, gb, piv, n, nrhs, gld, lu.SafeMin[T]())
 	lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
 	var solved uint64 // the lanes whose X is written: the non-singular ones

@@ -2,7 +2,6 @@ package getrf
 
 import (
 	"context"
-	"errors"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
@@ -32,43 +31,22 @@ func lanesSlot[T batchlas.Float](n int) int {
 // lanesGetrf factors every matrix, a group at a time.
 func lanesGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], ws []T, info []int32) error {
 	n, L := a.Rows, lanes.Lanes[T]()
-	slot := lanesSlot[T](n)
-	if len(ws) < slot {
-		ws = make([]T, parallel.Workers(ctx)*slot)
-	}
 	small := lu.SafeMin[T]()
-	groups := (a.Count + L - 1) / L
-	err := parallel.ForScratch(ctx, groups, float64(L)*flopsPerMatrix(n), len(ws)/slot, func(wk, lo, hi int) {
-		buf := ws[wk*slot : (wk+1)*slot]
-		gld := lanes.GroupLD(n)
+	gld := lanes.GroupLD(n)
+	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n), ws, lanesSlot[T](n), func(buf []T, first int) {
 		ga, piv := buf[:n*gld*L], buf[n*gld*L:(n*gld+n)*L]
-		for g := lo; g < hi; g++ {
-			first := g * L
-			count := min(L, a.Count-first)
-			lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
-			// Padding lanes: the identity (Gather left zeros).
-			for l := count; l < L; l++ {
-				for c := 0; c < n; c++ {
-					ga[(c*gld+c)*L+l] = 1
-				}
+		count := min(L, a.Count-first)
+		lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
+		lanes.PadIdentity(ga, n, gld, count)
+		lanes.LU(ga, nil, piv, n, 0, gld, small)
+		lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
+		for l := range count {
+			i := first + l
+			pv := pivots(ipiv, i, n)
+			for j := range pv {
+				pv[j] = int32(piv[j*L+l])
 			}
-			lanes.LU(ga, nil, piv, n, 0, gld, small)
-			lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
-			for l := range count {
-				i := first + l
-				pv := pivots(ipiv, i, n)
-				for j := range pv {
-					pv[j] = int32(piv[j*L+l])
-				}
-				info[i] = lu.DiagInfo(a.Data[i*a.Stride:i*a.Stride+(n-1)*a.LD+n], a.LD, n)
-			}
+			info[i] = lu.DiagInfo(a.Data[i*a.Stride:i*a.Stride+(n-1)*a.LD+n], a.LD, n)
 		}
 	})
-	var ie *batchlas.InterruptedError
-	if errors.As(err, &ie) {
-		// ForScratch counts groups; the caller counts matrices.
-		done := min(a.Count, ie.Completed*L)
-		return &batchlas.InterruptedError{Count: a.Count, Completed: done, Touched: done, Err: ie.Err}
-	}
-	return err
 }

@@ -2,7 +2,6 @@ package posv
 
 import (
 	"context"
-	"errors"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
@@ -34,25 +33,10 @@ func lanesSlot[T batchlas.Float](n, nrhs int) int {
 
 // lanesPosv factors and solves every system, a group at a time.
 func lanesPosv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T], ws []T, info []int32) error {
-	n, nrhs, L := a.Rows, b.Cols, lanes.Lanes[T]()
-	slot := lanesSlot[T](n, nrhs)
-	if len(ws) < slot {
-		ws = make([]T, parallel.Workers(ctx)*slot)
-	}
-	groups := (a.Count + L - 1) / L
-	err := parallel.ForScratch(ctx, groups, float64(L)*flopsPerMatrix(n, nrhs), len(ws)/slot, func(wk, lo, hi int) {
-		buf := ws[wk*slot : (wk+1)*slot]
-		for g := lo; g < hi; g++ {
-			lanesGroup(uplo, a, b, info, g*L, buf)
-		}
+	n, nrhs := a.Rows, b.Cols
+	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n, nrhs), ws, lanesSlot[T](n, nrhs), func(buf []T, first int) {
+		lanesGroup(uplo, a, b, info, first, buf)
 	})
-	var ie *batchlas.InterruptedError
-	if errors.As(err, &ie) {
-		// ForScratch counts groups; the caller counts systems.
-		done := min(a.Count, ie.Completed*L)
-		return &batchlas.InterruptedError{Count: a.Count, Completed: done, Touched: done, Err: ie.Err}
-	}
-	return err
 }
 
 // lanesGroup solves the systems first .. first+L-1 (those that exist) as
@@ -70,12 +54,7 @@ func lanesGroup[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T], in
 		// stride: only a B with columns is indexed.
 		lanes.Gather(gb, b.Data[first*b.Stride:], b.Stride, b.LD, n, nrhs, count, gld)
 	}
-	// Padding lanes: the identity (Gather left zeros).
-	for l := count; l < L; l++ {
-		for c := 0; c < n; c++ {
-			ga[(c*gld+c)*L+l] = 1
-		}
-	}
+	lanes.PadIdentity(ga, n, gld, count)
 	lanes.Chol(uplo == batchlas.Lower, ga, gb, n, nrhs, gld, ginfo)
 	lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
 	var solved uint64 // the lanes whose X is written: the factored ones

@@ -2,7 +2,6 @@ package potrf
 
 import (
 	"context"
-	"errors"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
@@ -33,37 +32,16 @@ func lanesSlot[T batchlas.Float](n int) int {
 // lanesPotrf factors every matrix, a group at a time.
 func lanesPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
 	n, L := a.Rows, lanes.Lanes[T]()
-	slot := lanesSlot[T](n)
-	if len(ws) < slot {
-		ws = make([]T, parallel.Workers(ctx)*slot)
-	}
-	groups := (a.Count + L - 1) / L
-	err := parallel.ForScratch(ctx, groups, float64(L)*flopsPerMatrix(n), len(ws)/slot, func(wk, lo, hi int) {
-		buf := ws[wk*slot : (wk+1)*slot]
-		gld := lanes.GroupLD(n)
+	gld := lanes.GroupLD(n)
+	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n), ws, lanesSlot[T](n), func(buf []T, first int) {
 		ga, ginfo := buf[:n*gld*L], buf[n*gld*L:n*gld*L+L]
-		for g := lo; g < hi; g++ {
-			first := g * L
-			count := min(L, a.Count-first)
-			lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
-			// Padding lanes: the identity (Gather left zeros).
-			for l := count; l < L; l++ {
-				for c := 0; c < n; c++ {
-					ga[(c*gld+c)*L+l] = 1
-				}
-			}
-			lanes.Chol(uplo == batchlas.Lower, ga, nil, n, 0, gld, ginfo)
-			lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
-			for l := range count {
-				info[first+l] = int32(ginfo[l])
-			}
+		count := min(L, a.Count-first)
+		lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
+		lanes.PadIdentity(ga, n, gld, count)
+		lanes.Chol(uplo == batchlas.Lower, ga, nil, n, 0, gld, ginfo)
+		lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
+		for l := range count {
+			info[first+l] = int32(ginfo[l])
 		}
 	})
-	var ie *batchlas.InterruptedError
-	if errors.As(err, &ie) {
-		// ForScratch counts groups; the caller counts matrices.
-		done := min(a.Count, ie.Completed*L)
-		return &batchlas.InterruptedError{Count: a.Count, Completed: done, Touched: done, Err: ie.Err}
-	}
-	return err
 }

@@ -20,6 +20,10 @@ var (
 	// Householder reflectors (unblocked), forms Q from them for vectors,
 	// and runs implicit QL/QR on the tridiagonal matrix, per matrix.
 	tridiagFamily = &sel.Family{Name: "tridiag"}
+	// lanesTriFamily is tridiag's reduction across matrices, for
+	// eigenvalues only: groups interleaved as in lanes, reduced together,
+	// then QL/QR per matrix.
+	lanesTriFamily = &sel.Family{Name: "lanestri"}
 	// blockedFamily reduces panels of nb columns per matrix, and applies
 	// each panel's symmetric rank-2nb update to the trailing matrices of
 	// a chunk of the batch with the gemm op; then QL/QR per matrix as
@@ -30,7 +34,7 @@ var (
 )
 
 // Families lists every family syev declares.
-var Families = []*sel.Family{jacobiFamily, lanesFamily, tridiagFamily, blockedFamily, vendorFamily}
+var Families = []*sel.Family{jacobiFamily, lanesFamily, tridiagFamily, lanesTriFamily, blockedFamily, vendorFamily}
 
 // jacobiMax is the largest order the jacobi kernel accepts: its cost grows
 // as a handful of sweeps of n^3 each, which beyond this order loses to the
@@ -42,11 +46,18 @@ const jacobiMax = 32
 // and Jacobi's cost already loses to the reduction well before.
 const lanesMax = 32
 
+// lanesTriMax is the largest order the lanestri kernel accepts: a group
+// of order 256 is 4 MiB of 64-byte vectors per worker, beyond which the
+// group no longer fits the caches and the per-matrix reductions serve
+// better.
+const lanesTriMax = 256
+
 // nativeCandidates are the pure-Go choices, identical for both dtypes.
 var nativeCandidates = []sel.Choice{
 	jacobiFamily.With(),
 	lanesFamily.With(),
 	tridiagFamily.With(),
+	lanesTriFamily.With(),
 	blockedFamily.With(16),
 	blockedFamily.With(32),
 }
@@ -80,7 +91,7 @@ var Op = sel.Register(sel.OpSpec{
 			Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"},
 			Full:  []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
 		{Key: "batch",
-			Quick: []string{"1", "4", "16", "64", "1024"},
+			Quick: []string{"1", "2", "4", "8", "16", "64", "1024"},
 			Full:  []string{"1", "16", "256", "4096", "32768"}},
 	},
 	Twin: twin,

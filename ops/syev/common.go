@@ -1,7 +1,9 @@
 package syev
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/batchlas-go/batchlas"
 )
@@ -97,8 +99,6 @@ func scaleRange[T batchlas.Float]() (rmin, rmax T) {
 // eigenvalues of s are sigma times those of m, its eigenvectors the same.
 func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, sld, inc int) (sigma T, ok bool) {
 	s = s[:((n-1)*sld+n-1)*inc+1]
-	var anrm T
-	big, bad := maxOf[T](), false
 	for c := 0; c < n; c++ {
 		lo, hi := c, n // the rows of column c in the triangle
 		if uplo == batchlas.Upper {
@@ -107,28 +107,15 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, sld, in
 		for r, v := range m[c*ld+lo : c*ld+hi] {
 			r += lo
 			s[(c*sld+r)*inc], s[(r*sld+c)*inc] = v, v
-			if a := abs(v); !(a <= big) {
-				bad = true // NaN or +Inf
-			} else if a > anrm {
-				anrm = a
-			}
 		}
 	}
-	if bad {
+	if sigma, ok = scan(uplo, m, ld, n); !ok {
 		for c := 0; c < n; c++ {
 			for r := 0; r < n; r++ {
 				s[(c*sld+r)*inc] = 0
 			}
 		}
 		return 0, false
-	}
-	sigma = 1
-	rmin, rmax := scaleRange[T]()
-	switch {
-	case anrm > 0 && anrm < rmin:
-		sigma = pow2Toward(anrm, rmin)
-	case anrm > rmax:
-		sigma = pow2Toward(anrm, rmax)
 	}
 	if sigma != 1 {
 		for c := 0; c < n; c++ {
@@ -138,6 +125,36 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, sld, in
 		}
 	}
 	return sigma, true
+}
+
+// scan is load's verdict on the uplo triangle of the n x n matrix m
+// (leading dimension ld) without the copy: ok = false when it holds a NaN
+// or an infinity, else the scale factor sigma (1 when its largest
+// magnitude lies within scaleRange).
+func scan[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int) (sigma T, ok bool) {
+	var anrm T
+	big := maxOf[T]()
+	for c := 0; c < n; c++ {
+		lo, hi := c, n
+		if uplo == batchlas.Upper {
+			lo, hi = 0, c+1
+		}
+		for _, v := range m[c*ld+lo : c*ld+hi] {
+			if a := abs(v); !(a <= big) {
+				return 0, false // NaN or +Inf
+			} else if a > anrm {
+				anrm = a
+			}
+		}
+	}
+	rmin, rmax := scaleRange[T]()
+	switch {
+	case anrm > 0 && anrm < rmin:
+		return pow2Toward(anrm, rmin), true
+	case anrm > rmax:
+		return pow2Toward(anrm, rmax), true
+	}
+	return 1, true
 }
 
 // pow2Toward is the power of two sigma that brings x to about target: x's
@@ -171,13 +188,20 @@ func finish[T batchlas.Float](d, z []T, n int, sigma T, w, m []T, ld int) {
 	}
 }
 
-// sortAscending orders d[:n] ascending by selection sort, swapping the
+// sortAscending orders d[:n] ascending, by selection sort swapping the
 // columns of z (n x n, leading dimension n) alike when z is not nil: the
 // fewest column swaps, as LAPACK's xSTEQR does. Equal values keep their
 // order (-0 counts as below +0). The minimum is searched on orderKey, so
 // that the search compiles to conditional moves rather than branches
 // that mispredict on unsorted data.
 func sortAscending[T batchlas.Float](d, z []T, n int) {
+	if z == nil {
+		// Values alone: no column to move, so an O(n log n) sort. orderKey
+		// is one-to-one, so equal keys are equal bits and the order among
+		// them cannot show.
+		slices.SortFunc(d[:n], func(x, y T) int { return cmp.Compare(orderKey(x), orderKey(y)) })
+		return
+	}
 	for i := 0; i < n-1; i++ {
 		k, pk := i, orderKey(d[i])
 		for j := i + 1; j < n; j++ {

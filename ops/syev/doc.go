@@ -57,7 +57,13 @@
 //	                  matrices
 //	tridiag           per matrix: Householder reduction to tridiagonal
 //	                  form (LAPACK's xSYTD2), Q formed from the reflectors
-//	                  for vectors (xORGTR), implicit QL/QR (xSTEQR)
+//	                  for vectors (xORGTR), implicit QL/QR (xSTEQR; for
+//	                  eigenvalues only its root-free variant, xSTERF)
+//	lanestri          eigenvalues only, n <= 256: tridiag's reduction
+//	                  across matrices, in groups interleaved as in lanes
+//	                  (AVX-512 with a bit-identical Go twin), then the
+//	                  root-free QL/QR per matrix, the whole group's
+//	                  iterations interleaved step by step
 //	blocked:nb=16|32  panels of nb columns reduced per matrix (xLATRD), the
 //	                  symmetric rank-2nb update of the trailing matrices
 //	                  through the gemm op on a chunk of the batch at a
@@ -76,7 +82,7 @@
 // under the same context, or pass nil. Workspace: every kernel works on a
 // copy of each matrix, so the per-matrix kernels need about workers*n*n
 // (2*workers*n*n for jacobi with vectors, about 2*workers*L*n*n for lanes
-// with its group of L matrices; workers: GOMAXPROCS, or the cap
+// with its group of L matrices and workers*L*n*n for lanestri; workers: GOMAXPROCS, or the cap
 // batchlas.WithParallelism puts on ctx), and blocked above its nb a chunk
 // of matrices (about two million elements, at least one matrix); blocked's
 // nested gemm calls allocate their own.

@@ -2,7 +2,6 @@ package syev
 
 import (
 	"context"
-	"errors"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
@@ -22,25 +21,10 @@ import (
 // holds a NaN or an infinity becomes a zero lane too, and is reported as
 // with every kernel.
 func lanesSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32) error {
-	n, L := a.Rows, lanes.Lanes[T]()
-	slot := lanesSlot[T](n, jobz)
-	if len(ws) < slot {
-		ws = make([]T, parallel.Workers(ctx)*slot)
-	}
-	groups := (a.Count + L - 1) / L
-	err := parallel.ForScratch(ctx, groups, float64(L)*flopsPerMatrix(n, jobz), len(ws)/slot, func(wk, lo, hi int) {
-		buf := ws[wk*slot : (wk+1)*slot]
-		for g := lo; g < hi; g++ {
-			lanesGroup(jobz, uplo, a, w, info, g*L, buf)
-		}
+	n := a.Rows
+	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n, jobz), ws, lanesSlot[T](n, jobz), func(buf []T, first int) {
+		lanesGroup(jobz, uplo, a, w, info, first, buf)
 	})
-	var ie *batchlas.InterruptedError
-	if errors.As(err, &ie) {
-		// ForScratch counts groups; the caller counts matrices.
-		done := min(a.Count, ie.Completed*L)
-		return &batchlas.InterruptedError{Count: a.Count, Completed: done, Touched: done, Err: ie.Err}
-	}
-	return err
 }
 
 // lanesSlot is the lanes kernel's per-worker scratch: the group and, for

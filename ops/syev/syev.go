@@ -148,6 +148,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		return lanesSyev(ctx, jobz, uplo, a, w, ws, info)
 	case tridiagFamily:
 		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot(n), tridiagKernel[T](n, jobz))
+	case lanesTriFamily:
+		return lanesTriSyev(ctx, uplo, a, w, ws, info)
 	case blockedFamily:
 		return blockedSyev(ctx, jobz, uplo, a, w, c.Field("nb"), ws, info)
 	case vendorFamily:
@@ -228,6 +230,8 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 		return k.Int(keyN) <= lanesMax
 	case tridiagFamily:
 		return true
+	case lanesTriFamily:
+		return k.Str(keyJobz) == ValuesOnly.String() && k.Int(keyN) <= lanesTriMax
 	case blockedFamily:
 		return c.Field("nb") >= 1
 	case vendorFamily:
@@ -258,6 +262,8 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, jobz Job, a
 		return parallel.Workers(ctx) * lanesSlot[T](n, jobz)
 	case tridiagFamily:
 		return parallel.Workers(ctx) * tridiagSlot(n)
+	case lanesTriFamily:
+		return parallel.Workers(ctx) * lanesTriSlot[T](n)
 	case blockedFamily:
 		nb := c.Field("nb")
 		if n <= nb {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
@@ -220,13 +221,72 @@ func TestQLIterationCount(t *testing.T) {
 		for j := range e {
 			e[j] = 2*r.Float64() - 1
 		}
-		qlIterPerOrder = 30
-		d1, e1 := append([]float64(nil), d...), append([]float64(nil), e...)
-		require.Zero(t, steqr(d1, e1, nil, n, make([]float64, 2*n)))
-		qlIterPerOrder = 0
-		d2, e2 := append([]float64(nil), d...), append([]float64(nil), e...)
-		f := steqr(d2, e2, nil, n, make([]float64, 2*n))
-		require.True(t, f >= 1 && f <= n-1, "n=%d: info %d", n, f)
+		for _, solver := range []struct {
+			name string
+			run  func(d, e []float64) int
+		}{
+			{"steqr", func(d, e []float64) int { return steqr(d, e, nil, n, make([]float64, 2*n)) }},
+			{"sterf", func(d, e []float64) int { return sterf(d, e, n) }},
+		} {
+			qlIterPerOrder = 30
+			d1, e1 := append([]float64(nil), d...), append([]float64(nil), e...)
+			require.Zero(t, solver.run(d1, e1), solver.name)
+			qlIterPerOrder = 0
+			d2, e2 := append([]float64(nil), d...), append([]float64(nil), e...)
+			f := solver.run(d2, e2)
+			require.True(t, f >= 1 && f <= n-1, "%s n=%d: info %d", solver.name, n, f)
+		}
+	}
+}
+
+// TestSterfManyIsSterf: sterfMany, which interleaves the sweeps of several
+// tridiagonal matrices, gives each exactly what sterf gives it alone (the
+// same bits and info), on matrices that split into blocks, hold zeros,
+// take the QL and the QR direction, run out of iterations, or have order
+// 0 to 2; and sterf's eigenvalues agree with steqr's.
+func TestSterfManyIsSterf(t *testing.T) {
+	defer func(q int) { qlIterPerOrder = q }(qlIterPerOrder)
+	r := testmat.Rand(19)
+	for _, limit := range []int{30, 1} {
+		qlIterPerOrder = limit
+		var sts [maxJoint]sterfState[float64]
+		var want, wantD [maxJoint][]float64
+		var wantInfo [maxJoint]int
+		for l := range maxJoint {
+			n := []int{0, 1, 2, 3, 5, 8, 17, 33}[l%8] + l/8
+			d, e := make([]float64, n), make([]float64, max(n-1, 0))
+			for j := range d {
+				d[j] = 2*r.Float64() - 1
+				if l%3 == 1 {
+					d[j] = float64(n - j) // graded: QR from the larger end
+				}
+			}
+			for j := range e {
+				e[j] = 2*r.Float64() - 1
+				if (l%4 == 2 && j == n/2) || l%5 == 4 {
+					e[j] = 0 // splits
+				}
+			}
+			d1, e1 := append([]float64(nil), d...), append([]float64(nil), e...)
+			wantInfo[l] = sterf(d1, e1, n)
+			want[l], wantD[l] = d1, d
+			if limit == 30 {
+				d3, e3 := append([]float64(nil), d...), append([]float64(nil), e...)
+				require.Zero(t, steqr(d3, e3, nil, n, make([]float64, 2*n+2)))
+				slices.Sort(d3)
+				got := append([]float64(nil), d1...)
+				slices.Sort(got)
+				for j := range got {
+					require.InDelta(t, d3[j], got[j], 32*float64(n)*testmat.Eps[float64](), "n=%d", n)
+				}
+			}
+			sts[l].start(d, e, n)
+		}
+		sterfMany(sts[:])
+		for l := range maxJoint {
+			require.Equal(t, wantInfo[l], sts[l].info, "lane %d", l)
+			require.True(t, sameBits(want[l], wantD[l]), "lane %d: sterfMany's eigenvalues differ from sterf's", l)
+		}
 	}
 }
 
@@ -609,6 +669,9 @@ func TestDecoupledTinyBlock(t *testing.T) {
 	r := testmat.Rand(16)
 	for _, c := range Op.Candidates(sel.Float64) {
 		for _, jobz := range jobs {
+			if !runs(c, jobz, batchlas.Lower, n, 1) {
+				continue
+			}
 			p := newProblem[float64](r, jobz, batchlas.Lower, n, 1, kindRandom, false)
 			for col := 0; col < n; col++ {
 				for row := col; row < n; row++ {
@@ -636,7 +699,7 @@ func TestDecoupledTinyBlock(t *testing.T) {
 func TestValuesOnlyMatchesWithVectors(t *testing.T) {
 	for _, c := range Op.Candidates(sel.Float64) {
 		for _, n := range []int{5, 30, 45} {
-			if !runs(c, ValuesOnly, batchlas.Upper, n, 3) {
+			if !runs(c, ValuesOnly, batchlas.Upper, n, 3) || !runs(c, WithVectors, batchlas.Upper, n, 3) {
 				continue
 			}
 			pn := newProblem[float64](testmat.Rand(17), ValuesOnly, batchlas.Upper, n, 3, 0, false)

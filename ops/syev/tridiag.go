@@ -19,7 +19,7 @@ func tridiagEig[T batchlas.Float](s []T, n int, vectors bool, d, e, tau, work []
 // dimension n) the reflectors below the subdiagonal and tau their factors.
 func tridiagFinish[T batchlas.Float](s []T, n int, vectors bool, d, e, tau, work []T) int {
 	if !vectors {
-		return steqr(d, e, nil, n, work)
+		return sterf(d, e, n)
 	}
 	orgtrLower(s, n, tau)
 	return steqr(d, e, s, n, work)

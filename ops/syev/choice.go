@@ -41,10 +41,13 @@ var Families = []*sel.Family{jacobiFamily, lanesFamily, tridiagFamily, lanesTriF
 // tridiagonal reduction by a wide margin whatever the machine.
 const jacobiMax = 32
 
-// lanesMax is the largest order the lanes kernel accepts: the group's
-// matrix and rotations (2*n*n 64-byte vectors) stay within L2 up to it,
-// and Jacobi's cost already loses to the reduction well before.
-const lanesMax = 32
+// lanesMax is the largest order the lanes kernel accepts. With vectors,
+// Jacobi across matrices still beats the per-matrix reduction at 128
+// (1.7x at n=64 and 1.1x at n=128 on the development machine), whose
+// QL/QR rotations run per matrix; beyond, the group's matrix and rotations
+// (2*n*n 64-byte vectors, 2 MiB at 128) outgrow L2 and Jacobi's growing
+// sweep count takes over.
+const lanesMax = 128
 
 // lanesTriMax is the largest order the lanestri kernel accepts: a group
 // of order 256 is 4 MiB of 64-byte vectors per worker, beyond which the

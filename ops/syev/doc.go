@@ -48,7 +48,7 @@
 //	jacobi            n <= 32: cyclic two-sided Jacobi per matrix, on a
 //	                  full symmetric copy, with the relative off-diagonal
 //	                  test of Demmel and Veselic
-//	lanes             n <= 32: the same Jacobi across matrices: groups of
+//	lanes             n <= 128: the same Jacobi across matrices: groups of
 //	                  8 (float64) or 16 (float32) matrices interleaved one
 //	                  per vector lane, each sweep in round-robin steps of
 //	                  disjoint rotations computed together (AVX-512 on

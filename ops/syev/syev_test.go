@@ -29,7 +29,7 @@ func conformanceOrders() []int {
 	for n := 1; n <= 70; n++ {
 		out = append(out, n)
 	}
-	return append(out, 100, 130, 200)
+	return append(out, 100, 128, 129, 200, 256, 257) // lanes up to 128, lanestri up to 256
 }
 
 // TestConformance runs every candidate that can run each order against

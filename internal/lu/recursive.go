@@ -52,13 +52,41 @@ func recursiveLU[T batchlas.Float](a []T, ld, n, c0, nc int, piv []int32, small 
 
 // trsmUnitLower overwrites rows [r0, r1) of columns [s0, s1) with
 // L^-1 times them, L the unit lower triangle of a's diagonal block
-// [r0, r1) x [r0, r1): forward substitution down each column.
+// [r0, r1) x [r0, r1), by recursive halving of the triangle: the top
+// half's rows are solved, their product with the block below them is
+// subtracted from the bottom half's rows on the vector tile (simd.Gemm),
+// and the bottom half is solved. Triangles of trsmLeaf rows or fewer are
+// solved by forward substitution down each column: the substitution is
+// scalar, so the less of the work it does, the better, and below that
+// the tile's calls cost more than they save.
 func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
-	if simd.TriWorth(r1 - r0) {
-		simd.TriSolve(false, false, true, r1-r0, a[r0*ld+r0:], ld, a[s0*ld+r0:], ld, s1-s0)
+	if r1-r0 > trsmLeaf {
+		rm := r0 + (r1-r0)/2
+		trsmUnitLower(a, ld, r0, rm, s0, s1)
+		simd.Gemm(false, false, r1-rm, s1-s0, rm-r0, -1, a[r0*ld+rm:], ld, a[s0*ld+r0:], ld, 1, a[s0*ld+rm:], ld)
+		trsmUnitLower(a, ld, rm, r1, s0, s1)
 		return
 	}
-	for k := s0; k < s1; k++ {
+	m := r1 - r0
+	k := s0
+	for ; k+4 <= s1; k += 4 {
+		// Four columns at a time: each entry of L loaded feeds four.
+		b0, b1 := a[k*ld+r0:k*ld+r1], a[(k+1)*ld+r0:(k+1)*ld+r1]
+		b2, b3 := a[(k+2)*ld+r0:(k+2)*ld+r1], a[(k+3)*ld+r0:(k+3)*ld+r1]
+		for j := range m {
+			x0, x1, x2, x3 := b0[j], b1[j], b2[j], b3[j]
+			l := a[(r0+j)*ld+r0+j+1 : (r0+j)*ld+r1]
+			c0, c1, c2, c3 := b0[j+1:], b1[j+1:], b2[j+1:], b3[j+1:]
+			c0, c1, c2, c3 = c0[:len(l)], c1[:len(l)], c2[:len(l)], c3[:len(l)]
+			for i, v := range l {
+				c0[i] -= v * x0
+				c1[i] -= v * x1
+				c2[i] -= v * x2
+				c3[i] -= v * x3
+			}
+		}
+	}
+	for ; k < s1; k++ {
 		b := a[k*ld+r0 : k*ld+r1]
 		for j := range b {
 			x := b[j]
@@ -71,6 +99,9 @@ func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 		}
 	}
 }
+
+// trsmLeaf is the largest triangle trsmUnitLower solves by substitution.
+const trsmLeaf = 8
 
 // gemmSub subtracts A21 * U12 from A22: rows [r1, n) of columns [s0, s1)
 // minus rows [r1, n) of columns [r0, r1) times rows [r0, r1) of columns

@@ -56,9 +56,10 @@ func recursiveLU[T batchlas.Float](a []T, ld, n, c0, nc int, piv []int32, small 
 // half's rows are solved, their product with the block below them is
 // subtracted from the bottom half's rows on the vector tile (simd.Gemm),
 // and the bottom half is solved. Triangles of trsmLeaf rows or fewer are
-// solved by forward substitution down each column: the substitution is
-// scalar, so the less of the work it does, the better, and below that
-// the tile's calls cost more than they save.
+// solved by forward substitution, a column of L at a time over four
+// columns of the block at once (Rank1): the substitution is scalar, so
+// the less of the work it does, the better, and below that the tile's
+// calls cost more than they save.
 func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 	if r1-r0 > trsmLeaf {
 		rm := r0 + (r1-r0)/2
@@ -67,36 +68,8 @@ func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 		trsmUnitLower(a, ld, rm, r1, s0, s1)
 		return
 	}
-	m := r1 - r0
-	k := s0
-	for ; k+4 <= s1; k += 4 {
-		// Four columns at a time: each entry of L loaded feeds four.
-		b0, b1 := a[k*ld+r0:k*ld+r1], a[(k+1)*ld+r0:(k+1)*ld+r1]
-		b2, b3 := a[(k+2)*ld+r0:(k+2)*ld+r1], a[(k+3)*ld+r0:(k+3)*ld+r1]
-		for j := range m {
-			x0, x1, x2, x3 := b0[j], b1[j], b2[j], b3[j]
-			l := a[(r0+j)*ld+r0+j+1 : (r0+j)*ld+r1]
-			c0, c1, c2, c3 := b0[j+1:], b1[j+1:], b2[j+1:], b3[j+1:]
-			c0, c1, c2, c3 = c0[:len(l)], c1[:len(l)], c2[:len(l)], c3[:len(l)]
-			for i, v := range l {
-				c0[i] -= v * x0
-				c1[i] -= v * x1
-				c2[i] -= v * x2
-				c3[i] -= v * x3
-			}
-		}
-	}
-	for ; k < s1; k++ {
-		b := a[k*ld+r0 : k*ld+r1]
-		for j := range b {
-			x := b[j]
-			l := a[(r0+j)*ld+r0+j+1 : (r0+j)*ld+r1]
-			rest := b[j+1:]
-			rest = rest[:len(l)]
-			for i, v := range l {
-				rest[i] -= v * x
-			}
-		}
+	for j := r0; j < r1-1; j++ {
+		Rank1(a, ld, r1, j, s0, s1, a[j*ld+j+1:j*ld+r1])
 	}
 }
 

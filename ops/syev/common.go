@@ -99,6 +99,8 @@ func scaleRange[T batchlas.Float]() (rmin, rmax T) {
 // eigenvalues of s are sigma times those of m, its eigenvectors the same.
 func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, sld, inc int) (sigma T, ok bool) {
 	s = s[:((n-1)*sld+n-1)*inc+1]
+	var anrm T
+	big, bad := maxOf[T](), false
 	for c := 0; c < n; c++ {
 		lo, hi := c, n // the rows of column c in the triangle
 		if uplo == batchlas.Upper {
@@ -107,15 +109,28 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, sld, in
 		for r, v := range m[c*ld+lo : c*ld+hi] {
 			r += lo
 			s[(c*sld+r)*inc], s[(r*sld+c)*inc] = v, v
+			if a := abs(v); !(a <= big) {
+				bad = true // NaN or +Inf
+			} else if a > anrm {
+				anrm = a
+			}
 		}
 	}
-	if sigma, ok = scan(uplo, m, ld, n); !ok {
+	if bad {
 		for c := 0; c < n; c++ {
 			for r := 0; r < n; r++ {
 				s[(c*sld+r)*inc] = 0
 			}
 		}
 		return 0, false
+	}
+	sigma = 1
+	rmin, rmax := scaleRange[T]()
+	switch {
+	case anrm > 0 && anrm < rmin:
+		sigma = pow2Toward(anrm, rmin)
+	case anrm > rmax:
+		sigma = pow2Toward(anrm, rmax)
 	}
 	if sigma != 1 {
 		for c := 0; c < n; c++ {
@@ -195,10 +210,10 @@ func finish[T batchlas.Float](d, z []T, n int, sigma T, w, m []T, ld int) {
 // that the search compiles to conditional moves rather than branches
 // that mispredict on unsorted data.
 func sortAscending[T batchlas.Float](d, z []T, n int) {
-	if z == nil {
-		// Values alone: no column to move, so an O(n log n) sort. orderKey
-		// is one-to-one, so equal keys are equal bits and the order among
-		// them cannot show.
+	if z == nil && n > 32 {
+		// Values alone: no column to move, so an O(n log n) sort once n
+		// is large enough to repay its calls. orderKey is one-to-one, so
+		// equal keys are equal bits and the order among them cannot show.
 		slices.SortFunc(d[:n], func(x, y T) int { return cmp.Compare(orderKey(x), orderKey(y)) })
 		return
 	}

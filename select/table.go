@@ -460,6 +460,13 @@ func (t *Table) Nearest(dt DType, k Key) (*Row, float64, error) {
 	}
 	var klg, lo, hi [MaxKeys]float64
 	var nExact int
+	passes := []bool{false} // the whole section
+	for _, g := range t.grid {
+		if g != nil {
+			passes = []bool{true, false} // the call's cell, then the whole section
+			break
+		}
+	}
 	for i, ks := range t.Keys {
 		if ks.Kind == Exact {
 			nExact++
@@ -476,7 +483,7 @@ func (t *Table) Nearest(dt DType, k Key) (*Row, float64, error) {
 	}
 	rows := t.Sections[dt]
 	for keep := nExact; keep >= 0; keep-- {
-		for _, inCell := range []bool{true, false} {
+		for _, inCell := range passes {
 			best, bestD := -1, 0.0
 		rowLoop:
 			for ri := range rows {

@@ -8,28 +8,31 @@ import (
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
-// lanesTriSyev is the lanestri kernel, for eigenvalues only: the batch is
-// cut into groups of lanes.Lanes[T]() matrices interleaved one per vector
-// lane, as lanes does, and each group is reduced to tridiagonal form at
-// once (lanes.Tridiag: the tridiag kernel's Householder reduction, one
-// vector operation advancing every matrix of the group). Each matrix's
-// tridiagonal eigenvalues then come from root-free implicit QL/QR (sterf,
-// as in tridiag without vectors, with its iteration limit and info),
-// whose cost is only n^2 per matrix against the reduction's n^3, and the
-// shared epilogue.
+// lanesTriSyev is the lanestri kernel: the batch is cut into groups of
+// lanes.Lanes[T]() matrices interleaved one per vector lane, as lanes
+// does, and each group is reduced to tridiagonal form at once
+// (lanes.Tridiag: the tridiag kernel's Householder reduction, one vector
+// operation advancing every matrix of the group). Then per matrix:
+// without vectors, the tridiagonal eigenvalues come from root-free
+// implicit QL/QR (sterf, as in tridiag, with its iteration limit and
+// info; the group's sweeps interleaved by sterfMany), whose cost is only
+// n^2 per matrix against the reduction's n^3; with vectors, the matrix's
+// reflectors are copied out of the group, Q is formed from them (orgtr)
+// and QL/QR with rotations accumulates into it (steqr), as tridiag does
+// after its own reduction. The shared epilogue follows.
 // The last group is padded with zero matrices; a matrix that holds a NaN
 // or an infinity becomes a zero lane too, and is reported as with every
 // kernel.
-func lanesTriSyev[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32) error {
+func lanesTriSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32) error {
 	n, L := a.Rows, lanes.Lanes[T]()
 	gld := lanes.GroupLD(n)
-	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n, ValuesOnly), ws, lanesTriSlot[T](n), func(buf []T, first int) {
+	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n, jobz), ws, lanesTriSlot[T](n, jobz), func(buf []T, first int) {
 		g, buf := buf[:n*gld*L], buf[n*gld*L:]
 		gd, buf := buf[:n*L], buf[n*L:]
 		ge, buf := buf[:n*L], buf[n*L:]
 		gw, buf := buf[:n*L], buf[n*L:]
 		sigma, buf := buf[:L], buf[L:]
-		de := buf[:2*n*L]
+		de, buf := buf[:2*n*L], buf[2*n*L:]
 		count := min(L, a.Count-first)
 		// The group as stored (the padding lanes zero), the upper
 		// triangle mirrored into the lower one that Tridiag reads; then
@@ -64,9 +67,7 @@ func lanesTriSyev[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 			}
 		}
 		lanes.Tridiag(g, n, gld, gd, ge, gw)
-		// Each lane's tridiagonal matrix, all of them through sterf at
-		// once.
-		var sts [maxJoint]sterfState[T]
+		// Each lane's tridiagonal matrix.
 		for l := range count {
 			d, e := de[2*n*l:2*n*l+n], de[2*n*l+n:2*n*(l+1)]
 			for j := range n {
@@ -75,7 +76,30 @@ func lanesTriSyev[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 			for j := range n - 1 {
 				e[j] = ge[j*L+l]
 			}
-			sts[l].start(d, e, n)
+		}
+		if jobz == WithVectors {
+			q, tau, work := buf[:n*n], buf[n*n:n*n+n], buf[n*n+n:n*n+3*n]
+			for l := range count {
+				i := first + l
+				if bad&(1<<l) != 0 {
+					continue
+				}
+				d, e := de[2*n*l:2*n*l+n], de[2*n*l+n:2*n*(l+1)]
+				reflectorsOf(g, n, gld, l, q, tau)
+				orgtrLower(q, n, tau)
+				if f := steqr(d, e, q, n, work); f != 0 {
+					info[i] = int32(f)
+					continue
+				}
+				m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+				finish(d, q, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+			}
+			return
+		}
+		// All of the group's tridiagonal matrices through sterf at once.
+		var sts [maxJoint]sterfState[T]
+		for l := range count {
+			sts[l].start(de[2*n*l:2*n*l+n], de[2*n*l+n:2*n*(l+1)], n)
 			sts[l].done = sts[l].done || bad&(1<<l) != 0
 		}
 		sterfMany(sts[:count])
@@ -94,10 +118,41 @@ func lanesTriSyev[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 	})
 }
 
+// reflectorsOf copies lane l's reflectors out of the reduced group g into
+// q (n x n, leading dimension n, where sytd2Lower leaves them: reflector i
+// below the subdiagonal of column i) and sets their factors in tau.
+// lanes.Tridiag does not keep the factors; each is recomputed from its
+// reflector v = [1, v2] as tau = 2/(1 + v2^T*v2), the factor that makes
+// I - tau*v*v^T orthogonal, which is what the reduction's
+// (beta - alpha)/beta equals in exact arithmetic; tau is 0 where the
+// reduction left the column alone (v2 with no nonzero square, the only
+// case in which the reduction's factor is 0).
+func reflectorsOf[T batchlas.Float](g []T, n, gld, l int, q, tau []T) {
+	L := lanes.Lanes[T]()
+	for i := 0; i < n-1; i++ {
+		var ss float64
+		for r := i + 2; r < n; r++ {
+			x := g[(i*gld+r)*L+l]
+			q[i*n+r] = x
+			ss += float64(x) * float64(x)
+		}
+		tau[i] = 0
+		if ss != 0 {
+			tau[i] = T(2 / (1 + ss))
+		}
+	}
+	tau[max(n-1, 0)] = 0
+}
+
 // lanesTriSlot is the lanestri kernel's per-worker scratch: the group, its
 // diagonal, subdiagonal and lanes.Tridiag's scratch (n vectors each), the
-// group's scale factors, and each matrix's diagonal and subdiagonal.
-func lanesTriSlot[T batchlas.Float](n int) int {
+// group's scale factors, each matrix's diagonal and subdiagonal, and with
+// vectors one matrix's Q, reflector factors and rotations.
+func lanesTriSlot[T batchlas.Float](n int, jobz Job) int {
 	L := lanes.Lanes[T]()
-	return parallel.Pad((lanes.GroupLD(n)+5)*n*L + L)
+	s := (lanes.GroupLD(n)+5)*n*L + L
+	if jobz == WithVectors {
+		s += n*n + 3*n
+	}
+	return parallel.Pad(s)
 }

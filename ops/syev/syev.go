@@ -149,7 +149,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	case tridiagFamily:
 		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot(n), tridiagKernel[T](n, jobz))
 	case lanesTriFamily:
-		return lanesTriSyev(ctx, uplo, a, w, ws, info)
+		return lanesTriSyev(ctx, jobz, uplo, a, w, ws, info)
 	case blockedFamily:
 		return blockedSyev(ctx, jobz, uplo, a, w, c.Field("nb"), ws, info)
 	case vendorFamily:
@@ -231,7 +231,7 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	case tridiagFamily:
 		return true
 	case lanesTriFamily:
-		return k.Str(keyJobz) == ValuesOnly.String() && k.Int(keyN) <= lanesTriMax
+		return k.Int(keyN) <= lanesTriMax
 	case blockedFamily:
 		return c.Field("nb") >= 1
 	case vendorFamily:
@@ -263,7 +263,7 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, jobz Job, a
 	case tridiagFamily:
 		return parallel.Workers(ctx) * tridiagSlot(n)
 	case lanesTriFamily:
-		return parallel.Workers(ctx) * lanesTriSlot[T](n)
+		return parallel.Workers(ctx) * lanesTriSlot[T](n, jobz)
 	case blockedFamily:
 		nb := c.Field("nb")
 		if n <= nb {

@@ -1,6 +1,9 @@
 package syev
 
-import "github.com/batchlas-go/batchlas"
+import (
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/vec"
+)
 
 // tridiagEig is the tridiag kernel on one matrix: s is the full symmetric
 // n x n copy (leading dimension n; only its lower triangle is read). It
@@ -133,15 +136,10 @@ func orgtrLower[T batchlas.Float](a []T, n int, tau []T) {
 		v := qi[i:m]
 		if i < m-1 {
 			v[0] = 1
-			// Apply H(i) to q(i:m, i+1:m) from the left.
+			// Apply H(i) to q(i:m, i+1:m) from the left: column c of q
+			// starts at a[(c+1)*n+1], its rows i:m at +i.
 			t := tau[i]
-			for c := i + 1; c < m; c++ {
-				qc := a[(c+1)*n+1+i : (c+1)*n+1+m]
-				w := t * dot(v, qc)
-				if w != 0 {
-					axpy(-w, v, qc)
-				}
-			}
+			vec.Reflect(v, a[(i+2)*n+1+i:], n, m-i-1, t)
 			for r := 1; r < len(v); r++ {
 				v[r] *= -t
 			}
@@ -243,7 +241,7 @@ func steqr[T batchlas.Float](d, e, z []T, n int, work []T) int {
 					var rt1, rt2 T
 					if z != nil {
 						rt1, rt2, wc[l], ws[l] = laev2(d[l], e[l], d[l+1], true)
-						rotColsBackward(z, n, l, 2, wc[l:l+1], ws[l:l+1])
+						vec.RotBackward(z[l*n:], n, n, 2, wc[l:l+1], ws[l:l+1])
 					} else {
 						rt1, rt2 = lae2(d[l], e[l], d[l+1])
 					}
@@ -279,7 +277,7 @@ func steqr[T batchlas.Float](d, e, z []T, n int, work []T) int {
 					}
 				}
 				if z != nil {
-					rotColsBackward(z, n, l, m-l+1, wc[l:m], ws[l:m])
+					vec.RotBackward(z[l*n:], n, n, m-l+1, wc[l:m], ws[l:m])
 				}
 				d[l] -= p
 				e[l] = g
@@ -307,7 +305,7 @@ func steqr[T batchlas.Float](d, e, z []T, n int, work []T) int {
 					var rt1, rt2 T
 					if z != nil {
 						rt1, rt2, wc[l-1], ws[l-1] = laev2(d[l-1], e[l-1], d[l], true)
-						rotColsForward(z, n, l-1, 2, wc[l-1:l], ws[l-1:l])
+						vec.RotForward(z[(l-1)*n:], n, n, 2, wc[l-1:l], ws[l-1:l])
 					} else {
 						rt1, rt2 = lae2(d[l-1], e[l-1], d[l])
 					}
@@ -342,7 +340,7 @@ func steqr[T batchlas.Float](d, e, z []T, n int, work []T) int {
 					}
 				}
 				if z != nil {
-					rotColsForward(z, n, m, l-m+1, wc[m:l], ws[m:l])
+					vec.RotForward(z[m*n:], n, n, l-m+1, wc[m:l], ws[m:l])
 				}
 				d[l] -= p
 				e[l-1] = g
@@ -395,41 +393,5 @@ func scaleTri[T batchlas.Float](f T, d, e []T) {
 	}
 	for i := range e {
 		e[i] *= f
-	}
-}
-
-// rotColsBackward applies the plane rotations (c[j], s[j]), j = k-2 down
-// to 0, to the column pairs (j0+j, j0+j+1) of z (n rows, leading dimension
-// n): LAPACK's xLASR with side R, pivot V, direct B.
-func rotColsBackward[T batchlas.Float](z []T, n, j0, k int, c, s []T) {
-	for j := k - 2; j >= 0; j-- {
-		ct, st := c[j], s[j]
-		if ct == 1 && st == 0 {
-			continue
-		}
-		x := z[(j0+j)*n : (j0+j)*n+n]
-		y := z[(j0+j+1)*n : (j0+j+1)*n+n]
-		for i := range x {
-			t := y[i]
-			y[i] = ct*t - st*x[i]
-			x[i] = st*t + ct*x[i]
-		}
-	}
-}
-
-// rotColsForward is rotColsBackward with j = 0 up to k-2 (direct F).
-func rotColsForward[T batchlas.Float](z []T, n, j0, k int, c, s []T) {
-	for j := 0; j <= k-2; j++ {
-		ct, st := c[j], s[j]
-		if ct == 1 && st == 0 {
-			continue
-		}
-		x := z[(j0+j)*n : (j0+j)*n+n]
-		y := z[(j0+j+1)*n : (j0+j+1)*n+n]
-		for i := range x {
-			t := y[i]
-			y[i] = ct*t - st*x[i]
-			x[i] = st*t + ct*x[i]
-		}
 	}
 }

@@ -1,0 +1,21 @@
+// Package vec holds the vector kernels of the per-matrix eigensolver
+// code in ops/syev: work on one matrix's contiguous columns (column-major,
+// a leading dimension apart) that the Go compiler leaves scalar.
+//
+//   - RotForward and RotBackward apply a sequence of plane rotations to
+//     consecutive column pairs (LAPACK's xLASR, side R, pivot V): the
+//     implicit QL/QR iterations accumulate their rotations into the
+//     eigenvectors this way. A block of rows is carried through the whole
+//     sequence in registers, so each column is read and written once per
+//     sequence instead of twice per rotation.
+//   - Reflect applies one Householder reflector I - tau*v*v^T from the
+//     left to a run of columns (the heart of forming Q, xORG2R).
+//
+// On x86-64-v4 the kernels are AVX-512 assembly (vec_amd64.s, written by
+// gen.go: `go generate`; TestAssemblyIsGenerated checks the file is what
+// gen.go writes). Elsewhere, with -tags purego, or when simd.AVX512 is
+// false, a Go twin runs that performs the same IEEE operations in the same
+// order (fused multiply-adds included, the dot products summed in the
+// assembly's lane order), so both give the same bits; the tests flip
+// simd.AVX512 to compare them on one machine.
+package vec

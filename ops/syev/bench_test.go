@@ -16,7 +16,7 @@ import (
 )
 
 // benchShapes are the target shapes: many tiny, many small, a few medium.
-var benchShapes = []struct{ n, batch int }{{3, 65536}, {16, 8192}, {64, 512}, {200, 16}}
+var benchShapes = []struct{ n, batch int }{{4, 100000}, {8, 65536}, {16, 16384}, {32, 4096}, {64, 512}, {128, 64}, {200, 16}}
 
 // BenchmarkSyev times float64 Lower eigendecompositions with vectors per
 // shape: automatic selection, every candidate pinned, and a plain serial

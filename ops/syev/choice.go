@@ -20,9 +20,9 @@ var (
 	// Householder reflectors (unblocked), forms Q from them for vectors,
 	// and runs implicit QL/QR on the tridiagonal matrix, per matrix.
 	tridiagFamily = &sel.Family{Name: "tridiag"}
-	// lanesTriFamily is tridiag's reduction across matrices, for
-	// eigenvalues only: groups interleaved as in lanes, reduced together,
-	// then QL/QR per matrix.
+	// lanesTriFamily is tridiag's reduction across matrices: groups
+	// interleaved as in lanes, reduced together, then per matrix Q (for
+	// vectors) and QL/QR as tridiag.
 	lanesTriFamily = &sel.Family{Name: "lanestri"}
 	// blockedFamily reduces panels of nb columns per matrix, and applies
 	// each panel's symmetric rank-2nb update to the trailing matrices of
@@ -41,12 +41,11 @@ var Families = []*sel.Family{jacobiFamily, lanesFamily, tridiagFamily, lanesTriF
 // tridiagonal reduction by a wide margin whatever the machine.
 const jacobiMax = 32
 
-// lanesMax is the largest order the lanes kernel accepts. With vectors,
-// Jacobi across matrices still beats the per-matrix reduction at 128
-// (1.7x at n=64 and 1.1x at n=128 on the development machine), whose
-// QL/QR rotations run per matrix; beyond, the group's matrix and rotations
-// (2*n*n 64-byte vectors, 2 MiB at 128) outgrow L2 and Jacobi's growing
-// sweep count takes over.
+// lanesMax is the largest order the lanes kernel accepts: beyond it the
+// group's matrix and rotations (2*n*n 64-byte vectors, 2 MiB at 128)
+// outgrow L2 and Jacobi's growing sweep count takes over. Where Jacobi
+// stops paying below that (on dense matrices the tridiagonal kernels win
+// from about n = 16 with vectors) is the tables' call.
 const lanesMax = 128
 
 // lanesTriMax is the largest order the lanestri kernel accepts: a group

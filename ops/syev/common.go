@@ -124,15 +124,7 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, sld, in
 		}
 		return 0, false
 	}
-	sigma = 1
-	rmin, rmax := scaleRange[T]()
-	switch {
-	case anrm > 0 && anrm < rmin:
-		sigma = pow2Toward(anrm, rmin)
-	case anrm > rmax:
-		sigma = pow2Toward(anrm, rmax)
-	}
-	if sigma != 1 {
+	if sigma = scaleFor(anrm); sigma != 1 {
 		for c := 0; c < n; c++ {
 			for r := 0; r < n; r++ {
 				s[(c*sld+r)*inc] *= sigma
@@ -162,14 +154,21 @@ func scan[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int) (sigma T, ok b
 			}
 		}
 	}
+	return scaleFor(anrm), true
+}
+
+// scaleFor is the scale factor of a matrix whose largest magnitude is
+// anrm (finite): 1 when anrm lies within scaleRange (or is 0), else the
+// power of two that brings it inside.
+func scaleFor[T batchlas.Float](anrm T) T {
 	rmin, rmax := scaleRange[T]()
 	switch {
 	case anrm > 0 && anrm < rmin:
-		return pow2Toward(anrm, rmin), true
+		return pow2Toward(anrm, rmin)
 	case anrm > rmax:
-		return pow2Toward(anrm, rmax), true
+		return pow2Toward(anrm, rmax)
 	}
-	return 1, true
+	return 1
 }
 
 // pow2Toward is the power of two sigma that brings x to about target: x's

@@ -58,11 +58,15 @@
 //	tridiag           per matrix: Householder reduction to tridiagonal
 //	                  form (LAPACK's xSYTD2), Q formed from the reflectors
 //	                  for vectors (xORGTR), implicit QL/QR (xSTEQR; for
-//	                  eigenvalues only its root-free variant, xSTERF)
-//	lanestri          eigenvalues only, n <= 256: tridiag's reduction
-//	                  across matrices, in groups interleaved as in lanes
-//	                  (AVX-512 with a bit-identical Go twin), then the
-//	                  root-free QL/QR per matrix, the whole group's
+//	                  eigenvalues only its root-free variant, xSTERF); the
+//	                  reflector applications of Q and the rotations QL/QR
+//	                  accumulates into it run as AVX-512 kernels on
+//	                  x86-64-v4 (a bit-identical Go twin elsewhere)
+//	lanestri          n <= 256: tridiag's reduction across matrices, in
+//	                  groups interleaved as in lanes (AVX-512 with a
+//	                  bit-identical Go twin), then per matrix as tridiag:
+//	                  for vectors Q and QL/QR with rotations; for values
+//	                  alone the root-free QL/QR, the whole group's
 //	                  iterations interleaved step by step
 //	blocked:nb=16|32  panels of nb columns reduced per matrix (xLATRD), the
 //	                  symmetric rank-2nb update of the trailing matrices
@@ -82,7 +86,7 @@
 // under the same context, or pass nil. Workspace: every kernel works on a
 // copy of each matrix, so the per-matrix kernels need about workers*n*n
 // (2*workers*n*n for jacobi with vectors, about 2*workers*L*n*n for lanes
-// with its group of L matrices and workers*L*n*n for lanestri; workers: GOMAXPROCS, or the cap
+// with its group of L matrices and workers*(L+1)*n*n for lanestri; workers: GOMAXPROCS, or the cap
 // batchlas.WithParallelism puts on ctx), and blocked above its nb a chunk
 // of matrices (about two million elements, at least one matrix); blocked's
 // nested gemm calls allocate their own.

@@ -454,3 +454,13 @@ func sameBits[T batchlas.Float](x, y []T) bool {
 	}
 	return true
 }
+
+// identity is the n x n identity, the z steqr starts from on a
+// tridiagonal matrix of its own.
+func identity(n int) []float64 {
+	z := make([]float64, n*n)
+	for i := range n {
+		z[i*n+i] = 1
+	}
+	return z
+}

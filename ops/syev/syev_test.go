@@ -225,7 +225,7 @@ func TestQLIterationCount(t *testing.T) {
 			name string
 			run  func(d, e []float64) int
 		}{
-			{"steqr", func(d, e []float64) int { return steqr(d, e, nil, n, make([]float64, 2*n)) }},
+			{"steqr", func(d, e []float64) int { return steqr(d, e, identity(n), n, make([]float64, 2*n)) }},
 			{"sterf", func(d, e []float64) int { return sterf(d, e, n) }},
 		} {
 			qlIterPerOrder = 30
@@ -272,7 +272,7 @@ func TestSterfManyIsSterf(t *testing.T) {
 			want[l], wantD[l] = d1, d
 			if limit == 30 {
 				d3, e3 := append([]float64(nil), d...), append([]float64(nil), e...)
-				require.Zero(t, steqr(d3, e3, nil, n, make([]float64, 2*n+2)))
+				require.Zero(t, steqr(d3, e3, identity(n), n, make([]float64, 2*n+2)))
 				slices.Sort(d3)
 				got := append([]float64(nil), d1...)
 				slices.Sort(got)

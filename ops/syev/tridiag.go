@@ -152,9 +152,9 @@ func orgtrLower[T batchlas.Float](a []T, n int, tau []T) {
 // steqr computes the eigenvalues of the symmetric tridiagonal matrix with
 // diagonal d[:n] and subdiagonal e[:n-1] by implicit QL or QR with
 // Wilkinson-type shifts, choosing QL or QR per unreduced block by which
-// end is larger (LAPACK's xSTEQR). When z is not nil (n x n, leading
-// dimension n) the rotations are applied to its columns, so a z holding
-// the Q of a reduction ends holding the eigenvectors. d gets the
+// end is larger (LAPACK's xSTEQR), applying the rotations to the columns
+// of z (n x n, leading dimension n), so a z holding the Q of a reduction
+// ends holding the eigenvectors (values alone come from sterf). d gets the
 // eigenvalues, unsorted; e is destroyed; work holds 2*(n-1) elements for
 // the rotations. At most qlIterPerOrder*n iterations are made; on running
 // out it returns the number of subdiagonal entries not yet zero (1..n-1),
@@ -238,13 +238,9 @@ func steqr[T batchlas.Float](d, e, z []T, n int, work []T) int {
 				}
 				if m == l+1 {
 					// A 2x2 block: solved directly.
-					var rt1, rt2 T
-					if z != nil {
-						rt1, rt2, wc[l], ws[l] = laev2(d[l], e[l], d[l+1], true)
-						vec.RotBackward(z[l*n:], n, n, 2, wc[l:l+1], ws[l:l+1])
-					} else {
-						rt1, rt2 = lae2(d[l], e[l], d[l+1])
-					}
+					rt1, rt2, c, s := laev2(d[l], e[l], d[l+1], true)
+					wc[l], ws[l] = c, s
+					vec.RotBackward(z[l*n:], n, n, 2, wc[l:l+1], ws[l:l+1])
 					d[l], d[l+1] = rt1, rt2
 					e[l] = 0
 					l += 2
@@ -272,13 +268,9 @@ func steqr[T batchlas.Float](d, e, z []T, n int, work []T) int {
 					p = s * r
 					d[i+1] = g + p
 					g = c*r - b
-					if z != nil {
-						wc[i], ws[i] = c, -s
-					}
+					wc[i], ws[i] = c, -s
 				}
-				if z != nil {
-					vec.RotBackward(z[l*n:], n, n, m-l+1, wc[l:m], ws[l:m])
-				}
+				vec.RotBackward(z[l*n:], n, n, m-l+1, wc[l:m], ws[l:m])
 				d[l] -= p
 				e[l] = g
 			}
@@ -302,13 +294,9 @@ func steqr[T batchlas.Float](d, e, z []T, n int, work []T) int {
 					continue
 				}
 				if m == l-1 {
-					var rt1, rt2 T
-					if z != nil {
-						rt1, rt2, wc[l-1], ws[l-1] = laev2(d[l-1], e[l-1], d[l], true)
-						vec.RotForward(z[(l-1)*n:], n, n, 2, wc[l-1:l], ws[l-1:l])
-					} else {
-						rt1, rt2 = lae2(d[l-1], e[l-1], d[l])
-					}
+					rt1, rt2, c, s := laev2(d[l-1], e[l-1], d[l], true)
+					wc[l-1], ws[l-1] = c, s
+					vec.RotForward(z[(l-1)*n:], n, n, 2, wc[l-1:l], ws[l-1:l])
 					d[l-1], d[l] = rt1, rt2
 					e[l-1] = 0
 					l -= 2
@@ -335,13 +323,9 @@ func steqr[T batchlas.Float](d, e, z []T, n int, work []T) int {
 					p = s * r
 					d[i] = g + p
 					g = c*r - b
-					if z != nil {
-						wc[i], ws[i] = c, s
-					}
+					wc[i], ws[i] = c, s
 				}
-				if z != nil {
-					vec.RotForward(z[m*n:], n, n, l-m+1, wc[m:l], ws[m:l])
-				}
+				vec.RotForward(z[m*n:], n, n, l-m+1, wc[m:l], ws[m:l])
 				d[l] -= p
 				e[l-1] = g
 			}

@@ -156,10 +156,10 @@ func rotPass(d dtype, forward bool, nv int, masked bool, l string) {
 			p("\t%s", load(d, masked, fmt.Sprintf("%d(R10)", 64*v), fmt.Sprintf("Z%d", 8+v)))
 		}
 		for v := 0; v < nv; v++ {
-			p("\tVMUL%s Z%d, Z30, Z%d", d.sfx, v, 16+v)             // c*carry
-			p("\tVFMADD231%s Z%d, Z31, Z%d", d.sfx, 8+v, 16+v)      // s*t + c*carry
-			p("\tVMUL%s Z%d, Z31, Z%d", d.sfx, v, v)                // s*carry
-			p("\tVFMSUB231%s Z%d, Z30, Z%d", d.sfx, 8+v, v)         // c*t - s*carry
+			p("\tVMUL%s Z%d, Z30, Z%d", d.sfx, v, 16+v)        // c*carry
+			p("\tVFMADD231%s Z%d, Z31, Z%d", d.sfx, 8+v, 16+v) // s*t + c*carry
+			p("\tVMUL%s Z%d, Z31, Z%d", d.sfx, v, v)           // s*carry
+			p("\tVFMSUB231%s Z%d, Z30, Z%d", d.sfx, 8+v, v)    // c*t - s*carry
 			p("\t%s", store(d, masked, fmt.Sprintf("Z%d", 16+v), fmt.Sprintf("%d(R14)", 64*v)))
 		}
 		p("\tADDQ $%d, R11", d.size)
@@ -170,10 +170,10 @@ func rotPass(d dtype, forward bool, nv int, masked bool, l string) {
 			p("\t%s", load(d, masked, fmt.Sprintf("%d(R10)", 64*v), fmt.Sprintf("Z%d", 8+v)))
 		}
 		for v := 0; v < nv; v++ {
-			p("\tVMUL%s Z%d, Z31, Z%d", d.sfx, 8+v, 16+v)           // s*x
-			p("\tVFMSUB231%s Z%d, Z30, Z%d", d.sfx, v, 16+v)        // c*carry - s*x
-			p("\tVMUL%s Z%d, Z30, Z%d", d.sfx, 8+v, 8+v)            // c*x
-			p("\tVFMADD213%s Z%d, Z31, Z%d", d.sfx, 8+v, v)         // s*carry + c*x
+			p("\tVMUL%s Z%d, Z31, Z%d", d.sfx, 8+v, 16+v)    // s*x
+			p("\tVFMSUB231%s Z%d, Z30, Z%d", d.sfx, v, 16+v) // c*carry - s*x
+			p("\tVMUL%s Z%d, Z30, Z%d", d.sfx, 8+v, 8+v)     // c*x
+			p("\tVFMADD213%s Z%d, Z31, Z%d", d.sfx, 8+v, v)  // s*carry + c*x
 			p("\t%s", store(d, masked, fmt.Sprintf("Z%d", 16+v), fmt.Sprintf("%d(R14)", 64*v)))
 		}
 		p("\tSUBQ $%d, R11", d.size)

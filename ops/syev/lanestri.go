@@ -26,7 +26,7 @@ import (
 func lanesTriSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32) error {
 	n, L := a.Rows, lanes.Lanes[T]()
 	gld := lanes.GroupLD(n)
-	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n, jobz), ws, lanesTriSlot[T](n, jobz), func(buf []T, first int) {
+	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n, jobz), ws, lanesTriSlot[T](ctx, n, jobz), func(buf []T, first int) {
 		g, buf := buf[:n*gld*L], buf[n*gld*L:]
 		gd, buf := buf[:n*L], buf[n*L:]
 		ge, buf := buf[:n*L], buf[n*L:]
@@ -78,22 +78,31 @@ func lanesTriSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas
 			}
 		}
 		if jobz == WithVectors {
-			q, tau, work := buf[:n*n], buf[n*n:n*n+n], buf[n*n+n:n*n+3*n]
-			for l := range count {
-				i := first + l
-				if bad&(1<<l) != 0 {
-					continue
+			// The lanes' Q and rotations, most of the work, spread over
+			// the workers the group loop leaves idle (one group alone
+			// would otherwise run on one core), each with its slot of
+			// buf. The group completes even if ctx is cancelled
+			// meanwhile: the batch loop reports whole groups.
+			slot := lanesTriLaneSlot(n)
+			parallel.ForScratch(context.WithoutCancel(ctx), count, flopsPerMatrix(n, jobz), len(buf)/slot, func(wk, lo, hi int) {
+				lb := buf[wk*slot : (wk+1)*slot]
+				q, tau, work := lb[:n*n], lb[n*n:n*n+n], lb[n*n+n:n*n+3*n]
+				for l := lo; l < hi; l++ {
+					i := first + l
+					if bad&(1<<l) != 0 {
+						continue
+					}
+					d, e := de[2*n*l:2*n*l+n], de[2*n*l+n:2*n*(l+1)]
+					reflectorsOf(g, n, gld, l, q, tau)
+					orgtrLower(q, n, tau)
+					if f := steqr(d, e, q, n, work); f != 0 {
+						info[i] = int32(f)
+						continue
+					}
+					m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+					finish(d, q, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
 				}
-				d, e := de[2*n*l:2*n*l+n], de[2*n*l+n:2*n*(l+1)]
-				reflectorsOf(g, n, gld, l, q, tau)
-				orgtrLower(q, n, tau)
-				if f := steqr(d, e, q, n, work); f != 0 {
-					info[i] = int32(f)
-					continue
-				}
-				m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-				finish(d, q, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
-			}
+			})
 			return
 		}
 		// All of the group's tridiagonal matrices through sterf at once.
@@ -144,15 +153,20 @@ func reflectorsOf[T batchlas.Float](g []T, n, gld, l int, q, tau []T) {
 	tau[max(n-1, 0)] = 0
 }
 
-// lanesTriSlot is the lanestri kernel's per-worker scratch: the group, its
-// diagonal, subdiagonal and lanes.Tridiag's scratch (n vectors each), the
-// group's scale factors, each matrix's diagonal and subdiagonal, and with
-// vectors one matrix's Q, reflector factors and rotations.
-func lanesTriSlot[T batchlas.Float](n int, jobz Job) int {
+// lanesTriSlot is the lanestri kernel's per-worker scratch for a call
+// with ctx: the group, its diagonal, subdiagonal and lanes.Tridiag's
+// scratch (n vectors each), the group's scale factors, each matrix's
+// diagonal and subdiagonal, and with vectors a lane slot for each worker
+// that may help with the group's lanes.
+func lanesTriSlot[T batchlas.Float](ctx context.Context, n int, jobz Job) int {
 	L := lanes.Lanes[T]()
 	s := (lanes.GroupLD(n)+5)*n*L + L
 	if jobz == WithVectors {
-		s += n*n + 3*n
+		s += parallel.Workers(ctx) * lanesTriLaneSlot(n)
 	}
 	return parallel.Pad(s)
 }
+
+// lanesTriLaneSlot is one lane's scratch with vectors: its Q, reflector
+// factors and rotations.
+func lanesTriLaneSlot(n int) int { return n*n + 3*n }

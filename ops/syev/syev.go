@@ -263,7 +263,7 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, jobz Job, a
 	case tridiagFamily:
 		return parallel.Workers(ctx) * tridiagSlot(n)
 	case lanesTriFamily:
-		return parallel.Workers(ctx) * lanesTriSlot[T](n, jobz)
+		return parallel.Workers(ctx) * lanesTriSlot[T](ctx, n, jobz)
 	case blockedFamily:
 		nb := c.Field("nb")
 		if n <= nb {

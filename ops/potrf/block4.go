@@ -11,13 +11,14 @@ import (
 // or two multiply-adds per loaded row: every pair ends with a one-source
 // update of its second column and two separate scaling passes, and when
 // the number of source columns is 2 mod 4 two more one-source passes. A
-// block of four columns is updated by two lowerUpdate2 sweeps over a
-// multiple of four sources (no remainder passes), then factored by
-// lowerFactor4: its 4x4 diagonal block inline, and the rows below it in
-// one pass that does all four columns' eliminations and scalings.
-// (Taking the update four targets by two sources instead, which needs no
-// spill, measured slower from n = 48: ten memory operations per row for
-// eight multiply-adds, against lowerUpdate2's eight.)
+// block of four columns is updated by the panel's earlier columns in one
+// product on the vector tile (lowerUpdateTile; two scalar lowerUpdate2
+// sweeps before, which left panels of 16 and 32 a third slower at
+// n = 128), then factored by lowerFactor4: its 4x4 diagonal block inline,
+// and the rows below it in one pass that does all four columns'
+// eliminations and scalings. (Doing that pass as a product with the
+// block's inverse on the tile, from a copy of the rows, measured 17%
+// slower at n = 128: a 4-column product uses half the tile.)
 
 // lowerFactor4 factors the four columns [j, j+4), rows to rowEnd (>= j+4),
 // whose updates by every column left of j are done: the 4x4 diagonal block
@@ -86,8 +87,8 @@ func lowerFactor4[T batchlas.Float](a []T, ld, j, rowEnd int) int {
 // lowerPanel factors the columns [j0, j0+jb) of the lower triangle, rows
 // down to rowEnd, assuming every column left of j0 has already been
 // subtracted from them: left-looking within the panel, four columns at a
-// time (two lowerUpdate2 sweeps of the panel's earlier columns, then
-// lowerFactor4),
+// time (the panel's earlier columns subtracted on the vector tile,
+// lowerUpdateTile, then lowerFactor4),
 // the last jb mod 4 columns by lowerPanel2. It returns 0, or the 1-based
 // index of the first column whose pivot is not positive (NaN included),
 // where it stops.
@@ -96,8 +97,7 @@ func lowerPanel[T batchlas.Float](a []T, ld, j0, jb, rowEnd int) int {
 	j := j0
 	for ; j+4 <= end; j += 4 {
 		if j > j0 {
-			lowerUpdate2(a, ld, j, rowEnd, j0, j)
-			lowerUpdate2(a, ld, j+2, rowEnd, j0, j)
+			lowerUpdateTile(a, ld, j, 4, rowEnd, j0)
 		}
 		if f := lowerFactor4(a, ld, j, rowEnd); f != 0 {
 			return f

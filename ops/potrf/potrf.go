@@ -180,8 +180,9 @@ func twin(c sel.Choice, dt sel.DType, k sel.Key, d *sel.Device) string {
 }
 
 // canRun is potrf's correctness gate (R3): the tiny kernel's stack array
-// holds n <= 16; lanes takes n <= 32; the vendor kernel needs gonum's LAPACK in the build. Every
-// other kernel factors any order.
+// holds n <= 16; lanes takes n <= 32; lpanel takes panels of 1 to
+// maxPanel columns (its stack buffer); the vendor kernel needs gonum's
+// LAPACK in the build. Every other kernel factors any order.
 func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case tinyFamily:
@@ -189,7 +190,7 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	case lanesFamily:
 		return k.Int(keyN) <= lanesMax
 	case lpanelFamily:
-		return c.Field("panel") >= 1
+		return c.Field("panel") >= 1 && c.Field("panel") <= maxPanel
 	case vendorFamily:
 		return d.Has("vendor:lapack")
 	}

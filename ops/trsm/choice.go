@@ -58,13 +58,13 @@ var (
 
 // Key names: the four enums compared as text, then the sizes of B and the
 // batch count by log distance.
-const keyNames = "side:exact uplo:exact ta:exact diag:exact m:log:16 n:log:16 batch:log"
+const keyNames = "side:exact uplo:exact ta:exact diag:exact m:log:4 n:log:4 batch:log"
 
 // Op is trsm's registration with the selection core, exported for tools
 // and tests (candidate lists, pins, the tuner grid).
 var Op = sel.Register(sel.OpSpec{
 	Name:      opName,
-	Revision:  2, // 2: m and n weigh 16 against batch
+	Revision:  3, // 2: m and n weigh 16 against batch; 3: 4 (see docs/decisions.md)
 	VendorLib: "blas",
 	Keys:      keyNames,
 	Families:  Families,

@@ -60,7 +60,21 @@ func lowerUpdateTile[T batchlas.Float](m []T, ld, j0, jb, rowEnd, k0 int) {
 	if j0 <= k0 {
 		return
 	}
+	// The save buffer is cleared on every call, so a panel of up to 8
+	// columns (every in-panel block, and the common panel) takes a small
+	// one rather than the 496 entries a panel of 32 needs.
+	if jb <= 8 {
+		var upper [8 * 7 / 2]T
+		updateKeepingUpper(m, ld, j0, jb, rowEnd, k0, upper[:])
+		return
+	}
 	var upper [maxPanel * (maxPanel - 1) / 2]T
+	updateKeepingUpper(m, ld, j0, jb, rowEnd, k0, upper[:])
+}
+
+// updateKeepingUpper is lowerUpdateTile with upper as the save buffer for
+// the diagonal block's strictly upper part (jb*(jb-1)/2 entries).
+func updateKeepingUpper[T batchlas.Float](m []T, ld, j0, jb, rowEnd, k0 int, upper []T) {
 	k := 0
 	for c := 1; c < jb; c++ {
 		k += copy(upper[k:], m[(j0+c)*ld+j0:(j0+c)*ld+j0+c])

@@ -21,7 +21,7 @@ import (
 // gonum's blas64.Trsm per matrix, the plain alternative for a Go user.
 // GFLOP/s counts m*m*n flops per matrix.
 func BenchmarkTrsm(b *testing.B) {
-	shapes := []struct{ m, n, batch int }{{8, 8, 65536}, {32, 32, 8192}, {128, 128, 256}}
+	shapes := []struct{ m, n, batch int }{{8, 8, 65536}, {32, 32, 8192}, {128, 128, 256}, {32, 1, 512}}
 	for _, s := range shapes {
 		r := testmat.Rand(1)
 		a := testmat.Batch[float64](r, s.m, s.m, s.batch, 0, 0)

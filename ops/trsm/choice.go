@@ -9,6 +9,11 @@ var (
 	// direct solves each matrix by substitution (direct.go): all 16
 	// side/uplo/trans/diag variants, any shape.
 	direct = &sel.Family{Name: "direct"}
+	// vector solves each matrix by substitution on whole vectors
+	// (vector.go, package subst): along the triangle for side Left, along
+	// B's rows for side Right. AVX-512 on x86-64-v4, a Go twin with the
+	// same bits elsewhere.
+	vector = &sel.Family{Name: "vector"}
 	// simd solves each matrix by blocks (simd.go): diagonal blocks by
 	// substitution, the products between them on the vector tile.
 	simdFamily = &sel.Family{Name: "simd"}
@@ -23,13 +28,14 @@ var (
 
 // Families lists every family trsm declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var Families = []*sel.Family{direct, simdFamily, blocked, vendor}
+var Families = []*sel.Family{direct, vector, simdFamily, blocked, vendor}
 
 // nativeCandidates are the pure-Go choices, simplest first. The blocked
 // leaf sizes are ordered smallest first: the last resort takes the first
 // blocked candidate, and nb=8 keeps the most work in gemm.
 var nativeCandidates = []sel.Choice{
 	direct.With(),
+	vector.With(),
 	simdFamily.With(),
 	blocked.With(8),
 	blocked.With(16),

@@ -5,6 +5,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/subst"
 )
 
 // The direct family: substitution, one matrix at a time, the batch spread
@@ -21,9 +22,9 @@ import (
 //   - a lower E is solved forward (row 0 first), an upper E backward.
 //
 // E is packed per worker into the workspace in the order the rows are
-// solved ("steps"): the row solved at step s holds its s coefficients
-// against the rows already solved, in increasing row order of C, then
-// 1/E[i,i] (1 for a unit diagonal). So the inner loop reads E and C
+// solved ("steps", subst.PackSteps): the row solved at step s holds its s
+// coefficients against the rows already solved, in increasing row order
+// of C, then 1/E[i,i] (1 for a unit diagonal). So the inner loop reads E and C
 // contiguously whatever the layout of A and the direction, and each
 // diagonal is inverted once per matrix instead of divided into every
 // column. Multiplying by the reciprocal differs from dividing only when
@@ -47,9 +48,6 @@ func geometry(p *problem, lda int) geom {
 	return g
 }
 
-// packedSize is the packed triangle of order t.
-func packedSize(t int) int { return t * (t + 1) / 2 }
-
 // panelCols is the number of columns of C that solveCols solves together
 // out of a panel (see solveCols).
 const panelCols = 4
@@ -57,14 +55,14 @@ const panelCols = 4
 // workSize is the per-worker workspace of the substitution kernel for a
 // triangle of order t: the packed triangle, then the column panel, padded
 // so that two workers' scratch never shares a cache line.
-func workSize(t int) int { return parallel.Pad(packedSize(t) + panelCols*t) }
+func workSize(t int) int { return parallel.Pad(subst.StepsSize(t) + panelCols*t) }
 
 // launchDirect solves every matrix of the batch by substitution.
 // alpha is not 0 (Trsm zeroes B itself).
 func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a, b batchlas.Batch[T], ws []T) error {
 	g := geometry(p, a.LD)
 	per := workSize(p.t)
-	np := packedSize(p.t)
+	np := subst.StepsSize(p.t)
 	unit := p.diag == batchlas.Unit
 	left := p.side == batchlas.Left
 	work := float64(p.t) * float64(p.t) * float64(p.r)
@@ -87,7 +85,7 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 		for i := lo; i < hi; i++ {
 			// A broadcast matrix is packed once per chunk.
 			if i == lo || a.Stride != 0 {
-				pack(pk, a.Data[i*a.Stride:], p.t, g, unit)
+				subst.PackSteps(pk, a.Data[i*a.Stride:], p.t, g.ers, g.ecs, g.back, unit)
 			}
 			if left {
 				solveCols(pk, xp, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
@@ -109,29 +107,6 @@ func zeroB[T batchlas.Float](ctx context.Context, b batchlas.Batch[T]) error {
 			}
 		}
 	})
-}
-
-// pack writes E into pk in step order (see above). It reads only the
-// referenced triangle of A, and the diagonal only when it is not unit.
-func pack[T batchlas.Float](pk, a []T, t int, g geom, unit bool) {
-	for s := 0; s < t; s++ {
-		row := pk[s*(s+1)/2:][: s+1 : s+1]
-		i, k0 := s, 0 // forward: row s against rows 0..s-1
-		if g.back {
-			i = t - 1 - s
-			k0 = i + 1 // backward: row t-1-s against rows i+1..t-1
-		}
-		o := i*g.ers + k0*g.ecs
-		for k := range row[:s] {
-			row[k] = a[o]
-			o += g.ecs
-		}
-		if unit {
-			row[s] = 1
-		} else {
-			row[s] = 1 / a[i*(g.ers+g.ecs)]
-		}
-	}
 }
 
 // step is where two consecutive steps s, s+1 find their data: the rows of

@@ -103,7 +103,7 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 //
 // A call whose ctx is cancelled or past its deadline returns a
 // *batchlas.InterruptedError wrapping ctx.Err(), which says how far it got
-// over the matrices of B. The direct and vendor kernels, blocked on a
+// over the matrices of B. The direct, vector and vendor kernels, blocked on a
 // triangle of order at most its nb, and the alpha == 0 path (B = 0) handle
 // each B_i on one worker from start to end: B_0 .. B_{Completed-1} are
 // done, every later B_i is untouched (Touched == Completed). blocked on a larger
@@ -130,7 +130,7 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		if !canRun(c, key, dev) {
 			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d on %s", c, p.m, p.n, dev.Key)
 		}
-		need := bufferSize(ctx, c, p)
+		need := bufferSize[T](ctx, c, p)
 		switch {
 		case ws == nil:
 			ws = make([]T, need)
@@ -147,6 +147,8 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		switch {
 		case c.Is(direct):
 			return launchDirect(ctx, p, alpha, a, b, ws)
+		case c.Is(vector):
+			return launchVector(ctx, p, alpha, a, b, ws)
 		case c.Is(simdFamily):
 			return launchSIMD(ctx, p, alpha, a, b)
 		case c.Is(blocked):
@@ -181,14 +183,17 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 	if err != nil {
 		return 0, err
 	}
-	return bufferSize(ctx, c, p), nil
+	return bufferSize[T](ctx, c, p), nil
 }
 
-// bufferSize is the workspace of choice c: a packed triangle and a column
-// panel per worker a call with ctx may use, for the substitution kernels
-// (direct, and the diagonal blocks of blocked); none for vendor.
-func bufferSize(ctx context.Context, c sel.Choice, p *problem) int {
+// bufferSize is the workspace of choice c: a packed triangle (and for
+// direct a column panel) per worker a call with ctx may use, for the
+// substitution kernels (direct, vector, and the diagonal blocks of
+// blocked); none for vendor and simd.
+func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem) int {
 	switch {
+	case c.Is(vector):
+		return parallel.Workers(ctx) * vectorWorkSize[T](p)
 	case c.Is(direct):
 		return parallel.Workers(ctx) * workSize(p.t)
 	case c.Is(blocked):
@@ -201,7 +206,7 @@ func bufferSize(ctx context.Context, c sel.Choice, p *problem) int {
 // shape; vendor needs gonum's BLAS in the build.
 func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
 	switch {
-	case c.Is(direct), c.Is(simdFamily):
+	case c.Is(direct), c.Is(vector), c.Is(simdFamily):
 		return true
 	case c.Is(blocked):
 		return c.Field("nb") >= 1

@@ -1,6 +1,9 @@
 package lanes
 
-import "github.com/batchlas-go/batchlas"
+import (
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/fma"
+)
 
 // Chol factors a group of Lanes[T]() symmetric positive definite n x n
 // matrices interleaved in a as L*L^T (right-looking, the column below each
@@ -54,7 +57,7 @@ func cholGo[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 			for k := j + 1; k < n; k++ {
 				x := *at(k, j)
 				for i := k; i < n; i++ {
-					*at(i, k) = fma(-*at(i, j), x, *at(i, k))
+					*at(i, k) = fma.Of(-*at(i, j), x, *at(i, k))
 				}
 			}
 		}
@@ -64,14 +67,14 @@ func cholGo[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 				y := bc[j*L+l] / *at(j, j)
 				bc[j*L+l] = y
 				for i := j + 1; i < n; i++ {
-					bc[i*L+l] = fma(-*at(i, j), y, bc[i*L+l])
+					bc[i*L+l] = fma.Of(-*at(i, j), y, bc[i*L+l])
 				}
 			}
 			for j := n - 1; j >= 0; j-- {
 				x := bc[j*L+l] / *at(j, j)
 				bc[j*L+l] = x
 				for i := j - 1; i >= 0; i-- {
-					bc[i*L+l] = fma(-*at(j, i), x, bc[i*L+l])
+					bc[i*L+l] = fma.Of(-*at(j, i), x, bc[i*L+l])
 				}
 			}
 		}

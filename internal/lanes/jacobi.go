@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/fma"
 )
 
 // Lanes is the number of matrices of T in one interleaved group: the
@@ -283,32 +284,7 @@ func rotate[T batchlas.Float](x, y []T, inc, n, l int, c, s T) {
 // rot returns c*x - s*y and s*x + c*y, each sum rounded once (the
 // assembly's fused multiply-add on the other product).
 func rot[T batchlas.Float](x, y, c, s T) (T, T) {
-	return fma(c, x, -T(s*y)), fma(s, x, T(c*y))
-}
-
-// fma is a*b + c rounded once, in T.
-func fma[T batchlas.Float](a, b, c T) T {
-	if Lanes[T]() == 16 {
-		return T(fma32(float32(a), float32(b), float32(c)))
-	}
-	return T(math.FMA(float64(a), float64(b), float64(c)))
-}
-
-// fma32 is a*b + c rounded once to float32. The product is exact in
-// float64; the float64 sum is made round-to-odd (nudged one unit away
-// from an even last bit towards the exact sum when it is inexact), and a
-// round-to-odd result with 29 bits to spare rounds to float32 as the
-// exact sum would (Boldo and Melquiond).
-func fma32(a, b, c float32) float32 {
-	p := float64(a) * float64(b)
-	s := p + float64(c)
-	// The error of the sum, exactly (Knuth's TwoSum).
-	pb := s - p
-	err := (p - (s - pb)) + (float64(c) - pb)
-	if err != 0 && math.Float64bits(s)&1 == 0 {
-		s = math.Nextafter(s, math.Copysign(math.Inf(1), err))
-	}
-	return float32(s)
+	return fma.Of(c, x, -T(s*y)), fma.Of(s, x, T(c*y))
 }
 
 func abs[T batchlas.Float](x T) T { return T(math.Abs(float64(x))) }

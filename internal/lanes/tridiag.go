@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/fma"
 )
 
 // Tridiag reduces a group of Lanes[T]() symmetric n x n matrices
@@ -48,9 +49,9 @@ func tridiagGo[T batchlas.Float](a []T, n, ld int, d, e, w []T) {
 			alpha := *at(i+1, i)
 			var s T
 			for r := i + 2; r < n; r++ {
-				s = fma(*at(r, i), *at(r, i), s)
+				s = fma.Of(*at(r, i), *at(r, i), s)
 			}
-			beta := -T(math.Copysign(float64(sqrt(fma(alpha, alpha, s))), float64(alpha)))
+			beta := -T(math.Copysign(float64(sqrt(fma.Of(alpha, alpha, s))), float64(alpha)))
 			tau, scal := T(0), T(1)
 			if s != 0 {
 				tau = (beta - alpha) / beta
@@ -70,10 +71,10 @@ func tridiagGo[T batchlas.Float](a []T, n, ld int, d, e, w []T) {
 			for j := i + 1; j < n; j++ {
 				t1 := *at(j, i)
 				var t2 T
-				*y(j) = fma(*at(j, j), t1, *y(j))
+				*y(j) = fma.Of(*at(j, j), t1, *y(j))
 				for r := j + 1; r < n; r++ {
-					*y(r) = fma(*at(r, j), t1, *y(r))
-					t2 = fma(*at(r, j), *at(r, i), t2)
+					*y(r) = fma.Of(*at(r, j), t1, *y(r))
+					t2 = fma.Of(*at(r, j), *at(r, i), t2)
 				}
 				*y(j) += t2
 			}
@@ -81,18 +82,18 @@ func tridiagGo[T batchlas.Float](a []T, n, ld int, d, e, w []T) {
 			var dot T
 			for r := i + 1; r < n; r++ {
 				*y(r) *= tau
-				dot = fma(*y(r), *at(r, i), dot)
+				dot = fma.Of(*y(r), *at(r, i), dot)
 			}
 			h := tau * -0.5 * dot
 			for r := i + 1; r < n; r++ {
-				*y(r) = fma(h, *at(r, i), *y(r))
+				*y(r) = fma.Of(h, *at(r, i), *y(r))
 			}
 			// A22 -= v*y^T + y*v^T, lower triangle.
 			for j := i + 1; j < n; j++ {
 				yj, vj := *y(j), *at(j, i)
 				for r := j; r < n; r++ {
-					x := fma(-*at(r, i), yj, *at(r, j))
-					*at(r, j) = fma(-*y(r), vj, x)
+					x := fma.Of(-*at(r, i), yj, *at(r, j))
+					*at(r, j) = fma.Of(-*y(r), vj, x)
 				}
 			}
 			*at(i+1, i) = beta

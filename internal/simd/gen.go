@@ -45,6 +45,8 @@ func main() {
 	for _, d := range dtypes {
 		gen(p, d)
 	}
+	prefetch(p)
+
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -169,5 +171,47 @@ func variant(p func(string, ...any), d dtype, nvec int) {
 	p("\tJMP %s", l)
 	p("%s_ret:", l)
 	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// prefetch writes the cache hints of Prefetch: for each of ncols columns
+// ld bytes apart, one PREFETCHT0 per 64 bytes of the column's bytes
+// [lo, hi) and one at its last byte, where lo and hi are 0 and nbytes, or
+// for a triangle (tri 1: lower, 2: upper) the bytes of its rows in column
+// k: from k*es (lower) or up to (k+1)*es (upper).
+func prefetch(p func(string, ...any)) {
+	p("")
+	p("// func prefetch(p unsafe.Pointer, nbytes, ld, ncols, es, tri int)")
+	p("TEXT ·prefetch(SB), NOSPLIT, $0-48")
+	p("\tMOVQ p+0(FP), DI")
+	p("\tMOVQ ld+16(FP), SI")
+	p("\tMOVQ ncols+24(FP), CX")
+	p("\tMOVQ es+32(FP), R8")
+	p("\tMOVQ tri+40(FP), R9")
+	p("\tXORQ R10, R10") // column index k times es
+	p("\tTESTQ CX, CX")
+	p("\tJZ prefetch_end")
+	p("prefetch_col:")
+	p("\tXORQ AX, AX")
+	p("\tMOVQ nbytes+8(FP), DX")
+	p("\tCMPQ R9, $1")
+	p("\tJNE prefetch_upper")
+	p("\tMOVQ R10, AX")
+	p("\tJMP prefetch_line")
+	p("prefetch_upper:")
+	p("\tCMPQ R9, $2")
+	p("\tJNE prefetch_line")
+	p("\tLEAQ (R10)(R8*1), DX")
+	p("prefetch_line:")
+	p("\tPREFETCHT0 (DI)(AX*1)")
+	p("\tADDQ $64, AX")
+	p("\tCMPQ AX, DX")
+	p("\tJLT prefetch_line")
+	p("\tPREFETCHT0 -1(DI)(DX*1)")
+	p("\tADDQ SI, DI")
+	p("\tADDQ R8, R10")
+	p("\tDECQ CX")
+	p("\tJNZ prefetch_col")
+	p("prefetch_end:")
 	p("\tRET")
 }

@@ -68,3 +68,21 @@ func Tile[T batchlas.Float](k int, a []T, lda int, b []T, bsl int, boff *[Cols]i
 	tileF32(k, (*float32)(unsafe.Pointer(&a[0])), lda*es, (*float32)(unsafe.Pointer(&b[0])), bsl*es, &boffB,
 		(*float32)(unsafe.Pointer(&c[0])), ldc*es, nvec, mask, ncols, (*[2]float32)(unsafe.Pointer(ab)), beta, count, sa*es, sb*es, sc*es)
 }
+
+//go:noescape
+func prefetch(p unsafe.Pointer, nbytes, ld, ncols, es, tri int)
+
+// Prefetch asks the CPU to bring rows x ncols of the column-major x
+// (leading dimension ld) into its caches, or with tri only the lower (tri
+// 1) or upper (tri 2) triangle of its first ncols columns. A hint: it
+// changes no result, and callers issue it for the next matrices while the
+// current ones are computed, where the hardware prefetcher, following
+// streams of addresses, would not fetch them in time.
+func Prefetch[T batchlas.Float](x []T, rows, ld, ncols, tri int) {
+	if rows <= 0 || ncols <= 0 || len(x) < (ncols-1)*ld+rows {
+		return
+	}
+	var z T
+	es := int(unsafe.Sizeof(z))
+	prefetch(unsafe.Pointer(&x[0]), rows*es, ld*es, ncols, es, tri)
+}

@@ -1341,3 +1341,37 @@ F32_v1_end:
 F32_v1_ret:
 	VZEROUPPER
 	RET
+
+// func prefetch(p unsafe.Pointer, nbytes, ld, ncols, es, tri int)
+TEXT ·prefetch(SB), NOSPLIT, $0-48
+	MOVQ p+0(FP), DI
+	MOVQ ld+16(FP), SI
+	MOVQ ncols+24(FP), CX
+	MOVQ es+32(FP), R8
+	MOVQ tri+40(FP), R9
+	XORQ R10, R10
+	TESTQ CX, CX
+	JZ prefetch_end
+prefetch_col:
+	XORQ AX, AX
+	MOVQ nbytes+8(FP), DX
+	CMPQ R9, $1
+	JNE prefetch_upper
+	MOVQ R10, AX
+	JMP prefetch_line
+prefetch_upper:
+	CMPQ R9, $2
+	JNE prefetch_line
+	LEAQ (R10)(R8*1), DX
+prefetch_line:
+	PREFETCHT0 (DI)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, DX
+	JLT prefetch_line
+	PREFETCHT0 -1(DI)(DX*1)
+	ADDQ SI, DI
+	ADDQ R8, R10
+	DECQ CX
+	JNZ prefetch_col
+prefetch_end:
+	RET

@@ -12,3 +12,6 @@ var AVX512 = false
 func Tile[T batchlas.Float](k int, a []T, lda int, b []T, bsl int, boff *[Cols]int, c []T, ldc, rows, ncols int, ab *[2]T, hasBeta bool, count, sa, sb, sc int) {
 	TileGo(k, a, lda, b, bsl, boff, c, ldc, rows, ncols, ab, hasBeta, count, sa, sb, sc)
 }
+
+// Prefetch is a cache hint; without the amd64 assembly it does nothing.
+func Prefetch[T batchlas.Float]([]T, int, int, int, int) {}

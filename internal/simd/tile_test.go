@@ -130,3 +130,25 @@ func checkGemm[T batchlas.Float](t *testing.T, r *rand.Rand, what string, ta, tb
 		}
 	}
 }
+
+// TestPrefetchIsOnlyAHint runs Prefetch over whole matrices, triangles,
+// empty shapes and shapes larger than the slice: nothing panics and no
+// element changes.
+func TestPrefetchIsOnlyAHint(t *testing.T) {
+	x := make([]float64, 40*37)
+	for i := range x {
+		x[i] = float64(i)
+	}
+	for _, c := range []struct{ rows, ld, ncols, tri int }{
+		{40, 40, 37, 0}, {37, 40, 37, 1}, {37, 40, 37, 2}, {1, 1, 1, 0}, {0, 40, 3, 0},
+		{40, 40, 0, 0}, {41, 41, 37, 0}, {len(x), len(x), 1, 0}, {len(x) + 1, 1, 1, 0},
+	} {
+		Prefetch(x, c.rows, c.ld, c.ncols, c.tri)
+		Prefetch(make([]float32, 8), c.rows, c.ld, c.ncols, c.tri)
+	}
+	for i, v := range x {
+		if v != float64(i) {
+			t.Fatalf("x[%d] = %v after Prefetch", i, v)
+		}
+	}
+}

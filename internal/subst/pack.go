@@ -134,24 +134,37 @@ func diagGo[T batchlas.Float](v, blk []T, lde, cnt int, back, unit bool) {
 // diagonal included unless unit, into e as a column-major t x t matrix
 // (E[i,k] = e[i+k*t]), for PackDiag and SolveCols when E is not
 // column-major in a's storage (ers != 1). The entries it does not read are
-// left as they are.
+// left as they are. It goes by tiles of peTile x peTile, so that the rows
+// it reads and the columns it writes stay in the L1 cache.
 func PackE[T batchlas.Float](e, a []T, t, ers, ecs int, back, unit bool) {
-	for i := range t {
-		k0, k1 := 0, i+1 // forward: row i against rows 0..i
-		if back {
-			k0, k1 = i, t
-		}
-		if unit && back {
-			k0++
-		} else if unit {
-			k1--
-		}
-		row := a[i*ers:]
-		for k := k0; k < k1; k++ {
-			e[i+k*t] = row[k*ecs]
+	for i0 := 0; i0 < t; i0 += peTile {
+		i1 := min(i0+peTile, t)
+		for k0 := 0; k0 < t; k0 += peTile {
+			k1 := min(k0+peTile, t)
+			if !back && k0 > i1-1 || back && k1-1 < i0 {
+				continue // the tile is outside the triangle
+			}
+			for i := i0; i < i1; i++ {
+				lo, hi := k0, min(k1, i+1) // forward: row i against rows 0..i
+				if back {
+					lo, hi = max(k0, i), k1
+				}
+				if unit && back && lo == i {
+					lo++
+				} else if unit && !back && hi == i+1 {
+					hi--
+				}
+				row := a[i*ers:]
+				for k := lo; k < hi; k++ {
+					e[i+k*t] = row[k*ecs]
+				}
+			}
 		}
 	}
 }
+
+// peTile is PackE's tile: 16 rows of E are two cache lines of float64.
+const peTile = 16
 
 // lane is the lane a block of cnt rows solves at its step st.
 func lane(st, cnt int, back bool) int {

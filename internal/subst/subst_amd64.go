@@ -24,27 +24,16 @@ func diagF64(v, e *float64, lde, cnt, back, unit int)
 func diagF32(v, e *float32, lde, cnt, back, unit int)
 
 //go:noescape
+func scaleF64(c *float64, ldc, nfull int, mask uint64, cols, count, sc int, a *float64, sa, unit int, alpha *float64)
+
+//go:noescape
+func scaleF32(c *float32, ldc, nfull int, mask uint64, cols, count, sc int, a *float32, sa, unit int, alpha *float32)
+
+//go:noescape
 func rowsF64(pk *float64, t, back int, c *float64, ldc, nfull int, mask uint64, alpha *float64)
 
 //go:noescape
 func rowsF32(pk *float32, t, back int, c *float32, ldc, nfull int, mask uint64, alpha *float32)
-
-//go:noescape
-func prefetch(p unsafe.Pointer, nbytes, ld, ncols, es, tri int)
-
-// Prefetch asks the CPU to bring rows x ncols of the column-major x
-// (leading dimension ld) into its caches, or with tri only the lower (tri
-// 1) or upper (tri 2) triangle of its first ncols columns: a hint with no
-// effect on results, issued for the next matrix while the current one is
-// solved.
-func Prefetch[T batchlas.Float](x []T, rows, ld, ncols, tri int) {
-	if rows <= 0 || ncols <= 0 || len(x) < (ncols-1)*ld+rows {
-		return
-	}
-	var z T
-	es := int(unsafe.Sizeof(z))
-	prefetch(unsafe.Pointer(&x[0]), rows*es, ld*es, ncols, es, tri)
-}
 
 func flag(b bool) int {
 	if b {
@@ -80,6 +69,23 @@ func diagAsm[T batchlas.Float](v, blk []T, lde, cnt int, back, unit bool) bool {
 		diagF64((*float64)(vp), (*float64)(ep), lde, cnt, flag(back), flag(unit))
 	} else {
 		diagF32((*float32)(vp), (*float32)(ep), lde, cnt, flag(back), flag(unit))
+	}
+	return true
+}
+
+// scaleAsm runs Scale in assembly when simd.AVX512 is set and reports
+// whether it did.
+func scaleAsm[T batchlas.Float](c []T, ldc, rows, cols, count, sc int, a []T, sa int, unit bool, alpha T) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	w := width[T]()
+	nfull, mask := rows/w, uint64(1)<<(rows%w)-1
+	cp, ap, alp := unsafe.Pointer(&c[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&alpha)
+	if w == 8 {
+		scaleF64((*float64)(cp), ldc, nfull, mask, cols, count, sc, (*float64)(ap), sa, flag(unit), (*float64)(alp))
+	} else {
+		scaleF32((*float32)(cp), ldc, nfull, mask, cols, count, sc, (*float32)(ap), sa, flag(unit), (*float32)(alp))
 	}
 	return true
 }

@@ -907,6 +907,66 @@ rowsF64_end:
 	VZEROUPPER
 	RET
 
+// func scaleF64(c *T, ldc, nfull int, mask uint64, cols, count, sc int, a *T, sa, unit int, alpha *T)
+TEXT ·scaleF64(SB), NOSPLIT, $0-88
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R8
+	SHLQ $3, R8
+	MOVQ mask+24(FP), AX
+	KMOVW AX, K1
+	MOVQ count+40(FP), CX
+	MOVQ a+56(FP), SI
+	MOVQ alpha+80(FP), AX
+	VBROADCASTSD (AX), Z31
+	MOVQ $0x3ff0000000000000, AX
+	VPBROADCASTQ AX, Z30
+	VPXORQ Z28, Z28, Z28
+	VMOVUPD Z30, Z29
+scaleF64_mat:
+	MOVQ unit+72(FP), AX
+	TESTQ AX, AX
+	JNZ scaleF64_cols
+	VBROADCASTSD (SI), Z0
+	VDIVPD Z0, Z30, Z29
+scaleF64_cols:
+	MOVQ DI, R10
+	MOVQ cols+32(FP), R11
+scaleF64_col:
+	MOVQ R10, R12
+	MOVQ nfull+16(FP), R13
+	TESTQ R13, R13
+	JZ scaleF64_tail
+scaleF64_vec:
+	VMULPD (R12), Z31, Z1
+	VADDPD Z28, Z1, Z1
+	VMULPD Z29, Z1, Z1
+	VMOVUPD Z1, (R12)
+	ADDQ $64, R12
+	DECQ R13
+	JNZ scaleF64_vec
+scaleF64_tail:
+	KORTESTW K1, K1
+	JZ scaleF64_next
+	VMOVUPD.Z (R12), K1, Z1
+	VMULPD Z31, Z1, Z1
+	VADDPD Z28, Z1, Z1
+	VMULPD Z29, Z1, Z1
+	VMOVUPD Z1, K1, (R12)
+scaleF64_next:
+	ADDQ R8, R10
+	DECQ R11
+	JNZ scaleF64_col
+	MOVQ sc+48(FP), AX
+	SHLQ $3, AX
+	ADDQ AX, DI
+	MOVQ sa+64(FP), AX
+	SHLQ $3, AX
+	ADDQ AX, SI
+	DECQ CX
+	JNZ scaleF64_mat
+	VZEROUPPER
+	RET
+
 // func colsF32(cpl *T, cstride, ne, klo int, dg *T, row0, cnt, back int, c *T, ldc, ncols int, alpha *T)
 TEXT ·colsF32(SB), NOSPLIT, $0-96
 	MOVQ cnt+48(FP), CX
@@ -1810,36 +1870,62 @@ rowsF32_end:
 	VZEROUPPER
 	RET
 
-// func prefetch(p unsafe.Pointer, nbytes, ld, ncols, es, tri int)
-TEXT ·prefetch(SB), NOSPLIT, $0-48
-	MOVQ p+0(FP), DI
-	MOVQ ld+16(FP), SI
-	MOVQ ncols+24(FP), CX
-	MOVQ es+32(FP), R8
-	MOVQ tri+40(FP), R9
-	XORQ R10, R10
-	TESTQ CX, CX
-	JZ prefetch_end
-prefetch_col:
-	XORQ AX, AX
-	MOVQ nbytes+8(FP), DX
-	CMPQ R9, $1
-	JNE prefetch_upper
-	MOVQ R10, AX
-	JMP prefetch_line
-prefetch_upper:
-	CMPQ R9, $2
-	JNE prefetch_line
-	LEAQ (R10)(R8*1), DX
-prefetch_line:
-	PREFETCHT0 (DI)(AX*1)
-	ADDQ $64, AX
-	CMPQ AX, DX
-	JLT prefetch_line
-	PREFETCHT0 -1(DI)(DX*1)
-	ADDQ SI, DI
+// func scaleF32(c *T, ldc, nfull int, mask uint64, cols, count, sc int, a *T, sa, unit int, alpha *T)
+TEXT ·scaleF32(SB), NOSPLIT, $0-88
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R8
+	SHLQ $2, R8
+	MOVQ mask+24(FP), AX
+	KMOVW AX, K1
+	MOVQ count+40(FP), CX
+	MOVQ a+56(FP), SI
+	MOVQ alpha+80(FP), AX
+	VBROADCASTSS (AX), Z31
+	MOVQ $0x3f800000, AX
+	VPBROADCASTD AX, Z30
+	VPXORQ Z28, Z28, Z28
+	VMOVUPD Z30, Z29
+scaleF32_mat:
+	MOVQ unit+72(FP), AX
+	TESTQ AX, AX
+	JNZ scaleF32_cols
+	VBROADCASTSS (SI), Z0
+	VDIVPS Z0, Z30, Z29
+scaleF32_cols:
+	MOVQ DI, R10
+	MOVQ cols+32(FP), R11
+scaleF32_col:
+	MOVQ R10, R12
+	MOVQ nfull+16(FP), R13
+	TESTQ R13, R13
+	JZ scaleF32_tail
+scaleF32_vec:
+	VMULPS (R12), Z31, Z1
+	VADDPS Z28, Z1, Z1
+	VMULPS Z29, Z1, Z1
+	VMOVUPS Z1, (R12)
+	ADDQ $64, R12
+	DECQ R13
+	JNZ scaleF32_vec
+scaleF32_tail:
+	KORTESTW K1, K1
+	JZ scaleF32_next
+	VMOVUPS.Z (R12), K1, Z1
+	VMULPS Z31, Z1, Z1
+	VADDPS Z28, Z1, Z1
+	VMULPS Z29, Z1, Z1
+	VMOVUPS Z1, K1, (R12)
+scaleF32_next:
 	ADDQ R8, R10
+	DECQ R11
+	JNZ scaleF32_col
+	MOVQ sc+48(FP), AX
+	SHLQ $2, AX
+	ADDQ AX, DI
+	MOVQ sa+64(FP), AX
+	SHLQ $2, AX
+	ADDQ AX, SI
 	DECQ CX
-	JNZ prefetch_col
-prefetch_end:
+	JNZ scaleF32_mat
+	VZEROUPPER
 	RET

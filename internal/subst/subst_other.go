@@ -10,7 +10,6 @@ func colsAsm[T batchlas.Float]([]T, int, []T, block, bool, []T, int, int, T) boo
 
 func diagAsm[T batchlas.Float]([]T, []T, int, int, bool, bool) bool { return false }
 
-func rowsAsm[T batchlas.Float]([]T, int, bool, []T, int, int, T) bool { return false }
+func scaleAsm[T batchlas.Float]([]T, int, int, int, int, int, []T, int, bool, T) bool { return false }
 
-// Prefetch is a cache hint; without the assembly it does nothing.
-func Prefetch[T batchlas.Float]([]T, int, int, int, int) {}
+func rowsAsm[T batchlas.Float]([]T, int, bool, []T, int, int, T) bool { return false }

@@ -287,3 +287,60 @@ func TestZeroPivotStaysInItsLanes(t *testing.T) {
 		}
 	}
 }
+
+func TestScale(t *testing.T) {
+	testScale[float64](t)
+	testScale[float32](t)
+}
+
+// testScale checks Scale against alpha*C/a on row counts that straddle
+// the vector and its masked tail, several columns and matrices, a
+// broadcast a (sa = 0), the gaps between columns and matrices untouched.
+func testScale[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, rows := range counts {
+		for _, cols := range []int{1, 2, 3} {
+			for _, sa := range []int{0, 2} {
+				for _, unit := range []bool{false, true} {
+					const count = 3
+					ld := rows + 1
+					sc := cols*ld + 2
+					c := make([]float64, count*sc)
+					for i := range c {
+						c[i] = poison
+						if i%sc < cols*ld && i%sc%ld < rows {
+							c[i] = r.NormFloat64()
+						}
+					}
+					a := make([]float64, count*2)
+					for i := range a {
+						a[i] = 1 + r.Float64()
+					}
+					alpha := 1 + r.Float64()
+					want := append([]float64(nil), c...)
+					for i := range count {
+						d := a[i*sa]
+						if unit {
+							d = 1
+						}
+						for j := range cols {
+							for k := range rows {
+								want[i*sc+j*ld+k] = alpha * want[i*sc+j*ld+k] / d
+							}
+						}
+					}
+					var outs [][]T
+					for _, avx := range paths() {
+						got := convert[T](c)
+						withPath(avx, func() { Scale(got, ld, rows, cols, count, sc, convert[T](a), sa, unit, T(alpha)) })
+						check(t, fmt.Sprintf("%T rows=%d cols=%d sa=%d unit=%v asm=%v", T(0), rows, cols, sa, unit, avx), got, want, 4*eps[T]())
+						outs = append(outs, got)
+					}
+					if len(outs) == 2 {
+						sameBits(t, fmt.Sprintf("%T rows=%d cols=%d", T(0), rows, cols), outs[0], outs[1])
+					}
+				}
+			}
+		}
+	}
+}

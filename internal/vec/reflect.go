@@ -4,12 +4,13 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/fma"
 )
 
 // Reflect applies the reflector H = I - tau*v*v^T from the left to ncols
 // columns of a, ld elements apart, each of len(v) rows starting at
 // a[c*ld]: col := col - (tau * v^T*col) * v, the update one fused
-// multiply-add per entry, fma(-w, v[i], col[i]) with w = tau*(v^T*col).
+// multiply-add per entry, fma.Of(-w, v[i], col[i]) with w = tau*(v^T*col).
 // The dot product is summed as the assembly sums it (see dot).
 func Reflect[T batchlas.Float](v, a []T, ld, ncols int, tau T) {
 	m := len(v)
@@ -24,7 +25,7 @@ func Reflect[T batchlas.Float](v, a []T, ld, ncols int, tau T) {
 		col := a[c*ld : c*ld+m]
 		w := dot(v, col) * tau
 		for i, vi := range v {
-			col[i] = fma(-w, vi, col[i])
+			col[i] = fma.Of(-w, vi, col[i])
 		}
 	}
 }
@@ -44,7 +45,7 @@ func dot[T batchlas.Float](v, x []T) T {
 	var acc [16]T
 	W := width[T]()
 	for i := range v {
-		acc[i%W] = fma(v[i], x[i], acc[i%W])
+		acc[i%W] = fma.Of(v[i], x[i], acc[i%W])
 	}
 	if r := len(v) % W; r != 0 {
 		for l := r; l < W; l++ {

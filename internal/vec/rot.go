@@ -2,7 +2,10 @@ package vec
 
 //go:generate go run gen.go
 
-import "github.com/batchlas-go/batchlas"
+import (
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/fma"
+)
 
 // RotForward applies the plane rotations (c[j], s[j]), j = 0 up to k-2,
 // to the column pairs (j, j+1) of z: rows rows, columns ld elements
@@ -12,7 +15,7 @@ import "github.com/batchlas-go/batchlas"
 //	x' = c*x + s*y,  y' = c*y - s*x
 //
 // (LAPACK's xLASR with side R, pivot V, direct F), each product-sum in one
-// fused multiply-add: x' = fma(s, y, c*x), y' = fma(c, y, -(s*x)).
+// fused multiply-add: x' = fma.Of(s, y, c*x), y' = fma.Of(c, y, -(s*x)).
 func RotForward[T batchlas.Float](z []T, ld, rows, k int, c, s []T) {
 	if k < 2 || rows == 0 {
 		return
@@ -26,7 +29,7 @@ func RotForward[T batchlas.Float](z []T, ld, rows, k int, c, s []T) {
 }
 
 // RotBackward is RotForward with j = k-2 down to 0 (direct B), its
-// products fused as y' = fma(c, y, -(s*x)), x' = fma(s, y, c*x).
+// products fused as y' = fma.Of(c, y, -(s*x)), x' = fma.Of(s, y, c*x).
 func RotBackward[T batchlas.Float](z []T, ld, rows, k int, c, s []T) {
 	if k < 2 || rows == 0 {
 		return
@@ -48,8 +51,8 @@ func rotForwardGo[T batchlas.Float](z []T, ld, rows, k int, c, s []T) {
 		x, y := z[j*ld:j*ld+rows], z[(j+1)*ld:(j+1)*ld+rows]
 		for i := range x {
 			xi, yi := x[i], y[i]
-			x[i] = fma(st, yi, ct*xi)
-			y[i] = fma(ct, yi, -(st * xi))
+			x[i] = fma.Of(st, yi, ct*xi)
+			y[i] = fma.Of(ct, yi, -(st * xi))
 		}
 	}
 }
@@ -61,8 +64,8 @@ func rotBackwardGo[T batchlas.Float](z []T, ld, rows, k int, c, s []T) {
 		x, y := z[j*ld:j*ld+rows], z[(j+1)*ld:(j+1)*ld+rows]
 		for i := range x {
 			xi, yi := x[i], y[i]
-			y[i] = fma(ct, yi, -(st * xi))
-			x[i] = fma(st, yi, ct*xi)
+			y[i] = fma.Of(ct, yi, -(st * xi))
+			x[i] = fma.Of(st, yi, ct*xi)
 		}
 	}
 }

@@ -24,6 +24,9 @@ func simdTiles[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 	return parallel.For(ctx, c.Count, flops, func(_, lo, hi int) {
 		if p.transA {
 			for i := lo; i < hi; i++ {
+				if i+1 < hi {
+					prefetchNext(p, i+1, 1)
+				}
 				simd.Gemm(true, p.transB, p.m, p.n, p.k, p.alpha, a.Data[i*a.Stride:], a.LD, b.Data[i*b.Stride:], b.LD, p.beta, c.Data[i*c.Stride:], c.LD)
 			}
 			return
@@ -51,6 +54,12 @@ func simdGroups[T batchlas.Float](p *problem[T], lo, hi int) {
 	per := max(1, simdGroupBytes/(elemSize[T]()*(span(p.a)+span(p.b)+span(p.c))))
 	for g0 := lo; g0 < hi; g0 += per {
 		count := min(per, hi-g0)
+		// The next group's A and B, all at once: its fetches then
+		// overlap this group's arithmetic (asking for it a part per
+		// tile, or for C too, measured slower).
+		if next := min(per, hi-g0-count); next > 0 {
+			prefetchNext(p, g0+count, next)
+		}
 		a, b, c := p.a.Data[g0*sa:], p.b.Data[g0*sb:], p.c.Data[g0*sc:]
 		for j0 := 0; j0 < n; j0 += simd.Cols {
 			bj, bsl, boff, nc := simd.ColumnsOfB(p.transB, b, p.b.LD, n, j0)
@@ -58,6 +67,20 @@ func simdGroups[T batchlas.Float](p *problem[T], lo, hi int) {
 				rows := min(tileRows, m-i0)
 				simd.Tile(k, a[i0:], lda, bj, bsl, &boff, c[j0*ldc+i0:], ldc, rows, nc, &ab, p.beta != 0, count, sa, sb, sc)
 			}
+		}
+	}
+}
+
+// prefetchNext asks for the operands A and B of matrices i .. i+count-1
+// ahead of their use. A broadcast operand (stride 0) is in cache already.
+func prefetchNext[T batchlas.Float](p *problem[T], i, count int) {
+	for _, op := range [...]batchlas.Batch[T]{p.a, p.b} {
+		if op.Stride == 0 {
+			continue
+		}
+		lo, hi := i*op.Stride, min(len(op.Data), (i+count)*op.Stride)
+		if hi > lo {
+			simd.Prefetch(op.Data[lo:hi], hi-lo, hi-lo, 1, 0)
 		}
 	}
 }

@@ -11,6 +11,10 @@
 //
 //   - direct: substitution per matrix, the triangle packed per worker so
 //     all 16 side/uplo/trans/diag variants run one register-blocked loop;
+//   - vector: substitution per matrix on whole vectors (package subst:
+//     AVX-512 on x86-64-v4, a Go twin with the same bits elsewhere), along
+//     the triangle for side Left and along B's rows for side Right, the
+//     next matrix prefetched while one is solved;
 //   - simd: each matrix by blocks of 16 on one worker, B scaled by alpha
 //     first: the diagonal blocks by substitution, every product between
 //     blocks on package simd's vector tile (AVX-512 on x86-64-v4);

@@ -23,7 +23,7 @@ import (
 // matrices it reports completed are bit for bit those of an uninterrupted
 // call (itself checked by its residual), the matrices it reports untouched
 // and all padding are untouched, stopped at the first check nothing is
-// touched. Kernels that solve each B_i on one worker (direct, vendor, and
+// touched. Kernels that solve each B_i on one worker (direct, vector, vendor, and
 // blocked on a triangle of order at most nb) report Touched == Completed,
 // and stopped at the second check exactly the first chunk is solved.
 // blocked on a larger triangle reports a chunk prefix completed, which

@@ -70,7 +70,7 @@ func nbSetsBlocks[T batchlas.Float](t *testing.T) {
 				}
 			}
 		case !c.Is(direct):
-			continue // vendor: gonum's own order
+			continue // vendor: gonum's own order; vector: blocks of a vector of rows, a lane broadcast per row
 		}
 		tested++
 		ctx := sel.WithPin(sel.WithPin(context.Background(), "gemm", "direct"), opName, c.String())

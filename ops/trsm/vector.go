@@ -5,6 +5,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/simd"
 	"github.com/batchlas-go/batchlas/internal/subst"
 )
 
@@ -39,8 +40,6 @@ func vectorWorkSize[T batchlas.Float](p *problem) int {
 // and the hints cost more than they save.
 const prefetchFrom = 2
 
-var ahead = 1
-
 // launchVector solves every matrix of the batch with the vector kernels.
 // alpha is not 0 (Trsm zeroes B itself).
 func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a, b batchlas.Batch[T], ws []T) error {
@@ -55,6 +54,10 @@ func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 	work := float64(p.t) * float64(p.t) * float64(p.r)
 	// At most one worker per slot of ws, so w*per+per <= len(ws).
 	return parallel.ForScratch(ctx, b.Count, work, len(ws)/per, func(w, lo, hi int) {
+		if p.t == 1 {
+			subst.Scale(b.Data[lo*b.Stride:], b.LD, p.m, p.n, hi-lo, b.Stride, a.Data[lo*a.Stride:], a.Stride, unit, alpha)
+			return
+		}
 		pk := ws[w*per : (w+1)*per]
 		var dg, et []T // side Left: the diagonal pack, then E = A^T
 		if left {
@@ -62,14 +65,14 @@ func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 		}
 		for i := lo; i < hi; i++ {
 			ai, bi := a.Data[i*a.Stride:], b.Data[i*b.Stride:]
-			if i+ahead < hi && p.t >= prefetchFrom {
+			if i+1 < hi && p.t >= prefetchFrom {
 				// The next matrix is read column by column in blocks
 				// of rows, which the hardware prefetcher does not
 				// follow: ask for its triangle and B ahead.
 				if a.Stride != 0 {
-					subst.Prefetch(a.Data[(i+ahead)*a.Stride:], p.t, a.LD, p.t, tri)
+					simd.Prefetch(a.Data[(i+1)*a.Stride:], p.t, a.LD, p.t, tri)
 				}
-				subst.Prefetch(b.Data[(i+ahead)*b.Stride:], p.m, b.LD, p.n, 0)
+				simd.Prefetch(b.Data[(i+1)*b.Stride:], p.m, b.LD, p.n, 0)
 			}
 			// A broadcast matrix is packed once per chunk.
 			pack := i == lo || a.Stride != 0
@@ -95,4 +98,3 @@ func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 		}
 	})
 }
-

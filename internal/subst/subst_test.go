@@ -117,13 +117,6 @@ func rhs(r *rand.Rand, t, n, ld int) []float64 {
 	return c
 }
 
-func eps[T batchlas.Float]() float64 {
-	if width[T]() == 8 {
-		return 0x1p-52
-	}
-	return 0x1p-23
-}
-
 // check compares got with want entry by entry (n vectors of length t, ld
 // apart, read as got[vec*ld + i] or transposed), the gaps untouched.
 func check[T batchlas.Float](tb testing.TB, what string, got []T, want []float64, tol float64) {
@@ -138,15 +131,6 @@ func check[T batchlas.Float](tb testing.TB, what string, got []T, want []float64
 		}
 		if math.Abs(g-w) > tol*(1+math.Abs(w)) || math.IsNaN(g) {
 			tb.Fatalf("%s: entry %d = %v, want %v", what, i, g, w)
-		}
-	}
-}
-
-func sameBits[T batchlas.Float](tb testing.TB, what string, asm, twin []T) {
-	tb.Helper()
-	for i := range asm {
-		if math.Float64bits(float64(asm[i])) != math.Float64bits(float64(twin[i])) {
-			tb.Fatalf("%s: entry %d: assembly %v, twin %v", what, i, asm[i], twin[i])
 		}
 	}
 }
@@ -171,6 +155,9 @@ func prepareCols[T batchlas.Float](a []T, s system) (e []T, lde int, dg []T) {
 	PackDiag(dg, e, lde, s.t, s.back, s.unit)
 	return e, lde, dg
 }
+
+// ulp is the spacing of T's numbers at 1: twice the unit round-off.
+func ulp[T batchlas.Float]() float64 { return 2 * testmat.Eps[T]() }
 
 func TestSolveCols(t *testing.T) {
 	testSolveCols[float64](t)
@@ -198,11 +185,11 @@ func testSolveCols[T batchlas.Float](t *testing.T) {
 						got := convert[T](c)
 						withPath(avx, func() { SolveCols(e, lde, dg, n, s.back, got, ld, nc, T(alpha)) })
 						what := fmt.Sprintf("%T t=%d ncols=%d back=%v transposed=%v unit=%v asm=%v", T(0), n, nc, v.back, v.transposed, unit, avx)
-						check(t, what, got, want, 8*float64(n)*eps[T]())
+						check(t, what, got, want, 8*float64(n)*ulp[T]())
 						outs = append(outs, got)
 					}
 					if len(outs) == 2 {
-						sameBits(t, fmt.Sprintf("%T t=%d ncols=%d back=%v unit=%v", T(0), n, nc, v.back, unit), outs[0], outs[1])
+						testmat.SameBits(t, fmt.Sprintf("%T t=%d ncols=%d back=%v unit=%v", T(0), n, nc, v.back, unit), outs[0], outs[1])
 					}
 				}
 			}
@@ -245,11 +232,11 @@ func testSolveRows[T batchlas.Float](t *testing.T) {
 						got := convert[T](c)
 						withPath(avx, func() { SolveRows(pk, n, s.back, got, ld, rows, T(alpha)) })
 						what := fmt.Sprintf("%T t=%d rows=%d back=%v transposed=%v unit=%v asm=%v", T(0), n, rows, v.back, v.transposed, unit, avx)
-						check(t, what, got, want, 8*float64(n)*eps[T]())
+						check(t, what, got, want, 8*float64(n)*ulp[T]())
 						outs = append(outs, got)
 					}
 					if len(outs) == 2 {
-						sameBits(t, fmt.Sprintf("%T t=%d rows=%d back=%v unit=%v", T(0), n, rows, v.back, unit), outs[0], outs[1])
+						testmat.SameBits(t, fmt.Sprintf("%T t=%d rows=%d back=%v unit=%v", T(0), n, rows, v.back, unit), outs[0], outs[1])
 					}
 				}
 			}
@@ -333,11 +320,11 @@ func testScale[T batchlas.Float](t *testing.T) {
 					for _, avx := range paths() {
 						got := convert[T](c)
 						withPath(avx, func() { Scale(got, ld, rows, cols, count, sc, convert[T](a), sa, unit, T(alpha)) })
-						check(t, fmt.Sprintf("%T rows=%d cols=%d sa=%d unit=%v asm=%v", T(0), rows, cols, sa, unit, avx), got, want, 4*eps[T]())
+						check(t, fmt.Sprintf("%T rows=%d cols=%d sa=%d unit=%v asm=%v", T(0), rows, cols, sa, unit, avx), got, want, 4*ulp[T]())
 						outs = append(outs, got)
 					}
 					if len(outs) == 2 {
-						sameBits(t, fmt.Sprintf("%T rows=%d cols=%d", T(0), rows, cols), outs[0], outs[1])
+						testmat.SameBits(t, fmt.Sprintf("%T rows=%d cols=%d", T(0), rows, cols), outs[0], outs[1])
 					}
 				}
 			}

@@ -2,11 +2,14 @@ package testmat
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/batchlas-go/batchlas"
 )
 
 // CheckGenerated runs the generator gen.go of the test's package directory
@@ -33,5 +36,17 @@ func CheckGenerated(t *testing.T, file string) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s differs from what gen.go writes: run go generate in this package's directory", file)
+	}
+}
+
+// SameBits fails the test at the first entry where the assembly's result
+// asm and its Go twin's differ in their bits: the check that a generated
+// kernel and its twin perform the same operations.
+func SameBits[T batchlas.Float](tb testing.TB, what string, asm, twin []T) {
+	tb.Helper()
+	for i := range asm {
+		if math.Float64bits(float64(asm[i])) != math.Float64bits(float64(twin[i])) {
+			tb.Fatalf("%s: entry %d: assembly %v, twin %v", what, i, asm[i], twin[i])
+		}
 	}
 }

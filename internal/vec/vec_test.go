@@ -141,7 +141,7 @@ func testRotations[T batchlas.Float](t *testing.T) {
 					got = append(got, z)
 				}
 				if len(got) == 2 {
-					sameBits(t, name, got[0], got[1])
+					testmat.SameBits(t, name, got[0], got[1])
 				}
 			}
 		}
@@ -203,17 +203,8 @@ func testReflect[T batchlas.Float](t *testing.T) {
 				got = append(got, a)
 			}
 			if len(got) == 2 {
-				sameBits(t, name, got[0], got[1])
+				testmat.SameBits(t, name, got[0], got[1])
 			}
-		}
-	}
-}
-
-func sameBits[T batchlas.Float](t *testing.T, what string, asm, twin []T) {
-	t.Helper()
-	for i := range asm {
-		if math.Float64bits(float64(asm[i])) != math.Float64bits(float64(twin[i])) {
-			t.Fatalf("%s: entry %d: assembly %v, twin %v", what, i, asm[i], twin[i])
 		}
 	}
 }

@@ -23,8 +23,10 @@ var (
 	familyPacked = &sel.Family{Name: "packed", Fields: []string{"kc"}}
 	// familySIMD runs 64-byte vector register tiles (three vectors of rows
 	// by 8 columns) straight on the operands (a transposed A is copied
-	// first, a row block at a time): AVX-512 on
-	// x86-64-v4, a portable Go tile of the same shape elsewhere.
+	// first, a row block at a time): AVX-512 on x86-64-v4, a portable Go
+	// tile of the same shape elsewhere. Small matrices go a group at a
+	// time; a big one by row panels and 512-deep k slices, its columns
+	// split over the workers when the batch is smaller than they are.
 	familySIMD = &sel.Family{Name: "simd"}
 	// familyVendor calls gonum BLAS per matrix, parallel over the batch.
 	familyVendor = &sel.Family{Name: "vendor", Vendor: true}

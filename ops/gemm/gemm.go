@@ -44,9 +44,10 @@ type problem[T batchlas.Float] struct {
 // C_0 .. C_{Completed-1} hold their results, every C_i from Touched on is
 // untouched, and the call can be resumed on the sub-batch from Completed
 // on. Every gemm kernel computes each C_i on one worker from start to end
-// (Touched == Completed), except that the packed kernel, on a batch with
-// fewer matrices than workers, cuts each matrix's columns over the workers:
-// the matrix it was on may then be partly written (Touched == Completed+1).
+// (Touched == Completed), except that the packed and simd kernels, on a
+// batch with fewer matrices than workers, cut each big matrix's columns
+// over the workers: the matrix they were on may then be partly written
+// (Touched == Completed+1).
 func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alpha T, a, b batchlas.Batch[T], beta T, c batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
 	p, err := newProblem(ta, tb, a, b, c)

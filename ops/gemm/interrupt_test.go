@@ -20,9 +20,10 @@ import (
 // wrapping context.Canceled; the matrices it reports completed are bit for
 // bit those of an uninterrupted call (itself checked against gonum), every
 // other matrix and all padding is untouched (every gemm kernel computes a
-// C_i on one worker, start to end: Touched == Completed, except packed on
-// a batch smaller than its workers, which cuts each matrix's columns over
-// them and may leave the one in progress partly written), stopped at the
+// C_i on one worker, start to end: Touched == Completed, except packed and
+// simd on a batch smaller than their workers, which cut each matrix's
+// columns over them and may leave the one in progress partly written),
+// stopped at the
 // first check nothing is touched, and stopped at the second exactly the
 // first chunk is done, neither nothing nor everything.
 func TestInterrupted(t *testing.T) {
@@ -40,12 +41,12 @@ func interrupted[T batchlas.Float](t *testing.T, c sel.Choice) {
 	cases := []struct {
 		s     shape
 		alpha T
-		split bool // packed may cut a matrix over workers (packedSplit)
+		split bool // packed and simd may cut a matrix over workers (splitColumns)
 	}{
 		{shape{batchlas.NoTrans, batchlas.Trans, 8, 8, 8, 1031}, 1.5, false},  // cheap matrices, many per chunk
 		{shape{batchlas.Trans, batchlas.NoTrans, 33, 21, 130, 24}, -1, false}, // k over kc=128: one matrix per chunk
 		{shape{batchlas.NoTrans, batchlas.NoTrans, 8, 8, 8, 1031}, 0, false},  // alpha 0: C = beta*C, no kernel
-		{shape{batchlas.NoTrans, batchlas.Trans, 110, 200, 100, 1}, 1, true},  // one big matrix: packed splits its columns
+		{shape{batchlas.NoTrans, batchlas.Trans, 110, 200, 1500, 1}, 1, true}, // one big matrix: packed and simd split its columns
 	}
 	for _, tc := range cases {
 		s := tc.s
@@ -76,7 +77,7 @@ func interrupted[T batchlas.Float](t *testing.T, c sel.Choice) {
 				continue
 			}
 			require.Less(t, n, total, "%s: interrupted after %d checks, as many as a whole call makes", what, n)
-			split := tc.split && c.Is(familyPacked) && packedParts(counter, &problem[T]{n: s.n, c: c0}, 1<<30, float64(2*s.m*s.n*s.k)) > 1
+			split := tc.split && (c.Is(familyPacked) || c.Is(familySIMD)) && splitParts(counter, &problem[T]{n: s.n, c: c0}, 1<<30, float64(2*s.m*s.n*s.k)) > 1
 			if split {
 				// A matrix cut over workers may be stopped half done.
 				require.LessOrEqual(t, ie.Touched-ie.Completed, 1, "%s n=%d: at most the matrix being split is partly written", what, n)

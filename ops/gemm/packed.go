@@ -82,8 +82,10 @@ func packed[T batchlas.Float](ctx context.Context, p *problem[T], ch sel.Choice,
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
 	a, b, c := p.a, p.b, p.c
 	slots := len(ws) / per
-	if parts := packedParts(ctx, p, slots, flops); parts > 1 {
-		return packedSplit(ctx, p, mc, kc, ws, need, per, slots, parts, flops)
+	if parts := splitParts(ctx, p, slots, flops); parts > 1 {
+		return splitColumns(ctx, p, parts, slots, flops, func(w int, sub *problem[T], a, b, c []T) {
+			packedOne(sub, mc, kc, ws[w*per:w*per+need], a, b, c)
+		})
 	}
 	// At most one worker per slot of ws, so w*per+need <= len(ws).
 	return parallel.ForScratch(ctx, c.Count, flops, slots, func(w, lo, hi int) {
@@ -92,74 +94,6 @@ func packed[T batchlas.Float](ctx context.Context, p *problem[T], ch sel.Choice,
 			packedOne(p, mc, kc, scratch, a.Data[i*a.Stride:], b.Data[i*b.Stride:], c.Data[i*c.Stride:])
 		}
 	})
-}
-
-// packedSplitMinCols and packedSplitMinFlops bound the split of one matrix
-// (packedParts): each part has at least this many columns of C, and a
-// matrix is split only when it is worth more than a few chunks of work.
-const (
-	packedSplitMinCols  = 64
-	packedSplitMinFlops = 4 << 20
-)
-
-// packedParts is the number of column parts each matrix is cut into so
-// that a batch smaller than the call's workers still keeps them busy (a
-// single big product uses every core): 1 when the batch alone fills them
-// or the matrices are too small to be worth splitting.
-func packedParts[T batchlas.Float](ctx context.Context, p *problem[T], slots int, flops float64) int {
-	workers := min(parallel.Workers(ctx), max(slots, 1))
-	if p.c.Count >= workers || flops < packedSplitMinFlops {
-		return 1
-	}
-	return max(1, min(workers, p.n/packedSplitMinCols))
-}
-
-// packedSplit runs the batch one matrix at a time, each cut into parts
-// blocks of whole columns of C run on different workers. Every element of
-// C sums the same products in the same order as packedOne on the whole
-// matrix (only k is ever sliced, and the same way), so the result is the
-// same bit for bit for any number of parts or workers. A done ctx stops
-// the call between matrices, or inside one with that matrix reported as
-// possibly partly written.
-func packedSplit[T batchlas.Float](ctx context.Context, p *problem[T], mc, kc int, ws []T, need, per, slots, parts int, flops float64) error {
-	a, b, c := p.a, p.b, p.c
-	cols := roundUp((p.n+parts-1)/parts, wideMaxNR)
-	for i := range c.Count {
-		if err := ctx.Err(); err != nil {
-			return &batchlas.InterruptedError{Count: c.Count, Completed: i, Touched: i, Err: err}
-		}
-		ai, bi, ci := a.Data[i*a.Stride:], b.Data[i*b.Stride:], c.Data[i*c.Stride:]
-		err := parallel.ForScratch(ctx, parts, flops/float64(parts), slots, func(w, lo, hi int) {
-			scratch := ws[w*per : w*per+need]
-			for q := lo; q < hi; q++ {
-				j0 := q * cols
-				if j0 >= p.n {
-					continue
-				}
-				// The sub-problem of columns j0 .. j0+cols-1 of C and
-				// op(B).
-				sub := *p
-				sub.n = min(cols, p.n-j0)
-				bsc := p.b.LD // op(B)'s column stride
-				if p.transB {
-					bsc = 1
-				}
-				bj := bi[j0*bsc:]
-				packedOne(&sub, mc, kc, scratch, ai, bj, ci[j0*p.c.LD:])
-			}
-		})
-		if ie, ok := err.(*batchlas.InterruptedError); ok {
-			touched := i
-			if ie.Touched > 0 {
-				touched = i + 1
-			}
-			return &batchlas.InterruptedError{Count: c.Count, Completed: i, Touched: touched, Err: ie.Err}
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // packedOne multiplies one matrix with the scratch of one worker.

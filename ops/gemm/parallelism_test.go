@@ -32,10 +32,11 @@ func TestParallelismDoesNotChangeResults(t *testing.T) {
 func sameForEveryParallelism[T batchlas.Float](t *testing.T, c sel.Choice) {
 	r := testmat.Rand(31)
 	for _, s := range []shape{
-		{batchlas.NoTrans, batchlas.Trans, 24, 20, 16, 300},    // 17 chunks of 18
-		{batchlas.Trans, batchlas.NoTrans, 5, 7, 3, 2000},      // 13 chunks of the 156-matrix grain
-		{batchlas.NoTrans, batchlas.NoTrans, 150, 300, 140, 1}, // packed cuts one matrix's columns over the workers
-		{batchlas.Trans, batchlas.Trans, 130, 257, 70, 2},      // and each of two
+		{batchlas.NoTrans, batchlas.Trans, 24, 20, 16, 300},     // 17 chunks of 18
+		{batchlas.Trans, batchlas.NoTrans, 5, 7, 3, 2000},       // 13 chunks of the 156-matrix grain
+		{batchlas.NoTrans, batchlas.NoTrans, 150, 300, 140, 1},  // one matrix on its own
+		{batchlas.NoTrans, batchlas.NoTrans, 200, 130, 1300, 1}, // packed and simd cut one matrix's columns over the workers
+		{batchlas.Trans, batchlas.Trans, 130, 257, 1000, 2},     // and each of two
 	} {
 		a, b, c0 := operands[T](r, s, layout{padLD: 1})
 		var ref batchlas.Batch[T]

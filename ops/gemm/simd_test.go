@@ -12,9 +12,12 @@ import (
 )
 
 // The simd family runs a tile position over a group of matrices at a time
-// (simdGroups, simdGroupBytes): batches that split into several groups,
-// with a last short one, padded strides and broadcast operands agree with
-// gonum, and no padding between matrices is written.
+// (simdGroups, simdGroupBytes), and a matrix too big for a group by row
+// panels and k slices (simdOne), split over the workers when the batch is
+// smaller than they are (splitColumns): batches that split into several
+// groups, with a last short one, matrices of several panels and slices
+// with short last ones, split or not, padded strides and broadcast
+// operands agree with gonum, and no padding between matrices is written.
 func TestSIMDGroups(t *testing.T) {
 	shapes := []shape{
 		{batchlas.NoTrans, batchlas.NoTrans, 70, 70, 70, 7}, // 2 per group: 2+2+2+1
@@ -22,6 +25,11 @@ func TestSIMDGroups(t *testing.T) {
 		{batchlas.NoTrans, batchlas.NoTrans, 24, 8, 5, 5000},
 		{batchlas.NoTrans, batchlas.Trans, 48, 8, 3, 5000},
 		{batchlas.Trans, batchlas.NoTrans, 9, 17, 65, 40},
+		// Panels of 128 (float64) or 256 rows, slices of 512, cut into
+		// column parts on two or more workers.
+		{batchlas.NoTrans, batchlas.NoTrans, 300, 130, 1300, 1},
+		{batchlas.NoTrans, batchlas.Trans, 200, 70, 600, 2},
+		{batchlas.Trans, batchlas.NoTrans, 100, 150, 2200, 1},
 	}
 	layouts := []layout{{}, {padLD: 3, padStride: 5}, {broadcast: true}}
 	ctx := pinned(familySIMD.With())

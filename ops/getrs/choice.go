@@ -12,6 +12,9 @@ var (
 	// time, while the factor and the panel of B stay in cache
 	// (permatrix.go, internal/lusolve).
 	permatrix = &sel.Family{Name: "permatrix"}
+	// vector is permatrix with both triangular solves on package subst's
+	// vector substitution, AVX-512 on x86-64-v4 (vector.go).
+	vector = &sel.Family{Name: "vector"}
 	// nested applies the row interchanges to the whole batch, then solves
 	// with L and U through the trsm op's entry point on the whole batch, so
 	// trsm's kernels (and through them gemm's) do the work and their
@@ -25,12 +28,12 @@ var (
 
 // Families lists every family getrs declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var Families = []*sel.Family{permatrix, nested, vendor}
+var Families = []*sel.Family{permatrix, vector, nested, vendor}
 
 // candidates is the one candidate list of getrs, the same for float32 and
 // float64 (gonum's BLAS has both Dtrsm and Strsm): the native choices,
 // then vendorCandidates (vendor.go, empty under -tags novendor).
-var candidates = append([]sel.Choice{permatrix.With(), nested.With()}, vendorCandidates...)
+var candidates = append([]sel.Choice{permatrix.With(), vector.With(), nested.With()}, vendorCandidates...)
 
 // Key names: the transpose compared as text, then the order of A, the
 // right-hand sides and the batch count by log distance; the two sizes

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -119,7 +120,7 @@ func checkPivots(ipiv batchlas.Vectors[int32], n, count int) error {
 //
 // A call whose ctx is cancelled or past its deadline returns a
 // *batchlas.InterruptedError wrapping ctx.Err(), which says how far it got
-// over the matrices of B. permatrix and vendor handle each B_i on one
+// over the matrices of B. permatrix, vector and vendor handle each B_i on one
 // worker from start to end: B_0 .. B_{Completed-1} are solved, every later
 // B_i is untouched (Touched == Completed). nested takes the whole batch
 // through three passes (interchanges, then the solve with L, then with U;
@@ -165,6 +166,11 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 		switch c.Family() {
 		case permatrix:
 			return launchPerMatrix(ctx, p, a, ipiv, b)
+		case vector:
+			if ws == nil {
+				ws = make([]T, parallel.Workers(ctx)*vectorWorkSize[T](p))
+			}
+			return launchVector(ctx, p, a, ipiv, b, ws)
 		case nested:
 			return launchNested(ctx, p, a, ipiv, b, ws)
 		case vendor:
@@ -202,10 +208,14 @@ func BufferSize[T batchlas.Float](ctx context.Context, trans batchlas.Transpose,
 
 // bufferSize is the workspace of choice c: nested hands its nested trsm
 // calls the larger of their two workspaces (one after the other, so they
-// share it); permatrix and vendor need none.
+// share it); vector packs the factor per worker, for the workers a call
+// with ctx may use; permatrix and vendor need none.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem, a, b batchlas.Batch[T]) (int, error) {
-	if c.Family() == nested {
+	switch c.Family() {
+	case nested:
 		return nestedSize(ctx, p, a, b)
+	case vector:
+		return parallel.Workers(ctx) * vectorWorkSize[T](p), nil
 	}
 	return 0, nil
 }
@@ -214,7 +224,7 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem,
 // shape; vendor needs gonum's BLAS in the build.
 func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
 	switch c.Family() {
-	case permatrix, nested:
+	case permatrix, vector, nested:
 		return true
 	case vendor:
 		return d.Has("vendor:blas")

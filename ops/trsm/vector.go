@@ -35,11 +35,6 @@ func vectorWorkSize[T batchlas.Float](p *problem) int {
 	return parallel.Pad(n)
 }
 
-// prefetchFrom is the smallest triangle whose next matrix is prefetched:
-// below it a matrix is a few cache lines the hardware fetches on its own,
-// and the hints cost more than they save.
-const prefetchFrom = 2
-
 // launchVector solves every matrix of the batch with the vector kernels.
 // alpha is not 0 (Trsm zeroes B itself).
 func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a, b batchlas.Batch[T], ws []T) error {
@@ -65,7 +60,7 @@ func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 		}
 		for i := lo; i < hi; i++ {
 			ai, bi := a.Data[i*a.Stride:], b.Data[i*b.Stride:]
-			if i+1 < hi && p.t >= prefetchFrom {
+			if i+1 < hi {
 				// The next matrix is read column by column in blocks
 				// of rows, which the hardware prefetcher does not
 				// follow: ask for its triangle and B ahead.

@@ -420,21 +420,22 @@ func timeFloor(ctx context.Context, tr traffic, p protocol) (float64, error) {
 // peerRow is one line of the comparison; a time is NaN where there is
 // none.
 type peerRow struct {
-	op        string
-	dt        sel.DType
-	shape     string
-	numpyMS   float64
-	autoMS    float64
-	floorMS   float64
-	flops     float64
-	kernel    string // the kernel the automatic call ran
-	numpyCall string // what was timed on numpy's side
-	why       string // why a time is missing
+	op           string
+	dt           sel.DType
+	shape        string
+	numpyMS      float64
+	autoMS       float64
+	floorMS      float64
+	flops        float64
+	kernel       string // the kernel the automatic call ran
+	numpyCall    string // what was timed on numpy's side
+	numpyThreads int    // the OpenBLAS threads of numpy's time
+	why          string // why a time is missing
 }
 
 // peerHeader is the table's header: the ratio reads "batchlas is this
 // many times as fast as numpy".
-var peerHeader = []string{"op", "dtype", "shape", "numpy ms", "batchlas ms", "speed vs numpy", "GFLOP/s", "copy floor ms", "vs floor", "batchlas kernel"}
+var peerHeader = []string{"op", "dtype", "shape", "numpy ms", "numpy threads", "batchlas ms", "speed vs numpy", "GFLOP/s", "copy floor ms", "vs floor", "batchlas kernel"}
 
 // cells formats a row; missing numbers read "-".
 func (r peerRow) cells() []string {
@@ -448,6 +449,7 @@ func (r peerRow) cells() []string {
 	return []string{
 		r.op, string(r.dt), r.shape,
 		num(has(r.numpyMS), formatPeerMS(r.numpyMS)),
+		num(has(r.numpyMS) && r.numpyThreads > 0, strconv.Itoa(r.numpyThreads)),
 		num(has(r.autoMS), formatPeerMS(r.autoMS)),
 		num(has(r.numpyMS) && has(r.autoMS), fmt.Sprintf("%.2fx", r.numpyMS/r.autoMS)),
 		num(has(r.autoMS) && r.flops > 0, fmt.Sprintf("%.2f", r.flops/(r.autoMS*1e6))),
@@ -538,11 +540,58 @@ func printPeerNotes(w io.Writer, rows []peerRow, notes []string) {
 
 // machineLine says what the comparison ran on: the CPU, Go, numpy and its
 // BLAS.
-func machineLine(rep numpyReport, threads int) string {
+func machineLine(rep numpyReport, threads []int) string {
 	cpu := cpuModel()
 	d := batchlas.Host()
-	return fmt.Sprintf("machine: %s (%d cores, %s); %s GOMAXPROCS=%d; numpy %s, %s (OPENBLAS_NUM_THREADS=%d)",
-		cpu, d.Cores, d.Key, runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, rep.BLAS, threads)
+	var ts []string
+	for _, t := range threads {
+		ts = append(ts, strconv.Itoa(t))
+	}
+	return fmt.Sprintf("machine: %s (%d cores, %s); %s GOMAXPROCS=%d; numpy %s, %s (OPENBLAS_NUM_THREADS=%s: the fastest per shape)",
+		cpu, d.Cores, d.Key, runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, rep.BLAS, strings.Join(ts, ","))
+}
+
+// parseThreadList reads --numpy-threads: positive counts, comma-separated,
+// each once; "" is 1 and cores (cores alone when it is 1).
+func parseThreadList(s string, cores int) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		if cores <= 1 {
+			return []int{1}, nil
+		}
+		return []int{1, cores}, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q: want thread counts of at least 1, comma-separated", f)
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// fasterNumpy merges the report r, timed with th threads, into best: each
+// shape keeps its fastest time (an error only where no run timed it), and
+// threads[i] the count that timed shape i's.
+func fasterNumpy(best, r numpyReport, th int, threads []int) numpyReport {
+	if best.Results == nil {
+		best = r
+		best.Results = slices.Clone(r.Results)
+		for i := range threads {
+			threads[i] = th
+		}
+		return best
+	}
+	for i, res := range r.Results {
+		cur := best.Results[i]
+		if res.Error == "" && (cur.Error != "" || res.MS < cur.MS) {
+			best.Results[i], threads[i] = res, th
+		}
+	}
+	return best
 }
 
 // cpuModel is the CPU's model name from /proc/cpuinfo, or the name the
@@ -567,7 +616,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 	opList := fs.String("op", "all", "ops of the list to time, comma-separated, or all")
 	dtypes := fs.String("dtype", "float64,float32", "dtypes of the list to time: float32, float64 or both comma-separated")
 	python := fs.String("python", "/usr/bin/python3", "the Python interpreter with numpy")
-	threads := fs.Int("numpy-threads", 1, "OpenBLAS threads of numpy (OPENBLAS_NUM_THREADS; one is fastest on these many small calls on a small machine)")
+	threadList := fs.String("numpy-threads", "", "OpenBLAS thread counts numpy is timed with (OPENBLAS_NUM_THREADS), comma-separated; each shape keeps numpy's fastest (default: 1 and the host's cores)")
 	markdown := fs.Bool("markdown", false, "print the table as Markdown")
 	maxBytes := maxBytesFlag(fs.FlagSet)
 	reps := fs.Int("reps", 5, "timings per shape on each side (the best is kept)")
@@ -578,8 +627,10 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(w, "automatic call of batchlas on the same call shapes in one run, and Go's copy")
 		fmt.Fprintln(w, "of the bytes each call must read and write (the memory floor). Each side: a")
 		fmt.Fprintln(w, "warm-up call, one timed call to size a timing (--target), then --reps timings;")
-		fmt.Fprintln(w, "the best is kept. numpy runs with OPENBLAS_NUM_THREADS from --numpy-threads,")
-		fmt.Fprintln(w, "and without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE in its environment.")
+		fmt.Fprintln(w, "the best is kept. numpy runs once per OPENBLAS_NUM_THREADS of --numpy-threads")
+		fmt.Fprintln(w, "(one thread is fastest on many small calls, all cores on one big one) and each")
+		fmt.Fprintln(w, "shape keeps its fastest; OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed")
+		fmt.Fprintln(w, "from its environment.")
 		fmt.Fprintln(w, "`make bench-peers` runs the default list.")
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "default shapes (an op this build has no spec for is skipped with a note):")
@@ -594,8 +645,9 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fs.usageError("unexpected arguments %q", fs.Args())
 	}
-	if *threads < 1 {
-		return fs.usageError("--numpy-threads must be at least 1")
+	threads, err := parseThreadList(*threadList, batchlas.Host().Cores)
+	if err != nil {
+		return fs.usageError("--numpy-threads: %v", err)
 	}
 	if *maxBytes <= 0 {
 		return fs.usageError("--max-cell-bytes must be positive")
@@ -649,9 +701,14 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx := context.Background()
 	fmt.Fprintf(stderr, "peers: timing %d shapes with numpy...\n", len(runs))
-	rep, err := timeNumpy(ctx, *python, filepath.Join(root, peersScript), *threads, pcs)
-	if err != nil {
-		return err
+	var rep numpyReport
+	numpyThreads := make([]int, len(pcs)) // per shape, the count of its fastest numpy time
+	for _, th := range threads {
+		r, err := timeNumpy(ctx, *python, filepath.Join(root, peersScript), th, pcs)
+		if err != nil {
+			return err
+		}
+		rep = fasterNumpy(rep, r, th, numpyThreads)
 	}
 	rows := make([]peerRow, len(runs))
 	bad := false
@@ -661,7 +718,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		if res := rep.Results[i]; res.Error != "" {
 			row.why = "numpy: " + res.Error
 		} else {
-			row.numpyMS, row.numpyCall = res.MS, res.Call
+			row.numpyMS, row.numpyCall, row.numpyThreads = res.MS, res.Call, numpyThreads[i]
 		}
 		fmt.Fprintf(stderr, "peers: timing %s with batchlas...\n", r)
 		auto, kernel, err := timeAuto(ctx, r, ms)
@@ -678,7 +735,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		}
 		rows[i] = row
 	}
-	fmt.Fprintln(stdout, machineLine(rep, *threads))
+	fmt.Fprintln(stdout, machineLine(rep, threads))
 	fmt.Fprintln(stdout)
 	printPeerTable(stdout, rows, *markdown)
 	printPeerNotes(stdout, rows, notes)

@@ -239,7 +239,8 @@ func TestPeersUsageErrors(t *testing.T) {
 		{[]string{"--shapes", "all", "--case", smallCase}, "--case and --shapes: give one"},
 		{[]string{"--op", "nosuch"}, `--op: no shape of op "nosuch" in the list`},
 		{[]string{"--dtype", "float16"}, `--dtype: "float16"`},
-		{[]string{"--numpy-threads", "0"}, "--numpy-threads must be at least 1"},
+		{[]string{"--numpy-threads", "0"}, `--numpy-threads: "0": want thread counts of at least 1`},
+		{[]string{"--numpy-threads", "1,x"}, `--numpy-threads: "x": want thread counts of at least 1`},
 		{[]string{"--nosuch"}, "unknown flag: --nosuch (go run ./tools/tune help peers)"},
 		{[]string{"extra"}, `unexpected arguments ["extra"]`},
 		{[]string{"--case", "potrf float64 uplo=L n=4"}, "missing key(s) batch"},
@@ -248,5 +249,35 @@ func TestPeersUsageErrors(t *testing.T) {
 		assert.Equal(t, 1, code, "%q", tc.args)
 		assert.Empty(t, out, "%q", tc.args)
 		assert.Contains(t, errs, tc.want, "%q", tc.args)
+	}
+}
+
+// numpy is timed once per thread count and each shape keeps its fastest
+// time, with the count that gave it; a shape that failed in one run takes
+// the other's time, and one that failed in both keeps its error.
+func TestFasterNumpyKeepsEachShapesBest(t *testing.T) {
+	one := numpyReport{Numpy: "1.24", BLAS: "b", Results: []numpyResult{{MS: 1}, {MS: 5}, {Error: "x"}, {Error: "y"}}}
+	two := numpyReport{Numpy: "1.24", BLAS: "b", Results: []numpyResult{{MS: 2}, {MS: 3}, {MS: 4}, {Error: "z"}}}
+	threads := make([]int, 4)
+	best := fasterNumpy(numpyReport{}, one, 1, threads)
+	best = fasterNumpy(best, two, 2, threads)
+	assert.Equal(t, []numpyResult{{MS: 1}, {MS: 3}, {MS: 4}, {Error: "y"}}, best.Results)
+	assert.Equal(t, []int{1, 2, 2, 1}, threads)
+	assert.Equal(t, numpyResult{Error: "x"}, one.Results[2], "the first report is not written")
+}
+
+func TestParseThreadList(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		cores int
+		want  []int
+	}{{"", 2, []int{1, 2}}, {"", 1, []int{1}}, {" ", 8, []int{1, 8}}, {"4", 2, []int{4}}, {"1, 2,1", 2, []int{1, 2}}} {
+		got, err := parseThreadList(tc.s, tc.cores)
+		require.NoError(t, err, "%q", tc.s)
+		assert.Equal(t, tc.want, got, "%q cores=%d", tc.s, tc.cores)
+	}
+	for _, s := range []string{"0", "-1", "1,", "two"} {
+		_, err := parseThreadList(s, 2)
+		assert.Error(t, err, "%q", s)
 	}
 }

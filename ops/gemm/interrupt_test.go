@@ -23,9 +23,8 @@ import (
 // C_i on one worker, start to end: Touched == Completed, except packed and
 // simd on a batch smaller than their workers, which cut each matrix's
 // columns over them and may leave the one in progress partly written),
-// stopped at the
-// first check nothing is touched, and stopped at the second exactly the
-// first chunk is done, neither nothing nor everything.
+// stopped at the first check nothing is touched, and stopped at the second
+// exactly the first chunk is done, neither nothing nor everything.
 func TestInterrupted(t *testing.T) {
 	forEachCandidate(t, func(t *testing.T, dt sel.DType, c sel.Choice) {
 		if dt == sel.Float32 {

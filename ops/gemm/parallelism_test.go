@@ -37,6 +37,10 @@ func sameForEveryParallelism[T batchlas.Float](t *testing.T, c sel.Choice) {
 		{batchlas.NoTrans, batchlas.NoTrans, 150, 300, 140, 1},  // one matrix on its own
 		{batchlas.NoTrans, batchlas.NoTrans, 200, 130, 1300, 1}, // packed and simd cut one matrix's columns over the workers
 		{batchlas.Trans, batchlas.Trans, 130, 257, 1000, 2},     // and each of two
+		// Deeper than simd's k slices, several matrices per group: the
+		// chunks leave a group of one in different places per cap.
+		{batchlas.NoTrans, batchlas.NoTrans, 4, 4, 600, 301},
+		{batchlas.Trans, batchlas.NoTrans, 4, 4, 600, 301},
 	} {
 		a, b, c0 := operands[T](r, s, layout{padLD: 1})
 		var ref batchlas.Batch[T]

@@ -10,32 +10,29 @@ import (
 
 // simdTiles multiplies each matrix on the operands as they lie in memory with
 // register tiles of up to three 64-byte vectors of rows (24 float64 or 48
-// float32) by 8 columns, with no packing and no blocking: the tile of
-// op(B) (k x 8) stays in L1 while the row tiles go past it, and each
-// column of A is read as whole vectors. With op(A) = A^T the row block is
-// first copied transposed (simd.Gemm); op(B) may be either, as B's
-// elements are broadcast one at a time. Edges cost nothing extra: the last
-// row vector is masked, and a last block of fewer than 8 columns repeats
-// its last column of B and stores only the columns it has. The tile is
-// package simd's: AVX-512 on x86-64-v4, its Go twin elsewhere.
+// float32) by 8 columns, with no packing: the tile of op(B) (k x 8) stays
+// in L1 while the row tiles go past it, and each column of A is read as
+// whole vectors. op(A) = A^T is first copied transposed (simdTransposed);
+// op(B) may be either, as B's elements are broadcast one at a time. Edges
+// cost nothing extra: the last row vector is masked, and a last block of
+// fewer than 8 columns repeats its last column of B and stores only the
+// columns it has. The tile is package simd's: AVX-512 on x86-64-v4, its Go
+// twin elsewhere.
+//
+// Every element of C sums its products in slices of simdSliceDepth, in
+// order, whichever path (a group, one matrix, a split matrix) computes it:
+// the path a matrix takes depends on how the batch was cut over the
+// workers, and its bits must not.
 func simdTiles[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
-	a, b, c := p.a, p.b, p.c
-	if parts := splitParts(ctx, p, parallel.Workers(ctx), flops); parts > 1 {
-		return splitColumns(ctx, p, parts, parallel.Workers(ctx), flops, func(_ int, sub *problem[T], a, b, c []T) {
-			simdOne(sub, a, b, c)
+	workers := parallel.Workers(ctx)
+	if parts := splitParts(ctx, p, workers, flops); parts > 1 {
+		return splitColumns(ctx, p, parts, workers, flops, func(_ int, sub *problem[T], a, b, c []T) {
+			var buf [simdTransElems]T
+			simdOne(sub, a, b, c, buf[:])
 		})
 	}
-	return parallel.For(ctx, c.Count, flops, func(_, lo, hi int) {
-		if p.transA {
-			for i := lo; i < hi; i++ {
-				if i+1 < hi {
-					prefetchNext(p, i+1, 1)
-				}
-				simdOne(p, a.Data[i*a.Stride:], b.Data[i*b.Stride:], c.Data[i*c.Stride:])
-			}
-			return
-		}
+	return parallel.For(ctx, p.c.Count, flops, func(_, lo, hi int) {
 		simdGroups(p, lo, hi)
 	})
 }
@@ -44,12 +41,43 @@ func simdTiles[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 // while every column tile of C passes over it: about half of a core's L2.
 const simdPanelBytes = 512 << 10
 
-// simdSliceDepth is the depth of the k slices simdOne sums a deeper
-// product in. Without slices a panel of A that fits simdPanelBytes gets
-// thinner as k grows, and at k = 2048 each panel of 24 rows streamed all
-// of B from memory (83 GFLOP/s against 150 at k = 1024, float64, two
-// cores).
+// simdSliceDepth is the depth of the k slices every simd product is summed
+// in. Without slices a panel of A that fits simdPanelBytes gets thinner as
+// k grows, and at k = 2048 each panel of 24 rows streamed all of B from
+// memory (83 GFLOP/s against 150 at k = 1024, float64, two cores).
 const simdSliceDepth = 512
+
+// simdTransElems bounds op(A) = A^T copies that simdOne and simdGroups make
+// on the worker's stack: 32 KiB of float64. A matrix whose op(A) is bigger
+// runs simd.Gemm, which copies one row block at a time.
+const simdTransElems = 4096
+
+// simdTransposed reports whether op(A) of p is copied transposed whole
+// (m*k <= simdTransElems) rather than a row block at a time: a property of
+// the shape, so every path sums the same way.
+func simdTransposed[T batchlas.Float](p *problem[T]) bool {
+	return p.transA && p.m*p.k <= simdTransElems
+}
+
+// transposeA writes op(A) = A^T (m x k; A is k x m with leading dimension
+// lda) to dst, column-major with leading dimension m. Four rows of op(A)
+// at a time, so each store writes four neighbours.
+func transposeA[T batchlas.Float](dst, a []T, lda, m, k int) {
+	dst = dst[:m*k]
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		r0, r1, r2, r3 := a[i*lda:][:k], a[(i+1)*lda:][:k], a[(i+2)*lda:][:k], a[(i+3)*lda:][:k]
+		for l := range k {
+			d := dst[l*m+i:][:4]
+			d[0], d[1], d[2], d[3] = r0[l], r1[l], r2[l], r3[l]
+		}
+	}
+	for ; i < m; i++ {
+		for l, v := range a[i*lda:][:k] {
+			dst[l*m+i] = v
+		}
+	}
+}
 
 // simdOne multiplies one matrix. With op(A) = A the tiles run by row
 // panels of A of at most simdPanelBytes: each column block of op(B) then
@@ -57,21 +85,22 @@ const simdSliceDepth = 512
 // big for L2 would stream all of A from memory once per 8 columns. The
 // order of the tiles changes no sum, so neither does the panel height. A
 // product deeper than simdSliceDepth is summed in slices of that depth,
-// each added to C (C = alpha*S_1 + beta*C, then C = alpha*S_s + C): the
-// slices, like the panels, are fixed by the shape alone, so the result is
-// the same for any number of workers.
-func simdOne[T batchlas.Float](p *problem[T], a, b, c []T) {
-	if p.transA {
-		simd.Gemm(true, p.transB, p.m, p.n, p.k, p.alpha, a, p.a.LD, b, p.b.LD, p.beta, c, p.c.LD)
-		return
-	}
+// each added to C (C = alpha*S_1 + beta*C, then C = alpha*S_s + C). A
+// small op(A) = A^T is copied to buf (simdTransElems long) and runs the
+// same way; a bigger one runs simd.Gemm.
+func simdOne[T batchlas.Float](p *problem[T], a, b, c, buf []T) {
 	m, n, k := p.m, p.n, p.k
 	lda, ldc := p.a.LD, p.c.LD
-	tileRows := 3 * simd.Lanes[T]()
-	depth := k
-	if k > simdSliceDepth {
-		depth = simdSliceDepth
+	if p.transA {
+		if !simdTransposed(p) {
+			simd.Gemm(true, p.transB, m, n, k, p.alpha, a, lda, b, p.b.LD, p.beta, c, ldc)
+			return
+		}
+		transposeA(buf, a, lda, m, k)
+		a, lda = buf, m
 	}
+	tileRows := 3 * simd.Lanes[T]()
+	depth := min(k, simdSliceDepth)
 	panel := max(tileRows, simdPanelBytes/(elemSize[T]()*depth)/tileRows*tileRows)
 	for l0 := 0; l0 < k; l0 += depth {
 		kb := min(depth, k-l0)
@@ -86,6 +115,16 @@ func simdOne[T batchlas.Float](p *problem[T], a, b, c []T) {
 				bj = bj[l0*bsl:]
 				for i0 := r0; i0 < end; i0 += tileRows {
 					rows := min(tileRows, end-i0)
+					// The next tile's C, which the hardware would
+					// fetch only when this tile stores (6% at
+					// n = 1024, float64).
+					ni, nj := i0+tileRows, j0
+					if ni >= end {
+						ni, nj = r0, j0+simd.Cols
+					}
+					if nj < n {
+						simd.Prefetch(c[nj*ldc+ni:], min(tileRows, end-ni), ldc, min(simd.Cols, n-nj), 0)
+					}
 					simd.Tile(kb, a[l0*lda+i0:], lda, bj, bsl, &boff, c[j0*ldc+i0:], ldc, rows, nc, &ab, hasBeta, 1, 0, 0, 0)
 				}
 			}
@@ -98,18 +137,25 @@ func simdOne[T batchlas.Float](p *problem[T], a, b, c []T) {
 // cache while each of its tiles passes over all of its matrices.
 const simdGroupBytes = 256 << 10
 
-// simdGroups multiplies matrices lo .. hi-1 with op(A) = A. Each call of
-// the tile runs one tile position over a group of matrices (the assembly
-// loops over the batch), so a matrix of one tile (m up to 24 or 48, n up to
-// 8) costs one pass of the assembly and no Go code. The k == 0 case never
-// comes here (Gemm scales C instead).
+// simdGroups multiplies matrices lo .. hi-1. Each call of the tile runs
+// one tile position over a group of matrices (the assembly loops over the
+// batch), so a matrix of one tile (m up to 24 or 48, n up to 8) costs one
+// pass of the assembly and no Go code. A small op(A) = A^T is copied
+// transposed for the whole group first, into a buffer on this worker's
+// stack; a bigger one runs a matrix at a time (simdOne). The k == 0 case
+// never comes here (Gemm scales C instead).
 func simdGroups[T batchlas.Float](p *problem[T], lo, hi int) {
 	m, n, k := p.m, p.n, p.k
 	lda, ldc := p.a.LD, p.c.LD
 	sa, sb, sc := p.a.Stride, p.b.Stride, p.c.Stride
 	tileRows := 3 * simd.Lanes[T]()
-	ab := [2]T{p.alpha, p.beta}
 	per := max(1, simdGroupBytes/(elemSize[T]()*(span(p.a)+span(p.b)+span(p.c))))
+	var buf [simdTransElems]T
+	trans := simdTransposed(p)
+	if trans && sa != 0 {
+		// A broadcast A needs one copy for any group.
+		per = min(per, simdTransElems/(m*k))
+	}
 	for g0 := lo; g0 < hi; g0 += per {
 		count := min(per, hi-g0)
 		// The next group's A and B, all at once: its fetches then
@@ -119,15 +165,38 @@ func simdGroups[T batchlas.Float](p *problem[T], lo, hi int) {
 			prefetchNext(p, g0+count, next)
 		}
 		a, b, c := p.a.Data[g0*sa:], p.b.Data[g0*sb:], p.c.Data[g0*sc:]
-		if count == 1 {
-			simdOne(p, a, b, c)
+		if count == 1 || (p.transA && !trans) {
+			for i := range count {
+				simdOne(p, a[i*sa:], b[i*sb:], c[i*sc:], buf[:])
+			}
 			continue
 		}
-		for j0 := 0; j0 < n; j0 += simd.Cols {
-			bj, bsl, boff, nc := simd.ColumnsOfB(p.transB, b, p.b.LD, n, j0)
-			for i0 := 0; i0 < m; i0 += tileRows {
-				rows := min(tileRows, m-i0)
-				simd.Tile(k, a[i0:], lda, bj, bsl, &boff, c[j0*ldc+i0:], ldc, rows, nc, &ab, p.beta != 0, count, sa, sb, sc)
+		ga, glda, gsa := a, lda, sa
+		if trans {
+			ga, glda, gsa = buf[:], m, m*k
+			if sa == 0 {
+				gsa = 0
+			}
+			for i := range count {
+				transposeA(buf[i*gsa:], a[i*sa:], lda, m, k)
+				if gsa == 0 {
+					break // one copy serves a broadcast A
+				}
+			}
+		}
+		for l0 := 0; l0 < k; l0 += simdSliceDepth {
+			kb := min(simdSliceDepth, k-l0)
+			ab, hasBeta := [2]T{p.alpha, p.beta}, p.beta != 0
+			if l0 > 0 {
+				ab[1], hasBeta = 1, true
+			}
+			for j0 := 0; j0 < n; j0 += simd.Cols {
+				bj, bsl, boff, nc := simd.ColumnsOfB(p.transB, b, p.b.LD, n, j0)
+				bj = bj[l0*bsl:]
+				for i0 := 0; i0 < m; i0 += tileRows {
+					rows := min(tileRows, m-i0)
+					simd.Tile(kb, ga[l0*glda+i0:], glda, bj, bsl, &boff, c[j0*ldc+i0:], ldc, rows, nc, &ab, hasBeta, count, gsa, sb, sc)
+				}
 			}
 		}
 	}

@@ -16,7 +16,8 @@ import (
 // panels and k slices (simdOne), split over the workers when the batch is
 // smaller than they are (splitColumns): batches that split into several
 // groups, with a last short one, matrices of several panels and slices
-// with short last ones, split or not, padded strides and broadcast
+// with short last ones, split or not, op(A) = A^T copied whole or by
+// row blocks, padded strides and broadcast
 // operands agree with gonum, and no padding between matrices is written.
 func TestSIMDGroups(t *testing.T) {
 	shapes := []shape{
@@ -24,7 +25,13 @@ func TestSIMDGroups(t *testing.T) {
 		{batchlas.NoTrans, batchlas.Trans, 100, 9, 130, 5},  // 1 per group
 		{batchlas.NoTrans, batchlas.NoTrans, 24, 8, 5, 5000},
 		{batchlas.NoTrans, batchlas.Trans, 48, 8, 3, 5000},
+		// op(A) = A^T copied transposed for a whole group (m*k up to
+		// simdTransElems), deeper than a slice, and too big to copy whole.
 		{batchlas.Trans, batchlas.NoTrans, 9, 17, 65, 40},
+		{batchlas.Trans, batchlas.Trans, 30, 21, 40, 300},
+		{batchlas.Trans, batchlas.NoTrans, 5, 9, 700, 50},
+		{batchlas.Trans, batchlas.NoTrans, 64, 64, 64, 9},
+		{batchlas.Trans, batchlas.NoTrans, 65, 40, 64, 9},
 		// Panels of 128 (float64) or 256 rows, slices of 512, cut into
 		// column parts on two or more workers.
 		{batchlas.NoTrans, batchlas.NoTrans, 300, 130, 1300, 1},

@@ -46,6 +46,8 @@ func main() {
 		gen(p, d)
 	}
 	prefetch(p)
+	transpose(p, "F64", "Z", 8)
+	transpose(p, "F32", "Y", 4)
 
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -213,5 +215,102 @@ func prefetch(p func(string, ...any)) {
 	p("\tDECQ CX")
 	p("\tJNZ prefetch_col")
 	p("prefetch_end:")
+	p("\tRET")
+}
+
+// transpose writes transposeF64 and transposeF32: ni x nl blocks of 8 x 8
+// elements, block (I, L) of the source (rows 8I.., columns 8L.., row
+// stride lds bytes, each row contiguous) stored transposed into the
+// destination (row stride ldd bytes). float64 rows are one zmm register,
+// float32 rows one ymm register; both transpose in three rounds of eight
+// shuffles. Round 1 pairs rows (unpack low/high elements within 128-bit
+// lanes), round 2 pairs pairs, round 3 pairs quadruples: for float64 the
+// later rounds move 128-bit lanes (VSHUFF64X2 0x88 takes lanes 0 and 2 of
+// each source, 0xDD lanes 1 and 3), for float32 round 2 moves 64-bit pairs
+// within lanes (VSHUFPS 0x44 / 0xEE) and round 3 128-bit halves
+// (VPERM2F128 0x20 / 0x31).
+func transpose(p func(string, ...any), name, reg string, es int) {
+	fn := "transpose" + name
+	r := func(i int) string { return fmt.Sprintf("%s%d", reg, i) }
+	p("")
+	p("// func %s(src *T, lds int, dst *T, ldd int, ni, nl int)", fn)
+	p("TEXT ·%s(SB), NOSPLIT, $0-48", fn)
+	p("\tMOVQ src+0(FP), SI")
+	p("\tMOVQ lds+8(FP), R8")
+	p("\tMOVQ dst+16(FP), DI")
+	p("\tMOVQ ldd+24(FP), R9")
+	p("\tMOVQ ni+32(FP), CX")
+	p("%s_rows:", fn)
+	p("\tMOVQ nl+40(FP), DX")
+	p("\tMOVQ SI, AX")
+	p("\tMOVQ DI, BX")
+	p("%s_block:", fn)
+	p("\tMOVQ AX, R12")
+	for i := 0; i < 8; i++ {
+		if i > 0 {
+			p("\tADDQ R8, R12")
+		}
+		p("\tVMOVUP%s (R12), %s", map[int]string{8: "D", 4: "S"}[es], r(i))
+	}
+	sfx := map[int]string{8: "PD", 4: "PS"}[es]
+	// Round 1: rows 2q and 2q+1 into r(8+2q) (low) and r(9+2q) (high).
+	for q := 0; q < 4; q++ {
+		p("\tVUNPCKL%s %s, %s, %s", sfx, r(2*q+1), r(2*q), r(8+2*q))
+		p("\tVUNPCKH%s %s, %s, %s", sfx, r(2*q+1), r(2*q), r(9+2*q))
+	}
+	if es == 8 {
+		// Round 2 (r16..r23) and round 3 (r24..r31, column j in r24+j).
+		for h := 0; h < 2; h++ { // h = 0: even columns, 1: odd
+			a := func(q int) string { return r(8 + 2*q + h) }
+			p("\tVSHUFF64X2 $0x88, %s, %s, %s", a(1), a(0), r(16+4*h))
+			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", a(1), a(0), r(17+4*h))
+			p("\tVSHUFF64X2 $0x88, %s, %s, %s", a(3), a(2), r(18+4*h))
+			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", a(3), a(2), r(19+4*h))
+			c := func(i int) string { return r(16 + 4*h + i) }
+			p("\tVSHUFF64X2 $0x88, %s, %s, %s", c(2), c(0), r(24+h))   // column h
+			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", c(2), c(0), r(24+4+h)) // column 4+h
+			p("\tVSHUFF64X2 $0x88, %s, %s, %s", c(3), c(1), r(24+2+h)) // column 2+h
+			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", c(3), c(1), r(24+6+h)) // column 6+h
+		}
+	} else {
+		// Round 2: Y8+2q holds rows 2q, 2q+1 of columns 0, 1 | 4, 5 and
+		// Y9+2q of columns 2, 3 | 6, 7. Y0..Y7 take the results: Y(4g+c)
+		// holds rows 4g..4g+3 of columns c | c+4.
+		for g := 0; g < 2; g++ {
+			lo, hi := 8+4*g, 10+4*g
+			p("\tVSHUFPS $0x44, %s, %s, %s", r(hi), r(lo), r(4*g))
+			p("\tVSHUFPS $0xEE, %s, %s, %s", r(hi), r(lo), r(4*g+1))
+			p("\tVSHUFPS $0x44, %s, %s, %s", r(hi+1), r(lo+1), r(4*g+2))
+			p("\tVSHUFPS $0xEE, %s, %s, %s", r(hi+1), r(lo+1), r(4*g+3))
+		}
+		// Round 3: column c is the low halves of Y(c) and Y(4+c),
+		// column 4+c their high halves.
+		for c := 0; c < 4; c++ {
+			p("\tVPERM2F128 $0x20, %s, %s, %s", r(4+c), r(c), r(8+c))
+			p("\tVPERM2F128 $0x31, %s, %s, %s", r(4+c), r(c), r(12+c))
+		}
+	}
+	out := func(j int) string {
+		if es == 8 {
+			return r(24 + j)
+		}
+		return r(8 + j)
+	}
+	p("\tMOVQ BX, R12")
+	for j := 0; j < 8; j++ {
+		if j > 0 {
+			p("\tADDQ R9, R12")
+		}
+		p("\tVMOVUP%s %s, (R12)", map[int]string{8: "D", 4: "S"}[es], out(j))
+	}
+	p("\tADDQ $%d, AX", 8*es)
+	p("\tLEAQ (BX)(R9*8), BX")
+	p("\tDECQ DX")
+	p("\tJNE %s_block", fn)
+	p("\tLEAQ (SI)(R8*8), SI")
+	p("\tADDQ $%d, DI", 8*es)
+	p("\tDECQ CX")
+	p("\tJNE %s_rows", fn)
+	p("\tVZEROUPPER")
 	p("\tRET")
 }

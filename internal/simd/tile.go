@@ -87,11 +87,7 @@ func Gemm[T batchlas.Float](transA, transB bool, m, n, k int, alpha T, a []T, ld
 		rows := min(tileRows, m-i0)
 		for l0 := 0; l0 < k; l0 += kb {
 			depth := min(kb, k-l0)
-			for r := range rows {
-				for l, v := range a[(i0+r)*lda+l0:][:depth] {
-					buf[l*rows+r] = v
-				}
-			}
+			Transpose(buf[:], rows, a[i0*lda+l0:], lda, rows, depth)
 			ab := [2]T{alpha, beta}
 			if l0 > 0 {
 				ab[1] = 1

@@ -15,3 +15,8 @@ func Tile[T batchlas.Float](k int, a []T, lda int, b []T, bsl int, boff *[Cols]i
 
 // Prefetch is a cache hint; without the amd64 assembly it does nothing.
 func Prefetch[T batchlas.Float]([]T, int, int, int, int) {}
+
+// Transpose is TransposeGo without the amd64 assembly.
+func Transpose[T batchlas.Float](dst []T, ldd int, src []T, lds, m, k int) {
+	TransposeGo(dst, ldd, src, lds, m, k)
+}

@@ -12,12 +12,12 @@ import (
 // register tiles of up to three 64-byte vectors of rows (24 float64 or 48
 // float32) by 8 columns, with no packing: the tile of op(B) (k x 8) stays
 // in L1 while the row tiles go past it, and each column of A is read as
-// whole vectors. op(A) = A^T is first copied transposed (simdTransposed);
-// op(B) may be either, as B's elements are broadcast one at a time. Edges
-// cost nothing extra: the last row vector is masked, and a last block of
-// fewer than 8 columns repeats its last column of B and stores only the
-// columns it has. The tile is package simd's: AVX-512 on x86-64-v4, its Go
-// twin elsewhere.
+// whole vectors. op(A) = A^T is first copied transposed (simdCopied); op(B)
+// may be either, as B's elements are broadcast one at a time. Edges cost
+// nothing extra: the last row vector is masked, and a last block of fewer
+// than 8 columns repeats its last column of B and stores only the columns
+// it has. The tile is package simd's: AVX-512 on x86-64-v4, its Go twin
+// elsewhere.
 //
 // Every element of C sums its products in slices of simdSliceDepth, in
 // order, whichever path (a group, one matrix, a split matrix) computes it:
@@ -28,12 +28,23 @@ func simdTiles[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 	workers := parallel.Workers(ctx)
 	if parts := splitParts(ctx, p, workers, flops); parts > 1 {
 		return splitColumns(ctx, p, parts, workers, flops, func(_ int, sub *problem[T], a, b, c []T) {
-			var buf [simdTransElems]T
-			simdOne(sub, a, b, c, buf[:])
+			simdMatrix(sub, a, b, c)
 		})
 	}
 	return parallel.For(ctx, p.c.Count, flops, func(_, lo, hi int) {
-		simdGroups(p, lo, hi)
+		switch {
+		case !p.transA:
+			simdGroups(p, p.a.Data[lo*p.a.Stride:], p.a.LD, p.a.Stride, lo, hi)
+		case simdCopied(p):
+			simdGroupsCopied(p, lo, hi)
+		default:
+			for i := lo; i < hi; i++ {
+				if i+1 < hi {
+					prefetchNext(p, i+1, 1)
+				}
+				simdMatrix(p, p.a.Data[i*p.a.Stride:], p.b.Data[i*p.b.Stride:], p.c.Data[i*p.c.Stride:])
+			}
+		}
 	})
 }
 
@@ -47,58 +58,48 @@ const simdPanelBytes = 512 << 10
 // memory (83 GFLOP/s against 150 at k = 1024, float64, two cores).
 const simdSliceDepth = 512
 
-// simdTransElems bounds op(A) = A^T copies that simdOne and simdGroups make
-// on the worker's stack: 32 KiB of float64. A matrix whose op(A) is bigger
-// runs simd.Gemm, which copies one row block at a time.
-const simdTransElems = 4096
+// simdCopyElems bounds the copies of op(A) = A^T that simdMatrix and
+// simdGroupsCopied make on the worker's stack (128 KiB of float64); a
+// group's copies are made at once, so a group of small matrices costs one
+// pass of Go code per tile position. simdCopySmall is the buffer of a
+// group that needs no more, which is cheaper to clear for a tiny call (a
+// 4 x 4 x 4 batch of 64 took 2.1 us with the big buffer, 1.4 without).
+const (
+	simdCopyElems = 16384
+	simdCopySmall = 1024
+)
 
-// simdTransposed reports whether op(A) of p is copied transposed whole
-// (m*k <= simdTransElems) rather than a row block at a time: a property of
-// the shape, so every path sums the same way.
-func simdTransposed[T batchlas.Float](p *problem[T]) bool {
-	return p.transA && p.m*p.k <= simdTransElems
+// simdCopied reports whether op(A) of p is copied transposed whole (m*k <=
+// simdCopyElems) rather than a row block at a time by simd.Gemm: a
+// property of the shape, so every path sums the same way.
+func simdCopied[T batchlas.Float](p *problem[T]) bool {
+	return p.transA && p.m*p.k <= simdCopyElems
 }
 
-// transposeA writes op(A) = A^T (m x k; A is k x m with leading dimension
-// lda) to dst, column-major with leading dimension m. Four rows of op(A)
-// at a time, so each store writes four neighbours.
-func transposeA[T batchlas.Float](dst, a []T, lda, m, k int) {
-	dst = dst[:m*k]
-	i := 0
-	for ; i+4 <= m; i += 4 {
-		r0, r1, r2, r3 := a[i*lda:][:k], a[(i+1)*lda:][:k], a[(i+2)*lda:][:k], a[(i+3)*lda:][:k]
-		for l := range k {
-			d := dst[l*m+i:][:4]
-			d[0], d[1], d[2], d[3] = r0[l], r1[l], r2[l], r3[l]
-		}
-	}
-	for ; i < m; i++ {
-		for l, v := range a[i*lda:][:k] {
-			dst[l*m+i] = v
-		}
+// simdMatrix multiplies one matrix, whatever op(A) is.
+func simdMatrix[T batchlas.Float](p *problem[T], a, b, c []T) {
+	switch {
+	case !p.transA:
+		simdOne(p, a, p.a.LD, b, c)
+	case simdCopied(p):
+		var buf [simdCopyElems]T
+		simd.Transpose(buf[:], p.m, a, p.a.LD, p.m, p.k)
+		simdOne(p, buf[:], p.m, b, c)
+	default:
+		simd.Gemm(true, p.transB, p.m, p.n, p.k, p.alpha, a, p.a.LD, b, p.b.LD, p.beta, c, p.c.LD)
 	}
 }
 
-// simdOne multiplies one matrix. With op(A) = A the tiles run by row
-// panels of A of at most simdPanelBytes: each column block of op(B) then
-// passes over a panel that stays in L2, where without panels a matrix too
-// big for L2 would stream all of A from memory once per 8 columns. The
+// simdOne multiplies one matrix with op(A) = A (lda apart). The tiles run
+// by row panels of A of at most simdPanelBytes: each column block of op(B)
+// then passes over a panel that stays in L2, where without panels a matrix
+// too big for L2 would stream all of A from memory once per 8 columns. The
 // order of the tiles changes no sum, so neither does the panel height. A
 // product deeper than simdSliceDepth is summed in slices of that depth,
-// each added to C (C = alpha*S_1 + beta*C, then C = alpha*S_s + C). A
-// small op(A) = A^T is copied to buf (simdTransElems long) and runs the
-// same way; a bigger one runs simd.Gemm.
-func simdOne[T batchlas.Float](p *problem[T], a, b, c, buf []T) {
+// each added to C (C = alpha*S_1 + beta*C, then C = alpha*S_s + C).
+func simdOne[T batchlas.Float](p *problem[T], a []T, lda int, b, c []T) {
 	m, n, k := p.m, p.n, p.k
-	lda, ldc := p.a.LD, p.c.LD
-	if p.transA {
-		if !simdTransposed(p) {
-			simd.Gemm(true, p.transB, m, n, k, p.alpha, a, lda, b, p.b.LD, p.beta, c, ldc)
-			return
-		}
-		transposeA(buf, a, lda, m, k)
-		a, lda = buf, m
-	}
+	ldc := p.c.LD
 	tileRows := 3 * simd.Lanes[T]()
 	depth := min(k, simdSliceDepth)
 	panel := max(tileRows, simdPanelBytes/(elemSize[T]()*depth)/tileRows*tileRows)
@@ -137,25 +138,23 @@ func simdOne[T batchlas.Float](p *problem[T], a, b, c, buf []T) {
 // cache while each of its tiles passes over all of its matrices.
 const simdGroupBytes = 256 << 10
 
-// simdGroups multiplies matrices lo .. hi-1. Each call of the tile runs
-// one tile position over a group of matrices (the assembly loops over the
-// batch), so a matrix of one tile (m up to 24 or 48, n up to 8) costs one
-// pass of the assembly and no Go code. A small op(A) = A^T is copied
-// transposed for the whole group first, into a buffer on this worker's
-// stack; a bigger one runs a matrix at a time (simdOne). The k == 0 case
-// never comes here (Gemm scales C instead).
-func simdGroups[T batchlas.Float](p *problem[T], lo, hi int) {
+// simdGroupSize is the number of matrices simdGroups runs together.
+func simdGroupSize[T batchlas.Float](p *problem[T]) int {
+	return max(1, simdGroupBytes/(elemSize[T]()*(span(p.a)+span(p.b)+span(p.c))))
+}
+
+// simdGroups multiplies matrices lo .. hi-1 with op(A) = A, whose A_i is
+// at a[(i-lo)*sa:] (columns lda apart). Each call of the tile runs one tile position
+// over a group of matrices (the assembly loops over the batch), so a
+// matrix of one tile (m up to 24 or 48, n up to 8) costs one pass of the
+// assembly and no Go code. The k == 0 case never comes here (Gemm scales C
+// instead).
+func simdGroups[T batchlas.Float](p *problem[T], a []T, lda, sa, lo, hi int) {
 	m, n, k := p.m, p.n, p.k
-	lda, ldc := p.a.LD, p.c.LD
-	sa, sb, sc := p.a.Stride, p.b.Stride, p.c.Stride
+	ldc := p.c.LD
+	sb, sc := p.b.Stride, p.c.Stride
 	tileRows := 3 * simd.Lanes[T]()
-	per := max(1, simdGroupBytes/(elemSize[T]()*(span(p.a)+span(p.b)+span(p.c))))
-	var buf [simdTransElems]T
-	trans := simdTransposed(p)
-	if trans && sa != 0 {
-		// A broadcast A needs one copy for any group.
-		per = min(per, simdTransElems/(m*k))
-	}
+	per := simdGroupSize(p)
 	for g0 := lo; g0 < hi; g0 += per {
 		count := min(per, hi-g0)
 		// The next group's A and B, all at once: its fetches then
@@ -164,25 +163,10 @@ func simdGroups[T batchlas.Float](p *problem[T], lo, hi int) {
 		if next := min(per, hi-g0-count); next > 0 {
 			prefetchNext(p, g0+count, next)
 		}
-		a, b, c := p.a.Data[g0*sa:], p.b.Data[g0*sb:], p.c.Data[g0*sc:]
-		if count == 1 || (p.transA && !trans) {
-			for i := range count {
-				simdOne(p, a[i*sa:], b[i*sb:], c[i*sc:], buf[:])
-			}
+		ag, b, c := a[(g0-lo)*sa:], p.b.Data[g0*sb:], p.c.Data[g0*sc:]
+		if count == 1 {
+			simdOne(p, ag, lda, b, c)
 			continue
-		}
-		ga, glda, gsa := a, lda, sa
-		if trans {
-			ga, glda, gsa = buf[:], m, m*k
-			if sa == 0 {
-				gsa = 0
-			}
-			for i := range count {
-				transposeA(buf[i*gsa:], a[i*sa:], lda, m, k)
-				if gsa == 0 {
-					break // one copy serves a broadcast A
-				}
-			}
 		}
 		for l0 := 0; l0 < k; l0 += simdSliceDepth {
 			kb := min(simdSliceDepth, k-l0)
@@ -195,10 +179,50 @@ func simdGroups[T batchlas.Float](p *problem[T], lo, hi int) {
 				bj = bj[l0*bsl:]
 				for i0 := 0; i0 < m; i0 += tileRows {
 					rows := min(tileRows, m-i0)
-					simd.Tile(kb, ga[l0*glda+i0:], glda, bj, bsl, &boff, c[j0*ldc+i0:], ldc, rows, nc, &ab, hasBeta, count, gsa, sb, sc)
+					simd.Tile(kb, ag[l0*lda+i0:], lda, bj, bsl, &boff, c[j0*ldc+i0:], ldc, rows, nc, &ab, hasBeta, count, sa, sb, sc)
 				}
 			}
 		}
+	}
+}
+
+// simdGroupsCopied is simdGroups for op(A) = A^T copied whole: each group
+// of matrices (as many as simdCopyElems holds, or simdGroupSize if fewer)
+// has its A_i^T copied to a buffer on this worker's stack, then runs as
+// simdGroups on the copies. A broadcast A is copied once.
+func simdGroupsCopied[T batchlas.Float](p *problem[T], lo, hi int) {
+	mk := p.m * p.k
+	per := simdGroupSize(p)
+	if p.a.Stride != 0 {
+		per = min(per, simdCopyElems/mk)
+	}
+	if min(per, hi-lo)*mk <= simdCopySmall || (p.a.Stride == 0 && mk <= simdCopySmall) {
+		var buf [simdCopySmall]T
+		simdGroupsFrom(p, lo, hi, per, buf[:])
+		return
+	}
+	var buf [simdCopyElems]T
+	simdGroupsFrom(p, lo, hi, per, buf[:])
+}
+
+// simdGroupsFrom runs simdGroupsCopied's groups of per matrices with buf
+// for the copies.
+func simdGroupsFrom[T batchlas.Float](p *problem[T], lo, hi, per int, buf []T) {
+	mk, sa := p.m*p.k, p.a.Stride
+	for g0 := lo; g0 < hi; g0 += per {
+		count := min(per, hi-g0)
+		if sa == 0 {
+			simd.Transpose(buf, p.m, p.a.Data, p.a.LD, p.m, p.k)
+			simdGroups(p, buf, p.m, 0, g0, hi)
+			return
+		}
+		if next := min(per, hi-g0-count); next > 0 {
+			prefetchNext(p, g0+count, next) // as simdGroups does
+		}
+		for i := range count {
+			simd.Transpose(buf[i*mk:], p.m, p.a.Data[(g0+i)*sa:], p.a.LD, p.m, p.k)
+		}
+		simdGroups(p, buf, p.m, mk, g0, g0+count)
 	}
 }
 

@@ -28,6 +28,7 @@ func TestSIMDGroups(t *testing.T) {
 		// op(A) = A^T copied transposed for a whole group (m*k up to
 		// simdTransElems), deeper than a slice, and too big to copy whole.
 		{batchlas.Trans, batchlas.NoTrans, 9, 17, 65, 40},
+		{batchlas.Trans, batchlas.NoTrans, 4, 5, 6, 30}, // simdCopySmall
 		{batchlas.Trans, batchlas.Trans, 30, 21, 40, 300},
 		{batchlas.Trans, batchlas.NoTrans, 5, 9, 700, 50},
 		{batchlas.Trans, batchlas.NoTrans, 64, 64, 64, 9},

@@ -34,12 +34,7 @@ func packAWide[T batchlas.Float](dst, a []T, lda int, trans bool, i0, mb, l0, kb
 			clear(panel)
 		}
 		if trans {
-			for r := range rows {
-				src := a[(i+r)*lda+l0:][:kb]
-				for l, v := range src {
-					panel[l*mrw+r] = v
-				}
-			}
+			simd.Transpose(panel, mrw, a[i*lda+l0:], lda, rows, kb)
 			continue
 		}
 		off := l0*lda + i
@@ -68,12 +63,7 @@ func packBWide[T batchlas.Float](dst, b []T, ldb int, trans bool, l0, kb, j0, nb
 			}
 			continue
 		}
-		for c := range cols {
-			src := b[(j+c)*ldb+l0:][:kb]
-			for l, v := range src {
-				panel[l*nrw+c] = v
-			}
-		}
+		simd.Transpose(panel, nrw, b[j*ldb+l0:], ldb, cols, kb)
 	}
 }
 
@@ -109,6 +99,14 @@ func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c
 				for jr := 0; jr < nb; jr += nrw {
 					bpan := bp[jr*kb:]
 					for ir := 0; ir < mb; ir += mrw {
+						// The next tile's C, as simdOne does.
+						ni, nj := ir+mrw, jr
+						if ni >= mb {
+							ni, nj = 0, jr+nrw
+						}
+						if nj < nb {
+							simd.Prefetch(c[(j0+nj)*ldc+i0+ni:], min(mrw, mb-ni), ldc, min(nrw, nb-nj), 0)
+						}
 						simd.Tile(kb, ap[ir*kb:], mrw, bpan, nrw, &boff, c[(j0+jr)*ldc+i0+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), &ab, ab[1] != 0, 1, 0, 0, 0)
 					}
 				}

@@ -168,7 +168,11 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 			return launchPerMatrix(ctx, p, a, ipiv, b)
 		case vector:
 			if ws == nil {
-				ws = make([]T, parallel.Workers(ctx)*vectorWorkSize[T](p))
+				need, err := bufferSize(ctx, c, p, a, b)
+				if err != nil {
+					return err
+				}
+				ws = make([]T, need)
 			}
 			return launchVector(ctx, p, a, ipiv, b, ws)
 		case nested:

@@ -43,6 +43,8 @@ var defaultPeerShapes = []string{
 	"gemm float32 ta=N tb=N m=64 n=64 k=64 batch=2048",
 	"gemm float32 ta=N tb=N m=128 n=128 k=128 batch=1000",
 	"gemm float32 ta=N tb=N m=1024 n=1024 k=1024 batch=1",
+	"gemm float64 ta=T tb=N m=32 n=32 k=32 batch=8192",
+	"gemm float32 ta=T tb=N m=32 n=32 k=32 batch=8192",
 	"potrf float64 uplo=L n=8 batch=65536",
 	"potrf float64 uplo=L n=32 batch=8192",
 	"potrf float64 uplo=L n=128 batch=1000",
@@ -427,15 +429,16 @@ type peerRow struct {
 	autoMS       float64
 	floorMS      float64
 	flops        float64
-	kernel       string // the kernel the automatic call ran
-	numpyCall    string // what was timed on numpy's side
-	numpyThreads int    // the OpenBLAS threads of numpy's time
-	why          string // why a time is missing
+	peakGF       float64 // the measured FMA peak of dt (fmaPeak), 0 if none
+	kernel       string  // the kernel the automatic call ran
+	numpyCall    string  // what was timed on numpy's side
+	numpyThreads int     // the OpenBLAS threads of numpy's time
+	why          string  // why a time is missing
 }
 
 // peerHeader is the table's header: the ratio reads "batchlas is this
 // many times as fast as numpy".
-var peerHeader = []string{"op", "dtype", "shape", "numpy ms", "numpy threads", "batchlas ms", "speed vs numpy", "GFLOP/s", "copy floor ms", "vs floor", "batchlas kernel"}
+var peerHeader = []string{"op", "dtype", "shape", "numpy ms", "numpy threads", "batchlas ms", "speed vs numpy", "GFLOP/s", "of peak", "copy floor ms", "vs floor", "batchlas kernel"}
 
 // cells formats a row; missing numbers read "-".
 func (r peerRow) cells() []string {
@@ -453,6 +456,7 @@ func (r peerRow) cells() []string {
 		num(has(r.autoMS), formatPeerMS(r.autoMS)),
 		num(has(r.numpyMS) && has(r.autoMS), fmt.Sprintf("%.2fx", r.numpyMS/r.autoMS)),
 		num(has(r.autoMS) && r.flops > 0, fmt.Sprintf("%.2f", r.flops/(r.autoMS*1e6))),
+		num(has(r.autoMS) && r.flops > 0 && r.peakGF > 0, fmt.Sprintf("%.0f%%", 100*r.flops/(r.autoMS*1e6)/r.peakGF)),
 		num(has(r.floorMS), formatPeerMS(r.floorMS)),
 		num(has(r.floorMS) && has(r.autoMS), fmt.Sprintf("%.1fx", r.autoMS/r.floorMS)),
 		num(r.kernel != "", r.kernel),
@@ -521,6 +525,7 @@ func printPeerNotes(w io.Writer, rows []peerRow, notes []string) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "speed vs numpy: numpy ms / batchlas ms (above 1: batchlas is faster). vs floor: batchlas ms / copy floor ms,")
 	fmt.Fprintln(w, "the floor being Go's copy of the bytes one call must read and write. Times are the best of the timings.")
+	fmt.Fprintln(w, "of peak: GFLOP/s / the FMA peak on the machine line, measured in the same run.")
 	seen := map[string]bool{}
 	for _, r := range rows {
 		if r.numpyCall != "" && !seen[r.op] {
@@ -549,6 +554,28 @@ func machineLine(rep numpyReport, threads []int) string {
 	}
 	return fmt.Sprintf("machine: %s (%d cores, %s); %s GOMAXPROCS=%d; numpy %s, %s (OPENBLAS_NUM_THREADS=%s: the fastest per shape)",
 		cpu, d.Cores, d.Key, runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, rep.BLAS, strings.Join(ts, ","))
+}
+
+// measurePeaks measures the FMA peak of each dtype on the call's default
+// workers (fmaPeak), and the machine line's words for them ("" where no
+// loop is built).
+func measurePeaks(dts []sel.DType) (map[sel.DType]float64, string) {
+	peaks := map[sel.DType]float64{}
+	workers := runtime.GOMAXPROCS(0)
+	var parts []string
+	width := 0
+	for _, dt := range dts {
+		gf, w, ok := fmaPeak(dt, workers, 5)
+		if !ok {
+			continue
+		}
+		peaks[dt], width = gf, w
+		parts = append(parts, fmt.Sprintf("%.0f GFLOP/s %s", gf, dt))
+	}
+	if len(parts) == 0 {
+		return peaks, ""
+	}
+	return peaks, fmt.Sprintf("; FMA peak (%d-bit, %d workers): %s", width, workers, strings.Join(parts, ", "))
 }
 
 // parseThreadList reads --numpy-threads: positive counts, comma-separated,
@@ -710,11 +737,12 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		}
 		rep = fasterNumpy(rep, r, th, numpyThreads)
 	}
+	peaks, peakLine := measurePeaks(dts)
 	rows := make([]peerRow, len(runs))
 	bad := false
 	for i, r := range runs {
 		row := peerRow{op: r.t.op.Name(), dt: r.dt, shape: r.c.String(), flops: r.t.flops(r.c),
-			numpyMS: math.NaN(), autoMS: math.NaN(), floorMS: math.NaN()}
+			numpyMS: math.NaN(), autoMS: math.NaN(), floorMS: math.NaN(), peakGF: peaks[r.dt]}
 		if res := rep.Results[i]; res.Error != "" {
 			row.why = "numpy: " + res.Error
 		} else {
@@ -735,7 +763,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		}
 		rows[i] = row
 	}
-	fmt.Fprintln(stdout, machineLine(rep, threads))
+	fmt.Fprintln(stdout, machineLine(rep, threads)+peakLine)
 	fmt.Fprintln(stdout)
 	printPeerTable(stdout, rows, *markdown)
 	printPeerNotes(stdout, rows, notes)

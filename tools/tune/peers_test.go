@@ -50,7 +50,7 @@ func TestPeerShapesFilterAndErrors(t *testing.T) {
 	runs, notes, err := resolvePeerShapes(defaultPeerShapes, []sel.DType{sel.Float32}, []string{"gemm"}, 0)
 	require.NoError(t, err)
 	assert.Empty(t, notes)
-	require.Len(t, runs, 5)
+	require.Len(t, runs, 6) // five N N orders and T N at 32
 	for _, r := range runs {
 		assert.Equal(t, "gemm", r.t.op.Name())
 		assert.Equal(t, sel.Float32, r.dt)
@@ -104,7 +104,7 @@ func testRows() []peerRow {
 	nan := math.NaN()
 	return []peerRow{
 		{op: "gemm", dt: sel.Float64, shape: "ta=N tb=N m=8 n=8 k=8 batch=65536", numpyMS: 4, autoMS: 2, floorMS: 0.5,
-			flops: 2 * 8 * 8 * 8 * 65536, kernel: "packed:kc=128", numpyCall: "np.matmul(a, b, out=c)", numpyThreads: 2},
+			flops: 2 * 8 * 8 * 8 * 65536, peakGF: 67.1, kernel: "packed:kc=128", numpyCall: "np.matmul(a, b, out=c)", numpyThreads: 2},
 		{op: "potrf", dt: sel.Float32, shape: "uplo=L n=256 batch=64", numpyMS: 1234.5678, autoMS: nan, floorMS: 0.25,
 			flops: 1e6, numpyCall: "np.linalg.cholesky(a)", why: "batchlas: BAD RESULT: matrix 0"},
 	}
@@ -117,10 +117,11 @@ func TestPeerTableText(t *testing.T) {
 	require.Len(t, lines, 3)
 	assert.Equal(t, strings.Fields(lines[0])[:3], []string{"op", "dtype", "shape"})
 	// The ratio is numpy's time over batchlas's: 2x as fast; batchlas
-	// took 4 times the floor; 2*8^3*65536 flops in 2 ms.
+	// took 4 times the floor; 2*8^3*65536 flops in 2 ms, half of a
+	// 67.1 GFLOP/s peak (potrf's row has no peak).
 	// numpy's time came from 2 OpenBLAS threads; potrf's row has none.
-	assert.Regexp(t, `^gemm +float64 +ta=N tb=N m=8 n=8 k=8 batch=65536 +4 +2 +2 +2\.00x +33\.55 +0\.5 +4\.0x +packed:kc=128$`, lines[1])
-	assert.Regexp(t, `^potrf +float32 +uplo=L n=256 batch=64 +1235 +- +- +- +- +0\.25 +- +-$`, lines[2])
+	assert.Regexp(t, `^gemm +float64 +ta=N tb=N m=8 n=8 k=8 batch=65536 +4 +2 +2 +2\.00x +33\.55 +50% +0\.5 +4\.0x +packed:kc=128$`, lines[1])
+	assert.Regexp(t, `^potrf +float32 +uplo=L n=256 batch=64 +1235 +- +- +- +- +- +0\.25 +- +-$`, lines[2])
 	// Columns line up: every line is as wide as the header up to the
 	// last column.
 	at := strings.Index(lines[0], "batchlas kernel")
@@ -138,10 +139,10 @@ func TestPeerTableMarkdown(t *testing.T) {
 	var b bytes.Buffer
 	printPeerTable(&b, testRows(), true)
 	assert.Equal(t, ""+
-		"| op | dtype | shape | numpy ms | numpy threads | batchlas ms | speed vs numpy | GFLOP/s | copy floor ms | vs floor | batchlas kernel |\n"+
-		"|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n"+
-		"| gemm | float64 | ta=N tb=N m=8 n=8 k=8 batch=65536 | 4 | 2 | 2 | 2.00x | 33.55 | 0.5 | 4.0x | packed:kc=128 |\n"+
-		"| potrf | float32 | uplo=L n=256 batch=64 | 1235 | - | - | - | - | 0.25 | - | - |\n",
+		"| op | dtype | shape | numpy ms | numpy threads | batchlas ms | speed vs numpy | GFLOP/s | of peak | copy floor ms | vs floor | batchlas kernel |\n"+
+		"|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"+
+		"| gemm | float64 | ta=N tb=N m=8 n=8 k=8 batch=65536 | 4 | 2 | 2 | 2.00x | 33.55 | 50% | 0.5 | 4.0x | packed:kc=128 |\n"+
+		"| potrf | float32 | uplo=L n=256 batch=64 | 1235 | - | - | - | - | - | 0.25 | - | - |\n",
 		b.String())
 }
 
@@ -280,5 +281,21 @@ func TestParseThreadList(t *testing.T) {
 	for _, s := range []string{"0", "-1", "1,", "two"} {
 		_, err := parseThreadList(s, 2)
 		assert.Error(t, err, "%q", s)
+	}
+}
+
+// fmaPeak runs where its loop is built and gives a finite positive rate
+// on a vector width the kernels use; elsewhere it says it has none.
+func TestFMAPeak(t *testing.T) {
+	for _, dt := range bothDTypes {
+		gf, width, ok := fmaPeak(dt, 1, 2)
+		if _, _, _, built := fmaLoop(dt); !built {
+			assert.False(t, ok)
+			continue
+		}
+		require.True(t, ok)
+		assert.Contains(t, []int{256, 512}, width)
+		assert.Greater(t, gf, 0.0)
+		assert.False(t, math.IsInf(gf, 0) || math.IsNaN(gf))
 	}
 }

@@ -144,11 +144,11 @@ func simdGroupSize[T batchlas.Float](p *problem[T]) int {
 }
 
 // simdGroups multiplies matrices lo .. hi-1 with op(A) = A, whose A_i is
-// at a[(i-lo)*sa:] (columns lda apart). Each call of the tile runs one tile position
-// over a group of matrices (the assembly loops over the batch), so a
-// matrix of one tile (m up to 24 or 48, n up to 8) costs one pass of the
-// assembly and no Go code. The k == 0 case never comes here (Gemm scales C
-// instead).
+// at a[(i-lo)*sa:] (columns lda apart). Each call of the tile runs one
+// tile position over a group of matrices (the assembly loops over the
+// batch), so a matrix of one tile (m up to 24 or 48, n up to 8) costs one
+// pass of the assembly and no Go code. The k == 0 case never comes here
+// (Gemm scales C instead).
 func simdGroups[T batchlas.Float](p *problem[T], a []T, lda, sa, lo, hi int) {
 	m, n, k := p.m, p.n, p.k
 	ldc := p.c.LD

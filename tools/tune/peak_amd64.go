@@ -9,33 +9,28 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// The FMA loops of peak_amd64.s: n iterations of 24 independent fused
-// multiply-adds on zmm (512-bit) or ymm (256-bit) registers.
-func fmaZmmF64(n int)
-func fmaZmmF32(n int)
-func fmaYmmF64(n int)
-func fmaYmmF32(n int)
+// The FMA loops of peak_amd64.s: n iterations of 24 independent float64
+// fused multiply-adds on zmm (512-bit) or ymm (256-bit) registers.
+func fmaZmm(n int)
+func fmaYmm(n int)
 
-// fmaLoop is the widest FMA loop this process's kernels use for dt, its
-// vector width in bits, and the flops of one iteration.
+// fmaLoop is the widest FMA loop this process's kernels use, its vector
+// width in bits, and the flops of one iteration in dt. The loop is
+// float64's: x86 cores issue the float32 and float64 forms of an FMA at
+// the same rate, so float32's flops per iteration are twice as many, one
+// per lane.
 func fmaLoop(dt sel.DType) (loop func(int), width int, flopsPerIter float64, ok bool) {
-	lanes := 8 // float64 per 512 bits
-	if dt == sel.Float32 {
-		lanes = 16
-	}
 	switch {
 	case simd.AVX512:
-		loop = fmaZmmF64
-		if dt == sel.Float32 {
-			loop = fmaZmmF32
-		}
-		return loop, 512, 24 * 2 * float64(lanes), true
+		loop, width = fmaZmm, 512
 	case cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3):
-		loop = fmaYmmF64
-		if dt == sel.Float32 {
-			loop = fmaYmmF32
-		}
-		return loop, 256, 24 * 2 * float64(lanes/2), true
+		loop, width = fmaYmm, 256
+	default:
+		return nil, 0, 0, false
 	}
-	return nil, 0, 0, false
+	lanes := width / 64 // float64
+	if dt == sel.Float32 {
+		lanes *= 2
+	}
+	return loop, width, 24 * 2 * float64(lanes), true
 }

@@ -28,10 +28,14 @@ var (
 	// time; a big one by row panels and 512-deep k slices, its columns
 	// split over the workers when the batch is smaller than they are.
 	familySIMD = &sel.Family{Name: "simd"}
+	// familySwapped runs simd's tile on the transposed product, C^T =
+	// op(B)^T * op(A)^T, through a buffer: for a C with few rows and
+	// many columns, whose rows would fill only part of each vector.
+	familySwapped = &sel.Family{Name: "swapped"}
 	// familyVendor calls gonum BLAS per matrix, parallel over the batch.
 	familyVendor = &sel.Family{Name: "vendor", Vendor: true}
 
-	Families = []*sel.Family{familyDirect, familySmall, familySIMD, familyPacked, familyVendor}
+	Families = []*sel.Family{familyDirect, familySmall, familySIMD, familySwapped, familyPacked, familyVendor}
 )
 
 // nativeCandidates are the compiled native choices, in tie-break order
@@ -41,6 +45,7 @@ var nativeCandidates = []sel.Choice{
 	familyDirect.With(),
 	familySmall.With(),
 	familySIMD.With(),
+	familySwapped.With(),
 	familyPacked.With(128),
 	familyPacked.With(256),
 }

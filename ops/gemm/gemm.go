@@ -92,6 +92,8 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 			return small(ctx, p)
 		case familySIMD:
 			return simdTiles(ctx, p)
+		case familySwapped:
+			return swappedTiles(ctx, p)
 		case familyPacked:
 			return packed(ctx, p, ch, dev, ws)
 		case familyVendor:
@@ -200,7 +202,7 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 		// Built for tiny shapes but correct at any size (small.go): a
 		// size limit here would only be a speed threshold (R3).
 		return true
-	case familySIMD:
+	case familySIMD, familySwapped:
 		return true
 	case familyPacked:
 		// Any shape; the k slices must not be empty (mc derives from the

@@ -94,3 +94,21 @@ func TestMeasureCellAppliesTheMemoryCap(t *testing.T) {
 	_, err = measureCell(t.Context(), tu, sel.Float64, smallCell(t, tu, "8"), measureSettings{proto: defaultProtocol(), maxBytes: 100})
 	assert.ErrorContains(t, err, "over the memory cap of 100 B (--max-cell-bytes 100)")
 }
+
+// The work cap counts one matrix up to lanesBatch, so every size the cap
+// admits at batch 1 is also measured at a batch that fills an
+// across-matrices kernel's lanes, and the whole call past it.
+func TestWorkCapUpToLanesBatch(t *testing.T) {
+	tu := tuners["syev"]
+	one := smallCell(t, tu, "256").with("jobz", "V").with("batch", "1")
+	caps := cellCaps{maxFlops: 1.01 * tu.flops(one), maxBytes: defaultMaxCellBytes}
+	for batch, fits := range map[string]bool{"1": true, "2": true, "16": true, "17": false, "64": false} {
+		c := one.with("batch", batch)
+		assert.Equal(t, fits, caps.fits(tu, sel.Float64, c), "%s", c)
+	}
+	tight := cellCaps{maxFlops: 0.99 * tu.flops(one), maxBytes: defaultMaxCellBytes}
+	for _, batch := range []string{"1", "8"} {
+		err := tight.err(tu, sel.Float64, one.with("batch", batch))
+		assert.ErrorContains(t, err, "over the work cap", "batch %s: one matrix is over the cap", batch)
+	}
+}

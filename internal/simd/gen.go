@@ -2,7 +2,8 @@
 
 // gen writes tile_amd64.s: the AVX-512 register tile of package simd, one
 // function per element type, each with a variant per number of row vectors
-// (1, 2 or 3) so that short matrices do not pay for a full tile. Run it
+// (1, 2 or 3) and of columns (up to 1, 2, 4 or 8) so that short or narrow
+// matrices do not pay for a full tile. Run it
 // with `go generate` in this directory; TestAssemblyIsGenerated fails when
 // the file differs from what this program writes (`go run gen.go -o F`
 // writes F instead).
@@ -74,12 +75,26 @@ func gen(p func(string, ...any), d dtype) {
 	p("\tCMPQ nvec+64(FP), $2")
 	p("\tJEQ %s_v2", d.name)
 	for _, nvec := range []int{3, 2, 1} {
-		variant(p, d, nvec)
+		// Then by the columns stored: a tile of fewer columns (the
+		// last block of n = 33, or n = 1) runs only the broadcasts and
+		// FMAs of the columns its variant has.
+		v := fmt.Sprintf("%s_v%d", d.name, nvec)
+		p("%s:", v)
+		p("\tCMPQ ncols+80(FP), $4")
+		p("\tJGT %s_c8", v)
+		p("\tCMPQ ncols+80(FP), $2")
+		p("\tJGT %s_c4", v)
+		p("\tJEQ %s_c2", v)
+		p("\tJMP %s_c1", v)
+		for _, cols := range []int{8, 4, 2, 1} {
+			variant(p, d, nvec, cols)
+		}
 	}
 }
 
-func variant(p func(string, ...any), d dtype, nvec int) {
-	l := fmt.Sprintf("%s_v%d", d.name, nvec)
+// variant is the tile of nvec row vectors by up to cols columns.
+func variant(p func(string, ...any), d dtype, nvec, cols int) {
+	l := fmt.Sprintf("%s_v%d_c%d", d.name, nvec, cols)
 	p("%s:", l)
 	// One matrix of the batch per pass; the arguments a, b and c advance
 	// by sa, sb and sc bytes between passes.
@@ -89,10 +104,10 @@ func variant(p func(string, ...any), d dtype, nvec int) {
 	p("\tMOVQ b+24(FP), DI")
 	p("\tMOVQ bsl+32(FP), R9")
 	p("\tMOVQ boff+40(FP), R10")
-	for col := 1; col <= 7; col++ {
+	for col := 1; col < cols; col++ {
 		p("\tMOVQ %d(R10), %s", 8*col, offReg[col])
 	}
-	for c := 0; c < 8; c++ {
+	for c := 0; c < cols; c++ {
 		for v := 0; v < nvec; v++ {
 			r := acc(c, v, nvec)
 			p("\tVPXORQ %s, %s, %s", r, r, r)
@@ -106,7 +121,7 @@ func variant(p func(string, ...any), d dtype, nvec int) {
 			p("\t%s %d(SI), Z%d", d.mov, 64*v, 24+v)
 		}
 	}
-	for c := 0; c < 8; c++ {
+	for c := 0; c < cols; c++ {
 		bz := 27 + c%2
 		if c == 0 {
 			p("\t%s (DI), Z%d", d.bcast, bz)
@@ -132,7 +147,7 @@ func variant(p func(string, ...any), d dtype, nvec int) {
 		if beta {
 			p("%s_beta:", l)
 		}
-		for c := 0; c < 8; c++ {
+		for c := 0; c < cols; c++ {
 			if c > 0 {
 				p("\tCMPQ R9, $%d", c)
 				p("\tJLE %s_end", l)

@@ -23,7 +23,8 @@ func paths() []bool {
 }
 
 // Gemm agrees with a float64 reference on shapes straddling every vector
-// and tile edge (rows around 8, 16, 24, 48; columns around 8; depths around
+// and tile edge (rows around 8, 16, 24, 48; columns around 8 and each
+// column variant of the assembly, 1, 2, 4 and 8; depths around
 // the 64-deep transposed copy), every transpose, beta 0 (C, full of NaN,
 // is not read), and leaves C's rows past m alone (ldc > m, NaN-poisoned
 // gaps stay NaN and other gaps stay as they were).
@@ -40,7 +41,7 @@ func TestGemmMatchesReference(t *testing.T) {
 func gemmAgrees[T batchlas.Float](t *testing.T, asm bool, tol float64) {
 	r := rand.New(rand.NewPCG(1, 2))
 	rows := []int{1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 47, 48, 49, 70}
-	cols := []int{1, 7, 8, 9, 17}
+	cols := []int{1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 17}
 	ks := []int{1, 3, 63, 64, 65, 130}
 	if testing.Short() {
 		ks = []int{1, 65}

@@ -14,7 +14,8 @@ import (
 // small buffer (swappedElems up to simdCopySmall) and the big one, a
 // buffer filled exactly (8*120 + 120*128 = 16320, then 16384 with the
 // last column) and one element too many (which runs simd), k deeper than
-// a slice, and a C taller than wide.
+// a slice, a C taller than wide, and an op(A) = A^T that simd copies a
+// row block at a time.
 var swappedShapes = []shape{
 	{batchlas.NoTrans, batchlas.NoTrans, 8, 64, 64, 50},
 	{batchlas.NoTrans, batchlas.NoTrans, 2, 3, 4, 30},
@@ -25,6 +26,8 @@ var swappedShapes = []shape{
 	{batchlas.Trans, batchlas.NoTrans, 5, 40, 33, 20},
 	{batchlas.Trans, batchlas.Trans, 7, 9, 10, 100},
 	{batchlas.NoTrans, batchlas.NoTrans, 30, 17, 600, 4},
+	// op(A) = A^T too big for simd to copy whole (simdBlocksCopied).
+	{batchlas.Trans, batchlas.Trans, 200, 50, 100, 2},
 }
 
 // TestSwapped: the swapped family agrees with gonum on swappedShapes with

@@ -12,8 +12,10 @@ import (
 // much memory. The grid still spans every axis (n 1..512, batch 1..32768);
 // only its expensive corner (large n at large batch) is skipped, where a
 // single call of a slow candidate would cost seconds and the winner is the
-// same as at the largest measured batch (the nearest row takes over). The
-// default admits potrf n=64 batch=4096, the README's example call.
+// same as at the largest measured batch (the nearest row takes over), as
+// long as that batch fills the across-matrices kernels' lanes
+// (lanesBatch). The default admits potrf n=64 batch=4096, the README's
+// example call.
 type cellCaps struct {
 	maxFlops float64
 	maxBytes int64

@@ -45,6 +45,9 @@ var defaultPeerShapes = []string{
 	"gemm float32 ta=N tb=N m=1024 n=1024 k=1024 batch=1",
 	"gemm float64 ta=T tb=N m=32 n=32 k=32 batch=8192",
 	"gemm float32 ta=T tb=N m=32 n=32 k=32 batch=8192",
+	// A Kalman filter's H*P: C with few rows and many columns.
+	"gemm float64 ta=N tb=N m=4 n=64 k=64 batch=4096",
+	"gemm float32 ta=N tb=N m=4 n=64 k=64 batch=4096",
 	"potrf float64 uplo=L n=8 batch=65536",
 	"potrf float64 uplo=L n=32 batch=8192",
 	"potrf float64 uplo=L n=128 batch=1000",

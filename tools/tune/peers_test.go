@@ -50,7 +50,7 @@ func TestPeerShapesFilterAndErrors(t *testing.T) {
 	runs, notes, err := resolvePeerShapes(defaultPeerShapes, []sel.DType{sel.Float32}, []string{"gemm"}, 0)
 	require.NoError(t, err)
 	assert.Empty(t, notes)
-	require.Len(t, runs, 6) // five N N orders and T N at 32
+	require.Len(t, runs, 7) // five N N orders, T N at 32 and H*P's 4 x 64
 	for _, r := range runs {
 		assert.Equal(t, "gemm", r.t.op.Name())
 		assert.Equal(t, sel.Float32, r.dt)

@@ -22,11 +22,12 @@ var (
 	// result and derives from the device's L2 (packedMC).
 	familyPacked = &sel.Family{Name: "packed", Fields: []string{"kc"}}
 	// familySIMD runs 64-byte vector register tiles (three vectors of rows
-	// by 8 columns) straight on the operands (a transposed A is copied
-	// first, a row block at a time): AVX-512 on x86-64-v4, a portable Go
-	// tile of the same shape elsewhere. Small matrices go a group at a
-	// time; a big one by row panels and 512-deep k slices, its columns
-	// split over the workers when the batch is smaller than they are.
+	// by up to 8 columns) straight on the operands (a transposed A is
+	// copied first, whole or a slice of a row block at a time): AVX-512
+	// on x86-64-v4, a portable Go tile of the same shape elsewhere. Small
+	// matrices go a group at a time; a big one by row panels and 512-deep
+	// k slices, its columns split over the workers when the batch is
+	// smaller than they are.
 	familySIMD = &sel.Family{Name: "simd"}
 	// familySwapped runs simd's tile on the transposed product, C^T =
 	// op(B)^T * op(A)^T, through a buffer: for a C with few rows and

@@ -3,10 +3,9 @@
 // gen writes tile_amd64.s: the AVX-512 register tile of package simd, one
 // function per element type, each with a variant per number of row vectors
 // (1, 2 or 3) and of columns (up to 1, 2, 4 or 8) so that short or narrow
-// matrices do not pay for a full tile. Run it
-// with `go generate` in this directory; TestAssemblyIsGenerated fails when
-// the file differs from what this program writes (`go run gen.go -o F`
-// writes F instead).
+// matrices do not pay for a full tile. Run it with `go generate` in this
+// directory; TestAssemblyIsGenerated fails when the file differs from what
+// this program writes (`go run gen.go -o F` writes F instead).
 package main
 
 import (

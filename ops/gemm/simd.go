@@ -16,8 +16,8 @@ import (
 // whole vectors. op(A) = A^T is first copied transposed (simdCopied); op(B)
 // may be either, as B's elements are broadcast one at a time. Edges cost
 // nothing extra: the last row vector is masked, and a last block of fewer
-// than 8 columns runs the tile's variant for up to 1, 2 or 4 columns. The tile is package simd's: AVX-512 on x86-64-v4, its Go twin
-// elsewhere.
+// than 8 columns runs the tile's variant for up to 1, 2 or 4 columns. The
+// tile is package simd's: AVX-512 on x86-64-v4, its Go twin elsewhere.
 //
 // Every element of C sums its products in slices of simdSliceDepth, in
 // order, whichever path (a group, one matrix, a split matrix) computes it:
@@ -93,11 +93,11 @@ func simdMatrix[T batchlas.Float](p *problem[T], a, b, c []T) {
 // simdBlocksCopied multiplies one matrix whose op(A) = A^T is too big to
 // copy whole: for each k slice, each block of a tile's rows of op(A) is
 // copied transposed, the whole slice deep, into a buffer on the stack
-// (96 KiB), and the tiles of its row run over every column block. The
-// copy covers one slice, so C is read and written once per slice as in
-// simdOne. (Copies 64 deep, as simd.Gemm makes them, passed over C eight
-// times as often: float64 T N at n = 1024 took 14.8 ms, and 12.9 with
-// these.)
+// (96 KiB of a 128 KiB array), and the tiles of its row run over every
+// column block. The copy covers one slice, so C is read and written once
+// per slice as in simdOne. (Copies 64 deep, as simd.Gemm makes them,
+// passed over C eight times as often: float64 T N at n = 1024 took 14.8
+// ms, and 12.9 with these.)
 func simdBlocksCopied[T batchlas.Float](p *problem[T], a, b, c []T) {
 	// 128 KiB of storage viewed as T: the buffer holds tileRows x
 	// simdSliceDepth for float32 (48 rows) as for float64.

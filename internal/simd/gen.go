@@ -46,8 +46,8 @@ func main() {
 		gen(p, d)
 	}
 	prefetch(p)
-	transpose(p, "F64", "Z", 8)
-	transpose(p, "F32", "Y", 4)
+	transpose(p, "F64", 8)
+	transpose(p, "F32", 4)
 
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -232,99 +232,173 @@ func prefetch(p func(string, ...any)) {
 	p("\tRET")
 }
 
-// transpose writes transposeF64 and transposeF32: ni x nl blocks of 8 x 8
-// elements, block (I, L) of the source (rows 8I.., columns 8L.., row
-// stride lds bytes, each row contiguous) stored transposed into the
-// destination (row stride ldd bytes). float64 rows are one zmm register,
-// float32 rows one ymm register; both transpose in three rounds of eight
-// shuffles. Round 1 pairs rows (unpack low/high elements within 128-bit
-// lanes), round 2 pairs pairs, round 3 pairs quadruples: for float64 the
-// later rounds move 128-bit lanes (VSHUFF64X2 0x88 takes lanes 0 and 2 of
-// each source, 0xDD lanes 1 and 3), for float32 round 2 moves 64-bit pairs
-// within lanes (VSHUFPS 0x44 / 0xEE) and round 3 128-bit halves
-// (VPERM2F128 0x20 / 0x31).
-func transpose(p func(string, ...any), name, reg string, es int) {
+// transpose writes transposeF64 and transposeF32: the whole m x k source
+// (row stride lds bytes, each row contiguous) stored transposed into the
+// destination (row stride ldd bytes), in blocks of bs x bs elements, bs
+// being a 64-byte vector's elements (8 float64, 16 float32). A full block
+// runs plain loads and stores. A block at the right or bottom edge loads
+// its rows under a mask of its columns, so it reads nothing past the
+// matrix, and only its rows (the other registers keep stale values, which
+// land in lanes no store writes); it stores its columns under a mask of
+// its rows. The edges thus cost a block's shuffles and no Go loop.
+func transpose(p func(string, ...any), name string, es int) {
 	fn := "transpose" + name
-	r := func(i int) string { return fmt.Sprintf("%s%d", reg, i) }
+	bs := 64 / es
+	mov := map[int]string{8: "VMOVUPD", 4: "VMOVUPS"}[es]
 	p("")
-	p("// func %s(src *T, lds int, dst *T, ldd int, ni, nl int)", fn)
+	p("// func %s(src *T, lds int, dst *T, ldd int, m, k int)", fn)
 	p("TEXT ·%s(SB), NOSPLIT, $0-48", fn)
 	p("\tMOVQ src+0(FP), SI")
 	p("\tMOVQ lds+8(FP), R8")
 	p("\tMOVQ dst+16(FP), DI")
 	p("\tMOVQ ldd+24(FP), R9")
-	p("\tMOVQ ni+32(FP), CX")
+	p("\tMOVQ m+32(FP), R10")
 	p("%s_rows:", fn)
-	p("\tMOVQ nl+40(FP), DX")
+	// R14 = the block's rows, K2 their mask.
+	p("\tMOVQ $%d, R14", bs)
+	p("\tCMPQ R10, R14")
+	p("\tCMOVQLT R10, R14")
+	p("\tMOVQ R14, CX")
+	p("\tMOVQ $1, R13")
+	p("\tSHLQ CX, R13")
+	p("\tDECQ R13")
+	p("\tKMOVW R13, K2")
+	p("\tMOVQ k+40(FP), DX")
 	p("\tMOVQ SI, AX")
 	p("\tMOVQ DI, BX")
 	p("%s_block:", fn)
+	// R11 = the block's columns.
+	p("\tMOVQ $%d, R11", bs)
+	p("\tCMPQ DX, R11")
+	p("\tCMOVQLT DX, R11")
+	p("\tCMPQ R11, $%d", bs)
+	p("\tJNE %s_edge", fn)
+	p("\tCMPQ R14, $%d", bs)
+	p("\tJNE %s_edge", fn)
 	p("\tMOVQ AX, R12")
-	for i := 0; i < 8; i++ {
+	for i := 0; i < bs; i++ {
 		if i > 0 {
 			p("\tADDQ R8, R12")
 		}
-		p("\tVMOVUP%s (R12), %s", map[int]string{8: "D", 4: "S"}[es], r(i))
+		p("\t%s (R12), Z%d", mov, i)
 	}
-	sfx := map[int]string{8: "PD", 4: "PS"}[es]
-	// Round 1: rows 2q and 2q+1 into r(8+2q) (low) and r(9+2q) (high).
-	for q := 0; q < 4; q++ {
-		p("\tVUNPCKL%s %s, %s, %s", sfx, r(2*q+1), r(2*q), r(8+2*q))
-		p("\tVUNPCKH%s %s, %s, %s", sfx, r(2*q+1), r(2*q), r(9+2*q))
-	}
-	if es == 8 {
-		// Round 2 (r16..r23) and round 3 (r24..r31, column j in r24+j).
-		for h := 0; h < 2; h++ { // h = 0: even columns, 1: odd
-			a := func(q int) string { return r(8 + 2*q + h) }
-			p("\tVSHUFF64X2 $0x88, %s, %s, %s", a(1), a(0), r(16+4*h))
-			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", a(1), a(0), r(17+4*h))
-			p("\tVSHUFF64X2 $0x88, %s, %s, %s", a(3), a(2), r(18+4*h))
-			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", a(3), a(2), r(19+4*h))
-			c := func(i int) string { return r(16 + 4*h + i) }
-			p("\tVSHUFF64X2 $0x88, %s, %s, %s", c(2), c(0), r(24+h))   // column h
-			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", c(2), c(0), r(24+4+h)) // column 4+h
-			p("\tVSHUFF64X2 $0x88, %s, %s, %s", c(3), c(1), r(24+2+h)) // column 2+h
-			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", c(3), c(1), r(24+6+h)) // column 6+h
-		}
-	} else {
-		// Round 2: Y8+2q holds rows 2q, 2q+1 of columns 0, 1 | 4, 5 and
-		// Y9+2q of columns 2, 3 | 6, 7. Y0..Y7 take the results: Y(4g+c)
-		// holds rows 4g..4g+3 of columns c | c+4.
-		for g := 0; g < 2; g++ {
-			lo, hi := 8+4*g, 10+4*g
-			p("\tVSHUFPS $0x44, %s, %s, %s", r(hi), r(lo), r(4*g))
-			p("\tVSHUFPS $0xEE, %s, %s, %s", r(hi), r(lo), r(4*g+1))
-			p("\tVSHUFPS $0x44, %s, %s, %s", r(hi+1), r(lo+1), r(4*g+2))
-			p("\tVSHUFPS $0xEE, %s, %s, %s", r(hi+1), r(lo+1), r(4*g+3))
-		}
-		// Round 3: column c is the low halves of Y(c) and Y(4+c),
-		// column 4+c their high halves.
-		for c := 0; c < 4; c++ {
-			p("\tVPERM2F128 $0x20, %s, %s, %s", r(4+c), r(c), r(8+c))
-			p("\tVPERM2F128 $0x31, %s, %s, %s", r(4+c), r(c), r(12+c))
-		}
-	}
-	out := func(j int) string {
-		if es == 8 {
-			return r(24 + j)
-		}
-		return r(8 + j)
-	}
+	out := transposeShuffles(p, es)
 	p("\tMOVQ BX, R12")
-	for j := 0; j < 8; j++ {
+	for j := 0; j < bs; j++ {
 		if j > 0 {
 			p("\tADDQ R9, R12")
 		}
-		p("\tVMOVUP%s %s, (R12)", map[int]string{8: "D", 4: "S"}[es], out(j))
+		p("\t%s %s, (R12)", mov, out(j))
 	}
-	p("\tADDQ $%d, AX", 8*es)
-	p("\tLEAQ (BX)(R9*8), BX")
-	p("\tDECQ DX")
-	p("\tJNE %s_block", fn)
-	p("\tLEAQ (SI)(R8*8), SI")
-	p("\tADDQ $%d, DI", 8*es)
-	p("\tDECQ CX")
-	p("\tJNE %s_rows", fn)
+	p("\tJMP %s_next", fn)
+
+	// An edge block: K1 = the mask of its columns.
+	p("%s_edge:", fn)
+	p("\tMOVQ R11, CX")
+	p("\tMOVQ $1, R13")
+	p("\tSHLQ CX, R13")
+	p("\tDECQ R13")
+	p("\tKMOVW R13, K1")
+	p("\tMOVQ AX, R12")
+	for i := 0; i < bs; i++ {
+		if i > 0 {
+			p("\tCMPQ R14, $%d", i)
+			p("\tJLE %s_loaded", fn)
+			p("\tADDQ R8, R12")
+		}
+		p("\t%s.Z (R12), K1, Z%d", mov, i)
+	}
+	p("%s_loaded:", fn)
+	transposeShuffles(p, es)
+	p("\tMOVQ BX, R12")
+	for j := 0; j < bs; j++ {
+		if j > 0 {
+			p("\tCMPQ R11, $%d", j)
+			p("\tJLE %s_next", fn)
+			p("\tADDQ R9, R12")
+		}
+		p("\t%s %s, K2, (R12)", mov, out(j))
+	}
+	p("%s_next:", fn)
+	shift := map[int]int{8: 3, 16: 4}[bs]
+	p("\tADDQ $64, AX")
+	p("\tMOVQ R9, R13")
+	p("\tSHLQ $%d, R13", shift)
+	p("\tADDQ R13, BX")
+	p("\tSUBQ $%d, DX", bs)
+	p("\tJGT %s_block", fn)
+	p("\tMOVQ R8, R13")
+	p("\tSHLQ $%d, R13", shift)
+	p("\tADDQ R13, SI")
+	p("\tADDQ $64, DI")
+	p("\tSUBQ $%d, R10", bs)
+	p("\tJGT %s_rows", fn)
 	p("\tVZEROUPPER")
 	p("\tRET")
+}
+
+// transposeShuffles transposes the block whose rows are in Z0 .. Z(bs-1)
+// and returns the register of each column. Round 1 pairs rows (unpack
+// low/high elements within 128-bit lanes). float64 then moves 128-bit
+// lanes in two rounds (VSHUFF64X2 0x88 takes lanes 0 and 2 of each
+// source, 0xDD lanes 1 and 3); float32 first pairs the pairs (VSHUFPS
+// 0x44 / 0xEE, which leaves a 4 x 4 transpose in every 128-bit lane) and
+// then moves lanes in the same two rounds.
+func transposeShuffles(p func(string, ...any), es int) func(j int) string {
+	z := func(i int) string { return fmt.Sprintf("Z%d", i) }
+	if es == 8 {
+		// Round 1 into Z8..Z15: rows 2q, 2q+1 low in Z(8+2q), high in
+		// Z(9+2q). Rounds 2 (Z16..Z23) and 3 (Z24..Z31, column j in
+		// Z(24+j)).
+		for q := 0; q < 4; q++ {
+			p("\tVUNPCKLPD %s, %s, %s", z(2*q+1), z(2*q), z(8+2*q))
+			p("\tVUNPCKHPD %s, %s, %s", z(2*q+1), z(2*q), z(9+2*q))
+		}
+		for h := 0; h < 2; h++ { // h = 0: even columns, 1: odd
+			a := func(q int) string { return z(8 + 2*q + h) }
+			p("\tVSHUFF64X2 $0x88, %s, %s, %s", a(1), a(0), z(16+4*h))
+			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", a(1), a(0), z(17+4*h))
+			p("\tVSHUFF64X2 $0x88, %s, %s, %s", a(3), a(2), z(18+4*h))
+			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", a(3), a(2), z(19+4*h))
+			c := func(i int) string { return z(16 + 4*h + i) }
+			p("\tVSHUFF64X2 $0x88, %s, %s, %s", c(2), c(0), z(24+h))   // column h
+			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", c(2), c(0), z(24+4+h)) // column 4+h
+			p("\tVSHUFF64X2 $0x88, %s, %s, %s", c(3), c(1), z(24+2+h)) // column 2+h
+			p("\tVSHUFF64X2 $0xDD, %s, %s, %s", c(3), c(1), z(24+6+h)) // column 6+h
+		}
+		return func(j int) string { return z(24 + j) }
+	}
+	// Round 1 into Z16..Z31: rows 2q, 2q+1 low in Z(16+2q), high in
+	// Z(17+2q).
+	for q := 0; q < 8; q++ {
+		p("\tVUNPCKLPS %s, %s, %s", z(2*q+1), z(2*q), z(16+2*q))
+		p("\tVUNPCKHPS %s, %s, %s", z(2*q+1), z(2*q), z(17+2*q))
+	}
+	// Round 2 into Z0..Z15: Z(4g+c) holds, in its lane q, rows 4g..4g+3
+	// of column 4q+c.
+	for g := 0; g < 4; g++ {
+		lo, hi := 16+4*g, 18+4*g
+		p("\tVSHUFPS $0x44, %s, %s, %s", z(hi), z(lo), z(4*g))
+		p("\tVSHUFPS $0xEE, %s, %s, %s", z(hi), z(lo), z(4*g+1))
+		p("\tVSHUFPS $0x44, %s, %s, %s", z(hi+1), z(lo+1), z(4*g+2))
+		p("\tVSHUFPS $0xEE, %s, %s, %s", z(hi+1), z(lo+1), z(4*g+3))
+	}
+	// Rounds 3 (Z16..Z31) and 4 (Z0..Z15, column j in Zj): for each c, a
+	// 4 x 4 transpose of the lanes of Z(c), Z(4+c), Z(8+c), Z(12+c).
+	for c := 0; c < 4; c++ {
+		a := func(g int) string { return z(4*g + c) }
+		v := func(i int) string { return z(16 + 4*c + i) }
+		p("\tVSHUFF32X4 $0x88, %s, %s, %s", a(1), a(0), v(0))
+		p("\tVSHUFF32X4 $0xDD, %s, %s, %s", a(1), a(0), v(1))
+		p("\tVSHUFF32X4 $0x88, %s, %s, %s", a(3), a(2), v(2))
+		p("\tVSHUFF32X4 $0xDD, %s, %s, %s", a(3), a(2), v(3))
+	}
+	for c := 0; c < 4; c++ {
+		v := func(i int) string { return z(16 + 4*c + i) }
+		p("\tVSHUFF32X4 $0x88, %s, %s, %s", v(2), v(0), z(c))    // column c
+		p("\tVSHUFF32X4 $0xDD, %s, %s, %s", v(2), v(0), z(8+c))  // column 8+c
+		p("\tVSHUFF32X4 $0x88, %s, %s, %s", v(3), v(1), z(4+c))  // column 4+c
+		p("\tVSHUFF32X4 $0xDD, %s, %s, %s", v(3), v(1), z(12+c)) // column 12+c
+	}
+	return func(j int) string { return z(j) }
 }

@@ -87,38 +87,37 @@ func Prefetch[T batchlas.Float](x []T, rows, ld, ncols, tri int) {
 	prefetch(unsafe.Pointer(&x[0]), rows*es, ld*es, ncols, es, tri)
 }
 
-// The 8 x 8 block transposes: ni x nl blocks, strides in bytes (gen.go).
+// The block transposes of the whole m x k matrix, strides in bytes
+// (gen.go).
 //
 //go:noescape
-func transposeF64(src *float64, lds int, dst *float64, ldd int, ni, nl int)
+func transposeF64(src *float64, lds int, dst *float64, ldd int, m, k int)
 
 //go:noescape
-func transposeF32(src *float32, lds int, dst *float32, ldd int, ni, nl int)
+func transposeF32(src *float32, lds int, dst *float32, ldd int, m, k int)
 
 // Transpose writes dst[l*ldd+i] = src[i*lds+l] for i < m and l < k: the
 // m x k matrix whose rows lie contiguous in src (row stride lds) stored
 // with its columns contiguous in dst (column stride ldd), as gemm's copies
-// of op(A) = A^T need. The 8 x 8 blocks run as AVX-512 shuffles (float64
-// in zmm, float32 in ymm registers), the edges in Go. A copy: any path
-// gives the same bits.
+// of op(A) = A^T need. It runs as AVX-512 shuffles of 8 x 8 (float64) or
+// 16 x 16 (float32) blocks, masked at the edges. A copy: any path gives
+// the same bits.
 func Transpose[T batchlas.Float](dst []T, ldd int, src []T, lds, m, k int) {
 	if m <= 0 || k <= 0 {
 		return
 	}
-	mb, kb := m/8*8, k/8*8
-	if !AVX512 || mb == 0 || kb == 0 {
+	if !AVX512 {
 		TransposeGo(dst, ldd, src, lds, m, k)
 		return
 	}
-	// The assembly reads and writes within these; slicing checks they
-	// exist.
-	_ = src[(mb-1)*lds+kb-1]
-	_ = dst[(kb-1)*ldd+mb-1]
+	// The assembly reads and writes within these (masked lanes are not
+	// touched); slicing checks they exist.
+	_ = src[(m-1)*lds+k-1]
+	_ = dst[(k-1)*ldd+m-1]
 	es := elemSize[T]()
 	if es == 8 {
-		transposeF64((*float64)(unsafe.Pointer(&src[0])), lds*es, (*float64)(unsafe.Pointer(&dst[0])), ldd*es, mb/8, kb/8)
+		transposeF64((*float64)(unsafe.Pointer(&src[0])), lds*es, (*float64)(unsafe.Pointer(&dst[0])), ldd*es, m, k)
 	} else {
-		transposeF32((*float32)(unsafe.Pointer(&src[0])), lds*es, (*float32)(unsafe.Pointer(&dst[0])), ldd*es, mb/8, kb/8)
+		transposeF32((*float32)(unsafe.Pointer(&src[0])), lds*es, (*float32)(unsafe.Pointer(&dst[0])), ldd*es, m, k)
 	}
-	transposeEdges(dst, ldd, src, lds, m, k, mb, kb)
 }

@@ -22,7 +22,7 @@ func TestTranspose(t *testing.T) {
 }
 
 func transposeAgrees[T batchlas.Float](t *testing.T, asm bool) {
-	sizes := []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 40}
+	sizes := []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40, 49}
 	for _, m := range sizes {
 		for _, k := range sizes {
 			for _, pad := range []int{0, 3} {

@@ -108,10 +108,7 @@ func simdBlocksCopied[T batchlas.Float](p *problem[T], a, b, c []T) {
 	tileRows := 3 * simd.Lanes[T]()
 	for l0 := 0; l0 < k; l0 += simdSliceDepth {
 		kb := min(simdSliceDepth, k-l0)
-		ab, hasBeta := [2]T{p.alpha, p.beta}, p.beta != 0
-		if l0 > 0 {
-			ab[1], hasBeta = 1, true
-		}
+		ab, hasBeta := sliceScale(p, l0)
 		for i0 := 0; i0 < m; i0 += tileRows {
 			rows := min(tileRows, m-i0)
 			simd.Transpose(buf, rows, a[i0*p.a.LD+l0:], p.a.LD, rows, kb)
@@ -138,10 +135,7 @@ func simdOne[T batchlas.Float](p *problem[T], a []T, lda int, b, c []T) {
 	panel := max(tileRows, simdPanelBytes/(elemSize[T]()*depth)/tileRows*tileRows)
 	for l0 := 0; l0 < k; l0 += depth {
 		kb := min(depth, k-l0)
-		ab, hasBeta := [2]T{p.alpha, p.beta}, p.beta != 0
-		if l0 > 0 {
-			ab[1], hasBeta = 1, true
-		}
+		ab, hasBeta := sliceScale(p, l0)
 		for r0 := 0; r0 < m; r0 += panel {
 			end := min(m, r0+panel)
 			for j0 := 0; j0 < n; j0 += simd.Cols {
@@ -149,20 +143,35 @@ func simdOne[T batchlas.Float](p *problem[T], a []T, lda int, b, c []T) {
 				bj = bj[l0*bsl:]
 				for i0 := r0; i0 < end; i0 += tileRows {
 					rows := min(tileRows, end-i0)
-					// The next tile's C, which the hardware would
-					// fetch only when this tile stores (6% at
-					// n = 1024, float64).
-					ni, nj := i0+tileRows, j0
-					if ni >= end {
-						ni, nj = r0, j0+simd.Cols
-					}
-					if nj < n {
-						simd.Prefetch(c[nj*ldc+ni:], min(tileRows, end-ni), ldc, min(simd.Cols, n-nj), 0)
-					}
+					prefetchNextTile(c, ldc, i0, j0, tileRows, simd.Cols, r0, end, n)
 					simd.Tile(kb, a[l0*lda+i0:], lda, bj, bsl, &boff, c[j0*ldc+i0:], ldc, rows, nc, &ab, hasBeta, 1, 0, 0, 0)
 				}
 			}
 		}
+	}
+}
+
+// sliceScale is alpha and beta for the k slice from l0: the first slice
+// scales C by beta (and reads it only when beta != 0), later ones add to
+// it.
+func sliceScale[T batchlas.Float](p *problem[T], l0 int) (ab [2]T, hasBeta bool) {
+	if l0 > 0 {
+		return [2]T{p.alpha, 1}, true
+	}
+	return [2]T{p.alpha, p.beta}, p.beta != 0
+}
+
+// prefetchNextTile asks for the C of the tile after the one at (i, j), in
+// a walk down rows r0 .. end-1 of tiles rows x cols, then right up to
+// column n: the hardware would fetch it only when this tile stores (6% at
+// n = 1024, float64).
+func prefetchNextTile[T batchlas.Float](c []T, ldc, i, j, rows, cols, r0, end, n int) {
+	ni, nj := i+rows, j
+	if ni >= end {
+		ni, nj = r0, j+cols
+	}
+	if nj < n {
+		simd.Prefetch(c[nj*ldc+ni:], min(rows, end-ni), ldc, min(cols, n-nj), 0)
 	}
 }
 
@@ -203,10 +212,7 @@ func simdGroups[T batchlas.Float](p *problem[T], a []T, lda, sa, lo, hi int) {
 		}
 		for l0 := 0; l0 < k; l0 += simdSliceDepth {
 			kb := min(simdSliceDepth, k-l0)
-			ab, hasBeta := [2]T{p.alpha, p.beta}, p.beta != 0
-			if l0 > 0 {
-				ab[1], hasBeta = 1, true
-			}
+			ab, hasBeta := sliceScale(p, l0)
 			for j0 := 0; j0 < n; j0 += simd.Cols {
 				bj, bsl, boff, nc := simd.ColumnsOfB(p.transB, b, p.b.LD, n, j0)
 				bj = bj[l0*bsl:]
@@ -242,13 +248,13 @@ func simdGroupsCopied[T batchlas.Float](p *problem[T], lo, hi int) {
 // for the copies.
 func simdGroupsFrom[T batchlas.Float](p *problem[T], lo, hi, per int, buf []T) {
 	mk, sa := p.m*p.k, p.a.Stride
+	if sa == 0 { // a broadcast A: one copy for every matrix
+		simd.Transpose(buf, p.m, p.a.Data, p.a.LD, p.m, p.k)
+		simdGroups(p, buf, p.m, 0, lo, hi)
+		return
+	}
 	for g0 := lo; g0 < hi; g0 += per {
 		count := min(per, hi-g0)
-		if sa == 0 {
-			simd.Transpose(buf, p.m, p.a.Data, p.a.LD, p.m, p.k)
-			simdGroups(p, buf, p.m, 0, g0, hi)
-			return
-		}
 		if next := min(per, hi-g0-count); next > 0 {
 			prefetchNext(p, g0+count, next) // as simdGroups does
 		}

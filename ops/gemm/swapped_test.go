@@ -14,8 +14,9 @@ import (
 // small buffer (swappedElems up to simdCopySmall) and the big one, a
 // buffer filled exactly (8*120 + 120*128 = 16320, then 16384 with the
 // last column) and one element too many (which runs simd), k deeper than
-// a slice, a C taller than wide, and an op(A) = A^T that simd copies a
-// row block at a time.
+// a slice, a C taller than wide, an op(A) = A^T that simd copies a row
+// block at a time, and batches of several groups (swappedGroup), the last
+// one partial.
 var swappedShapes = []shape{
 	{batchlas.NoTrans, batchlas.NoTrans, 8, 64, 64, 50},
 	{batchlas.NoTrans, batchlas.NoTrans, 2, 3, 4, 30},
@@ -28,6 +29,10 @@ var swappedShapes = []shape{
 	{batchlas.NoTrans, batchlas.NoTrans, 30, 17, 600, 4},
 	// op(A) = A^T too big for simd to copy whole (simdBlocksCopied).
 	{batchlas.Trans, batchlas.Trans, 200, 50, 100, 2},
+	// Several groups of matrices.
+	{batchlas.NoTrans, batchlas.NoTrans, 4, 16, 16, 100},
+	{batchlas.Trans, batchlas.Trans, 3, 20, 12, 77},
+	{batchlas.NoTrans, batchlas.Trans, 5, 24, 40, 61},
 }
 
 // TestSwapped: the swapped family agrees with gonum on swappedShapes with

@@ -86,10 +86,7 @@ func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c
 		nb := min(packedNC, n-j0)
 		for l0 := 0; l0 < k; l0 += kc {
 			kb := min(kc, k-l0)
-			ab := [2]T{p.alpha, p.beta}
-			if l0 > 0 {
-				ab[1] = 1
-			}
+			ab, hasBeta := sliceScale(p, l0)
 			bp := scratch[len(scratch)-kb*roundUp(nb, nrw):]
 			packBWide(bp, b, p.b.LD, p.transB, l0, kb, j0, nb, nrw)
 			for i0 := 0; i0 < m; i0 += mc {
@@ -99,15 +96,9 @@ func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c
 				for jr := 0; jr < nb; jr += nrw {
 					bpan := bp[jr*kb:]
 					for ir := 0; ir < mb; ir += mrw {
-						// The next tile's C, as simdOne does.
-						ni, nj := ir+mrw, jr
-						if ni >= mb {
-							ni, nj = 0, jr+nrw
-						}
-						if nj < nb {
-							simd.Prefetch(c[(j0+nj)*ldc+i0+ni:], min(mrw, mb-ni), ldc, min(nrw, nb-nj), 0)
-						}
-						simd.Tile(kb, ap[ir*kb:], mrw, bpan, nrw, &boff, c[(j0+jr)*ldc+i0+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), &ab, ab[1] != 0, 1, 0, 0, 0)
+						cb := c[j0*ldc+i0:]
+						prefetchNextTile(cb, ldc, ir, jr, mrw, nrw, 0, mb, nb)
+						simd.Tile(kb, ap[ir*kb:], mrw, bpan, nrw, &boff, cb[jr*ldc+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), &ab, hasBeta, 1, 0, 0, 0)
 					}
 				}
 			}

@@ -26,14 +26,14 @@ func transposeGuarded[T batchlas.Float](t *testing.T) {
 	page := syscall.Getpagesize()
 	mem, err := syscall.Mmap(-1, 0, 6*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
-		t.Skip(err)
+		t.Fatalf("mapping the guarded pages: %v", err)
 	}
 	defer syscall.Munmap(mem)
 	// Pages 2 and 5 are guards; pages 0 and 1 hold the source, 3 and 4
 	// the destination, each ending at its guard.
 	for _, g := range []int{2, 5} {
 		if err := syscall.Mprotect(mem[g*page:(g+1)*page], syscall.PROT_NONE); err != nil {
-			t.Skip(err)
+			t.Fatalf("protecting guard page %d: %v", g, err)
 		}
 	}
 	es := int(unsafe.Sizeof(T(0)))

@@ -32,13 +32,13 @@ func swappedTiles[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 	return parallel.For(ctx, p.c.Count, flops, func(_, lo, hi int) {
 		// The small buffer for tiny calls: Go clears the array on
 		// every call (as simdGroupsCopied).
-		if min(hi-lo, swappedGroup(p, simdCopyElems))*per+shared <= simdCopySmall {
+		if min(hi-lo, swappedGroup(p, per, shared, simdCopyElems))*per+shared <= simdCopySmall {
 			var buf [simdCopySmall]T
-			swappedRange(p, lo, hi, buf[:])
+			swappedRange(p, per, shared, lo, hi, buf[:])
 			return
 		}
 		var buf [simdCopyElems]T
-		swappedRange(p, lo, hi, buf[:])
+		swappedRange(p, per, shared, lo, hi, buf[:])
 	})
 }
 
@@ -57,29 +57,38 @@ func swappedElems[T batchlas.Float](p *problem[T]) (per, shared int) {
 	return per, shared
 }
 
-// swappedGroupBytes bounds a group's copies: two thirds of a core's L1
-// (48 KiB on Zen 5), so they stay there from the transposes to the tile.
-// Groups as big as simdGroupSize's share of L2 were slower than one
-// matrix at a time (float32 m=4 n=k=32: 242 against 217 us per 1024
-// matrices on one core); these were faster (205).
+// swappedGroupBytes bounds what a group's tile pass reads per matrix, its
+// C^T and op(B)^T (copied, or B itself when op(B) = B^T): two thirds of a
+// core's L1 (48 KiB on Zen 5), so they stay there from the transposes to
+// the tile and between the tile's row passes. Groups as big as
+// simdGroupSize's share of L2 were slower than one matrix at a time
+// (float32 m=4 n=k=32: 242 against 217 us per 1024 matrices on one core);
+// these were faster (205). Counting only the copies let a group's B read
+// in place outgrow L1 (float32 N T m=4 n=k=64: 2.7 to 3.0 ms against 1.95
+// with one matrix per pass).
 const swappedGroupBytes = 32 << 10
 
 // swappedGroup is the number of matrices a group of swappedRange holds
-// with a buffer of size elements: at most what fits it, swappedGroupBytes
-// and simdGroupSize's share of L2.
-func swappedGroup[T batchlas.Float](p *problem[T], size int) int {
-	per, shared := swappedElems(p)
-	return max(1, min(simdGroupSize(p), (size-shared)/per, swappedGroupBytes/(elemSize[T]()*per)))
+// with a buffer of size elements, given swappedElems' per and shared: at
+// most what fits the buffer, swappedGroupBytes and simdGroupSize's share
+// of L2.
+func swappedGroup[T batchlas.Float](p *problem[T], per, shared, size int) int {
+	// Each matrix's C^T and op(B)^T; a broadcast B is one for the whole
+	// group and stays in L1, as does A (a row of op(A)^T per column).
+	inL1 := p.n * (p.m + p.k)
+	if p.b.Stride == 0 {
+		inL1 = p.n * p.m
+	}
+	return max(1, min(simdGroupSize(p), (size-shared)/per, swappedGroupBytes/(elemSize[T]()*inL1)))
 }
 
-// swappedRange multiplies matrices lo .. hi-1 of p with buf as scratch,
-// a group at a time. The transposed problem is n x m x k: its op(A) is
+// swappedRange multiplies matrices lo .. hi-1 of p with buf as scratch
+// (per and shared as swappedElems gives them), a group at a time. The transposed problem is n x m x k: its op(A) is
 // op(B)^T (the copies in buf, or B itself), its op(B) is op(A)^T (A
 // itself, transposed when op(A) = A), its C is C^T in buf with n rows.
-func swappedRange[T batchlas.Float](p *problem[T], lo, hi int, buf []T) {
+func swappedRange[T batchlas.Float](p *problem[T], per, shared, lo, hi int, buf []T) {
 	m, n, k := p.m, p.n, p.k
-	_, shared := swappedElems(p)
-	g := swappedGroup(p, len(buf))
+	g := swappedGroup(p, per, shared, len(buf))
 	ct := buf[:g*n*m]
 	at, ldat, sat := p.b.Data, p.b.LD, p.b.Stride // op(B) = B^T: op(B)^T is B
 	if !p.transB {

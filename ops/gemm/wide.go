@@ -93,10 +93,10 @@ func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c
 				mb := min(mc, m-i0)
 				ap := scratch[:kb*roundUp(mb, mrw)]
 				packAWide(ap, a, p.a.LD, p.transA, i0, mb, l0, kb, mrw)
+				cb := c[j0*ldc+i0:]
 				for jr := 0; jr < nb; jr += nrw {
 					bpan := bp[jr*kb:]
 					for ir := 0; ir < mb; ir += mrw {
-						cb := c[j0*ldc+i0:]
 						prefetchNextTile(cb, ldc, ir, jr, mrw, nrw, 0, mb, nb)
 						simd.Tile(kb, ap[ir*kb:], mrw, bpan, nrw, &boff, cb[jr*ldc+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), &ab, hasBeta, 1, 0, 0, 0)
 					}

@@ -57,7 +57,7 @@ var Op = sel.Register(sel.OpSpec{
 	// systems costs the same for any count up to a group) overtakes the
 	// per-matrix kernels, whose cost grows with every matrix.
 	Grid: []sel.GridAxis{
-		{Key: "n", Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, Full: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
+		{Key: "n", Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}, Full: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
 		{Key: "nrhs", Quick: []string{"1", "2", "4", "8", "16", "32", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
 		{Key: "batch", Quick: []string{"1", "2", "4", "8", "16", "64", "1024"}, Full: []string{"1", "2", "4", "8", "16", "64", "512", "4096"}},
 	},

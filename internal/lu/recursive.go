@@ -75,9 +75,9 @@ func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 // at a time. One sweep of Rank1 per row across all of [s0, s1) gave each
 // element the same updates in the same order, but it crossed every column
 // once per row, and with a leading dimension of a power of two (n = 512
-// float64: 4096 bytes) those columns share a cache set: every pass
-// missed L1 and L2, and the leaves took half of lu.Recursive's time
-// (float64 n = 512: 4.4 ms, 2.3 with these blocks).
+// float64: 4096 bytes) those columns share a cache set: every pass missed
+// L1 (the widest ones L2 too), and the leaves took half of lu.Recursive's
+// time (float64 n = 512: 4.4 ms, 2.3 with these blocks).
 func substituteUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 	for c0 := s0; c0 < s1; c0 += substituteCols {
 		c1 := min(s1, c0+substituteCols)
@@ -89,7 +89,7 @@ func substituteUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 
 // substituteCols is the width of substituteUnitLower's blocks: eight
 // columns stay in L1 even when they all map to one of its 12-way sets
-// (16 columns measured 30% slower at float64 n = 512).
+// (16 columns measured a third slower at float64 n = 512).
 const substituteCols = 8
 
 // trsmLeaf is the largest triangle trsmUnitLower solves by substitution.

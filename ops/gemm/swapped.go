@@ -73,8 +73,9 @@ const swappedGroupBytes = 32 << 10
 // most what fits the buffer, swappedGroupBytes and simdGroupSize's share
 // of L2.
 func swappedGroup[T batchlas.Float](p *problem[T], per, shared, size int) int {
-	// Each matrix's C^T and op(B)^T; a broadcast B is one for the whole
-	// group and stays in L1, as does A (a row of op(A)^T per column).
+	// Each matrix's C^T and op(B)^T. A broadcast B is one for the whole
+	// group, and A only feeds the tile's broadcasts (m x k, the smallest
+	// operand when swapped pays): neither is counted.
 	inL1 := p.n * (p.m + p.k)
 	if p.b.Stride == 0 {
 		inL1 = p.n * p.m
@@ -83,9 +84,10 @@ func swappedGroup[T batchlas.Float](p *problem[T], per, shared, size int) int {
 }
 
 // swappedRange multiplies matrices lo .. hi-1 of p with buf as scratch
-// (per and shared as swappedElems gives them), a group at a time. The transposed problem is n x m x k: its op(A) is
-// op(B)^T (the copies in buf, or B itself), its op(B) is op(A)^T (A
-// itself, transposed when op(A) = A), its C is C^T in buf with n rows.
+// (per and shared as swappedElems gives them), a group at a time. The
+// transposed problem is n x m x k: its op(A) is op(B)^T (the copies in
+// buf, or B itself), its op(B) is op(A)^T (A itself, transposed when
+// op(A) = A), its C is C^T in buf with n rows.
 func swappedRange[T batchlas.Float](p *problem[T], per, shared, lo, hi int, buf []T) {
 	m, n, k := p.m, p.n, p.k
 	g := swappedGroup(p, per, shared, len(buf))

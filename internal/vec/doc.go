@@ -10,6 +10,10 @@
 //     sequence instead of twice per rotation.
 //   - Reflect applies one Householder reflector I - tau*v*v^T from the
 //     left to a run of columns (the heart of forming Q, xORG2R).
+//   - Dot, Axpy, Axpy2 and DotAxpy are the level-1 steps of the
+//     tridiagonal reductions (xSYTD2, xLATRD): the symmetric
+//     matrix-vector product reads each column once through DotAxpy, the
+//     rank-2 update writes it once through Axpy2.
 //
 // On x86-64-v4 the kernels are AVX-512 assembly (vec_amd64.s, written by
 // gen.go: `go generate`; TestAssemblyIsGenerated checks the file is what

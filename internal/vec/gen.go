@@ -43,6 +43,10 @@ func main() {
 		rot(d, true)
 		rot(d, false)
 		reflect(d)
+		dotK(d)
+		axpyK(d)
+		axpy2K(d)
+		dotAxpyK(d)
 	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -264,28 +268,9 @@ func reflectPass(d dtype, nc int, l string) {
 	// Each accumulator summed by halves into its lowest lane, times
 	// tau, broadcast.
 	for c := 0; c < nc; c++ {
-		z, y, x := fmt.Sprintf("Z%d", c), fmt.Sprintf("Y%d", c), fmt.Sprintf("X%d", c)
-		if d.size == 8 {
-			p("\tVEXTRACTF64X4 $1, %s, Y15", z)
-			p("\tVADDPD Y15, %s, %s", y, y)
-			p("\tVEXTRACTF128 $1, %s, X15", y)
-			p("\tVADDPD X15, %s, %s", x, x)
-			p("\tVPERMILPD $1, %s, X15", x)
-			p("\tVADDSD X15, %s, %s", x, x)
-			p("\tVMULSD (R15), %s, %s", x, x)
-			p("\tVBROADCASTSD %s, %s", x, z)
-		} else {
-			p("\tVEXTRACTF32X8 $1, %s, Y15", z)
-			p("\tVADDPS Y15, %s, %s", y, y)
-			p("\tVEXTRACTF128 $1, %s, X15", y)
-			p("\tVADDPS X15, %s, %s", x, x)
-			p("\tVPERMILPD $1, %s, X15", x)
-			p("\tVADDPS X15, %s, %s", x, x)
-			p("\tVMOVSHDUP %s, X15", x)
-			p("\tVADDSS X15, %s, %s", x, x)
-			p("\tVMULSS (R15), %s, %s", x, x)
-			p("\tVBROADCASTSS %s, %s", x, z)
-		}
+		sumHalves(d, c)
+		p("\tVMULS%s (R15), X%d, X%d", d.sfx[1:], c, c)
+		p("\t%s X%d, Z%d", d.bcast, c, c)
 	}
 	// The updates col := fma(-w, v, col).
 	p("\tXORQ BX, BX")
@@ -312,4 +297,152 @@ func reflectPass(d dtype, nc int, l string) {
 		p("\t%s", store(d, true, fmt.Sprintf("Z%d", 9+c), fmt.Sprintf("(%s)(BX*1)", colReg[c])))
 	}
 	p("%s_done:", l)
+}
+
+// sumHalves sums the lanes of Z<c> by halves (lane i with lane i+W/2,
+// down to one) into the lowest lane of X<c>, with X15 as scratch: the
+// order of the Go twins' dot.
+func sumHalves(d dtype, c int) {
+	z, y, x := fmt.Sprintf("Z%d", c), fmt.Sprintf("Y%d", c), fmt.Sprintf("X%d", c)
+	if d.size == 8 {
+		p("\tVEXTRACTF64X4 $1, %s, Y15", z)
+		p("\tVADDPD Y15, %s, %s", y, y)
+		p("\tVEXTRACTF128 $1, %s, X15", y)
+		p("\tVADDPD X15, %s, %s", x, x)
+		p("\tVPERMILPD $1, %s, X15", x)
+		p("\tVADDSD X15, %s, %s", x, x)
+		return
+	}
+	p("\tVEXTRACTF32X8 $1, %s, Y15", z)
+	p("\tVADDPS Y15, %s, %s", y, y)
+	p("\tVEXTRACTF128 $1, %s, X15", y)
+	p("\tVADDPS X15, %s, %s", x, x)
+	p("\tVPERMILPD $1, %s, X15", x)
+	p("\tVADDPS X15, %s, %s", x, x)
+	p("\tVMOVSHDUP %s, X15", x)
+	p("\tVADDSS X15, %s, %s", x, x)
+}
+
+// stream writes the loop of the level-1 kernels: body for each of the DX
+// whole vectors at byte offset BX, then, when the mask K1 has lanes, body
+// once more masked (its loads zero the lanes off the mask, its stores
+// leave them).
+func stream(d dtype, l string, body func(masked bool)) {
+	p("\tXORQ BX, BX")
+	p("\tTESTQ DX, DX")
+	p("\tJZ %s_tail", l)
+	p("%s_loop:", l)
+	body(false)
+	p("\tADDQ $64, BX")
+	p("\tDECQ DX")
+	p("\tJNE %s_loop", l)
+	p("%s_tail:", l)
+	p("\tKORTESTW K1, K1")
+	p("\tJZ %s_done", l)
+	body(true)
+	p("%s_done:", l)
+}
+
+// header writes a level-1 kernel's TEXT line and loads nfull into DX and
+// mask into K1 from the given argument offsets.
+func header(fn, sig string, frame string, nfullOff, maskOff int) {
+	p("")
+	p("// func %s%s", fn, sig)
+	p("TEXT ·%s(SB), NOSPLIT, %s", fn, frame)
+	p("\tMOVQ nfull+%d(FP), DX", nfullOff)
+	p("\tMOVQ mask+%d(FP), AX", maskOff)
+	p("\tKMOVW AX, K1")
+}
+
+// ret writes the scalar result in X0 to the return slot at off and
+// returns.
+func ret(d dtype, off int) {
+	p("\tVMOVS%s X0, ret+%d(FP)", map[int]string{8: "D", 4: "S"}[d.size], off)
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// dotK writes Dot: one accumulator Z0, acc := fma(v, x, acc) per vector
+// (the tail's missing lanes adding 0*0), summed by halves. Registers: R10
+// v, R11 x.
+func dotK(d dtype) {
+	fn := "dot" + d.name
+	header(fn, "(v, x *T, nfull int, mask uint64) T", fmt.Sprintf("$0-%d", 32+d.size), 16, 24)
+	p("\tMOVQ v+0(FP), R10")
+	p("\tMOVQ x+8(FP), R11")
+	p("\tVPXORQ Z0, Z0, Z0")
+	stream(d, fn, func(masked bool) {
+		p("\t%s", load(d, masked, "(R10)(BX*1)", "Z8"))
+		p("\t%s", load(d, masked, "(R11)(BX*1)", "Z9"))
+		p("\tVFMADD231%s Z9, Z8, Z0", d.sfx)
+	})
+	sumHalves(d, 0)
+	ret(d, 32)
+}
+
+// axpyK writes Axpy: y := fma(alpha, x, y). Registers: R10 x, R11 y, Z30
+// alpha.
+func axpyK(d dtype) {
+	fn := "axpy" + d.name
+	header(fn, "(x, y *T, nfull int, mask uint64, alpha *T)", "$0-40", 16, 24)
+	p("\tMOVQ x+0(FP), R10")
+	p("\tMOVQ y+8(FP), R11")
+	p("\tMOVQ alpha+32(FP), R15")
+	p("\t%s (R15), Z30", d.bcast)
+	stream(d, fn, func(masked bool) {
+		p("\t%s", load(d, masked, "(R10)(BX*1)", "Z8"))
+		p("\t%s", load(d, masked, "(R11)(BX*1)", "Z9"))
+		p("\tVFMADD231%s Z8, Z30, Z9", d.sfx)
+		p("\t%s", store(d, masked, "Z9", "(R11)(BX*1)"))
+	})
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// axpy2K writes Axpy2: z := fma(b, y, fma(a, x, z)). Registers: R10 x,
+// R11 y, R12 z, Z30 a, Z31 b.
+func axpy2K(d dtype) {
+	fn := "axpy2" + d.name
+	header(fn, "(x, y, z *T, nfull int, mask uint64, a, b *T)", "$0-56", 24, 32)
+	p("\tMOVQ x+0(FP), R10")
+	p("\tMOVQ y+8(FP), R11")
+	p("\tMOVQ z+16(FP), R12")
+	p("\tMOVQ a+40(FP), R15")
+	p("\t%s (R15), Z30", d.bcast)
+	p("\tMOVQ b+48(FP), R15")
+	p("\t%s (R15), Z31", d.bcast)
+	stream(d, fn, func(masked bool) {
+		p("\t%s", load(d, masked, "(R10)(BX*1)", "Z8"))
+		p("\t%s", load(d, masked, "(R11)(BX*1)", "Z9"))
+		p("\t%s", load(d, masked, "(R12)(BX*1)", "Z10"))
+		p("\tVFMADD231%s Z8, Z30, Z10", d.sfx)
+		p("\tVFMADD231%s Z9, Z31, Z10", d.sfx)
+		p("\t%s", store(d, masked, "Z10", "(R12)(BX*1)"))
+	})
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// dotAxpyK writes DotAxpy: y := fma(alpha, a, y) and acc := fma(a, x,
+// acc) from one load of a, the accumulator summed as in dotK. Registers:
+// R10 a, R11 x, R12 y, Z30 alpha, Z0 the accumulator.
+func dotAxpyK(d dtype) {
+	fn := "dotAxpy" + d.name
+	header(fn, "(a, x, y *T, nfull int, mask uint64, alpha *T) T", fmt.Sprintf("$0-%d", 48+d.size), 24, 32)
+	p("\tMOVQ a+0(FP), R10")
+	p("\tMOVQ x+8(FP), R11")
+	p("\tMOVQ y+16(FP), R12")
+	p("\tMOVQ alpha+40(FP), R15")
+	p("\t%s (R15), Z30", d.bcast)
+	p("\tVPXORQ Z0, Z0, Z0")
+	stream(d, fn, func(masked bool) {
+		p("\t%s", load(d, masked, "(R10)(BX*1)", "Z8"))
+		p("\t%s", load(d, masked, "(R11)(BX*1)", "Z9"))
+		p("\t%s", load(d, masked, "(R12)(BX*1)", "Z10"))
+		p("\tVFMADD231%s Z8, Z30, Z10", d.sfx)
+		p("\t%s", store(d, masked, "Z10", "(R12)(BX*1)"))
+		p("\tVFMADD231%s Z9, Z8, Z0", d.sfx)
+	})
+	sumHalves(d, 0)
+	ret(d, 48)
 }

@@ -72,3 +72,84 @@ func reflectAsm[T batchlas.Float](v, a []T, ld, ncols int, tau T) bool {
 	}
 	return true
 }
+
+//go:noescape
+func dotF64(v, x *float64, nfull int, mask uint64) float64
+
+//go:noescape
+func dotF32(v, x *float32, nfull int, mask uint64) float32
+
+//go:noescape
+func axpyF64(x, y *float64, nfull int, mask uint64, alpha *float64)
+
+//go:noescape
+func axpyF32(x, y *float32, nfull int, mask uint64, alpha *float32)
+
+//go:noescape
+func axpy2F64(x, y, z *float64, nfull int, mask uint64, a, b *float64)
+
+//go:noescape
+func axpy2F32(x, y, z *float32, nfull int, mask uint64, a, b *float32)
+
+//go:noescape
+func dotAxpyF64(a, x, y *float64, nfull int, mask uint64, alpha *float64) float64
+
+//go:noescape
+func dotAxpyF32(a, x, y *float32, nfull int, mask uint64, alpha *float32) float32
+
+// f64 and f32 view a slice's first element, or a scalar, as the
+// assembly's pointer types.
+func f64[T batchlas.Float](p *T) *float64 { return (*float64)(unsafe.Pointer(p)) }
+func f32[T batchlas.Float](p *T) *float32 { return (*float32)(unsafe.Pointer(p)) }
+
+// dotAsm runs Dot's assembly when simd.AVX512 is set (len(v) > 0).
+func dotAsm[T batchlas.Float](v, x []T) (T, bool) {
+	if !simd.AVX512 {
+		return 0, false
+	}
+	nfull, mask := split[T](len(v))
+	if width[T]() == 8 {
+		return T(dotF64(f64(&v[0]), f64(&x[0]), nfull, mask)), true
+	}
+	return T(dotF32(f32(&v[0]), f32(&x[0]), nfull, mask)), true
+}
+
+// axpyAsm runs Axpy's assembly when simd.AVX512 is set (len(x) > 0).
+func axpyAsm[T batchlas.Float](alpha T, x, y []T) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	nfull, mask := split[T](len(x))
+	if width[T]() == 8 {
+		axpyF64(f64(&x[0]), f64(&y[0]), nfull, mask, f64(&alpha))
+	} else {
+		axpyF32(f32(&x[0]), f32(&y[0]), nfull, mask, f32(&alpha))
+	}
+	return true
+}
+
+// axpy2Asm runs Axpy2's assembly when simd.AVX512 is set (len(x) > 0).
+func axpy2Asm[T batchlas.Float](a T, x []T, b T, y, z []T) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	nfull, mask := split[T](len(x))
+	if width[T]() == 8 {
+		axpy2F64(f64(&x[0]), f64(&y[0]), f64(&z[0]), nfull, mask, f64(&a), f64(&b))
+	} else {
+		axpy2F32(f32(&x[0]), f32(&y[0]), f32(&z[0]), nfull, mask, f32(&a), f32(&b))
+	}
+	return true
+}
+
+// dotAxpyAsm runs DotAxpy's assembly when simd.AVX512 is set (len(a) > 0).
+func dotAxpyAsm[T batchlas.Float](alpha T, a, x, y []T) (T, bool) {
+	if !simd.AVX512 {
+		return 0, false
+	}
+	nfull, mask := split[T](len(a))
+	if width[T]() == 8 {
+		return T(dotAxpyF64(f64(&a[0]), f64(&x[0]), f64(&y[0]), nfull, mask, f64(&alpha))), true
+	}
+	return T(dotAxpyF32(f32(&a[0]), f32(&x[0]), f32(&y[0]), nfull, mask, f32(&alpha))), true
+}

@@ -9,3 +9,11 @@ import "github.com/batchlas-go/batchlas"
 func rotAsm[T batchlas.Float](bool, []T, int, int, int, []T, []T) bool { return false }
 
 func reflectAsm[T batchlas.Float]([]T, []T, int, int, T) bool { return false }
+
+func dotAsm[T batchlas.Float]([]T, []T) (T, bool) { return 0, false }
+
+func axpyAsm[T batchlas.Float](T, []T, []T) bool { return false }
+
+func axpy2Asm[T batchlas.Float](T, []T, T, []T, []T) bool { return false }
+
+func dotAxpyAsm[T batchlas.Float](T, []T, []T, []T) (T, bool) { return 0, false }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/vec"
 	"github.com/batchlas-go/batchlas/ops/gemm"
 )
 
@@ -20,13 +21,15 @@ var blockedChunkElems = 1 << 21
 // subdiagonal and reflector factors, the QL/QR rotations (2n) and the
 // scale factor (0 marks a matrix whose triangle held a NaN or an
 // infinity).
-func blockedStride(n, nb int) int { return parallel.Pad(n*n + n*nb + 5*n + 1) }
+func blockedStride[T batchlas.Float](n, nb int) int {
+	return parallel.Pad(workLD[T](n)*n + n*nb + 3*n + steqrWork(n) + 1)
+}
 
 // blockedChunk is the number of matrices per chunk of the batch-wide path.
 // It depends on the sizes only, never on the workers, so the nested gemm
 // calls (and their decisions) are the same whatever the parallelism.
-func blockedChunk(n, nb, count int) int {
-	return min(count, max(1, blockedChunkElems/blockedStride(n, nb)))
+func blockedChunk[T batchlas.Float](n, nb, count int) int {
+	return min(count, max(1, blockedChunkElems/blockedStride[T](n, nb)))
 }
 
 // blockedSyev is the blocked kernel. An order up to nb is a single panel:
@@ -54,10 +57,10 @@ func blockedChunk(n, nb, count int) int {
 func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, ws []T, info []int32) error {
 	n := a.Rows
 	if n <= nb {
-		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot(n), tridiagKernel[T](n, jobz))
+		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot[T](n), workLD[T](n), tridiagKernel[T](n, jobz))
 	}
-	per := blockedStride(n, nb)
-	chunk := blockedChunk(n, nb, a.Count)
+	per := blockedStride[T](n, nb)
+	chunk := blockedChunk[T](n, nb, a.Count)
 	if len(ws) < chunk*per {
 		ws = make([]T, chunk*per)
 	}
@@ -80,14 +83,16 @@ func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.
 // whole batch: completed up to c0 plus what phase 3 completed.
 func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, ws []T, per, c0, cn int, info []int32) error {
 	n := a.Rows
+	sld := workLD[T](n)
 	vectors := jobz == WithVectors
 	parts := func(j int) (s, wp, d, e, tau, work, meta []T) {
 		b := ws[j*per : (j+1)*per]
-		o := n * n
+		o := sld * n
 		s, wp = b[:o], b[o:o+n*nb]
 		o += n * nb
-		d, e, tau, work = b[o:o+n], b[o+n:o+2*n], b[o+2*n:o+3*n], b[o+3*n:o+5*n]
-		meta = b[o+5*n : o+5*n+1]
+		d, e, tau = b[o:o+n], b[o+n:o+2*n], b[o+2*n:o+3*n]
+		o += 3 * n
+		work, meta = b[o:o+steqrWork(n)], b[o+steqrWork(n):o+steqrWork(n)+1]
 		return
 	}
 	stopped := func(err error, completed int) error {
@@ -103,7 +108,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 			i := c0 + j
 			s, _, _, _, _, _, meta := parts(j)
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			sigma, ok := load(uplo, m, a.LD, n, s, n, 1)
+			sigma, ok := load(uplo, m, a.LD, n, s, sld, 1)
 			if !ok {
 				info[i] = nanInfo(n)
 			}
@@ -114,11 +119,11 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 		return stopped(err, 0)
 	}
 	// Phase 2: panels.
-	sb, err := batchlas.WrapStrided(ws, n, n, n, per, cn)
+	sb, err := batchlas.WrapStrided(ws, n, n, sld, per, cn)
 	if err != nil {
 		return err
 	}
-	wb, err := batchlas.WrapStrided(ws[n*n:], n, nb, n, per, cn)
+	wb, err := batchlas.WrapStrided(ws[sld*n:], n, nb, n, per, cn)
 	if err != nil {
 		return err
 	}
@@ -129,7 +134,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 		err := parallel.For(ctx, cn, work, func(_, lo, hi int) {
 			for j := lo; j < hi; j++ {
 				s, wp, _, e, tau, _, _ := parts(j)
-				latrdLower(s[k*n+k:], n, rows, nb, e[k:], tau[k:], wp, n)
+				latrdLower(s[k*sld+k:], sld, rows, nb, e[k:], tau[k:], wp, n)
 			}
 		})
 		if err != nil {
@@ -158,10 +163,10 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 				continue // info already says NaN/Inf
 			}
 			for jj := 0; jj < k; jj++ {
-				d[jj] = s[jj*n+jj]
+				d[jj] = s[jj*sld+jj]
 			}
-			sytd2Lower(s[k*n+k:], n, n-k, d[k:], e[k:], tau[k:])
-			f := tridiagFinish(s, n, vectors, d, e, tau, work)
+			sytd2Lower(s[k*sld+k:], sld, n-k, d[k:], e[k:], tau[k:])
+			f := tridiagFinish(s, sld, n, vectors, d, e, tau, work)
 			if f != 0 {
 				info[i] = int32(f)
 				continue
@@ -171,7 +176,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 				z = s
 			}
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			finish(d, z, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+			finish(d, z, sld, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
 		}
 	})
 	if err != nil {
@@ -200,11 +205,7 @@ func latrdLower[T batchlas.Float](a []T, lda, m, nb int, e, tau, w []T, ldw int)
 		ci := a[i*lda+i : i*lda+m]
 		for j := 0; j < i; j++ {
 			wij, aij := w[j*ldw+i], a[j*lda+i]
-			aj := a[j*lda+i : j*lda+m]
-			wj := w[j*ldw+i : j*ldw+m]
-			for r := range ci {
-				ci[r] -= aj[r]*wij + wj[r]*aij
-			}
+			vec.Axpy2(-wij, a[j*lda+i:j*lda+m], -aij, w[j*ldw+i:j*ldw+m], ci)
 		}
 		if i >= m-1 {
 			continue
@@ -220,23 +221,23 @@ func latrdLower[T batchlas.Float](a []T, lda, m, nb int, e, tau, w []T, ldw int)
 		tmp := w[i*ldw : i*ldw+i]
 		// tmp = W(i+1:m, 0:i)^T*v; wi -= A(i+1:m, 0:i)*tmp.
 		for j := 0; j < i; j++ {
-			tmp[j] = dot(w[j*ldw+i+1:j*ldw+m], v)
+			tmp[j] = vec.Dot(w[j*ldw+i+1:j*ldw+m], v)
 		}
 		for j := 0; j < i; j++ {
-			axpy(-tmp[j], a[j*lda+i+1:j*lda+m], wi)
+			vec.Axpy(-tmp[j], a[j*lda+i+1:j*lda+m], wi)
 		}
 		// tmp = A(i+1:m, 0:i)^T*v; wi -= W(i+1:m, 0:i)*tmp.
 		for j := 0; j < i; j++ {
-			tmp[j] = dot(a[j*lda+i+1:j*lda+m], v)
+			tmp[j] = vec.Dot(a[j*lda+i+1:j*lda+m], v)
 		}
 		for j := 0; j < i; j++ {
-			axpy(-tmp[j], w[j*ldw+i+1:j*ldw+m], wi)
+			vec.Axpy(-tmp[j], w[j*ldw+i+1:j*ldw+m], wi)
 		}
 		for r := range wi {
 			wi[r] *= ti
 		}
-		alpha := -ti / 2 * dot(wi, v)
-		axpy(alpha, v, wi)
+		alpha := -ti / 2 * vec.Dot(wi, v)
+		vec.Axpy(alpha, v, wi)
 	}
 }
 

@@ -59,9 +59,14 @@
 //	                  form (LAPACK's xSYTD2), Q formed from the reflectors
 //	                  for vectors (xORGTR), implicit QL/QR (xSTEQR; for
 //	                  eigenvalues only its root-free variant, xSTERF); the
-//	                  reflector applications of Q and the rotations QL/QR
-//	                  accumulates into it run as AVX-512 kernels on
-//	                  x86-64-v4 (a bit-identical Go twin elsewhere)
+//	                  reduction's matrix-vector products and rank-2
+//	                  updates, the reflector applications of Q and the
+//	                  rotations QL/QR accumulates into it run as AVX-512
+//	                  kernels on x86-64-v4 (a bit-identical Go twin
+//	                  elsewhere); the rotations are queued and applied a
+//	                  block of rows at a time through many sweeps, and the
+//	                  working copy's columns are padded off a power-of-two
+//	                  stride
 //	lanestri          n <= 256: tridiag's reduction across matrices, in
 //	                  groups interleaved as in lanes (AVX-512 with a
 //	                  bit-identical Go twin), then per matrix as tridiag:

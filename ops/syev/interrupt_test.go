@@ -42,7 +42,7 @@ func interruptedProperty[T batchlas.Float](t *testing.T, ctx context.Context, c 
 			continue
 		}
 		if c.Is(blockedFamily) {
-			blockedChunkElems = 4 * blockedStride(tc.n, c.Field("nb"))
+			blockedChunkElems = 4 * blockedStride[T](tc.n, c.Field("nb"))
 		}
 		p := newProblem[T](r, tc.jobz, tc.uplo, tc.n, tc.count, 0, true)
 		const failed = 2 // a failing matrix in the first chunk

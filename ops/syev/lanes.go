@@ -111,6 +111,6 @@ func lanesGroup[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch
 			}
 		}
 		m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-		finish(d, z, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+		finish(d, z, n, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
 	}
 }

@@ -86,7 +86,7 @@ func lanesTriSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas
 			slot := lanesTriLaneSlot(n)
 			parallel.ForScratch(context.WithoutCancel(ctx), count, flopsPerMatrix(n, jobz), len(buf)/slot, func(wk, lo, hi int) {
 				lb := buf[wk*slot : (wk+1)*slot]
-				q, tau, work := lb[:n*n], lb[n*n:n*n+n], lb[n*n+n:n*n+3*n]
+				q, tau, work := lb[:n*n], lb[n*n:n*n+n], lb[n*n+n:n*n+n+steqrWork(n)]
 				for l := lo; l < hi; l++ {
 					i := first + l
 					if bad&(1<<l) != 0 {
@@ -94,13 +94,13 @@ func lanesTriSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas
 					}
 					d, e := de[2*n*l:2*n*l+n], de[2*n*l+n:2*n*(l+1)]
 					reflectorsOf(g, n, gld, l, q, tau)
-					orgtrLower(q, n, tau)
-					if f := steqr(d, e, q, n, work); f != 0 {
+					orgtrLower(q, n, n, tau)
+					if f := steqr(d, e, q, n, n, work); f != 0 {
 						info[i] = int32(f)
 						continue
 					}
 					m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-					finish(d, q, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+					finish(d, q, n, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
 				}
 			})
 			return
@@ -122,7 +122,7 @@ func lanesTriSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas
 				continue
 			}
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			finish(de[2*n*l:2*n*l+n], nil, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+			finish(de[2*n*l:2*n*l+n], nil, n, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
 		}
 	})
 }
@@ -169,4 +169,4 @@ func lanesTriSlot[T batchlas.Float](ctx context.Context, n int, jobz Job) int {
 
 // lanesTriLaneSlot is one lane's scratch with vectors: its Q, reflector
 // factors and rotations.
-func lanesTriLaneSlot(n int) int { return n*n + 3*n }
+func lanesTriLaneSlot(n int) int { return n*n + n + steqrWork(n) }

@@ -122,7 +122,11 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		return batchlas.Argf(opName, "a", "kernel %s cannot solve n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
 	}
 	need := bufferSize(ctx, c, jobz, a)
-	if ws != nil {
+	if ws == nil {
+		p := getScratch[T](need)
+		defer putScratch(p)
+		ws = *p
+	} else {
 		if len(ws) < need {
 			return batchlas.Argf(opName, "ws", "ws has %d elements, kernel %s needs %d; size it with syev.BufferSize or pass nil", len(ws), c, need)
 		}
@@ -137,7 +141,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	n := a.Rows
 	switch c.Family() {
 	case jacobiFamily:
-		return perMatrix(ctx, jobz, uplo, a, w, ws, info, jacobiSlot(n, jobz), func(s, d, rest []T) ([]T, int) {
+		return perMatrix(ctx, jobz, uplo, a, w, ws, info, jacobiSlot(n, jobz), n, func(s, d, rest []T) ([]T, int) {
 			var v []T
 			if jobz == WithVectors {
 				v = rest[:n*n]
@@ -147,7 +151,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	case lanesFamily:
 		return lanesSyev(ctx, jobz, uplo, a, w, ws, info)
 	case tridiagFamily:
-		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot(n), tridiagKernel[T](n, jobz))
+		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot[T](n), workLD[T](n), tridiagKernel[T](n, jobz))
 	case lanesTriFamily:
 		return lanesTriSyev(ctx, jobz, uplo, a, w, ws, info)
 	case blockedFamily:
@@ -261,15 +265,15 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, jobz Job, a
 	case lanesFamily:
 		return parallel.Workers(ctx) * lanesSlot[T](n, jobz)
 	case tridiagFamily:
-		return parallel.Workers(ctx) * tridiagSlot(n)
+		return parallel.Workers(ctx) * tridiagSlot[T](n)
 	case lanesTriFamily:
 		return parallel.Workers(ctx) * lanesTriSlot[T](ctx, n, jobz)
 	case blockedFamily:
 		nb := c.Field("nb")
 		if n <= nb {
-			return parallel.Workers(ctx) * tridiagSlot(n)
+			return parallel.Workers(ctx) * tridiagSlot[T](n)
 		}
-		return blockedChunk(n, nb, a.Count) * blockedStride(n, nb)
+		return blockedChunk[T](n, nb, a.Count) * blockedStride[T](n, nb)
 	case vendorFamily:
 		return parallel.Workers(ctx) * vendorSlot(n, jobz)
 	}
@@ -289,13 +293,16 @@ func jacobiSlot(n int, jobz Job) int {
 // tridiagSlot is the tridiag kernel's per-worker scratch: the symmetric
 // copy (then Q), the diagonal, subdiagonal, reflector factors and the
 // QL/QR rotations.
-func tridiagSlot(n int) int { return parallel.Pad(n*n + 5*n) }
+func tridiagSlot[T batchlas.Float](n int) int {
+	return parallel.Pad(workLD[T](n)*n + 3*n + steqrWork(n))
+}
 
 // tridiagKernel is the tridiag kernel in perMatrix's form.
 func tridiagKernel[T batchlas.Float](n int, jobz Job) func(s, d, rest []T) ([]T, int) {
 	vectors := jobz == WithVectors
+	sld := workLD[T](n)
 	return func(s, d, rest []T) ([]T, int) {
-		f := tridiagEig(s, n, vectors, d, rest[:n], rest[n:2*n], rest[2*n:4*n])
+		f := tridiagEig(s, sld, n, vectors, d, rest[:n], rest[n:2*n], rest[2*n:2*n+steqrWork(n)])
 		if !vectors {
 			return nil, f
 		}
@@ -310,7 +317,7 @@ func tridiagKernel[T batchlas.Float](n int, jobz Job) func(s, d, rest []T) ([]T,
 // s (n x n), the eigenvalue vector d (n) and the rest of the slot, and on
 // success writes the result back with finish; kernel returns where the
 // eigenvectors are (nil for ValuesOnly) and its info.
-func perMatrix[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32, slot int,
+func perMatrix[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32, slot, sld int,
 	kernel func(s, d, rest []T) ([]T, int)) error {
 	n := a.Rows
 	if len(ws) < slot {
@@ -320,10 +327,10 @@ func perMatrix[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Up
 	// At most one worker per slot of ws, so (wk+1)*slot <= len(ws).
 	return parallel.ForScratch(ctx, a.Count, flopsPerMatrix(n, jobz), len(ws)/slot, func(wk, lo, hi int) {
 		buf := ws[wk*slot : (wk+1)*slot]
-		s, d, rest := buf[:n*n], buf[n*n:n*n+n], buf[n*n+n:]
+		s, d, rest := buf[:sld*n], buf[sld*n:sld*n+n], buf[sld*n+n:]
 		for i := lo; i < hi; i++ {
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			sigma, ok := load(uplo, m, a.LD, n, s, n, 1)
+			sigma, ok := load(uplo, m, a.LD, n, s, sld, 1)
 			if !ok {
 				info[i] = nanInfo(n)
 				continue
@@ -333,7 +340,7 @@ func perMatrix[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Up
 				info[i] = int32(f)
 				continue
 			}
-			finish(d, z, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+			finish(d, z, sld, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
 		}
 	})
 }

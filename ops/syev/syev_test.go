@@ -225,7 +225,9 @@ func TestQLIterationCount(t *testing.T) {
 			name string
 			run  func(d, e []float64) int
 		}{
-			{"steqr", func(d, e []float64) int { return steqr(d, e, identity(n), n, make([]float64, 2*n)) }},
+			{"steqr", func(d, e []float64) int {
+				return steqr(d, e, identity(n), n, n, make([]float64, steqrWork(n)))
+			}},
 			{"sterf", func(d, e []float64) int { return sterf(d, e, n) }},
 		} {
 			qlIterPerOrder = 30
@@ -272,7 +274,7 @@ func TestSterfManyIsSterf(t *testing.T) {
 			want[l], wantD[l] = d1, d
 			if limit == 30 {
 				d3, e3 := append([]float64(nil), d...), append([]float64(nil), e...)
-				require.Zero(t, steqr(d3, e3, identity(n), n, make([]float64, 2*n+2)))
+				require.Zero(t, steqr(d3, e3, identity(n), n, n, make([]float64, steqrWork(n)+2)))
 				slices.Sort(d3)
 				got := append([]float64(nil), d1...)
 				slices.Sort(got)
@@ -334,8 +336,8 @@ func TestBlockedChunks(t *testing.T) {
 	for _, nb := range []int{16, 32} {
 		c := blockedFamily.With(nb)
 		n := 2*nb + 5
-		blockedChunkElems = 3 * blockedStride(n, nb) // three matrices per chunk
-		require.Equal(t, 3, blockedChunk(n, nb, 100))
+		blockedChunkElems = 3 * blockedStride[float64](n, nb) // three matrices per chunk
+		require.Equal(t, 3, blockedChunk[float64](n, nb, 100))
 		for _, jobz := range jobs {
 			p := newProblem[float64](testmat.Rand(7), jobz, batchlas.Lower, n, 8, 0, true)
 			p.a.Set(4, 1, 1, math.Inf(1))
@@ -343,7 +345,7 @@ func TestBlockedChunks(t *testing.T) {
 			ctx := pin(context.Background(), c)
 			size, err := BufferSize(ctx, jobz, batchlas.Lower, p.a, p.w)
 			require.NoError(t, err)
-			require.Equal(t, 3*blockedStride(n, nb), size, "the workspace is one chunk")
+			require.Equal(t, 3*blockedStride[float64](n, nb), size, "the workspace is one chunk")
 			var ne *batchlas.NumericalError
 			require.ErrorAs(t, Syev(ctx, jobz, batchlas.Lower, a, w, testmat.NaNs[float64](size)), &ne)
 			require.Equal(t, []int{4}, ne.Index)

@@ -84,7 +84,7 @@ func vendorSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.U
 	lwork := vendorWork(n, jobz)
 	impl := gonum.Implementation{}
 	vectors := jobz == WithVectors
-	return perMatrix(ctx, jobz, uplo, a, w, ws, info, vendorSlot(n, jobz), func(s, d, rest []T) ([]T, int) {
+	return perMatrix(ctx, jobz, uplo, a, w, ws, info, vendorSlot(n, jobz), n, func(s, d, rest []T) ([]T, int) {
 		s64, d64 := any(s).([]float64), any(d).([]float64)
 		work := any(rest).([]float64)[:lwork]
 		var unit float64 = 1

@@ -17,8 +17,8 @@ import (
 var blockedChunkElems = 1 << 21
 
 // blockedStride is the workspace of one matrix on the batch-wide path: the
-// symmetric copy S (n x n), the panel's W (n x nb), the diagonal,
-// subdiagonal and reflector factors, the QL/QR rotations (2n) and the
+// symmetric copy S (n columns workLD apart), the panel's W (n x nb), the
+// diagonal, subdiagonal and reflector factors, steqr's scratch and the
 // scale factor (0 marks a matrix whose triangle held a NaN or an
 // infinity).
 func blockedStride[T batchlas.Float](n, nb int) int {

@@ -291,8 +291,8 @@ func jacobiSlot(n int, jobz Job) int {
 }
 
 // tridiagSlot is the tridiag kernel's per-worker scratch: the symmetric
-// copy (then Q), the diagonal, subdiagonal, reflector factors and the
-// QL/QR rotations.
+// copy (then Q; n columns workLD apart), the diagonal, subdiagonal,
+// reflector factors and steqr's scratch.
 func tridiagSlot[T batchlas.Float](n int) int {
 	return parallel.Pad(workLD[T](n)*n + 3*n + steqrWork(n))
 }
@@ -312,9 +312,10 @@ func tridiagKernel[T batchlas.Float](n int, jobz Job) func(s, d, rest []T) ([]T,
 
 // perMatrix runs a per-matrix kernel over the batch, one worker per matrix
 // at a time, each with its slot of slot elements of ws (nil or short:
-// allocated here). For each matrix it loads the read triangle into the
+// allocated here; launch passes one of bufferSize). For each matrix it loads the read triangle into the
 // slot (load: the NaN/Inf check and the scaling), runs kernel on the copy
-// s (n x n), the eigenvalue vector d (n) and the rest of the slot, and on
+// s (n x n, leading dimension sld), the eigenvalue vector d (n) and the
+// rest of the slot, and on
 // success writes the result back with finish; kernel returns where the
 // eigenvectors are (nil for ValuesOnly) and its info.
 func perMatrix[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32, slot, sld int,

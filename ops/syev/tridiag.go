@@ -8,12 +8,12 @@ import (
 )
 
 // tridiagEig is the tridiag kernel on one matrix: s is the full symmetric
-// n x n copy (leading dimension n; only its lower triangle is read). It
+// n x n copy (leading dimension lds; only its lower triangle is read). It
 // reduces s to tridiagonal form T = Q^T*A*Q (sytd2), forms Q in s when
 // vectors are wanted (orgtr), and diagonalises T by implicit QL/QR
 // (steqr), accumulating into Q. d[:n] gets the eigenvalues (unsorted), s
 // the eigenvectors when vectors is set; e, tau and work are scratch of n,
-// n and 2n elements. It returns steqr's info.
+// n and steqrWork(n) elements. It returns steqr's info.
 func tridiagEig[T batchlas.Float](s []T, lds, n int, vectors bool, d, e, tau, work []T) int {
 	sytd2Lower(s, lds, n, d, e, tau)
 	return tridiagFinish(s, lds, n, vectors, d, e, tau, work)
@@ -108,7 +108,7 @@ func syr2Lower[T batchlas.Float](a []T, lda, m int, x, y []T) {
 	}
 }
 
-// orgtrLower overwrites the n x n matrix a (leading dimension n), which
+// orgtrLower overwrites the n x n matrix a (leading dimension lda), which
 // holds sytd2Lower's reflectors below its subdiagonal, with the orthogonal
 // Q = H(0)*H(1)*...*H(n-2) they define (LAPACK's xORGTR, uplo L, with
 // xORG2R): the reflectors are shifted one column right, Q's first row and
@@ -149,10 +149,11 @@ func orgtrLower[T batchlas.Float](a []T, lda, n int, tau []T) {
 // diagonal d[:n] and subdiagonal e[:n-1] by implicit QL or QR with
 // Wilkinson-type shifts, choosing QL or QR per unreduced block by which
 // end is larger (LAPACK's xSTEQR), applying the rotations to the columns
-// of z (n x n, leading dimension n), so a z holding the Q of a reduction
+// of z (n x n, leading dimension ldz), so a z holding the Q of a reduction
 // ends holding the eigenvectors (values alone come from sterf). d gets the
-// eigenvalues, unsorted; e is destroyed; work holds 2*(n-1) elements for
-// the rotations. At most qlIterPerOrder*n iterations are made; on running
+// eigenvalues, unsorted; e is destroyed; work holds steqrWork(n) elements:
+// each iteration's rotations and the queue (rotQueue) that applies them
+// to z many iterations at a time. At most qlIterPerOrder*n iterations are made; on running
 // out it returns the number of subdiagonal entries not yet zero (1..n-1),
 // else 0. Every convergence test is written so that a NaN fails it.
 func steqr[T batchlas.Float](d, e, z []T, ldz, n int, work []T) int {

@@ -23,10 +23,7 @@ func TestLevel1(t *testing.T) {
 
 func testLevel1[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	eps := math.Pow(2, -52)
-	if width[T]() == 16 {
-		eps = math.Pow(2, -23)
-	}
+	eps := unitRoundoff[T]()
 	vector := func(n int) []T {
 		x := columns[T](r, n, n+3, 1) // three poisoned entries past the end
 		return x

@@ -22,6 +22,15 @@ var rowCounts = []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 63, 64, 65, 70,
 // rotCounts straddle a sequence of one rotation.
 var rotCounts = []int{2, 3, 5, 9}
 
+// unitRoundoff is the spacing of T at 1: the unit of the tests' error
+// bounds.
+func unitRoundoff[T batchlas.Float]() float64 {
+	if width[T]() == 16 {
+		return math.Pow(2, -23)
+	}
+	return math.Pow(2, -52)
+}
+
 // poison marks the entries outside the rows a kernel may touch.
 const poison = -7.25
 
@@ -99,10 +108,7 @@ func TestRotations(t *testing.T) {
 
 func testRotations[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	eps := math.Pow(2, -52)
-	if width[T]() == 16 {
-		eps = math.Pow(2, -23)
-	}
+	eps := unitRoundoff[T]()
 	for _, forward := range []bool{true, false} {
 		for _, rows := range rowCounts {
 			for _, k := range rotCounts {
@@ -158,10 +164,7 @@ func TestReflect(t *testing.T) {
 
 func testReflect[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	eps := math.Pow(2, -52)
-	if width[T]() == 16 {
-		eps = math.Pow(2, -23)
-	}
+	eps := unitRoundoff[T]()
 	for _, rows := range rowCounts {
 		for _, ncols := range []int{1, 3, 4, 5, 9} {
 			ld := rows + 2

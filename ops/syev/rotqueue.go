@@ -45,8 +45,8 @@ type rotQueue[T batchlas.Float] struct {
 	nseq  int
 }
 
-// newRotQueue makes the queue of z (n x n, leading dimension ld) in buf (2*queueRotations*n
-// elements).
+// newRotQueue makes the queue of z (n x n, leading dimension ld) in buf
+// (2*queueRotations*n elements).
 func newRotQueue[T batchlas.Float](z []T, ld, n int, buf []T) rotQueue[T] {
 	m := queueRotations * n
 	return rotQueue[T]{z: z, ld: ld, n: n, c: buf[:m], s: buf[m : 2*m]}

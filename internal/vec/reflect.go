@@ -30,9 +30,9 @@ func Reflect[T batchlas.Float](v, a []T, ld, ncols int, tau T) {
 	}
 }
 
-// width is the number of T in a 64-byte vector: the lanes the assembly
-// sums a dot product in.
-func width[T batchlas.Float]() int {
+// Width is the number of T in a 64-byte vector (a cache line): the lanes
+// the assembly sums a dot product in.
+func Width[T batchlas.Float]() int {
 	var z T
 	return 64 / int(unsafe.Sizeof(z))
 }
@@ -43,7 +43,7 @@ func width[T batchlas.Float]() int {
 // lane i+W/2, until one is left.
 func dot[T batchlas.Float](v, x []T) T {
 	var acc [16]T
-	W := width[T]()
+	W := Width[T]()
 	for i := range v {
 		acc[i%W] = fma.Of(v[i], x[i], acc[i%W])
 	}

@@ -32,7 +32,7 @@ func reflectF32(v *float32, nfull int, mask uint64, a *float32, lda, ncols int, 
 
 // split cuts rows into whole vectors of T and the mask of the rest.
 func split[T batchlas.Float](rows int) (nfull int, mask uint64) {
-	W := width[T]()
+	W := Width[T]()
 	return rows / W, 1<<(rows%W) - 1
 }
 
@@ -43,16 +43,15 @@ func rotAsm[T batchlas.Float](forward bool, z []T, ld, rows, k int, c, s []T) bo
 		return false
 	}
 	nfull, mask := split[T](rows)
-	zp, cp, sp := unsafe.Pointer(&z[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&s[0])
 	switch {
-	case width[T]() == 8 && forward:
-		rotFwdF64((*float64)(zp), ld, k, nfull, mask, (*float64)(cp), (*float64)(sp))
-	case width[T]() == 8:
-		rotBwdF64((*float64)(zp), ld, k, nfull, mask, (*float64)(cp), (*float64)(sp))
+	case Width[T]() == 8 && forward:
+		rotFwdF64(f64(&z[0]), ld, k, nfull, mask, f64(&c[0]), f64(&s[0]))
+	case Width[T]() == 8:
+		rotBwdF64(f64(&z[0]), ld, k, nfull, mask, f64(&c[0]), f64(&s[0]))
 	case forward:
-		rotFwdF32((*float32)(zp), ld, k, nfull, mask, (*float32)(cp), (*float32)(sp))
+		rotFwdF32(f32(&z[0]), ld, k, nfull, mask, f32(&c[0]), f32(&s[0]))
 	default:
-		rotBwdF32((*float32)(zp), ld, k, nfull, mask, (*float32)(cp), (*float32)(sp))
+		rotBwdF32(f32(&z[0]), ld, k, nfull, mask, f32(&c[0]), f32(&s[0]))
 	}
 	return true
 }
@@ -64,11 +63,10 @@ func reflectAsm[T batchlas.Float](v, a []T, ld, ncols int, tau T) bool {
 		return false
 	}
 	nfull, mask := split[T](len(v))
-	vp, ap, tp := unsafe.Pointer(&v[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&tau)
-	if width[T]() == 8 {
-		reflectF64((*float64)(vp), nfull, mask, (*float64)(ap), ld, ncols, (*float64)(tp))
+	if Width[T]() == 8 {
+		reflectF64(f64(&v[0]), nfull, mask, f64(&a[0]), ld, ncols, f64(&tau))
 	} else {
-		reflectF32((*float32)(vp), nfull, mask, (*float32)(ap), ld, ncols, (*float32)(tp))
+		reflectF32(f32(&v[0]), nfull, mask, f32(&a[0]), ld, ncols, f32(&tau))
 	}
 	return true
 }
@@ -108,7 +106,7 @@ func dotAsm[T batchlas.Float](v, x []T) (T, bool) {
 		return 0, false
 	}
 	nfull, mask := split[T](len(v))
-	if width[T]() == 8 {
+	if Width[T]() == 8 {
 		return T(dotF64(f64(&v[0]), f64(&x[0]), nfull, mask)), true
 	}
 	return T(dotF32(f32(&v[0]), f32(&x[0]), nfull, mask)), true
@@ -120,7 +118,7 @@ func axpyAsm[T batchlas.Float](alpha T, x, y []T) bool {
 		return false
 	}
 	nfull, mask := split[T](len(x))
-	if width[T]() == 8 {
+	if Width[T]() == 8 {
 		axpyF64(f64(&x[0]), f64(&y[0]), nfull, mask, f64(&alpha))
 	} else {
 		axpyF32(f32(&x[0]), f32(&y[0]), nfull, mask, f32(&alpha))
@@ -134,7 +132,7 @@ func axpy2Asm[T batchlas.Float](a T, x []T, b T, y, z []T) bool {
 		return false
 	}
 	nfull, mask := split[T](len(x))
-	if width[T]() == 8 {
+	if Width[T]() == 8 {
 		axpy2F64(f64(&x[0]), f64(&y[0]), f64(&z[0]), nfull, mask, f64(&a), f64(&b))
 	} else {
 		axpy2F32(f32(&x[0]), f32(&y[0]), f32(&z[0]), nfull, mask, f32(&a), f32(&b))
@@ -148,7 +146,7 @@ func dotAxpyAsm[T batchlas.Float](alpha T, a, x, y []T) (T, bool) {
 		return 0, false
 	}
 	nfull, mask := split[T](len(a))
-	if width[T]() == 8 {
+	if Width[T]() == 8 {
 		return T(dotAxpyF64(f64(&a[0]), f64(&x[0]), f64(&y[0]), nfull, mask, f64(&alpha))), true
 	}
 	return T(dotAxpyF32(f32(&a[0]), f32(&x[0]), f32(&y[0]), nfull, mask, f32(&alpha))), true

@@ -25,7 +25,7 @@ var rotCounts = []int{2, 3, 5, 9}
 // unitRoundoff is the spacing of T at 1: the unit of the tests' error
 // bounds.
 func unitRoundoff[T batchlas.Float]() float64 {
-	if width[T]() == 16 {
+	if Width[T]() == 16 {
 		return math.Pow(2, -23)
 	}
 	return math.Pow(2, -52)

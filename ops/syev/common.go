@@ -115,7 +115,6 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, sld, in
 			}
 		}
 	}
-	mirror(uplo, s, sld, n, inc)
 	if bad {
 		for c := 0; c < n; c++ {
 			for r := 0; r < n; r++ {
@@ -124,6 +123,7 @@ func load[T batchlas.Float](uplo batchlas.Uplo, m []T, ld, n int, s []T, sld, in
 		}
 		return 0, false
 	}
+	mirror(uplo, s, sld, n, inc)
 	if sigma = scaleFor(anrm); sigma != 1 {
 		for c := 0; c < n; c++ {
 			for r := 0; r < n; r++ {

@@ -1,8 +1,6 @@
 package syev
 
 import (
-	"unsafe"
-
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/vec"
 )
@@ -70,8 +68,7 @@ func (q *rotQueue[T]) push(forward bool, col0, k int, c, s []T) {
 // in blocks of four vectors (what the kernels carry in registers), each
 // block through every sequence in order while it is in cache.
 func (q *rotQueue[T]) flush() {
-	var zero T
-	block := 4 * 64 / int(unsafe.Sizeof(zero))
+	block := 4 * vec.Width[T]()
 	ld := q.ld
 	for r0 := 0; r0 < q.n; r0 += block {
 		rows := min(block, q.n-r0)

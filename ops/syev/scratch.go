@@ -2,9 +2,9 @@ package syev
 
 import (
 	"sync"
-	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/vec"
 )
 
 // A call that passes no workspace gets one from these pools (by element
@@ -16,8 +16,7 @@ import (
 var scratch64, scratch32 sync.Pool // of *[]float64, *[]float32
 
 func scratchPool[T batchlas.Float]() *sync.Pool {
-	var zero T
-	if unsafe.Sizeof(zero) == 8 {
+	if vec.Width[T]() == 8 {
 		return &scratch64
 	}
 	return &scratch32

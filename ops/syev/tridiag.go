@@ -1,8 +1,6 @@
 package syev
 
 import (
-	"unsafe"
-
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/vec"
 )
@@ -21,7 +19,7 @@ func tridiagEig[T batchlas.Float](s []T, lds, n int, vectors bool, d, e, tau, wo
 
 // tridiagFinish is what follows a reduction to tridiagonal form, shared by
 // tridiag and blocked: d and e hold T, the lower triangle of s (leading
-// dimension n) the reflectors below the subdiagonal and tau their factors.
+// dimension lds) the reflectors below the subdiagonal and tau their factors.
 func tridiagFinish[T batchlas.Float](s []T, lds, n int, vectors bool, d, e, tau, work []T) int {
 	if !vectors {
 		return sterf(d, e, n)
@@ -71,8 +69,7 @@ func sytd2Lower[T batchlas.Float](a []T, lda, n int, d, e, tau []T) {
 // a reflector going over Q, no longer stays in cache: float64 jobz=V on
 // one matrix took 84 ms at n = 512 against 56 at n = 500.
 func workLD[T batchlas.Float](n int) int {
-	var zero T
-	per := 64 / int(unsafe.Sizeof(zero))
+	per := vec.Width[T]()
 	lines := (n + per - 1) / per
 	if lines%2 == 0 {
 		lines++
@@ -153,8 +150,8 @@ func orgtrLower[T batchlas.Float](a []T, lda, n int, tau []T) {
 // ends holding the eigenvectors (values alone come from sterf). d gets the
 // eigenvalues, unsorted; e is destroyed; work holds steqrWork(n) elements:
 // each iteration's rotations and the queue (rotQueue) that applies them
-// to z many iterations at a time. At most qlIterPerOrder*n iterations are made; on running
-// out it returns the number of subdiagonal entries not yet zero (1..n-1),
+// to z many iterations at a time. At most qlIterPerOrder*n iterations are
+// made; on running out it returns the number of subdiagonal entries not yet zero (1..n-1),
 // else 0. Every convergence test is written so that a NaN fails it.
 func steqr[T batchlas.Float](d, e, z []T, ldz, n int, work []T) int {
 	if n <= 1 {

@@ -15,8 +15,9 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// benchShapes are the target shapes: many tiny, many small, a few medium.
-var benchShapes = []struct{ n, batch int }{{4, 100000}, {8, 65536}, {16, 16384}, {32, 4096}, {64, 512}, {128, 64}, {200, 16}}
+// benchShapes are the target shapes: many tiny, many small, a few medium,
+// one large.
+var benchShapes = []struct{ n, batch int }{{4, 100000}, {8, 65536}, {16, 16384}, {32, 4096}, {64, 512}, {128, 64}, {200, 16}, {512, 1}}
 
 // BenchmarkSyev times float64 Lower eigendecompositions with vectors per
 // shape: automatic selection, every candidate pinned, and a plain serial

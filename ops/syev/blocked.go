@@ -1,8 +1,10 @@
 package syev
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -20,16 +22,22 @@ var blockedChunkElems = 1 << 21
 // symmetric copy S (n columns workLD apart), the panel's W (n x nb), the
 // diagonal, subdiagonal and reflector factors, steqr's scratch and the
 // scale factor (0 marks a matrix whose triangle held a NaN or an
-// infinity).
-func blockedStride[T batchlas.Float](n, nb int) int {
-	return parallel.Pad(workLD[T](n)*n + n*nb + 3*n + steqrWork(n) + 1)
+// infinity); with dc (divide and conquer for the vectors) also the
+// tridiagonal matrix's eigenvectors, two n x n matrices of merge scratch
+// and dcEig's vectors.
+func blockedStride[T batchlas.Float](n, nb int, dc bool) int {
+	s := workLD[T](n)*n + n*nb + 3*n + steqrWork(n) + 1
+	if dc {
+		s += 3*n*n + dcWork(n)
+	}
+	return parallel.Pad(s)
 }
 
 // blockedChunk is the number of matrices per chunk of the batch-wide path.
 // It depends on the sizes only, never on the workers, so the nested gemm
 // calls (and their decisions) are the same whatever the parallelism.
-func blockedChunk[T batchlas.Float](n, nb, count int) int {
-	return min(count, max(1, blockedChunkElems/blockedStride[T](n, nb)))
+func blockedChunk[T batchlas.Float](n, nb, count int, dc bool) int {
+	return min(count, max(1, blockedChunkElems/blockedStride[T](n, nb, dc)))
 }
 
 // blockedSyev is the blocked kernel. An order up to nb is a single panel:
@@ -54,19 +62,20 @@ func blockedChunk[T batchlas.Float](n, nb, count int) int {
 // independent of their choices. A matrix's A_i and w_i are written only in
 // phase 3, so an interruption reports Completed == Touched: the chunks
 // before, and the prefix of phase 3 of the current one.
-func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, ws []T, info []int32) error {
+func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, dc bool, ws []T, info []int32) error {
 	n := a.Rows
 	if n <= nb {
 		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot[T](n), workLD[T](n), tridiagKernel[T](n, jobz))
 	}
-	per := blockedStride[T](n, nb)
-	chunk := blockedChunk[T](n, nb, a.Count)
+	dc = dc && jobz == WithVectors
+	per := blockedStride[T](n, nb, dc)
+	chunk := blockedChunk[T](n, nb, a.Count, dc)
 	if len(ws) < chunk*per {
 		ws = make([]T, chunk*per)
 	}
 	for c0 := 0; c0 < a.Count; c0 += chunk {
 		cn := min(chunk, a.Count-c0)
-		err := blockedChunkRun(ctx, jobz, uplo, a, w, nb, ws[:cn*per], per, c0, cn, info)
+		err := blockedChunkRun(ctx, jobz, uplo, a, w, nb, dc, ws[:cn*per], per, c0, cn, info)
 		if err != nil {
 			var ie *batchlas.InterruptedError
 			if errors.As(err, &ie) {
@@ -81,7 +90,7 @@ func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.
 // blockedChunkRun runs the three phases on matrices [c0, c0+cn) of the
 // batch, matrix c0+j in ws[j*per:]. An interruption is reported over the
 // whole batch: completed up to c0 plus what phase 3 completed.
-func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, ws []T, per, c0, cn int, info []int32) error {
+func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, dc bool, ws []T, per, c0, cn int, info []int32) error {
 	n := a.Rows
 	sld := workLD[T](n)
 	vectors := jobz == WithVectors
@@ -95,6 +104,13 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 		work, meta = b[o:o+steqrWork(n)], b[o+steqrWork(n):o+steqrWork(n)+1]
 		return
 	}
+	// dcParts is matrix j's divide-and-conquer scratch, past parts'.
+	dcParts := func(j int) (z, u, p, work []T) {
+		b := ws[j*per+sld*n+n*nb+3*n+steqrWork(n)+1:]
+		return b[:n*n : n*n], b[n*n : 2*n*n : 2*n*n], b[2*n*n : 3*n*n : 3*n*n], b[3*n*n : 3*n*n+dcWork(n) : 3*n*n+dcWork(n)]
+	}
+	var nestedErr error // the first error of a nested gemm call (dc only)
+	var nestedMu sync.Mutex
 	stopped := func(err error, completed int) error {
 		var ie *batchlas.InterruptedError
 		if errors.As(err, &ie) {
@@ -166,6 +182,23 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 				d[jj] = s[jj*sld+jj]
 			}
 			sytd2Lower(s[k*sld+k:], sld, n-k, d[k:], e[k:], tau[k:])
+			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+			if dc {
+				z, u, p, dw := dcParts(j)
+				f, err := dcVectors(ctx, s, sld, n, d, e, tau, z, u, p, dw)
+				if err != nil {
+					nestedMu.Lock()
+					nestedErr = cmp.Or(nestedErr, err)
+					nestedMu.Unlock()
+					return
+				}
+				if f != 0 {
+					info[i] = int32(f)
+					continue
+				}
+				finish(d, z, n, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+				continue
+			}
 			f := tridiagFinish(s, sld, n, vectors, d, e, tau, work)
 			if f != 0 {
 				info[i] = int32(f)
@@ -175,7 +208,6 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 			if vectors {
 				z = s
 			}
-			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
 			finish(d, z, sld, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
 		}
 	})
@@ -186,7 +218,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 		}
 		return err
 	}
-	return nil
+	return nestedErr
 }
 
 // latrdLower reduces the first nb columns of the m x m symmetric matrix

@@ -29,12 +29,18 @@ var (
 	// a chunk of the batch with the gemm op; then QL/QR per matrix as
 	// tridiag.
 	blockedFamily = &sel.Family{Name: "blocked", Fields: []string{"nb"}}
+	// dcFamily is blocked with panels of dcNB columns and, for vectors,
+	// divide and conquer on the tridiagonal matrix in place of QL/QR:
+	// its merges and the product with Q are matrix products on the gemm
+	// op, where QL/QR applies about 3n^3 flops of plane rotations.
+	// Values alone run blocked's code.
+	dcFamily = &sel.Family{Name: "dc"}
 	// vendorFamily calls gonum's LAPACK Dsyev per matrix.
 	vendorFamily = &sel.Family{Name: "vendor", Vendor: true}
 )
 
 // Families lists every family syev declares.
-var Families = []*sel.Family{jacobiFamily, lanesFamily, tridiagFamily, lanesTriFamily, blockedFamily, vendorFamily}
+var Families = []*sel.Family{jacobiFamily, lanesFamily, tridiagFamily, lanesTriFamily, blockedFamily, dcFamily, vendorFamily}
 
 // jacobiMax is the largest order the jacobi kernel accepts: its cost grows
 // as a handful of sweeps of n^3 each, which beyond this order loses to the
@@ -62,7 +68,12 @@ var nativeCandidates = []sel.Choice{
 	lanesTriFamily.With(),
 	blockedFamily.With(16),
 	blockedFamily.With(32),
+	dcFamily.With(),
 }
+
+// dcNB is the dc kernel's panel width: blocked's wider one, which is
+// faster on the large orders where dc pays.
+const dcNB = 32
 
 // candidates lists every compiled choice per dtype. The vendor choices come
 // from vendor.go (float64 only: gonum has no float32 eigensolver) and are

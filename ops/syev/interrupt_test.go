@@ -41,8 +41,11 @@ func interruptedProperty[T batchlas.Float](t *testing.T, ctx context.Context, c 
 		if !runs(c, tc.jobz, tc.uplo, tc.n, tc.count) {
 			continue
 		}
-		if c.Is(blockedFamily) {
-			blockedChunkElems = 4 * blockedStride[T](tc.n, c.Field("nb"))
+		switch {
+		case c.Is(blockedFamily):
+			blockedChunkElems = 4 * blockedStride[T](tc.n, c.Field("nb"), false)
+		case c.Is(dcFamily):
+			blockedChunkElems = 4 * blockedStride[T](tc.n, dcNB, tc.jobz == WithVectors)
 		}
 		p := newProblem[T](r, tc.jobz, tc.uplo, tc.n, tc.count, 0, true)
 		const failed = 2 // a failing matrix in the first chunk

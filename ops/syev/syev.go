@@ -155,7 +155,9 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	case lanesTriFamily:
 		return lanesTriSyev(ctx, jobz, uplo, a, w, ws, info)
 	case blockedFamily:
-		return blockedSyev(ctx, jobz, uplo, a, w, c.Field("nb"), ws, info)
+		return blockedSyev(ctx, jobz, uplo, a, w, c.Field("nb"), false, ws, info)
+	case dcFamily:
+		return blockedSyev(ctx, jobz, uplo, a, w, dcNB, true, ws, info)
 	case vendorFamily:
 		return vendorSyev(ctx, jobz, uplo, a, w, ws, info)
 	}
@@ -238,6 +240,8 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 		return k.Int(keyN) <= lanesTriMax
 	case blockedFamily:
 		return c.Field("nb") >= 1
+	case dcFamily:
+		return true
 	case vendorFamily:
 		return d.Has("vendor:lapack")
 	}
@@ -247,8 +251,13 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 // twin is syev's OpSpec.Twin: blocked on an order up to its nb has no
 // panel to reduce and runs the tridiag kernel's code.
 func twin(c sel.Choice, _ sel.DType, k sel.Key, _ *sel.Device) string {
-	if c.Is(blockedFamily) && k.Int(keyN) <= c.Field("nb") {
+	switch {
+	case c.Is(blockedFamily) && k.Int(keyN) <= c.Field("nb"):
 		return tridiagFamily.Name
+	case c.Is(dcFamily) && k.Int(keyN) <= dcNB:
+		return tridiagFamily.Name
+	case c.Is(dcFamily) && k.Str(keyJobz) == ValuesOnly.String():
+		return blockedFamily.With(dcNB).String()
 	}
 	return ""
 }
@@ -273,7 +282,13 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, jobz Job, a
 		if n <= nb {
 			return parallel.Workers(ctx) * tridiagSlot[T](n)
 		}
-		return blockedChunk[T](n, nb, a.Count) * blockedStride[T](n, nb)
+		return blockedChunk[T](n, nb, a.Count, false) * blockedStride[T](n, nb, false)
+	case dcFamily:
+		if n <= dcNB {
+			return parallel.Workers(ctx) * tridiagSlot[T](n)
+		}
+		dc := jobz == WithVectors
+		return blockedChunk[T](n, dcNB, a.Count, dc) * blockedStride[T](n, dcNB, dc)
 	case vendorFamily:
 		return parallel.Workers(ctx) * vendorSlot(n, jobz)
 	}

@@ -333,19 +333,23 @@ func workspace[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice
 // straddled, with a failure in the middle of a chunk.
 func TestBlockedChunks(t *testing.T) {
 	defer func(e int) { blockedChunkElems = e }(blockedChunkElems)
-	for _, nb := range []int{16, 32} {
-		c := blockedFamily.With(nb)
+	for _, c := range []sel.Choice{blockedFamily.With(16), blockedFamily.With(32), dcFamily.With()} {
+		nb, dc := dcNB, c.Is(dcFamily)
+		if !dc {
+			nb = c.Field("nb")
+		}
 		n := 2*nb + 5
-		blockedChunkElems = 3 * blockedStride[float64](n, nb) // three matrices per chunk
-		require.Equal(t, 3, blockedChunk[float64](n, nb, 100))
 		for _, jobz := range jobs {
+			withDC := dc && jobz == WithVectors
+			blockedChunkElems = 3 * blockedStride[float64](n, nb, withDC) // three matrices per chunk
+			require.Equal(t, 3, blockedChunk[float64](n, nb, 100, withDC))
 			p := newProblem[float64](testmat.Rand(7), jobz, batchlas.Lower, n, 8, 0, true)
 			p.a.Set(4, 1, 1, math.Inf(1))
 			a, w := p.clone()
 			ctx := pin(context.Background(), c)
 			size, err := BufferSize(ctx, jobz, batchlas.Lower, p.a, p.w)
 			require.NoError(t, err)
-			require.Equal(t, 3*blockedStride[float64](n, nb), size, "the workspace is one chunk")
+			require.Equal(t, 3*blockedStride[float64](n, nb, withDC), size, "the workspace is one chunk")
 			var ne *batchlas.NumericalError
 			require.ErrorAs(t, Syev(ctx, jobz, batchlas.Lower, a, w, testmat.NaNs[float64](size)), &ne)
 			require.Equal(t, []int{4}, ne.Index)

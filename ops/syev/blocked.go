@@ -107,7 +107,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 	// dcParts is matrix j's divide-and-conquer scratch, past parts'.
 	dcParts := func(j int) (z, u, p, work []T) {
 		b := ws[j*per+sld*n+n*nb+3*n+steqrWork(n)+1:]
-		return b[:n*n : n*n], b[n*n : 2*n*n : 2*n*n], b[2*n*n : 3*n*n : 3*n*n], b[3*n*n : 3*n*n+dcWork(n) : 3*n*n+dcWork(n)]
+		return b[: n*n : n*n], b[n*n : 2*n*n : 2*n*n], b[2*n*n : 3*n*n : 3*n*n], b[3*n*n : 3*n*n+dcWork(n) : 3*n*n+dcWork(n)]
 	}
 	var nestedErr error // the first error of a nested gemm call (dc only)
 	var nestedMu sync.Mutex

@@ -60,7 +60,7 @@ func dcEig[T batchlas.Float](ctx context.Context, d, e []T, n int, z []T, ldz in
 	var solve func(o, m int) (int, error)
 	solve = func(o, m int) (int, error) {
 		if m <= dcLeaf {
-			return dcLeafSolve(d[o:o+m], e[o:o+m], m, z[o*ldz+o:], ldz, work)
+			return dcLeafSolve(d[o:o+m], e[o:o+m], m, z[o*ldz+o:], ldz, work), nil
 		}
 		m1 := m / 2
 		// Tear: T = diag(T1 - |beta| e_last e_last^T, T2 - |beta| e_1 e_1^T)
@@ -83,7 +83,7 @@ func dcEig[T batchlas.Float](ctx context.Context, d, e []T, n int, z []T, ldz in
 // subdiagonal e[:m-1]) by QL/QR, its eigenvectors into z from the
 // identity. The subdiagonal is copied first: steqr destroys it, and e
 // past the block is the next tear's.
-func dcLeafSolve[T batchlas.Float](d, e []T, m int, z []T, ldz int, work []T) (int, error) {
+func dcLeafSolve[T batchlas.Float](d, e []T, m int, z []T, ldz int, work []T) int {
 	for c := 0; c < m; c++ {
 		col := z[c*ldz : c*ldz+m]
 		clear(col)
@@ -91,7 +91,7 @@ func dcLeafSolve[T batchlas.Float](d, e []T, m int, z []T, ldz int, work []T) (i
 	}
 	ec := work[:m]
 	copy(ec[:max(m-1, 0)], e[:max(m-1, 0)])
-	return steqr(d, ec, z, ldz, m, work[m:]), nil
+	return steqr(d, ec, z, ldz, m, work[m:])
 }
 
 // dcMerge merges the eigensystems of the two halves of a torn block of

@@ -78,6 +78,17 @@
 //	                  through the gemm op on a chunk of the batch at a
 //	                  time, then as tridiag; an order up to nb is tridiag's
 //	                  code
+//	dc                blocked with nb = 32, then for vectors divide and
+//	                  conquer on the tridiagonal matrix (LAPACK's xSTEDC)
+//	                  in place of QL/QR: the matrix is torn in halves by
+//	                  a rank-one term down to blocks of 32 (QL/QR), and
+//	                  each merge deflates, solves the secular equation
+//	                  root by root (spread over the workers) and forms
+//	                  its eigenvectors by Gu and Eisenstat's formula; the
+//	                  merges' products and the reflectors, applied in
+//	                  blocks of 32 (xORMTR), run on the gemm op, so one
+//	                  matrix uses every worker; values alone run
+//	                  blocked:nb=32's code
 //	vendor            gonum's LAPACK Dsyev per matrix, inside the same
 //	                  checks and conventions (float64 only: gonum has no
 //	                  float32 eigensolver; absent from a -tags novendor
@@ -93,8 +104,10 @@
 // (2*workers*n*n for jacobi with vectors, about 2*workers*L*n*n for lanes
 // with its group of L matrices and workers*(L+1)*n*n for lanestri; workers: GOMAXPROCS, or the cap
 // batchlas.WithParallelism puts on ctx), and blocked above its nb a chunk
-// of matrices (about two million elements, at least one matrix); blocked's
-// nested gemm calls allocate their own.
+// of matrices (about two million elements, at least one matrix), dc with
+// vectors also three n*n matrices per matrix of the chunk; blocked's and
+// dc's nested gemm calls allocate their own, and dc a few integers per
+// matrix.
 //
 // A call whose context is cancelled reports a *batchlas.InterruptedError
 // with Touched == Completed for every kernel: a matrix's A_i and w_i are

@@ -54,7 +54,10 @@ func blockedChunk[T batchlas.Float](n, nb, count int, dc bool) int {
 //     only the lower one is read later);
 //  3. per matrix: the last columns are reduced unblocked (sytd2), and the
 //     rest is tridiag's: Q formed from the reflectors, QL/QR, and the
-//     shared epilogue that writes w_i and A_i.
+//     shared epilogue that writes w_i and A_i; or, for the dc kernel
+//     with vectors, divide and conquer and the reflectors applied in
+//     blocks (dcVectors), whose products go through the gemm op as
+//     phase 2's do.
 //
 // The nested gemm calls go through the op's public entry point with this
 // call's context, so their decisions are traced and covered; they get nil

@@ -32,7 +32,8 @@ var (
 	// dcFamily is blocked with panels of dcNB columns and, for vectors,
 	// divide and conquer on the tridiagonal matrix in place of QL/QR:
 	// its merges and the product with Q are matrix products on the gemm
-	// op, where QL/QR applies about 3n^3 flops of plane rotations.
+	// op, where QL/QR applies about 6n^3 flops of plane rotations on one
+	// core.
 	// Values alone run blocked's code.
 	dcFamily = &sel.Family{Name: "dc"}
 	// vendorFamily calls gonum's LAPACK Dsyev per matrix.

@@ -226,8 +226,9 @@ const (
 )
 
 // canRun is syev's correctness gate (R3): jacobi takes orders up to
-// jacobiMax, lanes up to lanesMax; blocked needs a panel of at least one column; the vendor
-// kernel needs gonum's LAPACK in the build. tridiag takes every order.
+// jacobiMax, lanes up to lanesMax; blocked needs a panel of at least one
+// column; the vendor kernel needs gonum's LAPACK in the build. tridiag and
+// dc take every order.
 func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case jacobiFamily:
@@ -249,7 +250,8 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 }
 
 // twin is syev's OpSpec.Twin: blocked on an order up to its nb has no
-// panel to reduce and runs the tridiag kernel's code.
+// panel to reduce and runs the tridiag kernel's code, and so does dc up to
+// dcNB; above it, dc without vectors runs blocked:nb=dcNB's code.
 func twin(c sel.Choice, _ sel.DType, k sel.Key, _ *sel.Device) string {
 	switch {
 	case c.Is(blockedFamily) && k.Int(keyN) <= c.Field("nb"):

@@ -212,3 +212,35 @@ func testSecularRoot[T batchlas.Float](t *testing.T) {
 		}
 	}
 }
+
+// TestDCWithSmallLeaves runs the whole dc kernel, reduction and reflectors
+// included, with leaves of 2 and 3 rows (so that a matrix of order 33 goes
+// through four levels of merges) on every kind of test matrix, tight and
+// padded, both triangles, against gonum's Dsyev (checkSolved): the merges
+// meet the repeated, clustered and graded spectra of the conformance
+// suite at orders where they are cheap to check.
+func TestDCWithSmallLeaves(t *testing.T) {
+	defer func(l int) { dcLeaf = l }(dcLeaf)
+	c := dcFamily.With()
+	for _, leaf := range []int{2, 3} {
+		dcLeaf = leaf
+		for _, n := range []int{33, 40, 65, 100} {
+			for k, uplo := range uplos {
+				r := testmat.Rand(uint64(n*10 + leaf))
+				what := fmt.Sprintf("leaf=%d n=%d uplo=%v", leaf, n, uplo)
+				p64 := newProblem[float64](r, WithVectors, uplo, n, kinds, 0, (n+k)%2 == 0)
+				a, w := p64.clone()
+				if err := Syev(pin(context.Background(), c), WithVectors, uplo, a, w, nil); err != nil {
+					t.Fatalf("float64 %s: %v", what, err)
+				}
+				checkSolved(t, "float64 "+what, p64, a, w, nil)
+				p32 := newProblem[float32](r, WithVectors, uplo, n, kinds, 0, (n+k)%2 == 1)
+				a32, w32 := p32.clone()
+				if err := Syev(pin(context.Background(), c), WithVectors, uplo, a32, w32, nil); err != nil {
+					t.Fatalf("float32 %s: %v", what, err)
+				}
+				checkSolved(t, "float32 "+what, p32, a32, w32, nil)
+			}
+		}
+	}
+}

@@ -103,3 +103,26 @@ func BenchmarkChooseFirst200Rows(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseTable12kRows parses a table of 12,000 rows, about the size
+// of gemm's shipped x86-64-v4 table: the cost the first call of an op
+// pays for each of its built-in tables.
+func BenchmarkParseTable12kRows(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(synHead)
+	for _, uplo := range []string{"L", "U"} {
+		for n := 1; n <= 100; n++ {
+			for batch := 1; batch <= 60; batch++ {
+				fmt.Fprintf(&sb, "uplo=%s n=%d batch=%d | lpanel:panel=8 %.3f | blocked %.3f | vendor %.3f\n", uplo, n, batch, 0.1*float64(n), 0.2*float64(n), 0.3*float64(n))
+			}
+		}
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseTable("big.x86-64-v4.txt", data, bigOp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package sel
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -140,6 +141,12 @@ type tableParser struct {
 	exactPos   []int
 	keyByName  map[string]int
 	familyList []*Family
+	// choices caches ParseChoice per spelling: a table spells the same
+	// dozen candidates on every row.
+	choices map[string]parsedSpelling
+	// sectionRows is the number of row lines after each section line (by
+	// its 1-based line number), to size the section's storage once.
+	sectionRows map[int]int
 }
 
 func (p *tableParser) fail(format string, args ...any) error {
@@ -164,6 +171,7 @@ func (p *tableParser) parse(data []byte) (*Table, error) {
 	}
 	text := tableText(data)
 	lines := strings.Split(text, "\n")
+	p.sectionRows = rowsPerSection(lines)
 	for i, raw := range lines {
 		p.line = i + 1
 		s := strings.TrimSpace(raw)
@@ -343,9 +351,10 @@ func (p *tableParser) sectionLine(s string) error {
 	}
 	p.sectLine[dt] = p.line
 	p.section = dt
-	p.tuples = map[Key]int{}
+	rows := p.sectionRows[p.line]
+	p.tuples = make(map[Key]int, rows)
 	if _, ok := p.t.Sections[dt]; !ok {
-		p.t.Sections[dt] = nil
+		p.t.Sections[dt] = make([]Row, 0, rows)
 	}
 	return nil
 }
@@ -371,7 +380,7 @@ func (p *tableParser) row(s string) error {
 	keys := p.t.Keys
 	var vals [MaxKeys]KeyVal
 	var have [MaxKeys]bool
-	for _, w := range strings.Fields(parts[0]) {
+	for w := range strings.FieldsSeq(parts[0]) {
 		name, val, ok := strings.Cut(w, "=")
 		if !ok {
 			return p.fail("key word %q: want name=value", w)
@@ -407,11 +416,20 @@ func (p *tableParser) row(s string) error {
 	if l, dup := p.tuples[r.Key]; dup {
 		return p.fail("key tuple %s already has a row on line %d", r.Key.Format(keys), l)
 	}
-	seen := map[string]bool{}
+	r.Entries = make([]Entry, 0, len(parts)-1)
+	var idBuf [16]string // rows name fewer candidates than this
+	ids := idBuf[:0]
 	timed := 0
 	for _, part := range parts[1:] {
-		f := strings.Fields(part)
-		if len(f) != 2 {
+		var f [2]string
+		nf := 0
+		for w := range strings.FieldsSeq(part) {
+			if nf < len(f) {
+				f[nf] = w
+			}
+			nf++
+		}
+		if nf != 2 {
 			return p.fail("entry %q: want `spelling ms` (ms a number or -)", strings.TrimSpace(part))
 		}
 		e := Entry{Spelling: f[0]}
@@ -425,15 +443,15 @@ func (p *tableParser) row(s string) error {
 		}
 		id := e.Spelling
 		if p.op != nil {
-			if c, err := ParseChoice(e.Spelling, p.familyList); err == nil {
-				e.Choice = c
-				id = c.String() // lpanel:8 and lpanel:panel=8 are one spelling
+			ps := p.parseSpelling(e.Spelling)
+			if ps.ok {
+				e.Choice, id = ps.choice, ps.id
 			}
 		}
-		if seen[id] {
+		if slices.Contains(ids, id) {
 			return p.fail("spelling %s appears twice in the row", id)
 		}
-		seen[id] = true
+		ids = append(ids, id)
 		r.Entries = append(r.Entries, e)
 	}
 	if timed != 0 && timed != len(r.Entries) {
@@ -442,6 +460,52 @@ func (p *tableParser) row(s string) error {
 	p.tuples[r.Key] = p.line
 	p.t.Sections[p.section] = append(p.t.Sections[p.section], r)
 	return nil
+}
+
+// rowsPerSection counts the lines that would be rows (neither blank, a
+// comment nor a section line) after each section line up to the next,
+// keyed by the section line's 1-based number.
+func rowsPerSection(lines []string) map[int]int {
+	out := map[int]int{}
+	at := 0
+	for i, raw := range lines {
+		s := strings.TrimSpace(raw)
+		switch {
+		case s == "" || s[0] == '#':
+		case s[0] == '[':
+			at = i + 1
+			out[at] = 0
+		case at > 0:
+			out[at]++
+		}
+	}
+	return out
+}
+
+// parsedSpelling is ParseChoice's result for one spelling, and the id
+// that detects a spelling repeated in a row: the choice's canonical
+// spelling (lpanel:8 and lpanel:panel=8 are one), or the spelling itself
+// when it is no candidate of the op.
+type parsedSpelling struct {
+	choice Choice
+	id     string
+	ok     bool
+}
+
+// parseSpelling is ParseChoice through the parser's cache.
+func (p *tableParser) parseSpelling(s string) parsedSpelling {
+	if ps, ok := p.choices[s]; ok {
+		return ps
+	}
+	ps := parsedSpelling{id: s}
+	if c, err := ParseChoice(s, p.familyList); err == nil {
+		ps = parsedSpelling{choice: c, id: c.String(), ok: true}
+	}
+	if p.choices == nil {
+		p.choices = map[string]parsedSpelling{}
+	}
+	p.choices[s] = ps
+	return ps
 }
 
 // Nearest returns the row of section dt nearest to k, and its distance

@@ -244,3 +244,33 @@ func TestDCWithSmallLeaves(t *testing.T) {
 		}
 	}
 }
+
+// TestDCSameForEveryParallelism: at order 300 dc's merges are big enough
+// for their secular roots, recomputed z and vectors to be split over
+// workers (and its products to be split by the gemm op): the results are
+// the same bits with 1, 2 and the default number of workers.
+func TestDCSameForEveryParallelism(t *testing.T) {
+	testDCSameForEveryParallelism[float64](t)
+	testDCSameForEveryParallelism[float32](t)
+}
+
+func testDCSameForEveryParallelism[T batchlas.Float](t *testing.T) {
+	const n = 300
+	p := newProblem[T](testmat.Rand(33), WithVectors, batchlas.Lower, n, 2, kindRandom, false)
+	var ref []T
+	for _, w := range []int{0, 1, 2} {
+		ctx := batchlas.WithParallelism(pin(context.Background(), dcFamily.With()), w)
+		a, wv := p.clone()
+		if err := Syev(ctx, WithVectors, batchlas.Lower, a, wv, nil); err != nil {
+			t.Fatalf("%T cap %d: %v", T(0), w, err)
+		}
+		got := append(slices.Clone(a.Data), wv.Data...)
+		if w == 0 {
+			ref = got
+			continue
+		}
+		if !sameBits(ref, got) {
+			t.Fatalf("%T: workers capped at %d change the result", T(0), w)
+		}
+	}
+}

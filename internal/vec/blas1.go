@@ -52,9 +52,9 @@ func Axpy2[T batchlas.Float](a T, x []T, b T, y, z []T) {
 	}
 }
 
-// DotAxpy sets y[i] = fma(alpha, a[i], y[i]) and returns a^T*x (in dot's
-// lane order), for i < len(a), reading a once: one column's share of a
-// symmetric matrix-vector product from its lower triangle.
+// DotAxpy sets y[i] = fma(alpha, a[i], y[i]) and returns a^T*x (in
+// dot4's lane order), for i < len(a), reading a once: one column's share
+// of a symmetric matrix-vector product from its lower triangle.
 func DotAxpy[T batchlas.Float](alpha T, a, x, y []T) T {
 	if len(a) == 0 {
 		return 0
@@ -66,5 +66,34 @@ func DotAxpy[T batchlas.Float](alpha T, a, x, y []T) T {
 	for i, v := range a {
 		y[i] = fma.Of(alpha, v, y[i])
 	}
-	return dot(a, x)
+	return dot4(a, x)
+}
+
+// dot4 is v^T*x in DotAxpy's lane order: element i adds to lane i%W of
+// accumulator (i/W)%4 by a fused multiply-add (the tail's missing lanes
+// add 0*0 to the accumulator the tail's vector falls in), the four are
+// summed as (acc0 + acc1) + (acc2 + acc3), then by halves as in dot.
+func dot4[T batchlas.Float](v, x []T) T {
+	var acc [4][16]T
+	W := Width[T]()
+	for i := range v {
+		a := &acc[(i/W)%4]
+		a[i%W] = fma.Of(v[i], x[i], a[i%W])
+	}
+	if r := len(v) % W; r != 0 {
+		a := &acc[(len(v)/W)%4]
+		for l := r; l < W; l++ {
+			a[l] += 0
+		}
+	}
+	var sum [16]T
+	for l := range W {
+		sum[l] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])
+	}
+	for h := W / 2; h >= 1; h /= 2 {
+		for l := range h {
+			sum[l] += sum[l+h]
+		}
+	}
+	return sum[0]
 }

@@ -424,8 +424,16 @@ func axpy2K(d dtype) {
 }
 
 // dotAxpyK writes DotAxpy: y := fma(alpha, a, y) and acc := fma(a, x,
-// acc) from one load of a, the accumulator summed as in dotK. Registers:
-// R10 a, R11 x, R12 y, Z30 alpha, Z0 the accumulator.
+// acc) from one load of a, with four accumulators: vector v of the
+// stream (v = i/W) adds to accumulator v%4, so that four fused
+// multiply-adds are in flight where one accumulator waits for each
+// before the next (the column of a symmetric matrix-vector product is
+// read at a quarter of the cache's speed then). Four vectors per loop
+// step, then the last one to three, then the masked tail into the
+// accumulator its vector index picks; the accumulators are summed as
+// (acc0 + acc1) + (acc2 + acc3), then by halves as in dotK. Registers: R10
+// a, R11 x, R12 y, Z30 alpha, Z0-Z3 the accumulators, Z8-Z11 a, Z12-Z15
+// x, Z16-Z19 y.
 func dotAxpyK(d dtype) {
 	fn := "dotAxpy" + d.name
 	header(fn, "(a, x, y *T, nfull int, mask uint64, alpha *T) T", fmt.Sprintf("$0-%d", 48+d.size), 24, 32)
@@ -434,15 +442,51 @@ func dotAxpyK(d dtype) {
 	p("\tMOVQ y+16(FP), R12")
 	p("\tMOVQ alpha+40(FP), R15")
 	p("\t%s (R15), Z30", d.bcast)
-	p("\tVPXORQ Z0, Z0, Z0")
-	stream(d, fn, func(masked bool) {
-		p("\t%s", load(d, masked, "(R10)(BX*1)", "Z8"))
-		p("\t%s", load(d, masked, "(R11)(BX*1)", "Z9"))
-		p("\t%s", load(d, masked, "(R12)(BX*1)", "Z10"))
-		p("\tVFMADD231%s Z8, Z30, Z10", d.sfx)
-		p("\t%s", store(d, masked, "Z10", "(R12)(BX*1)"))
-		p("\tVFMADD231%s Z9, Z8, Z0", d.sfx)
-	})
+	for u := range 4 {
+		p("\tVPXORQ Z%d, Z%d, Z%d", u, u, u)
+	}
+	// step is one vector at offset off from BX into accumulator u.
+	step := func(masked bool, off, u int) {
+		at := func(r string) string { return fmt.Sprintf("%d(%s)(BX*1)", off, r) }
+		za, zx, zy := fmt.Sprintf("Z%d", 8+u), fmt.Sprintf("Z%d", 12+u), fmt.Sprintf("Z%d", 16+u)
+		p("\t%s", load(d, masked, at("R10"), za))
+		p("\t%s", load(d, masked, at("R11"), zx))
+		p("\t%s", load(d, masked, at("R12"), zy))
+		p("\tVFMADD231%s %s, Z30, %s", d.sfx, za, zy)
+		p("\t%s", store(d, masked, zy, at("R12")))
+		p("\tVFMADD231%s %s, %s, Z%d", d.sfx, zx, za, u)
+	}
+	p("\tXORQ BX, BX")
+	p("\tCMPQ DX, $4")
+	p("\tJLT %s_rest", fn)
+	p("%s_loop:", fn)
+	for u := range 4 {
+		step(false, 64*u, u)
+	}
+	p("\tADDQ $256, BX")
+	p("\tSUBQ $4, DX")
+	p("\tCMPQ DX, $4")
+	p("\tJGE %s_loop", fn)
+	p("%s_rest:", fn)
+	for u := range 3 {
+		p("\tCMPQ DX, $%d", u)
+		p("\tJEQ %s_tail%d", fn, u)
+		step(false, 0, u)
+		p("\tADDQ $64, BX")
+	}
+	for _, u := range []int{3, 0, 1, 2} { // three full vectors fall into tail3
+		p("%s_tail%d:", fn, u)
+		p("\tKORTESTW K1, K1")
+		p("\tJZ %s_sum", fn)
+		step(true, 0, u)
+		if u != 2 {
+			p("\tJMP %s_sum", fn)
+		}
+	}
+	p("%s_sum:", fn)
+	p("\tVADD%s Z1, Z0, Z0", d.sfx)
+	p("\tVADD%s Z3, Z2, Z2", d.sfx)
+	p("\tVADD%s Z2, Z0, Z0", d.sfx)
 	sumHalves(d, 0)
 	ret(d, 48)
 }

@@ -351,7 +351,10 @@ func (p *tableParser) sectionLine(s string) error {
 	}
 	p.sectLine[dt] = p.line
 	p.section = dt
-	rows := p.sectionRows[p.line]
+	// A presize at most maxPresizedRows: the count is of lines, and a
+	// broken file of millions of them must fail on its first bad row, not
+	// allocate for all of them first.
+	rows := min(p.sectionRows[p.line], maxPresizedRows)
 	p.tuples = make(map[Key]int, rows)
 	if _, ok := p.t.Sections[dt]; !ok {
 		p.t.Sections[dt] = make([]Row, 0, rows)
@@ -461,6 +464,10 @@ func (p *tableParser) row(s string) error {
 	p.t.Sections[p.section] = append(p.t.Sections[p.section], r)
 	return nil
 }
+
+// maxPresizedRows bounds the rows a section's storage is sized for before
+// they are parsed (a few MB); a longer section grows as it is read.
+const maxPresizedRows = 1 << 15
 
 // rowsPerSection counts the lines that would be rows (neither blank, a
 // comment nor a section line) after each section line up to the next,

@@ -174,15 +174,14 @@ func (p *tableParser) parse(data []byte) (*Table, error) {
 	p.sectionRows = rowsPerSection(lines)
 	for i, raw := range lines {
 		p.line = i + 1
-		s := strings.TrimSpace(raw)
+		s, kind := classify(raw)
 		var err error
-		switch {
-		case s == "":
-		case s[0] == '#':
+		switch kind {
+		case lineComment:
 			err = p.comment(s[1:])
-		case s[0] == '[':
+		case lineSection:
 			err = p.sectionLine(s)
-		default:
+		case lineRow:
 			err = p.row(s)
 		}
 		if err != nil {
@@ -469,24 +468,45 @@ func (p *tableParser) row(s string) error {
 // they are parsed (a few MB); a longer section grows as it is read.
 const maxPresizedRows = 1 << 15
 
-// rowsPerSection counts the lines that would be rows (neither blank, a
-// comment nor a section line) after each section line up to the next,
-// keyed by the section line's 1-based number.
+// rowsPerSection counts the row lines (classify) after each section line
+// up to the next, keyed by the section line's 1-based number.
 func rowsPerSection(lines []string) map[int]int {
 	out := map[int]int{}
 	at := 0
 	for i, raw := range lines {
-		s := strings.TrimSpace(raw)
-		switch {
-		case s == "" || s[0] == '#':
-		case s[0] == '[':
+		switch _, kind := classify(raw); {
+		case kind == lineSection:
 			at = i + 1
 			out[at] = 0
-		case at > 0:
+		case kind == lineRow && at > 0:
 			out[at]++
 		}
 	}
 	return out
+}
+
+// lineKind is what a table line is, by its first character once trimmed.
+type lineKind int
+
+const (
+	lineBlank lineKind = iota
+	lineComment
+	lineSection
+	lineRow
+)
+
+// classify trims a table line and says what it is.
+func classify(raw string) (string, lineKind) {
+	s := strings.TrimSpace(raw)
+	switch {
+	case s == "":
+		return s, lineBlank
+	case s[0] == '#':
+		return s, lineComment
+	case s[0] == '[':
+		return s, lineSection
+	}
+	return s, lineRow
 }
 
 // parsedSpelling is ParseChoice's result for one spelling, and the id

@@ -26,11 +26,17 @@ var blockedChunkElems = 1 << 21
 // tridiagonal matrix's eigenvectors, two n x n matrices of merge scratch
 // and dcEig's vectors.
 func blockedStride[T batchlas.Float](n, nb int, dc bool) int {
-	s := workLD[T](n)*n + n*nb + 3*n + steqrWork(n) + 1
+	s := blockedBase[T](n, nb)
 	if dc {
 		s += 3*n*n + dcWork(n)
 	}
 	return parallel.Pad(s)
+}
+
+// blockedBase is where dc's scratch starts in a matrix's stride: past S,
+// W, d, e, tau, steqr's scratch and the scale factor.
+func blockedBase[T batchlas.Float](n, nb int) int {
+	return workLD[T](n)*n + n*nb + 3*n + steqrWork(n) + 1
 }
 
 // blockedChunk is the number of matrices per chunk of the batch-wide path.
@@ -40,9 +46,10 @@ func blockedChunk[T batchlas.Float](n, nb, count int, dc bool) int {
 	return min(count, max(1, blockedChunkElems/blockedStride[T](n, nb, dc)))
 }
 
-// blockedSyev is the blocked kernel. An order up to nb is a single panel:
-// the tridiag kernel's code, per matrix (twin). Above it the batch goes
-// through the workspace in chunks, each in three phases:
+// blockedSyev is the blocked kernel, and with dc (blockedShape) the dc
+// kernel with vectors. An order up to nb is a single panel: the tridiag
+// kernel's code, per matrix (twin). Above it the batch goes through the
+// workspace in chunks, each in three phases:
 //
 //  1. per matrix: load the read triangle into the chunk's S (the NaN/Inf
 //     check and scaling of every kernel);
@@ -70,7 +77,6 @@ func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.
 	if n <= nb {
 		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot[T](n), workLD[T](n), tridiagKernel[T](n, jobz))
 	}
-	dc = dc && jobz == WithVectors
 	per := blockedStride[T](n, nb, dc)
 	chunk := blockedChunk[T](n, nb, a.Count, dc)
 	if len(ws) < chunk*per {
@@ -109,7 +115,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 	}
 	// dcParts is matrix j's divide-and-conquer scratch, past parts'.
 	dcParts := func(j int) (z, u, p, work []T) {
-		b := ws[j*per+sld*n+n*nb+3*n+steqrWork(n)+1:]
+		b := ws[j*per+blockedBase[T](n, nb):]
 		return b[: n*n : n*n], b[n*n : 2*n*n : 2*n*n], b[2*n*n : 3*n*n : 3*n*n], b[3*n*n : 3*n*n+dcWork(n) : 3*n*n+dcWork(n)]
 	}
 	var nestedErr error // the first error of a nested gemm call (dc only)

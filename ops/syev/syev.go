@@ -154,10 +154,9 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot[T](n), workLD[T](n), tridiagKernel[T](n, jobz))
 	case lanesTriFamily:
 		return lanesTriSyev(ctx, jobz, uplo, a, w, ws, info)
-	case blockedFamily:
-		return blockedSyev(ctx, jobz, uplo, a, w, c.Field("nb"), false, ws, info)
-	case dcFamily:
-		return blockedSyev(ctx, jobz, uplo, a, w, dcNB, true, ws, info)
+	case blockedFamily, dcFamily:
+		nb, dc := blockedShape(c, jobz)
+		return blockedSyev(ctx, jobz, uplo, a, w, nb, dc, ws, info)
 	case vendorFamily:
 		return vendorSyev(ctx, jobz, uplo, a, w, ws, info)
 	}
@@ -279,22 +278,26 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, jobz Job, a
 		return parallel.Workers(ctx) * tridiagSlot[T](n)
 	case lanesTriFamily:
 		return parallel.Workers(ctx) * lanesTriSlot[T](ctx, n, jobz)
-	case blockedFamily:
-		nb := c.Field("nb")
+	case blockedFamily, dcFamily:
+		nb, dc := blockedShape(c, jobz)
 		if n <= nb {
 			return parallel.Workers(ctx) * tridiagSlot[T](n)
 		}
-		return blockedChunk[T](n, nb, a.Count, false) * blockedStride[T](n, nb, false)
-	case dcFamily:
-		if n <= dcNB {
-			return parallel.Workers(ctx) * tridiagSlot[T](n)
-		}
-		dc := jobz == WithVectors
-		return blockedChunk[T](n, dcNB, a.Count, dc) * blockedStride[T](n, dcNB, dc)
+		return blockedChunk[T](n, nb, a.Count, dc) * blockedStride[T](n, nb, dc)
 	case vendorFamily:
 		return parallel.Workers(ctx) * vendorSlot(n, jobz)
 	}
 	return 0
+}
+
+// blockedShape is how blockedSyev runs a blocked or dc choice: its panel
+// width, and whether divide and conquer finds the vectors (dc with
+// vectors; values alone are blocked's code either way).
+func blockedShape(c sel.Choice, jobz Job) (nb int, dc bool) {
+	if c.Is(dcFamily) {
+		return dcNB, jobz == WithVectors
+	}
+	return c.Field("nb"), false
 }
 
 // jacobiSlot is the jacobi kernel's per-worker scratch: the symmetric copy,
@@ -329,11 +332,11 @@ func tridiagKernel[T batchlas.Float](n int, jobz Job) func(s, d, rest []T) ([]T,
 
 // perMatrix runs a per-matrix kernel over the batch, one worker per matrix
 // at a time, each with its slot of slot elements of ws (nil or short:
-// allocated here; launch passes one of bufferSize). For each matrix it loads the read triangle into the
-// slot (load: the NaN/Inf check and the scaling), runs kernel on the copy
-// s (n x n, leading dimension sld), the eigenvalue vector d (n) and the
-// rest of the slot, and on
-// success writes the result back with finish; kernel returns where the
+// allocated here; launch passes one of bufferSize). For each matrix it
+// loads the read triangle into the slot (load: the NaN/Inf check and the
+// scaling), runs kernel on the copy s (n x n, leading dimension sld), the
+// eigenvalue vector d (n) and the rest of the slot, and on success writes
+// the result back with finish; kernel returns where the
 // eigenvectors are (nil for ValuesOnly) and its info.
 func perMatrix[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32, slot, sld int,
 	kernel func(s, d, rest []T) ([]T, int)) error {

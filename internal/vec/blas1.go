@@ -8,8 +8,9 @@ import (
 // The level-1 kernels of the tridiagonal reductions (syev's sytd2 and
 // latrd): the symmetric matrix-vector product and rank-2 update run a
 // column at a time through them. Each entry's update is one or two fused
-// multiply-adds, and each dot product is summed as dot sums it, so the
-// assembly and the Go twins give the same bits.
+// multiply-adds, and each dot product is summed in the lane order of its
+// twin (dot, or dot4 for DotAxpy), so the assembly and the Go twins give
+// the same bits.
 
 // Dot returns v^T*x over len(v) entries, summed in dot's lane order.
 func Dot[T batchlas.Float](v, x []T) T {

@@ -18,6 +18,9 @@ var (
 	// blockedFamily is right-looking blocked over the whole batch, with the
 	// panel solve and trailing update done by the trsm and gemm ops.
 	blockedFamily = &sel.Family{Name: "blocked"}
+	// tiledFamily factors one matrix at a time, its tiles spread over the
+	// workers as a list of tasks (tiled.go): one big matrix on every core.
+	tiledFamily = &sel.Family{Name: "tiled"}
 	// lanesFamily factors groups of 8 (float64) or 16 (float32)
 	// matrices interleaved one per vector lane (n <= lanesMax; lanes.go,
 	// internal/lanes).
@@ -37,6 +40,7 @@ var nativeCandidates = []sel.Choice{
 	lpanelFamily.With(16),
 	lpanelFamily.With(32),
 	blockedFamily.With(),
+	tiledFamily.With(),
 	lanesFamily.With(),
 }
 
@@ -55,7 +59,7 @@ var Op = sel.Register(sel.OpSpec{
 	Revision:   3, // 2: n weighed 16 against batch (was 3); 3: 4, see docs/decisions.md
 	VendorLib:  "lapack",
 	Keys:       "uplo:exact n:log:4 batch:log",
-	Families:   []*sel.Family{tinyFamily, unblockedFamily, lpanelFamily, blockedFamily, lanesFamily, vendorFamily},
+	Families:   []*sel.Family{tinyFamily, unblockedFamily, lpanelFamily, blockedFamily, tiledFamily, lanesFamily, vendorFamily},
 	Candidates: candidates,
 	// By generality: blocked serves every shape and batch; vendor next; then
 	// candidate order.
@@ -64,8 +68,8 @@ var Op = sel.Register(sel.OpSpec{
 	Grid: []sel.GridAxis{
 		{Key: "uplo", Quick: []string{"L", "U"}, Full: []string{"L", "U"}},
 		{Key: "n",
-			Quick: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"},
-			Full:  []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
+			Quick: []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512", "768", "1024"},
+			Full:  []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512", "768", "1024"}},
 		{Key: "batch",
 			Quick: []string{"1", "16", "256", "4096", "32768"},
 			Full:  []string{"1", "16", "256", "4096", "32768"}},

@@ -92,6 +92,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		return lpanelPotrf(ctx, uplo, a, c.Field("panel"), ws, info)
 	case blockedFamily:
 		return blockedPotrf(ctx, uplo, a, ws, info)
+	case tiledFamily:
+		return tiledPotrf(ctx, uplo, a, ws, info)
 	case lanesFamily:
 		return lanesPotrf(ctx, uplo, a, ws, info)
 	case vendorFamily:
@@ -205,8 +207,11 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 // it takes its per-matrix path; its nested trsm and gemm calls allocate
 // their own.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchlas.Uplo, a batchlas.Batch[T], d *sel.Device) int {
-	if c.Is(lanesFamily) {
+	switch c.Family() {
+	case lanesFamily:
 		return parallel.Workers(ctx) * lanesSlot[T](a.Rows)
+	case tiledFamily:
+		return tiledScratch(uplo, a.Rows)
 	}
 	if uplo != batchlas.Upper {
 		return 0

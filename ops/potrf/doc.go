@@ -15,6 +15,11 @@
 //	                     through the trsm and gemm ops on sub-matrix views;
 //	                     a matrix that fits in the core's L2 cache (or has
 //	                     n <= 64) is factored whole per matrix instead
+//	tiled                one matrix at a time, in tiles of order 192
+//	                     whose factor, solve and update tasks are spread
+//	                     over the workers in a fixed order (one big
+//	                     matrix on every core; the same bits for any
+//	                     number of workers)
 //	vendor               gonum's LAPACK Dpotrf per matrix (float64 only:
 //	                     gonum has no float32 Cholesky; absent from a
 //	                     -tags novendor build)
@@ -33,8 +38,9 @@
 // factors per matrix) factor an Upper matrix through a transposed n x n
 // copy per worker, so BufferSize is about workers*n*n for those calls
 // (workers: GOMAXPROCS, or the cap batchlas.WithParallelism puts on ctx;
-// pass BufferSize the call's ctx) and 0 otherwise; the blocked kernel's
-// nested trsm and gemm calls allocate their own.
+// pass BufferSize the call's ctx) and 0 otherwise; tiled factors an Upper
+// matrix through one n x n copy whatever the workers; the blocked
+// kernel's nested trsm and gemm calls allocate their own.
 //
 // A is the call's only operand, read and written in place; a workspace
 // that shares an element with it is an *ArgError.

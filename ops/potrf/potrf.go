@@ -202,8 +202,9 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 // bufferSize is the workspace kernel c needs for a on device d: lanes a
 // group of matrices per worker; the per-matrix kernels factor an Upper
 // matrix through a transposed copy, one n x n scratch per worker a call
-// with ctx may use (see perMatrix); everything else works in place (tiny
-// on the stack) and needs none. blocked needs the scratch only when
+// with ctx may use (see perMatrix); tiled takes one such copy for all its
+// workers; everything else works in place (tiny on the stack) and needs
+// none. blocked needs the scratch only when
 // it takes its per-matrix path; its nested trsm and gemm calls allocate
 // their own.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchlas.Uplo, a batchlas.Batch[T], d *sel.Device) int {

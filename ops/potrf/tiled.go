@@ -35,7 +35,7 @@ func tiledPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a bat
 	return tiledPotrfNB(ctx, uplo, a, ws, info, tiledNB)
 }
 
-// tiledPotrfNB is tiledPotrf with tiles of order nb <= tiledNB (the tests
+// tiledPotrfNB is tiledPotrf with tiles of order nb (the tests
 // take small tiles to make many tasks of small matrices).
 func tiledPotrfNB[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32, nb int) error {
 	n, ld, stride := a.Rows, a.LD, a.Stride

@@ -98,3 +98,52 @@ func dot4[T batchlas.Float](v, x []T) T {
 	}
 	return sum[0]
 }
+
+// DotAxpy4 is DotAxpy on four columns at once, a_c = a[c*lda:][:len(x)]:
+// y[i] = fma(t[3], a_3[i], fma(t[2], a_2[i], fma(t[1], a_1[i], fma(t[0],
+// a_0[i], y[i])))), the updates of the four columns one after another as
+// DotAxpy would make them, and dots[c] = a_c^T*x in Dot's lane order. x
+// and y are read and written once for the four columns, which is what
+// makes the symmetric matrix-vector product run at the speed of its
+// matrix rather than of its vectors.
+func DotAxpy4[T batchlas.Float](t *[4]T, a []T, lda int, x, y []T, dots *[4]T) {
+	n := len(x)
+	if n == 0 {
+		*dots = [4]T{}
+		return
+	}
+	a, y = a[:3*lda+n], y[:n]
+	if dotAxpy4Asm(t, a, lda, x, y, dots) {
+		return
+	}
+	a0, a1, a2, a3 := a[:n], a[lda:lda+n], a[2*lda:2*lda+n], a[3*lda:3*lda+n]
+	for i := range n {
+		v := fma.Of(t[0], a0[i], y[i])
+		v = fma.Of(t[1], a1[i], v)
+		v = fma.Of(t[2], a2[i], v)
+		y[i] = fma.Of(t[3], a3[i], v)
+	}
+	for c := range 4 {
+		dots[c] = dot(a[c*lda:c*lda+n], x)
+	}
+}
+
+// Axpy2x4 is Axpy2 on four columns at once, a_c = a[c*lda:][:len(x)]:
+// a_c[i] = fma(pq[4+c], y[i], fma(pq[c], x[i], a_c[i])), reading x and y
+// once for the four columns (a symmetric rank-2 update's columns).
+func Axpy2x4[T batchlas.Float](pq *[8]T, a []T, lda int, x, y []T) {
+	n := len(x)
+	if n == 0 {
+		return
+	}
+	a, y = a[:3*lda+n], y[:n]
+	if axpy2x4Asm(pq, a, lda, x, y) {
+		return
+	}
+	for c := range 4 {
+		ac := a[c*lda : c*lda+n]
+		for i, v := range x {
+			ac[i] = fma.Of(pq[4+c], y[i], fma.Of(pq[c], v, ac[i]))
+		}
+	}
+}

@@ -98,3 +98,98 @@ func testLevel1[T batchlas.Float](t *testing.T) {
 		}
 	}
 }
+
+// TestFourColumns checks DotAxpy4 and Axpy2x4 on every path against
+// float64 arithmetic (to a few units of T's roundoff), the gaps between
+// the columns and the entries past y untouched, and, with AVX-512, the
+// assembly against the Go twin bit for bit, on row counts that straddle
+// a vector and its masked tail, with columns tight and padded.
+func TestFourColumns(t *testing.T) {
+	testFourColumns[float64](t)
+	testFourColumns[float32](t)
+}
+
+func testFourColumns[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	eps := unitRoundoff[T]()
+	for _, n := range append([]int{0}, rowCounts...) {
+		for _, pad := range []int{0, 3} {
+			lda := n + pad
+			a := columns[T](r, n, lda, 4)
+			if lda == 0 {
+				a = make([]T, 1)
+			}
+			x, y := columns[T](r, n, n+3, 1), columns[T](r, n, n+3, 1)
+			var tc [4]T
+			var pq [8]T
+			for c := range tc {
+				tc[c] = T(r.NormFloat64())
+			}
+			for c := range pq {
+				pq[c] = T(r.NormFloat64())
+			}
+			var dotsAll [][4]T
+			var outs [][]T
+			for _, avx := range paths() {
+				name := fmt.Sprintf("%T n=%d lda=%d avx=%v", T(0), n, lda, avx)
+				withPath(avx, func() {
+					y1 := slices.Clone(y)
+					var dots [4]T
+					DotAxpy4(&tc, a, lda, x[:n], y1, &dots)
+					for i, g := range y1 {
+						if i >= n {
+							if g != poison {
+								t.Fatalf("%s DotAxpy4: y entry %d past the end written", name, i)
+							}
+							continue
+						}
+						w, scale := float64(y[i]), math.Abs(float64(y[i]))
+						for c := range 4 {
+							p := float64(tc[c]) * float64(a[c*lda+i])
+							w += p
+							scale += math.Abs(p)
+						}
+						if math.Abs(float64(g)-w) > 8*eps*scale {
+							t.Fatalf("%s DotAxpy4: y entry %d is %v, want %v", name, i, g, w)
+						}
+					}
+					for c := range 4 {
+						var w, scale float64
+						for i := range n {
+							p := float64(a[c*lda+i]) * float64(x[i])
+							w += p
+							scale += math.Abs(p)
+						}
+						if math.Abs(float64(dots[c])-w) > 2*float64(n+1)*eps*scale {
+							t.Fatalf("%s DotAxpy4: dot %d is %v, want %v", name, c, dots[c], w)
+						}
+					}
+					a1 := slices.Clone(a)
+					Axpy2x4(&pq, a1, lda, x[:n], y)
+					for i, g := range a1 {
+						c, row := i/max(lda, 1), i%max(lda, 1)
+						if row >= n || n == 0 {
+							if g != a[i] {
+								t.Fatalf("%s Axpy2x4: gap entry %d written", name, i)
+							}
+							continue
+						}
+						p, q := float64(pq[c])*float64(x[row]), float64(pq[4+c])*float64(y[row])
+						w := float64(a[i]) + p + q
+						if math.Abs(float64(g)-w) > 4*eps*(math.Abs(float64(a[i]))+math.Abs(p)+math.Abs(q)) {
+							t.Fatalf("%s Axpy2x4: column %d row %d is %v, want %v", name, c, row, g, w)
+						}
+					}
+					dotsAll = append(dotsAll, dots)
+					outs = append(outs, y1, a1)
+				})
+			}
+			if len(outs) == 4 {
+				name := fmt.Sprintf("%T n=%d lda=%d", T(0), n, lda)
+				testmat.SameBits(t, name+" DotAxpy4's dots", dotsAll[0][:], dotsAll[1][:])
+				testmat.SameBits(t, name+" DotAxpy4", outs[0], outs[2])
+				testmat.SameBits(t, name+" Axpy2x4", outs[1], outs[3])
+			}
+		}
+	}
+}

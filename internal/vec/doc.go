@@ -11,9 +11,10 @@
 //   - Reflect applies one Householder reflector I - tau*v*v^T from the
 //     left to a run of columns (the heart of forming Q, xORG2R).
 //   - Dot, Axpy, Axpy2 and DotAxpy are the level-1 steps of the
-//     tridiagonal reductions (xSYTD2, xLATRD): the symmetric
-//     matrix-vector product reads each column once through DotAxpy, the
-//     rank-2 update writes it once through Axpy2.
+//     tridiagonal reductions (xSYTD2, xLATRD); DotAxpy4 and Axpy2x4 are
+//     DotAxpy and Axpy2 on four columns at once, so the symmetric
+//     matrix-vector product and rank-2 update read and write each column
+//     once and their two vectors once per four columns.
 //
 // On x86-64-v4 the kernels are AVX-512 assembly (vec_amd64.s, written by
 // gen.go: `go generate`; TestAssemblyIsGenerated checks the file is what

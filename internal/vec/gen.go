@@ -47,6 +47,8 @@ func main() {
 		axpyK(d)
 		axpy2K(d)
 		dotAxpyK(d)
+		dotAxpy4K(d)
+		axpy2x4K(d)
 	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -489,4 +491,86 @@ func dotAxpyK(d dtype) {
 	p("\tVADD%s Z2, Z0, Z0", d.sfx)
 	sumHalves(d, 0)
 	ret(d, 48)
+}
+
+// cols4 loads the pointers of four columns lda bytes apart from the
+// argument at offset off into R10, R11, R12 and R13 (R14 the leading
+// dimension in bytes).
+func cols4(d dtype, off, ldOff int) {
+	p("\tMOVQ a+%d(FP), R10", off)
+	p("\tMOVQ lda+%d(FP), R14", ldOff)
+	p("\tSHLQ $%d, R14", map[int]int{8: 3, 4: 2}[d.size])
+	p("\tLEAQ (R10)(R14*1), R11")
+	p("\tLEAQ (R11)(R14*1), R12")
+	p("\tLEAQ (R12)(R14*1), R13")
+}
+
+// dotAxpy4K writes DotAxpy4: four columns a_0..a_3 of one pass of the
+// symmetric matrix-vector product, y := fma(t3, a3, fma(t2, a2, fma(t1,
+// a1, fma(t0, a0, y)))) and acc_c := fma(a_c, x, acc_c), reading x and y
+// once for the four. Each column has one accumulator (four chains in
+// flight beside y's), summed by halves as in dotK. Registers: R10-R13 the
+// columns, R8 x, R9 y, Z26-Z29 the t_c, Z0-Z3 the accumulators, Z8-Z11
+// the columns' vectors, Z12 x, Z13 y.
+func dotAxpy4K(d dtype) {
+	fn := "dotAxpy4" + d.name
+	header(fn, "(a *T, lda int, x, y *T, nfull int, mask uint64, t, dots *T)", "$0-64", 32, 40)
+	cols4(d, 0, 8)
+	p("\tMOVQ x+16(FP), R8")
+	p("\tMOVQ y+24(FP), R9")
+	p("\tMOVQ t+48(FP), R15")
+	for c := range 4 {
+		p("\t%s %d(R15), Z%d", d.bcast, c*d.size, 26+c)
+		p("\tVPXORQ Z%d, Z%d, Z%d", c, c, c)
+	}
+	stream(d, fn, func(masked bool) {
+		for c, r := range []string{"R10", "R11", "R12", "R13"} {
+			p("\t%s", load(d, masked, "("+r+")(BX*1)", fmt.Sprintf("Z%d", 8+c)))
+		}
+		p("\t%s", load(d, masked, "(R8)(BX*1)", "Z12"))
+		p("\t%s", load(d, masked, "(R9)(BX*1)", "Z13"))
+		for c := range 4 {
+			p("\tVFMADD231%s Z%d, Z%d, Z13", d.sfx, 8+c, 26+c)
+		}
+		p("\t%s", store(d, masked, "Z13", "(R9)(BX*1)"))
+		for c := range 4 {
+			p("\tVFMADD231%s Z12, Z%d, Z%d", d.sfx, 8+c, c)
+		}
+	})
+	p("\tMOVQ dots+56(FP), R15")
+	for c := range 4 {
+		sumHalves(d, c)
+		p("\tVMOVS%s X%d, %d(R15)", map[int]string{8: "D", 4: "S"}[d.size], c, c*d.size)
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// axpy2x4K writes Axpy2x4: four columns of one pass of the symmetric
+// rank-2 update, a_c := fma(q_c, y, fma(p_c, x, a_c)), reading x and y
+// once for the four. Registers: R10-R13 the columns, R8 x, R9 y, Z22-Z25
+// the p_c, Z26-Z29 the q_c, Z8-Z11 the columns' vectors, Z12 x, Z13 y.
+func axpy2x4K(d dtype) {
+	fn := "axpy2x4" + d.name
+	header(fn, "(a *T, lda int, x, y *T, nfull int, mask uint64, pq *T)", "$0-56", 32, 40)
+	cols4(d, 0, 8)
+	p("\tMOVQ x+16(FP), R8")
+	p("\tMOVQ y+24(FP), R9")
+	p("\tMOVQ pq+48(FP), R15")
+	for c := range 8 {
+		p("\t%s %d(R15), Z%d", d.bcast, c*d.size, 22+c)
+	}
+	stream(d, fn, func(masked bool) {
+		p("\t%s", load(d, masked, "(R8)(BX*1)", "Z12"))
+		p("\t%s", load(d, masked, "(R9)(BX*1)", "Z13"))
+		for c, r := range []string{"R10", "R11", "R12", "R13"} {
+			z := fmt.Sprintf("Z%d", 8+c)
+			p("\t%s", load(d, masked, "("+r+")(BX*1)", z))
+			p("\tVFMADD231%s Z12, Z%d, %s", d.sfx, 22+c, z)
+			p("\tVFMADD231%s Z13, Z%d, %s", d.sfx, 26+c, z)
+			p("\t%s", store(d, masked, z, "("+r+")(BX*1)"))
+		}
+	})
+	p("\tVZEROUPPER")
+	p("\tRET")
 }

@@ -151,3 +151,43 @@ func dotAxpyAsm[T batchlas.Float](alpha T, a, x, y []T) (T, bool) {
 	}
 	return T(dotAxpyF32(f32(&a[0]), f32(&x[0]), f32(&y[0]), nfull, mask, f32(&alpha))), true
 }
+
+//go:noescape
+func dotAxpy4F64(a *float64, lda int, x, y *float64, nfull int, mask uint64, t, dots *float64)
+
+//go:noescape
+func dotAxpy4F32(a *float32, lda int, x, y *float32, nfull int, mask uint64, t, dots *float32)
+
+//go:noescape
+func axpy2x4F64(a *float64, lda int, x, y *float64, nfull int, mask uint64, pq *float64)
+
+//go:noescape
+func axpy2x4F32(a *float32, lda int, x, y *float32, nfull int, mask uint64, pq *float32)
+
+// dotAxpy4Asm runs DotAxpy4's assembly when simd.AVX512 is set (len(x) > 0).
+func dotAxpy4Asm[T batchlas.Float](t *[4]T, a []T, lda int, x, y []T, dots *[4]T) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	nfull, mask := split[T](len(x))
+	if Width[T]() == 8 {
+		dotAxpy4F64(f64(&a[0]), lda, f64(&x[0]), f64(&y[0]), nfull, mask, f64(&t[0]), f64(&dots[0]))
+	} else {
+		dotAxpy4F32(f32(&a[0]), lda, f32(&x[0]), f32(&y[0]), nfull, mask, f32(&t[0]), f32(&dots[0]))
+	}
+	return true
+}
+
+// axpy2x4Asm runs Axpy2x4's assembly when simd.AVX512 is set (len(x) > 0).
+func axpy2x4Asm[T batchlas.Float](pq *[8]T, a []T, lda int, x, y []T) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	nfull, mask := split[T](len(x))
+	if Width[T]() == 8 {
+		axpy2x4F64(f64(&a[0]), lda, f64(&x[0]), f64(&y[0]), nfull, mask, f64(&pq[0]))
+	} else {
+		axpy2x4F32(f32(&a[0]), lda, f32(&x[0]), f32(&y[0]), nfull, mask, f32(&pq[0]))
+	}
+	return true
+}

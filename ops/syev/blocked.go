@@ -8,8 +8,8 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/simd"
 	"github.com/batchlas-go/batchlas/internal/vec"
-	"github.com/batchlas-go/batchlas/ops/gemm"
 )
 
 // blockedChunkElems bounds the workspace of blocked's batch-wide path: the
@@ -19,7 +19,8 @@ import (
 var blockedChunkElems = 1 << 21
 
 // blockedStride is the workspace of one matrix on the batch-wide path: the
-// symmetric copy S (n columns workLD apart), the panel's W (n x nb), the
+// symmetric copy S (n columns workLD apart), the panel's [V W V] (n x
+// 3nb: the panel's reflectors on both sides of latrdLower's W), the
 // diagonal, subdiagonal and reflector factors, steqr's scratch and the
 // scale factor (0 marks a matrix whose triangle held a NaN or an
 // infinity); with dc (divide and conquer for the vectors) also the
@@ -34,10 +35,16 @@ func blockedStride[T batchlas.Float](n, nb int, dc bool) int {
 }
 
 // blockedBase is where dc's scratch starts in a matrix's stride: past S,
-// W, d, e, tau, steqr's scratch and the scale factor.
+// [V W V], d, e, tau, steqr's scratch and the scale factor.
 func blockedBase[T batchlas.Float](n, nb int) int {
-	return workLD[T](n)*n + n*nb + 3*n + steqrWork(n) + 1
+	return workLD[T](n)*n + 3*n*nb + 3*n + steqrWork(n) + 1
 }
+
+// trailingCols is the width of the column blocks in which blocked
+// updates the lower triangle of the trailing matrix after each panel: the
+// diagonal square of a block is computed whole, so a block costs
+// trailingCols/2 columns more than its triangle's share.
+const trailingCols = 64
 
 // blockedChunk is the number of matrices per chunk of the batch-wide path.
 // It depends on the sizes only, never on the workers, so the nested gemm
@@ -56,17 +63,19 @@ func blockedChunk[T batchlas.Float](n, nb, count int, dc bool) int {
 //  2. for each panel of nb columns while more than nb remain (LAPACK's
 //     xSYTRD, uplo L): the panel is reduced per matrix (latrdLower, which
 //     also gives W), and the trailing matrix of every matrix of the chunk
-//     gets the symmetric rank-2nb update A22 -= V*W^T + W*V^T through two
-//     calls of the gemm op (on the whole trailing block, both triangles:
-//     only the lower one is read later);
+//     gets the symmetric rank-2nb update A22 -= V*W^T + W*V^T as one
+//     product [V W]*[W V]^T per block of trailingCols columns, from the
+//     block's diagonal down (simd.Gemm), the blocks of all the chunk's
+//     matrices spread over the workers: a single large matrix uses every
+//     core, and the upper triangle, which is never read, is not computed
+//     (but for the blocks' diagonal squares);
 //  3. per matrix: the last columns are reduced unblocked (sytd2), and the
 //     rest is tridiag's: Q formed from the reflectors, QL/QR, and the
 //     shared epilogue that writes w_i and A_i; or, for the dc kernel
 //     with vectors, divide and conquer and the reflectors applied in
-//     blocks (dcVectors), whose products go through the gemm op as
-//     phase 2's do.
+//     blocks (dcVectors), whose products go through the gemm op.
 //
-// The nested gemm calls go through the op's public entry point with this
+// dc's nested gemm calls go through the op's public entry point with this
 // call's context, so their decisions are traced and covered; they get nil
 // workspace and allocate their own, which keeps syev's BufferSize
 // independent of their choices. A matrix's A_i and w_i are written only in
@@ -103,11 +112,11 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 	n := a.Rows
 	sld := workLD[T](n)
 	vectors := jobz == WithVectors
-	parts := func(j int) (s, wp, d, e, tau, work, meta []T) {
+	parts := func(j int) (s, vwv, d, e, tau, work, meta []T) {
 		b := ws[j*per : (j+1)*per]
 		o := sld * n
-		s, wp = b[:o], b[o:o+n*nb]
-		o += n * nb
+		s, vwv = b[:o], b[o:o+3*n*nb]
+		o += 3 * n * nb
 		d, e, tau = b[o:o+n], b[o+n:o+2*n], b[o+2*n:o+3*n]
 		o += 3 * n
 		work, meta = b[o:o+steqrWork(n)], b[o+steqrWork(n):o+steqrWork(n)+1]
@@ -144,37 +153,40 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 		return stopped(err, 0)
 	}
 	// Phase 2: panels.
-	sb, err := batchlas.WrapStrided(ws, n, n, sld, per, cn)
-	if err != nil {
-		return err
-	}
-	wb, err := batchlas.WrapStrided(ws[sld*n:], n, nb, n, per, cn)
-	if err != nil {
-		return err
-	}
 	k := 0
 	for ; n-k > nb; k += nb {
 		rows := n - k
 		work := 2 * float64(rows) * float64(rows) * float64(nb)
 		err := parallel.For(ctx, cn, work, func(_, lo, hi int) {
 			for j := lo; j < hi; j++ {
-				s, wp, _, e, tau, _, _ := parts(j)
-				latrdLower(s[k*sld+k:], sld, rows, nb, e[k:], tau[k:], wp, n)
+				s, vwv, _, e, tau, _, _ := parts(j)
+				latrdLower(s[k*sld+k:], sld, rows, nb, e[k:], tau[k:], vwv[n*nb:], n)
+				// V on both sides of W, from the rows past the panel.
+				for c := range nb {
+					v := s[(k+c)*sld+k+nb : (k+c)*sld+n]
+					copy(vwv[c*n+nb:], v)
+					copy(vwv[(2*nb+c)*n+nb:], v)
+				}
 			}
 		})
 		if err != nil {
 			return stopped(err, 0)
 		}
-		// A22 -= V*W^T + W*V^T, A22 = S(k+nb:n, k+nb:n), V its rows of the
-		// panel's columns, W's rows past the panel.
+		// A22 -= V*W^T + W*V^T = [V W]*[W V]^T on the lower triangle of
+		// A22 = S(k+nb:n, k+nb:n), in blocks of trailingCols columns from
+		// the diagonal down, every block of every matrix a task.
 		m := rows - nb
-		c := view(sb, k+nb, k+nb, m, m)
-		v := view(sb, k+nb, k, m, nb)
-		wt := view(wb, nb, 0, m, nb)
-		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.Trans, -1, v, wt, 1, c, nil); err != nil {
-			return stopped(err, 0)
-		}
-		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.Trans, -1, wt, v, 1, c, nil); err != nil {
+		blocks := (m + trailingCols - 1) / trailingCols
+		err = parallel.For(ctx, cn*blocks, 4*float64(m)*float64(m)*float64(nb)/float64(blocks), func(_, lo, hi int) {
+			for q := lo; q < hi; q++ {
+				s, vwv, _, _, _, _, _ := parts(q / blocks)
+				c0 := (q % blocks) * trailingCols
+				cw := min(trailingCols, m-c0)
+				r0 := k + nb + c0 // the block's first row and column in S
+				simd.Gemm(false, true, m-c0, cw, 2*nb, -1, vwv[nb+c0:], n, vwv[nb*n+nb+c0:], n, 1, s[r0*sld+r0:], sld)
+			}
+		})
+		if err != nil {
 			return stopped(err, 0)
 		}
 	}

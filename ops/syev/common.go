@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/vec"
 )
 
 // This file is the one place that decides what every kernel shares: which
@@ -302,7 +303,9 @@ func largestIsNegative[T batchlas.Float](x []T) bool {
 }
 
 // nrm2 is the Euclidean norm of x, scaled when a plain sum of squares
-// would overflow or lose accuracy to underflow.
+// would overflow or lose accuracy to underflow. The plain sum is vec.Dot:
+// a sum in one register chain waited four cycles per entry, which made
+// nrm2 a tenth of a one-matrix reduction at n = 256.
 func nrm2[T batchlas.Float](x []T) T {
 	var amax T
 	for _, v := range x {
@@ -315,11 +318,7 @@ func nrm2[T batchlas.Float](x []T) T {
 	}
 	lo, hi := scaleRange[T]()
 	if amax > lo && amax < hi/T(len(x)) {
-		var s T
-		for _, v := range x {
-			s += v * v
-		}
-		return sqrt(s)
+		return sqrt(vec.Dot(x, x))
 	}
 	var s T
 	for _, v := range x {

@@ -74,10 +74,12 @@
 //	                  alone the root-free QL/QR, the whole group's
 //	                  iterations interleaved step by step
 //	blocked:nb=16|32  panels of nb columns reduced per matrix (xLATRD), the
-//	                  symmetric rank-2nb update of the trailing matrices
-//	                  through the gemm op on a chunk of the batch at a
-//	                  time, then as tridiag; an order up to nb is tridiag's
-//	                  code
+//	                  symmetric rank-2nb update of the trailing matrices'
+//	                  lower triangles on the vector tile, in blocks of 64
+//	                  columns spread over the workers (one big matrix
+//	                  uses every core), on a chunk of the batch at a
+//	                  time, then as tridiag; an order up to nb is
+//	                  tridiag's code
 //	dc                blocked with nb = 32, then for vectors divide and
 //	                  conquer on the tridiagonal matrix (LAPACK's xSTEDC)
 //	                  in place of QL/QR: the matrix is torn in halves by
@@ -105,9 +107,8 @@
 // with its group of L matrices and workers*(L+1)*n*n for lanestri; workers: GOMAXPROCS, or the cap
 // batchlas.WithParallelism puts on ctx), and blocked above its nb a chunk
 // of matrices (about two million elements, at least one matrix), dc with
-// vectors also three n*n matrices per matrix of the chunk; blocked's and
-// dc's nested gemm calls allocate their own, and dc a few integers per
-// matrix.
+// vectors also three n*n matrices per matrix of the chunk; dc's nested
+// gemm calls allocate their own, and dc a few integers per matrix.
 //
 // A call whose context is cancelled reports a *batchlas.InterruptedError
 // with Touched == Completed for every kernel: a matrix's A_i and w_i are

@@ -78,13 +78,35 @@ func workLD[T batchlas.Float](n int) int {
 }
 
 // symvLower sets y := alpha*A*x for the symmetric m x m matrix A whose
-// lower triangle is in a (leading dimension lda), a column at a time: the
-// column below the diagonal adds t1 = alpha*x[j] times itself to the rows
-// below j and gives its dot product with x to row j, in one pass over it
-// (vec.DotAxpy).
+// lower triangle is in a (leading dimension lda), four columns at a time:
+// the 4 x 4 block on the diagonal in scalar code, then the rows below it
+// in one pass (vec.DotAxpy4) that adds t_c = alpha*x[j+c] times each
+// column to y and gives each column's dot product with x, reading x and y
+// once for the four; the last m%4 columns one at a time (vec.DotAxpy).
+// Column j gives its dot product to y[j] after every column before it
+// has added to y[j].
 func symvLower[T batchlas.Float](a []T, lda, m int, alpha T, x, y []T) {
 	clear(y[:m])
-	for j := 0; j < m; j++ {
+	j := 0
+	for ; j+4 <= m; j += 4 {
+		var t, tri, dots [4]T
+		for c := range t {
+			t[c] = alpha * x[j+c]
+		}
+		for c := range 4 {
+			col := a[(j+c)*lda : (j+c)*lda+j+4]
+			y[j+c] += t[c] * col[j+c]
+			for r := j + c + 1; r < j+4; r++ {
+				y[r] += t[c] * col[r]
+				tri[c] += col[r] * x[r]
+			}
+		}
+		vec.DotAxpy4(&t, a[j*lda+j+4:], lda, x[j+4:m], y[j+4:m], &dots)
+		for c := range 4 {
+			y[j+c] += alpha * (tri[c] + dots[c])
+		}
+	}
+	for ; j < m; j++ {
 		col := a[j*lda+j : j*lda+m]
 		t1 := alpha * x[j]
 		y[j] += t1 * col[0]
@@ -94,14 +116,24 @@ func symvLower[T batchlas.Float](a []T, lda, m int, alpha T, x, y []T) {
 }
 
 // syr2Lower sets A := A - x*y^T - y*x^T on the lower triangle of the m x m
-// matrix in a (leading dimension lda), a column at a time (vec.Axpy2).
+// matrix in a (leading dimension lda), four columns at a time: the 4 x 4
+// block on the diagonal in scalar code, the rows below it in one pass
+// (vec.Axpy2x4); the last m%4 columns one at a time (vec.Axpy2).
 func syr2Lower[T batchlas.Float](a []T, lda, m int, x, y []T) {
-	for j := 0; j < m; j++ {
-		yj, xj := y[j], x[j]
-		if xj == 0 && yj == 0 {
-			continue
+	j := 0
+	for ; j+4 <= m; j += 4 {
+		var pq [8]T
+		for c := range 4 {
+			pq[c], pq[4+c] = -y[j+c], -x[j+c]
+			col := a[(j+c)*lda : (j+c)*lda+j+4]
+			for r := j + c; r < j+4; r++ {
+				col[r] += pq[c]*x[r] + pq[4+c]*y[r]
+			}
 		}
-		vec.Axpy2(-yj, x[j:m], -xj, y[j:m], a[j*lda+j:j*lda+m])
+		vec.Axpy2x4(&pq, a[j*lda+j+4:], lda, x[j+4:m], y[j+4:m])
+	}
+	for ; j < m; j++ {
+		vec.Axpy2(-y[j], x[j:m], -x[j], y[j:m], a[j*lda+j:j*lda+m])
 	}
 }
 

@@ -102,7 +102,7 @@ var Op = sel.Register(sel.OpSpec{
 		{Key: "jobz", Quick: []string{"N", "V"}, Full: []string{"N", "V"}},
 		{Key: "uplo", Quick: []string{"L", "U"}, Full: []string{"L", "U"}},
 		{Key: "n",
-			Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"},
+			Quick: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"},
 			Full:  []string{"1", "2", "3", "4", "6", "8", "12", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"}},
 		{Key: "batch",
 			Quick: []string{"1", "2", "4", "8", "16", "64", "1024"},

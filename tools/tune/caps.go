@@ -14,8 +14,12 @@ import (
 // single call of a slow candidate would cost seconds and the winner is the
 // same as at the largest measured batch (the nearest row takes over), as
 // long as that batch fills the across-matrices kernels' lanes
-// (lanesBatch). The default admits potrf n=64 batch=4096, the README's
-// example call.
+// (lanesBatch). One matrix (batch 1) is measured at every order of the
+// grid whatever the work cap: past the largest order measured the nearest
+// row takes over, and a kernel that ties at that order can be far behind
+// at twice it (syev float64 jobz=V took tridiag for one matrix of order
+// 512 and more from a 2% tie with dc at 256, 37 against 22 ms at 512).
+// The default admits potrf n=64 batch=4096, the README's example call.
 type cellCaps struct {
 	maxFlops float64
 	maxBytes int64
@@ -31,7 +35,7 @@ const (
 
 // capFlags declares --max-cell-flops and --max-cell-bytes on a command.
 func capFlags(fs *pflag.FlagSet) (*float64, *int64) {
-	return fs.Float64("max-cell-flops", defaultMaxCellFlops, "skip cells whose one call (whole batch) does more floating-point work than this"),
+	return fs.Float64("max-cell-flops", defaultMaxCellFlops, "skip cells whose one call (whole batch; one matrix up to batch 16) does more floating-point work than this; batch 1 is always measured"),
 		maxBytesFlag(fs)
 }
 
@@ -85,7 +89,10 @@ func (c cellCaps) err(t *opTuner, dt sel.DType, k cell) error {
 		return err
 	}
 	f := t.flops(k)
-	if batch := k.num("batch"); batch > 1 && batch <= lanesBatch {
+	switch batch := k.num("batch"); {
+	case batch <= 1:
+		return nil // one matrix of every order is measured
+	case batch <= lanesBatch:
 		f = t.flops(k.with("batch", "1"))
 	}
 	if !(f <= c.maxFlops) {

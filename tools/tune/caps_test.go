@@ -97,7 +97,8 @@ func TestMeasureCellAppliesTheMemoryCap(t *testing.T) {
 
 // The work cap counts one matrix up to lanesBatch, so every size the cap
 // admits at batch 1 is also measured at a batch that fills an
-// across-matrices kernel's lanes, and the whole call past it.
+// across-matrices kernel's lanes, and the whole call past it; batch 1
+// itself is always admitted.
 func TestWorkCapUpToLanesBatch(t *testing.T) {
 	tu := tuners["syev"]
 	one := smallCell(t, tu, "256").with("jobz", "V").with("batch", "1")
@@ -107,8 +108,14 @@ func TestWorkCapUpToLanesBatch(t *testing.T) {
 		assert.Equal(t, fits, caps.fits(tu, sel.Float64, c), "%s", c)
 	}
 	tight := cellCaps{maxFlops: 0.99 * tu.flops(one), maxBytes: defaultMaxCellBytes}
-	for _, batch := range []string{"1", "8"} {
+	for _, batch := range []string{"2", "8", "64"} {
 		err := tight.err(tu, sel.Float64, one.with("batch", batch))
 		assert.ErrorContains(t, err, "over the work cap", "batch %s: one matrix is over the cap", batch)
 	}
+	// One matrix of every order is measured, whatever the work cap, but
+	// not past the memory cap.
+	assert.NoError(t, tight.err(tu, sel.Float64, one), "batch 1 over the work cap")
+	assert.NoError(t, cellCaps{maxFlops: 1, maxBytes: defaultMaxCellBytes}.err(tu, sel.Float64, one.with("n", "4096")), "batch 1, n=4096")
+	small := cellCaps{maxFlops: 1e300, maxBytes: 1000}
+	assert.ErrorContains(t, small.err(tu, sel.Float64, one), "over the memory cap", "batch 1 past the memory cap")
 }

@@ -30,8 +30,12 @@ func main() {
 	for n := 1; n <= unrollMax; n++ {
 		p("// tiny%d factors one %dx%d matrix whose lower factor element (i, j) lives\n", n, n, n)
 		p("// at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns\n")
-		p("// 0, or the 1-based column whose pivot is not positive, leaving m as it was.\n")
+		p("// 0, or the 1-based column whose pivot is not positive, leaving m as it was;\n")
+		p("// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.\n")
 		p("func tiny%d[T batchlas.Float](m []T, rs, cs int) int {\n", n)
+		if n > 1 {
+			p("\tlo, hi := pivotRange[T]()\n")
+		}
 		for j := 0; j < n; j++ {
 			for i := j; i < n; i++ {
 				p("\tu%d_%d := m[%d*rs+%d*cs]\n", i, j, i, j)
@@ -43,7 +47,13 @@ func main() {
 			for k := 0; k < j; k++ {
 				p(" - u%d_%d*w%d_%d", j, k, j, k)
 			}
-			p("\n\tif !(d%d > 0) {\n\t\treturn %d\n\t}\n", j, j+1)
+			if j+1 < n {
+				// A pivot whose reciprocal is not finite and nonzero
+				// (subnormal, +Inf) goes to the careful kernel.
+				p("\n\tif !(d%d >= lo && d%d <= hi) {\n\t\treturn pivotOutOfRange(d%d, %d)\n\t}\n", j, j, j, j+1)
+			} else {
+				p("\n\tif !(d%d > 0) {\n\t\treturn %d\n\t}\n", j, j+1)
+			}
 			if j+1 < n {
 				p("\tr%d := 1 / d%d\n", j, j)
 			}

@@ -407,12 +407,12 @@ func TestCancelled(t *testing.T) {
 }
 
 // failAt overwrites matrix i of a (both triangles) with L*D*L^T, L unit
-// lower with small integer entries and D = I except D[col-1] = -1: the
-// leading minor of order col-1 is positive definite and the pivot of
-// column col is exactly -1, computed exactly (every value is a small
-// integer) in float32 and float64 alike. For col >= 2 the diagonal entry
-// there is positive: only the Schur complement is negative.
-func failAt[T batchlas.Float](a batchlas.Batch[T], i, col int) {
+// lower with small integer entries and D = I except D[col-1] = pivot (-1
+// or 0): the leading minor of order col-1 is positive definite and the
+// pivot of column col is exactly pivot, computed exactly (every value is
+// a small integer) in float32 and float64 alike. For col >= 2 the
+// diagonal entry there is positive: only the Schur complement is not.
+func failAt[T batchlas.Float](a batchlas.Batch[T], i, col int, pivot float64) {
 	n := a.Rows
 	l := func(r, c int) float64 {
 		switch {
@@ -429,7 +429,7 @@ func failAt[T batchlas.Float](a batchlas.Batch[T], i, col int) {
 			for k := 0; k <= c; k++ {
 				d := 1.0
 				if k == col-1 {
-					d = -1
+					d = pivot
 				}
 				s += l(r, k) * d * l(c, k)
 			}
@@ -451,8 +451,16 @@ func one[T batchlas.Float](b batchlas.Batch[T], i int) batchlas.Batch[T] {
 // matrix, then one matrix failing at each column 1..n, then another
 // healthy one: each failing matrix reports exactly its column as info (an
 // off-by-one in any order's failure return shows), and the healthy ones
-// on either side are factored correctly.
+// on either side are factored correctly. The failing pivot is exactly -1,
+// then exactly 0: a test written d < 0 instead of !(d > 0) passes a zero
+// pivot, which fails a later column instead (or none, at the last).
 func testInfoEveryColumn[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
+	for _, pivot := range []float64{-1, 0} {
+		t.Run(fmt.Sprintf("pivot=%v", pivot), func(t *testing.T) { testInfoEveryColumnWith[T](t, ctx, c, uplo, pivot) })
+	}
+}
+
+func testInfoEveryColumnWith[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo, pivot float64) {
 	r := testmat.Rand(14)
 	for n := 1; n <= 20; n++ {
 		count := n + 2
@@ -462,7 +470,7 @@ func testInfoEveryColumn[T batchlas.Float](t *testing.T, ctx context.Context, c 
 		a := batchFor[T](r, n, count, true)
 		want := &batchlas.NumericalError{Op: "potrf"}
 		for col := 1; col <= n; col++ {
-			failAt(a, col, col)
+			failAt(a, col, col, pivot)
 			want.Index = append(want.Index, col)
 			want.Info = append(want.Info, col)
 		}

@@ -3,6 +3,7 @@ package potrf
 import (
 	"context"
 	"math"
+	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -47,7 +48,12 @@ func tinyPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 		}
 		return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				info[i] = int32(kernel(a.Data[i*stride:i*stride+(n-1)*ld+n], rs, cs))
+				m := a.Data[i*stride : i*stride+(n-1)*ld+n]
+				f := kernel(m, rs, cs)
+				if f == tinyRedo {
+					f = tinyCareful(m, ld, n, uplo)
+				}
+				info[i] = int32(f)
 			}
 		})
 	}
@@ -74,6 +80,51 @@ func tinyPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 			tinyStore(&s0, m0, ld, n, uplo)
 		}
 	})
+}
+
+// tinyRedo is what a straight-line kernel returns, leaving its matrix as
+// it was, for a pivot it cannot invert by multiplication: one below the
+// smallest normal number (its reciprocal may overflow, and the multiplier
+// u/d that the division would give finite comes out Inf or NaN) or +Inf
+// (the factor's column would be w*sqrt(d) = 0*Inf = NaN where LAPACK's
+// a/sqrt(d) gives 0). Such a matrix is factored again by tinyCareful.
+const tinyRedo = -1
+
+// pivotRange is the range of pivots the straight-line kernels take as
+// they are: from the smallest normal number (whose reciprocal is finite,
+// as is every multiplier of an SPD matrix then) to the largest finite one.
+func pivotRange[T batchlas.Float]() (lo, hi T) {
+	var z T
+	// Variables, not constants: a constant must convert to both float32
+	// and float64, and MaxFloat64 overflows float32.
+	small, big := 0x1p-1022, math.MaxFloat64
+	if unsafe.Sizeof(z) == 4 {
+		small, big = 0x1p-126, math.MaxFloat32
+	}
+	return T(small), T(big)
+}
+
+// pivotOutOfRange is a straight-line kernel's verdict on pivot d of
+// column col (1-based) outside pivotRange: col when it is not positive
+// (NaN included), as LAPACK reports, else tinyRedo.
+func pivotOutOfRange[T batchlas.Float](d T, col int) int {
+	if !(d > 0) {
+		return col
+	}
+	return tinyRedo
+}
+
+// tinyCareful factors one matrix of order n in place the way the unblocked
+// and lpanel kernels do, dividing by sqrt of each pivot rather than
+// multiplying by a pivot's reciprocal: a subnormal pivot's square root is
+// normal and its reciprocal finite, and sqrt(+Inf) gives a zero column.
+// It is the straight-line kernels' slow path, taken only for a matrix with
+// such a pivot.
+func tinyCareful[T batchlas.Float](m []T, ld, n int, uplo batchlas.Uplo) int {
+	if uplo == batchlas.Upper {
+		return upperPanel(m, ld, 0, n, n)
+	}
+	return lowerPanel(m, ld, 0, n, n)
 }
 
 // tinyLoad copies the uplo triangle of m into s as a lower factor.

@@ -44,7 +44,8 @@ func tinyUnrolled[T batchlas.Float](n int) func(m []T, rs, cs int) int {
 
 // tiny1 factors one 1x1 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny1[T batchlas.Float](m []T, rs, cs int) int {
 	u0_0 := m[0*rs+0*cs]
 	d0 := u0_0
@@ -58,14 +59,16 @@ func tiny1[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny2 factors one 2x2 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny2[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u1_1 := m[1*rs+1*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
@@ -83,8 +86,10 @@ func tiny2[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny3 factors one 3x3 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny3[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -92,15 +97,15 @@ func tiny3[T batchlas.Float](m []T, rs, cs int) int {
 	u2_1 := m[2*rs+1*cs]
 	u2_2 := m[2*rs+2*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
 	w2_0 := u2_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -123,8 +128,10 @@ func tiny3[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny4 factors one 4x4 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny4[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -136,16 +143,16 @@ func tiny4[T batchlas.Float](m []T, rs, cs int) int {
 	u3_2 := m[3*rs+2*cs]
 	u3_3 := m[3*rs+3*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
 	w2_0 := u2_0 * r0
 	w3_0 := u3_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -153,8 +160,8 @@ func tiny4[T batchlas.Float](m []T, rs, cs int) int {
 	u3_1 -= u3_0 * w1_0
 	w3_1 := u3_1 * r1
 	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
-	if !(d2 > 0) {
-		return 3
+	if !(d2 >= lo && d2 <= hi) {
+		return pivotOutOfRange(d2, 3)
 	}
 	r2 := 1 / d2
 	u3_2 -= u3_0*w2_0 + u3_1*w2_1
@@ -182,8 +189,10 @@ func tiny4[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny5 factors one 5x5 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny5[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -200,8 +209,8 @@ func tiny5[T batchlas.Float](m []T, rs, cs int) int {
 	u4_3 := m[4*rs+3*cs]
 	u4_4 := m[4*rs+4*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
@@ -209,8 +218,8 @@ func tiny5[T batchlas.Float](m []T, rs, cs int) int {
 	w3_0 := u3_0 * r0
 	w4_0 := u4_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -220,8 +229,8 @@ func tiny5[T batchlas.Float](m []T, rs, cs int) int {
 	u4_1 -= u4_0 * w1_0
 	w4_1 := u4_1 * r1
 	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
-	if !(d2 > 0) {
-		return 3
+	if !(d2 >= lo && d2 <= hi) {
+		return pivotOutOfRange(d2, 3)
 	}
 	r2 := 1 / d2
 	u3_2 -= u3_0*w2_0 + u3_1*w2_1
@@ -229,8 +238,8 @@ func tiny5[T batchlas.Float](m []T, rs, cs int) int {
 	u4_2 -= u4_0*w2_0 + u4_1*w2_1
 	w4_2 := u4_2 * r2
 	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
-	if !(d3 > 0) {
-		return 4
+	if !(d3 >= lo && d3 <= hi) {
+		return pivotOutOfRange(d3, 4)
 	}
 	r3 := 1 / d3
 	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
@@ -264,8 +273,10 @@ func tiny5[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny6 factors one 6x6 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny6[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -288,8 +299,8 @@ func tiny6[T batchlas.Float](m []T, rs, cs int) int {
 	u5_4 := m[5*rs+4*cs]
 	u5_5 := m[5*rs+5*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
@@ -298,8 +309,8 @@ func tiny6[T batchlas.Float](m []T, rs, cs int) int {
 	w4_0 := u4_0 * r0
 	w5_0 := u5_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -311,8 +322,8 @@ func tiny6[T batchlas.Float](m []T, rs, cs int) int {
 	u5_1 -= u5_0 * w1_0
 	w5_1 := u5_1 * r1
 	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
-	if !(d2 > 0) {
-		return 3
+	if !(d2 >= lo && d2 <= hi) {
+		return pivotOutOfRange(d2, 3)
 	}
 	r2 := 1 / d2
 	u3_2 -= u3_0*w2_0 + u3_1*w2_1
@@ -322,8 +333,8 @@ func tiny6[T batchlas.Float](m []T, rs, cs int) int {
 	u5_2 -= u5_0*w2_0 + u5_1*w2_1
 	w5_2 := u5_2 * r2
 	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
-	if !(d3 > 0) {
-		return 4
+	if !(d3 >= lo && d3 <= hi) {
+		return pivotOutOfRange(d3, 4)
 	}
 	r3 := 1 / d3
 	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
@@ -331,8 +342,8 @@ func tiny6[T batchlas.Float](m []T, rs, cs int) int {
 	u5_3 -= u5_0*w3_0 + u5_1*w3_1 + u5_2*w3_2
 	w5_3 := u5_3 * r3
 	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
-	if !(d4 > 0) {
-		return 5
+	if !(d4 >= lo && d4 <= hi) {
+		return pivotOutOfRange(d4, 5)
 	}
 	r4 := 1 / d4
 	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
@@ -373,8 +384,10 @@ func tiny6[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny7 factors one 7x7 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny7[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -404,8 +417,8 @@ func tiny7[T batchlas.Float](m []T, rs, cs int) int {
 	u6_5 := m[6*rs+5*cs]
 	u6_6 := m[6*rs+6*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
@@ -415,8 +428,8 @@ func tiny7[T batchlas.Float](m []T, rs, cs int) int {
 	w5_0 := u5_0 * r0
 	w6_0 := u6_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -430,8 +443,8 @@ func tiny7[T batchlas.Float](m []T, rs, cs int) int {
 	u6_1 -= u6_0 * w1_0
 	w6_1 := u6_1 * r1
 	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
-	if !(d2 > 0) {
-		return 3
+	if !(d2 >= lo && d2 <= hi) {
+		return pivotOutOfRange(d2, 3)
 	}
 	r2 := 1 / d2
 	u3_2 -= u3_0*w2_0 + u3_1*w2_1
@@ -443,8 +456,8 @@ func tiny7[T batchlas.Float](m []T, rs, cs int) int {
 	u6_2 -= u6_0*w2_0 + u6_1*w2_1
 	w6_2 := u6_2 * r2
 	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
-	if !(d3 > 0) {
-		return 4
+	if !(d3 >= lo && d3 <= hi) {
+		return pivotOutOfRange(d3, 4)
 	}
 	r3 := 1 / d3
 	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
@@ -454,8 +467,8 @@ func tiny7[T batchlas.Float](m []T, rs, cs int) int {
 	u6_3 -= u6_0*w3_0 + u6_1*w3_1 + u6_2*w3_2
 	w6_3 := u6_3 * r3
 	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
-	if !(d4 > 0) {
-		return 5
+	if !(d4 >= lo && d4 <= hi) {
+		return pivotOutOfRange(d4, 5)
 	}
 	r4 := 1 / d4
 	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
@@ -463,8 +476,8 @@ func tiny7[T batchlas.Float](m []T, rs, cs int) int {
 	u6_4 -= u6_0*w4_0 + u6_1*w4_1 + u6_2*w4_2 + u6_3*w4_3
 	w6_4 := u6_4 * r4
 	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
-	if !(d5 > 0) {
-		return 6
+	if !(d5 >= lo && d5 <= hi) {
+		return pivotOutOfRange(d5, 6)
 	}
 	r5 := 1 / d5
 	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
@@ -513,8 +526,10 @@ func tiny7[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny8 factors one 8x8 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny8[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -552,8 +567,8 @@ func tiny8[T batchlas.Float](m []T, rs, cs int) int {
 	u7_6 := m[7*rs+6*cs]
 	u7_7 := m[7*rs+7*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
@@ -564,8 +579,8 @@ func tiny8[T batchlas.Float](m []T, rs, cs int) int {
 	w6_0 := u6_0 * r0
 	w7_0 := u7_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -581,8 +596,8 @@ func tiny8[T batchlas.Float](m []T, rs, cs int) int {
 	u7_1 -= u7_0 * w1_0
 	w7_1 := u7_1 * r1
 	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
-	if !(d2 > 0) {
-		return 3
+	if !(d2 >= lo && d2 <= hi) {
+		return pivotOutOfRange(d2, 3)
 	}
 	r2 := 1 / d2
 	u3_2 -= u3_0*w2_0 + u3_1*w2_1
@@ -596,8 +611,8 @@ func tiny8[T batchlas.Float](m []T, rs, cs int) int {
 	u7_2 -= u7_0*w2_0 + u7_1*w2_1
 	w7_2 := u7_2 * r2
 	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
-	if !(d3 > 0) {
-		return 4
+	if !(d3 >= lo && d3 <= hi) {
+		return pivotOutOfRange(d3, 4)
 	}
 	r3 := 1 / d3
 	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
@@ -609,8 +624,8 @@ func tiny8[T batchlas.Float](m []T, rs, cs int) int {
 	u7_3 -= u7_0*w3_0 + u7_1*w3_1 + u7_2*w3_2
 	w7_3 := u7_3 * r3
 	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
-	if !(d4 > 0) {
-		return 5
+	if !(d4 >= lo && d4 <= hi) {
+		return pivotOutOfRange(d4, 5)
 	}
 	r4 := 1 / d4
 	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
@@ -620,8 +635,8 @@ func tiny8[T batchlas.Float](m []T, rs, cs int) int {
 	u7_4 -= u7_0*w4_0 + u7_1*w4_1 + u7_2*w4_2 + u7_3*w4_3
 	w7_4 := u7_4 * r4
 	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
-	if !(d5 > 0) {
-		return 6
+	if !(d5 >= lo && d5 <= hi) {
+		return pivotOutOfRange(d5, 6)
 	}
 	r5 := 1 / d5
 	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
@@ -629,8 +644,8 @@ func tiny8[T batchlas.Float](m []T, rs, cs int) int {
 	u7_5 -= u7_0*w5_0 + u7_1*w5_1 + u7_2*w5_2 + u7_3*w5_3 + u7_4*w5_4
 	w7_5 := u7_5 * r5
 	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
-	if !(d6 > 0) {
-		return 7
+	if !(d6 >= lo && d6 <= hi) {
+		return pivotOutOfRange(d6, 7)
 	}
 	r6 := 1 / d6
 	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
@@ -688,8 +703,10 @@ func tiny8[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny9 factors one 9x9 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny9[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -736,8 +753,8 @@ func tiny9[T batchlas.Float](m []T, rs, cs int) int {
 	u8_7 := m[8*rs+7*cs]
 	u8_8 := m[8*rs+8*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
@@ -749,8 +766,8 @@ func tiny9[T batchlas.Float](m []T, rs, cs int) int {
 	w7_0 := u7_0 * r0
 	w8_0 := u8_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -768,8 +785,8 @@ func tiny9[T batchlas.Float](m []T, rs, cs int) int {
 	u8_1 -= u8_0 * w1_0
 	w8_1 := u8_1 * r1
 	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
-	if !(d2 > 0) {
-		return 3
+	if !(d2 >= lo && d2 <= hi) {
+		return pivotOutOfRange(d2, 3)
 	}
 	r2 := 1 / d2
 	u3_2 -= u3_0*w2_0 + u3_1*w2_1
@@ -785,8 +802,8 @@ func tiny9[T batchlas.Float](m []T, rs, cs int) int {
 	u8_2 -= u8_0*w2_0 + u8_1*w2_1
 	w8_2 := u8_2 * r2
 	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
-	if !(d3 > 0) {
-		return 4
+	if !(d3 >= lo && d3 <= hi) {
+		return pivotOutOfRange(d3, 4)
 	}
 	r3 := 1 / d3
 	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
@@ -800,8 +817,8 @@ func tiny9[T batchlas.Float](m []T, rs, cs int) int {
 	u8_3 -= u8_0*w3_0 + u8_1*w3_1 + u8_2*w3_2
 	w8_3 := u8_3 * r3
 	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
-	if !(d4 > 0) {
-		return 5
+	if !(d4 >= lo && d4 <= hi) {
+		return pivotOutOfRange(d4, 5)
 	}
 	r4 := 1 / d4
 	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
@@ -813,8 +830,8 @@ func tiny9[T batchlas.Float](m []T, rs, cs int) int {
 	u8_4 -= u8_0*w4_0 + u8_1*w4_1 + u8_2*w4_2 + u8_3*w4_3
 	w8_4 := u8_4 * r4
 	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
-	if !(d5 > 0) {
-		return 6
+	if !(d5 >= lo && d5 <= hi) {
+		return pivotOutOfRange(d5, 6)
 	}
 	r5 := 1 / d5
 	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
@@ -824,8 +841,8 @@ func tiny9[T batchlas.Float](m []T, rs, cs int) int {
 	u8_5 -= u8_0*w5_0 + u8_1*w5_1 + u8_2*w5_2 + u8_3*w5_3 + u8_4*w5_4
 	w8_5 := u8_5 * r5
 	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
-	if !(d6 > 0) {
-		return 7
+	if !(d6 >= lo && d6 <= hi) {
+		return pivotOutOfRange(d6, 7)
 	}
 	r6 := 1 / d6
 	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
@@ -833,8 +850,8 @@ func tiny9[T batchlas.Float](m []T, rs, cs int) int {
 	u8_6 -= u8_0*w6_0 + u8_1*w6_1 + u8_2*w6_2 + u8_3*w6_3 + u8_4*w6_4 + u8_5*w6_5
 	w8_6 := u8_6 * r6
 	d7 := u7_7 - u7_0*w7_0 - u7_1*w7_1 - u7_2*w7_2 - u7_3*w7_3 - u7_4*w7_4 - u7_5*w7_5 - u7_6*w7_6
-	if !(d7 > 0) {
-		return 8
+	if !(d7 >= lo && d7 <= hi) {
+		return pivotOutOfRange(d7, 8)
 	}
 	r7 := 1 / d7
 	u8_7 -= u8_0*w7_0 + u8_1*w7_1 + u8_2*w7_2 + u8_3*w7_3 + u8_4*w7_4 + u8_5*w7_5 + u8_6*w7_6
@@ -902,8 +919,10 @@ func tiny9[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny10 factors one 10x10 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny10[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -960,8 +979,8 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 	u9_8 := m[9*rs+8*cs]
 	u9_9 := m[9*rs+9*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
@@ -974,8 +993,8 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 	w8_0 := u8_0 * r0
 	w9_0 := u9_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -995,8 +1014,8 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 	u9_1 -= u9_0 * w1_0
 	w9_1 := u9_1 * r1
 	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
-	if !(d2 > 0) {
-		return 3
+	if !(d2 >= lo && d2 <= hi) {
+		return pivotOutOfRange(d2, 3)
 	}
 	r2 := 1 / d2
 	u3_2 -= u3_0*w2_0 + u3_1*w2_1
@@ -1014,8 +1033,8 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 	u9_2 -= u9_0*w2_0 + u9_1*w2_1
 	w9_2 := u9_2 * r2
 	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
-	if !(d3 > 0) {
-		return 4
+	if !(d3 >= lo && d3 <= hi) {
+		return pivotOutOfRange(d3, 4)
 	}
 	r3 := 1 / d3
 	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
@@ -1031,8 +1050,8 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 	u9_3 -= u9_0*w3_0 + u9_1*w3_1 + u9_2*w3_2
 	w9_3 := u9_3 * r3
 	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
-	if !(d4 > 0) {
-		return 5
+	if !(d4 >= lo && d4 <= hi) {
+		return pivotOutOfRange(d4, 5)
 	}
 	r4 := 1 / d4
 	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
@@ -1046,8 +1065,8 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 	u9_4 -= u9_0*w4_0 + u9_1*w4_1 + u9_2*w4_2 + u9_3*w4_3
 	w9_4 := u9_4 * r4
 	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
-	if !(d5 > 0) {
-		return 6
+	if !(d5 >= lo && d5 <= hi) {
+		return pivotOutOfRange(d5, 6)
 	}
 	r5 := 1 / d5
 	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
@@ -1059,8 +1078,8 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 	u9_5 -= u9_0*w5_0 + u9_1*w5_1 + u9_2*w5_2 + u9_3*w5_3 + u9_4*w5_4
 	w9_5 := u9_5 * r5
 	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
-	if !(d6 > 0) {
-		return 7
+	if !(d6 >= lo && d6 <= hi) {
+		return pivotOutOfRange(d6, 7)
 	}
 	r6 := 1 / d6
 	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
@@ -1070,8 +1089,8 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 	u9_6 -= u9_0*w6_0 + u9_1*w6_1 + u9_2*w6_2 + u9_3*w6_3 + u9_4*w6_4 + u9_5*w6_5
 	w9_6 := u9_6 * r6
 	d7 := u7_7 - u7_0*w7_0 - u7_1*w7_1 - u7_2*w7_2 - u7_3*w7_3 - u7_4*w7_4 - u7_5*w7_5 - u7_6*w7_6
-	if !(d7 > 0) {
-		return 8
+	if !(d7 >= lo && d7 <= hi) {
+		return pivotOutOfRange(d7, 8)
 	}
 	r7 := 1 / d7
 	u8_7 -= u8_0*w7_0 + u8_1*w7_1 + u8_2*w7_2 + u8_3*w7_3 + u8_4*w7_4 + u8_5*w7_5 + u8_6*w7_6
@@ -1079,8 +1098,8 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 	u9_7 -= u9_0*w7_0 + u9_1*w7_1 + u9_2*w7_2 + u9_3*w7_3 + u9_4*w7_4 + u9_5*w7_5 + u9_6*w7_6
 	w9_7 := u9_7 * r7
 	d8 := u8_8 - u8_0*w8_0 - u8_1*w8_1 - u8_2*w8_2 - u8_3*w8_3 - u8_4*w8_4 - u8_5*w8_5 - u8_6*w8_6 - u8_7*w8_7
-	if !(d8 > 0) {
-		return 9
+	if !(d8 >= lo && d8 <= hi) {
+		return pivotOutOfRange(d8, 9)
 	}
 	r8 := 1 / d8
 	u9_8 -= u9_0*w8_0 + u9_1*w8_1 + u9_2*w8_2 + u9_3*w8_3 + u9_4*w8_4 + u9_5*w8_5 + u9_6*w8_6 + u9_7*w8_7
@@ -1159,8 +1178,10 @@ func tiny10[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny11 factors one 11x11 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny11[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -1228,8 +1249,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	u10_9 := m[10*rs+9*cs]
 	u10_10 := m[10*rs+10*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
@@ -1243,8 +1264,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	w9_0 := u9_0 * r0
 	w10_0 := u10_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -1266,8 +1287,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	u10_1 -= u10_0 * w1_0
 	w10_1 := u10_1 * r1
 	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
-	if !(d2 > 0) {
-		return 3
+	if !(d2 >= lo && d2 <= hi) {
+		return pivotOutOfRange(d2, 3)
 	}
 	r2 := 1 / d2
 	u3_2 -= u3_0*w2_0 + u3_1*w2_1
@@ -1287,8 +1308,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	u10_2 -= u10_0*w2_0 + u10_1*w2_1
 	w10_2 := u10_2 * r2
 	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
-	if !(d3 > 0) {
-		return 4
+	if !(d3 >= lo && d3 <= hi) {
+		return pivotOutOfRange(d3, 4)
 	}
 	r3 := 1 / d3
 	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
@@ -1306,8 +1327,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	u10_3 -= u10_0*w3_0 + u10_1*w3_1 + u10_2*w3_2
 	w10_3 := u10_3 * r3
 	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
-	if !(d4 > 0) {
-		return 5
+	if !(d4 >= lo && d4 <= hi) {
+		return pivotOutOfRange(d4, 5)
 	}
 	r4 := 1 / d4
 	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
@@ -1323,8 +1344,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	u10_4 -= u10_0*w4_0 + u10_1*w4_1 + u10_2*w4_2 + u10_3*w4_3
 	w10_4 := u10_4 * r4
 	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
-	if !(d5 > 0) {
-		return 6
+	if !(d5 >= lo && d5 <= hi) {
+		return pivotOutOfRange(d5, 6)
 	}
 	r5 := 1 / d5
 	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
@@ -1338,8 +1359,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	u10_5 -= u10_0*w5_0 + u10_1*w5_1 + u10_2*w5_2 + u10_3*w5_3 + u10_4*w5_4
 	w10_5 := u10_5 * r5
 	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
-	if !(d6 > 0) {
-		return 7
+	if !(d6 >= lo && d6 <= hi) {
+		return pivotOutOfRange(d6, 7)
 	}
 	r6 := 1 / d6
 	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
@@ -1351,8 +1372,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	u10_6 -= u10_0*w6_0 + u10_1*w6_1 + u10_2*w6_2 + u10_3*w6_3 + u10_4*w6_4 + u10_5*w6_5
 	w10_6 := u10_6 * r6
 	d7 := u7_7 - u7_0*w7_0 - u7_1*w7_1 - u7_2*w7_2 - u7_3*w7_3 - u7_4*w7_4 - u7_5*w7_5 - u7_6*w7_6
-	if !(d7 > 0) {
-		return 8
+	if !(d7 >= lo && d7 <= hi) {
+		return pivotOutOfRange(d7, 8)
 	}
 	r7 := 1 / d7
 	u8_7 -= u8_0*w7_0 + u8_1*w7_1 + u8_2*w7_2 + u8_3*w7_3 + u8_4*w7_4 + u8_5*w7_5 + u8_6*w7_6
@@ -1362,8 +1383,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	u10_7 -= u10_0*w7_0 + u10_1*w7_1 + u10_2*w7_2 + u10_3*w7_3 + u10_4*w7_4 + u10_5*w7_5 + u10_6*w7_6
 	w10_7 := u10_7 * r7
 	d8 := u8_8 - u8_0*w8_0 - u8_1*w8_1 - u8_2*w8_2 - u8_3*w8_3 - u8_4*w8_4 - u8_5*w8_5 - u8_6*w8_6 - u8_7*w8_7
-	if !(d8 > 0) {
-		return 9
+	if !(d8 >= lo && d8 <= hi) {
+		return pivotOutOfRange(d8, 9)
 	}
 	r8 := 1 / d8
 	u9_8 -= u9_0*w8_0 + u9_1*w8_1 + u9_2*w8_2 + u9_3*w8_3 + u9_4*w8_4 + u9_5*w8_5 + u9_6*w8_6 + u9_7*w8_7
@@ -1371,8 +1392,8 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 	u10_8 -= u10_0*w8_0 + u10_1*w8_1 + u10_2*w8_2 + u10_3*w8_3 + u10_4*w8_4 + u10_5*w8_5 + u10_6*w8_6 + u10_7*w8_7
 	w10_8 := u10_8 * r8
 	d9 := u9_9 - u9_0*w9_0 - u9_1*w9_1 - u9_2*w9_2 - u9_3*w9_3 - u9_4*w9_4 - u9_5*w9_5 - u9_6*w9_6 - u9_7*w9_7 - u9_8*w9_8
-	if !(d9 > 0) {
-		return 10
+	if !(d9 >= lo && d9 <= hi) {
+		return pivotOutOfRange(d9, 10)
 	}
 	r9 := 1 / d9
 	u10_9 -= u10_0*w9_0 + u10_1*w9_1 + u10_2*w9_2 + u10_3*w9_3 + u10_4*w9_4 + u10_5*w9_5 + u10_6*w9_6 + u10_7*w9_7 + u10_8*w9_8
@@ -1463,8 +1484,10 @@ func tiny11[T batchlas.Float](m []T, rs, cs int) int {
 
 // tiny12 factors one 12x12 matrix whose lower factor element (i, j) lives
 // at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns
-// 0, or the 1-based column whose pivot is not positive, leaving m as it was.
+// 0, or the 1-based column whose pivot is not positive, leaving m as it was;
+// or tinyRedo, m as it was, when a pivot's reciprocal is not finite.
 func tiny12[T batchlas.Float](m []T, rs, cs int) int {
+	lo, hi := pivotRange[T]()
 	u0_0 := m[0*rs+0*cs]
 	u1_0 := m[1*rs+0*cs]
 	u2_0 := m[2*rs+0*cs]
@@ -1544,8 +1567,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_10 := m[11*rs+10*cs]
 	u11_11 := m[11*rs+11*cs]
 	d0 := u0_0
-	if !(d0 > 0) {
-		return 1
+	if !(d0 >= lo && d0 <= hi) {
+		return pivotOutOfRange(d0, 1)
 	}
 	r0 := 1 / d0
 	w1_0 := u1_0 * r0
@@ -1560,8 +1583,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	w10_0 := u10_0 * r0
 	w11_0 := u11_0 * r0
 	d1 := u1_1 - u1_0*w1_0
-	if !(d1 > 0) {
-		return 2
+	if !(d1 >= lo && d1 <= hi) {
+		return pivotOutOfRange(d1, 2)
 	}
 	r1 := 1 / d1
 	u2_1 -= u2_0 * w1_0
@@ -1585,8 +1608,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_1 -= u11_0 * w1_0
 	w11_1 := u11_1 * r1
 	d2 := u2_2 - u2_0*w2_0 - u2_1*w2_1
-	if !(d2 > 0) {
-		return 3
+	if !(d2 >= lo && d2 <= hi) {
+		return pivotOutOfRange(d2, 3)
 	}
 	r2 := 1 / d2
 	u3_2 -= u3_0*w2_0 + u3_1*w2_1
@@ -1608,8 +1631,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_2 -= u11_0*w2_0 + u11_1*w2_1
 	w11_2 := u11_2 * r2
 	d3 := u3_3 - u3_0*w3_0 - u3_1*w3_1 - u3_2*w3_2
-	if !(d3 > 0) {
-		return 4
+	if !(d3 >= lo && d3 <= hi) {
+		return pivotOutOfRange(d3, 4)
 	}
 	r3 := 1 / d3
 	u4_3 -= u4_0*w3_0 + u4_1*w3_1 + u4_2*w3_2
@@ -1629,8 +1652,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_3 -= u11_0*w3_0 + u11_1*w3_1 + u11_2*w3_2
 	w11_3 := u11_3 * r3
 	d4 := u4_4 - u4_0*w4_0 - u4_1*w4_1 - u4_2*w4_2 - u4_3*w4_3
-	if !(d4 > 0) {
-		return 5
+	if !(d4 >= lo && d4 <= hi) {
+		return pivotOutOfRange(d4, 5)
 	}
 	r4 := 1 / d4
 	u5_4 -= u5_0*w4_0 + u5_1*w4_1 + u5_2*w4_2 + u5_3*w4_3
@@ -1648,8 +1671,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_4 -= u11_0*w4_0 + u11_1*w4_1 + u11_2*w4_2 + u11_3*w4_3
 	w11_4 := u11_4 * r4
 	d5 := u5_5 - u5_0*w5_0 - u5_1*w5_1 - u5_2*w5_2 - u5_3*w5_3 - u5_4*w5_4
-	if !(d5 > 0) {
-		return 6
+	if !(d5 >= lo && d5 <= hi) {
+		return pivotOutOfRange(d5, 6)
 	}
 	r5 := 1 / d5
 	u6_5 -= u6_0*w5_0 + u6_1*w5_1 + u6_2*w5_2 + u6_3*w5_3 + u6_4*w5_4
@@ -1665,8 +1688,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_5 -= u11_0*w5_0 + u11_1*w5_1 + u11_2*w5_2 + u11_3*w5_3 + u11_4*w5_4
 	w11_5 := u11_5 * r5
 	d6 := u6_6 - u6_0*w6_0 - u6_1*w6_1 - u6_2*w6_2 - u6_3*w6_3 - u6_4*w6_4 - u6_5*w6_5
-	if !(d6 > 0) {
-		return 7
+	if !(d6 >= lo && d6 <= hi) {
+		return pivotOutOfRange(d6, 7)
 	}
 	r6 := 1 / d6
 	u7_6 -= u7_0*w6_0 + u7_1*w6_1 + u7_2*w6_2 + u7_3*w6_3 + u7_4*w6_4 + u7_5*w6_5
@@ -1680,8 +1703,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_6 -= u11_0*w6_0 + u11_1*w6_1 + u11_2*w6_2 + u11_3*w6_3 + u11_4*w6_4 + u11_5*w6_5
 	w11_6 := u11_6 * r6
 	d7 := u7_7 - u7_0*w7_0 - u7_1*w7_1 - u7_2*w7_2 - u7_3*w7_3 - u7_4*w7_4 - u7_5*w7_5 - u7_6*w7_6
-	if !(d7 > 0) {
-		return 8
+	if !(d7 >= lo && d7 <= hi) {
+		return pivotOutOfRange(d7, 8)
 	}
 	r7 := 1 / d7
 	u8_7 -= u8_0*w7_0 + u8_1*w7_1 + u8_2*w7_2 + u8_3*w7_3 + u8_4*w7_4 + u8_5*w7_5 + u8_6*w7_6
@@ -1693,8 +1716,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_7 -= u11_0*w7_0 + u11_1*w7_1 + u11_2*w7_2 + u11_3*w7_3 + u11_4*w7_4 + u11_5*w7_5 + u11_6*w7_6
 	w11_7 := u11_7 * r7
 	d8 := u8_8 - u8_0*w8_0 - u8_1*w8_1 - u8_2*w8_2 - u8_3*w8_3 - u8_4*w8_4 - u8_5*w8_5 - u8_6*w8_6 - u8_7*w8_7
-	if !(d8 > 0) {
-		return 9
+	if !(d8 >= lo && d8 <= hi) {
+		return pivotOutOfRange(d8, 9)
 	}
 	r8 := 1 / d8
 	u9_8 -= u9_0*w8_0 + u9_1*w8_1 + u9_2*w8_2 + u9_3*w8_3 + u9_4*w8_4 + u9_5*w8_5 + u9_6*w8_6 + u9_7*w8_7
@@ -1704,8 +1727,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_8 -= u11_0*w8_0 + u11_1*w8_1 + u11_2*w8_2 + u11_3*w8_3 + u11_4*w8_4 + u11_5*w8_5 + u11_6*w8_6 + u11_7*w8_7
 	w11_8 := u11_8 * r8
 	d9 := u9_9 - u9_0*w9_0 - u9_1*w9_1 - u9_2*w9_2 - u9_3*w9_3 - u9_4*w9_4 - u9_5*w9_5 - u9_6*w9_6 - u9_7*w9_7 - u9_8*w9_8
-	if !(d9 > 0) {
-		return 10
+	if !(d9 >= lo && d9 <= hi) {
+		return pivotOutOfRange(d9, 10)
 	}
 	r9 := 1 / d9
 	u10_9 -= u10_0*w9_0 + u10_1*w9_1 + u10_2*w9_2 + u10_3*w9_3 + u10_4*w9_4 + u10_5*w9_5 + u10_6*w9_6 + u10_7*w9_7 + u10_8*w9_8
@@ -1713,8 +1736,8 @@ func tiny12[T batchlas.Float](m []T, rs, cs int) int {
 	u11_9 -= u11_0*w9_0 + u11_1*w9_1 + u11_2*w9_2 + u11_3*w9_3 + u11_4*w9_4 + u11_5*w9_5 + u11_6*w9_6 + u11_7*w9_7 + u11_8*w9_8
 	w11_9 := u11_9 * r9
 	d10 := u10_10 - u10_0*w10_0 - u10_1*w10_1 - u10_2*w10_2 - u10_3*w10_3 - u10_4*w10_4 - u10_5*w10_5 - u10_6*w10_6 - u10_7*w10_7 - u10_8*w10_8 - u10_9*w10_9
-	if !(d10 > 0) {
-		return 11
+	if !(d10 >= lo && d10 <= hi) {
+		return pivotOutOfRange(d10, 11)
 	}
 	r10 := 1 / d10
 	u11_10 -= u11_0*w10_0 + u11_1*w10_1 + u11_2*w10_2 + u11_3*w10_3 + u11_4*w10_4 + u11_5*w10_5 + u11_6*w10_6 + u11_7*w10_7 + u11_8*w10_8 + u11_9*w10_9

@@ -24,13 +24,18 @@ import (
 // the pack (already scaled by the reciprocal diagonal), from the lanes
 // solved after it (only those: an Inf in one lane does not turn the
 // others' products with a 0 into NaN); last, every lane is multiplied by
-// its reciprocal diagonal and stored.
+// its reciprocal diagonal and stored. A triangle with a subnormal diagonal
+// entry is solved by division instead (see tiny.go).
 func SolveCols[T batchlas.Float](e []T, lde int, dg []T, t int, back bool, c []T, ldc, ncols int, alpha T) {
 	if t == 0 || ncols == 0 {
 		return
 	}
 	_ = c[(ncols-1)*ldc+t-1]
 	_ = e[(t-1)*lde+t-1]
+	if hasTinyDiagonal(e, lde, dg, t, back) {
+		solveColsDiv(e, lde, t, back, c, ldc, ncols, alpha)
+		return
+	}
 	w := width[T]()
 	for p := 0; p*w < t; p++ {
 		b := blockAt(p, t, w, back)

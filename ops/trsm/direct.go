@@ -28,7 +28,9 @@ import (
 // contiguously whatever the layout of A and the direction, and each
 // diagonal is inverted once per matrix instead of divided into every
 // column. Multiplying by the reciprocal differs from dividing only when
-// 1/E[i,i] overflows (a subnormal diagonal); zeros, Infs and NaNs
+// 1/E[i,i] overflows (a subnormal diagonal): for side Left, where BLAS
+// divides, such a matrix is solved by division (divide.go); for side
+// Right BLAS multiplies by the reciprocal too. Zeros, Infs and NaNs
 // propagate as with division.
 
 // geom says where E lives in one matrix's storage and which way it is
@@ -66,15 +68,20 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 	unit := p.diag == batchlas.Unit
 	left := p.side == batchlas.Left
 	work := float64(p.t) * float64(p.t) * float64(p.r)
+	// C(i, j) is B(i, j) for Left and B(j, i) for Right.
+	cis, cjs := 1, b.LD
+	if !left {
+		cis, cjs = b.LD, 1
+	}
 	if p.t <= smallT {
-		// C(i, j) is B(i, j) for Left and B(j, i) for Right.
-		cis, cjs := 1, b.LD
-		if !left {
-			cis, cjs = b.LD, 1
-		}
 		return parallel.For(ctx, b.Count, work, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				solveSmall(a.Data[i*a.Stride:], g, unit, p.t, p.r, b.Data[i*b.Stride:], cis, cjs, alpha)
+				ai, bi := a.Data[i*a.Stride:], b.Data[i*b.Stride:]
+				if left && tinyDiagonal(ai, g, unit, p.t) {
+					solveDivide(ai, g, p.t, p.r, bi, cis, cjs, alpha)
+					continue
+				}
+				solveSmall(ai, g, unit, p.t, p.r, bi, cis, cjs, alpha)
 			}
 		})
 	}
@@ -83,6 +90,10 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 		pk := ws[w*per : w*per+np]
 		xp := ws[w*per+np : w*per+np+panelCols*p.t]
 		for i := lo; i < hi; i++ {
+			if left && tinyDiagonal(a.Data[i*a.Stride:], g, unit, p.t) {
+				solveDivide(a.Data[i*a.Stride:], g, p.t, p.r, b.Data[i*b.Stride:], cis, cjs, alpha)
+				continue
+			}
 			// A broadcast matrix is packed once per chunk.
 			if i == lo || a.Stride != 0 {
 				subst.PackSteps(pk, a.Data[i*a.Stride:], p.t, g.ers, g.ecs, g.back, unit)

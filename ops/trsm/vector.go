@@ -49,6 +49,12 @@ func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 	work := float64(p.t) * float64(p.t) * float64(p.r)
 	// At most one worker per slot of ws, so w*per+per <= len(ws).
 	return parallel.ForScratch(ctx, b.Count, work, len(ws)/per, func(w, lo, hi int) {
+		if p.t == 1 && left && !unit && tinyAmong(a, lo, hi) {
+			for i := lo; i < hi; i++ {
+				solveDivide(a.Data[i*a.Stride:], g, 1, p.n, b.Data[i*b.Stride:], 1, b.LD, alpha)
+			}
+			return
+		}
 		if p.t == 1 {
 			subst.Scale(b.Data[lo*b.Stride:], b.LD, p.m, p.n, hi-lo, b.Stride, a.Data[lo*a.Stride:], a.Stride, unit, alpha)
 			return

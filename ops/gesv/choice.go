@@ -14,9 +14,9 @@ var (
 	// then the solve (fused.go, internal/lusolve).
 	fused = &sel.Family{Name: "fused"}
 	// nested calls the getrf op on the whole batch, then the getrs op on
-	// each run of consecutive non-singular matrices, so both choose their
-	// own kernels and their decisions are traced beneath gesv's
-	// (nested.go).
+	// the whole batch (a singular system's B saved and put back), so both
+	// choose their own kernels and their decisions are traced beneath
+	// gesv's (nested.go).
 	nested = &sel.Family{Name: "nested"}
 	// lanes factors and solves groups of 8 (float64) or 16 (float32)
 	// systems interleaved one per vector lane, with fused's unblocked

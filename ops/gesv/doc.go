@@ -10,7 +10,8 @@
 //   - fused: each system factored (getf2) and solved on one worker while
 //     it is in cache;
 //   - nested: the getrf op on the whole batch, then the getrs op on the
-//     runs of non-singular systems; both decide their own kernels and are
+//     whole batch (the singular systems' B put back after it); both decide
+//     their own kernels and are
 //     traced beneath gesv (through them, gonum's kernels may run);
 //   - lanes (n <= 32): groups of 8 (float64) or 16 (float32) systems
 //     interleaved one per vector lane and factored and solved together

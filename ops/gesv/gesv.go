@@ -93,8 +93,7 @@ func check[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32], 
 // Completed). nested factors the whole batch with getrf, then solves: an
 // interruption while factoring completes no system and leaves untouched
 // the ones getrf reports untouched; one while solving completes the
-// systems before the getrs call it hit and those that call completed,
-// and every A_i has been written.
+// systems the getrs call completed, and every A_i has been written.
 func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
 	p, err := check(a, ipiv, b)
@@ -176,9 +175,8 @@ func BufferSize[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv
 
 // bufferSize is the workspace of choice c: nested hands getrf and then
 // getrs the same workspace, so it is the larger of their BufferSize for
-// the whole batch (for a run of non-singular matrices getrs may choose
-// another kernel; see launchNested); lanes needs a group's scratch per
-// worker; fused needs none.
+// the whole batch, the batch both are called on (see launchNested);
+// lanes needs a group's scratch per worker; fused needs none.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) (int, error) {
 	switch c.Family() {
 	case lanesFamily:

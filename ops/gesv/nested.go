@@ -9,14 +9,16 @@ import (
 	"github.com/batchlas-go/batchlas/ops/getrs"
 )
 
-// The nested family: getrf on the whole batch, then getrs on each run of
-// consecutive non-singular matrices (batch views made with Sub, copying
-// nothing), both through their public entry points so each chooses its own
-// kernel for its batch and is traced beneath gesv. A singular matrix's B
-// is never handed to getrs, so it is left exactly as it was. A batch with
-// no singular matrix is one getrs call; each singular matrix splits a run
-// in two, so a batch where every other matrix is singular makes one getrs
-// call per system.
+// The nested family: getrf on the whole batch, then getrs on the whole
+// batch, both through their public entry points so each chooses its own
+// kernel for the batch and is traced beneath gesv. A singular matrix's B
+// is copied aside before getrs and put back after it (interrupted or
+// not), so it is left exactly as it was: a copy the size of the
+// singular systems' B, none when there is none (as posv's nested does).
+// Solving only the runs of consecutive non-singular systems instead made
+// one getrs call per run, each deciding its kernel (and its trsm's) for
+// its own smaller batch: a good system's X then depended on where its
+// singular neighbours were, by an ulp where the kernels round apart.
 
 // launchNested factors and solves every system, writing each matrix's
 // info. ws is nil (the nested calls allocate) or holds bufferSize
@@ -50,53 +52,67 @@ func launchNested[T batchlas.Float](ctx context.Context, p *problem, a batchlas.
 	if p.nrhs == 0 {
 		return nil
 	}
-	for lo := 0; lo < count; {
-		if info[lo] != 0 {
-			lo++
-			continue
-		}
-		hi := lo + 1
-		for hi < count && info[hi] == 0 {
-			hi++
-		}
-		if err := solveRun(ctx, a, ipiv, b, lo, hi, ws); err != nil {
-			if errors.As(err, &ie) {
-				// Every system before lo is complete: solved, or singular
-				// and left alone; every A_i has been factored.
-				return &batchlas.InterruptedError{Count: count, Completed: lo + ie.Completed, Touched: count, Err: ie.Err}
-			}
-			return err
-		}
-		lo = hi
+	var singular []int
+	if ne != nil {
+		singular = ne.Index
 	}
-	return nil
+	if len(singular) == count {
+		return nil
+	}
+	saved := saveB(b, singular)
+	err = solveAll(ctx, a, ipiv, b, ws)
+	restoreB(b, singular, saved)
+	if errors.As(err, &ie) {
+		// Every A_i has been factored; getrs completed a prefix of the
+		// solves, and the singular systems' B_i are as they were, so
+		// those right after the prefix are complete too.
+		done := ie.Completed
+		for done < count && info[done] != 0 {
+			done++
+		}
+		return &batchlas.InterruptedError{Count: count, Completed: done, Touched: count, Err: ie.Err}
+	}
+	return err
 }
 
-// solveRun solves systems [lo, hi) with getrs. The workspace was sized for
-// getrs on the whole batch; a run, a smaller batch, may get another
-// kernel with a larger need, and then getrs gets nil and allocates.
-func solveRun[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], lo, hi int, ws []T) error {
-	if lo > 0 || hi < a.Count {
-		var err error
-		if a, err = a.Sub(lo, hi); err != nil {
-			return err
-		}
-		if ipiv, err = ipiv.Sub(lo, hi); err != nil {
-			return err
-		}
-		if b, err = b.Sub(lo, hi); err != nil {
-			return err
-		}
-	}
+// solveAll solves every system with getrs, in the workspace sized for it
+// (nil: getrs allocates).
+func solveAll[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T) error {
 	var wsR []T
 	if ws != nil {
 		need, err := getrs.BufferSize(ctx, batchlas.NoTrans, a, ipiv, b)
 		if err != nil {
 			return err
 		}
-		if need <= len(ws) {
-			wsR = ws[:need]
-		}
+		wsR = ws[:need]
 	}
 	return getrs.Getrs(ctx, batchlas.NoTrans, a, ipiv, b, wsR)
+}
+
+// saveB copies matrices idx of b, column by column, into one new slice.
+func saveB[T batchlas.Float](b batchlas.Batch[T], idx []int) []T {
+	if len(idx) == 0 {
+		return nil
+	}
+	n, nrhs := b.Rows, b.Cols
+	out := make([]T, 0, len(idx)*n*nrhs)
+	for _, i := range idx {
+		for c := 0; c < nrhs; c++ {
+			o := i*b.Stride + c*b.LD
+			out = append(out, b.Data[o:o+n]...)
+		}
+	}
+	return out
+}
+
+// restoreB writes back what saveB copied.
+func restoreB[T batchlas.Float](b batchlas.Batch[T], idx []int, saved []T) {
+	n, nrhs := b.Rows, b.Cols
+	k := 0
+	for _, i := range idx {
+		for c := 0; c < nrhs; c++ {
+			o := i*b.Stride + c*b.LD
+			k += copy(b.Data[o:o+n], saved[k:k+n])
+		}
+	}
 }

@@ -220,7 +220,8 @@ func SPDEdges(n int, f32 bool) []Edge {
 			s[k+i*n] *= sub
 			s[i+k*n] *= sub
 		}
-		e = append(e, Edge{fmt.Sprintf("subnormal pivot %d", k+1), s, b})
+		// B's row k scaled alike keeps X = S^-1 * G^-1 * B finite.
+		e = append(e, Edge{fmt.Sprintf("subnormal pivot %d", k+1), s, rowScaled(b, n, k, sub)})
 	}
 	return e
 }

@@ -2,6 +2,7 @@ package posv
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
@@ -96,4 +97,37 @@ func posvOutcome[T batchlas.Float](t *testing.T, ctx context.Context, uplo batch
 		out.Kept[i] = info[i] == 0 || testmat.SameMatrices(b, b0, i, i+1) == -1
 	}
 	return out
+}
+
+// TestInfinitePivotSolve is issue 31's posv input under every candidate
+// (nested also under each of nestedPins): A = [[4,1,1],[1,+Inf,1],[1,1,4]]
+// and B = 1 give X = [0.2, 0, 0.2], as LAPACK does (nested returned NaN
+// through potrf tiny's NaN below the infinite pivot).
+func TestInfinitePivotSolve(t *testing.T) {
+	forEachCandidate(t, infinitePivotSolve[float32], infinitePivotSolve[float64])
+}
+
+func infinitePivotSolve[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
+	a := batchlas.NewBatch[T](3, 3, 1)
+	for r := range 3 {
+		for col := range 3 {
+			a.Set(0, r, col, 1)
+		}
+	}
+	a.Set(0, 0, 0, 4)
+	a.Set(0, 1, 1, T(math.Inf(1)))
+	a.Set(0, 2, 2, 4)
+	b := batchlas.NewBatch[T](3, 1, 1)
+	for r := range 3 {
+		b.Set(0, r, 0, 1)
+	}
+	if err := Posv(ctx, uplo, a, b, nil); err != nil {
+		t.Fatalf("%s %s: %v", c, uplo, err)
+	}
+	got := []float64{float64(b.At(0, 0, 0)), float64(b.At(0, 1, 0)), float64(b.At(0, 2, 0))}
+	for i, want := range []float64{0.2, 0, 0.2} {
+		if !(math.Abs(got[i]-want) <= 1e-6) {
+			t.Fatalf("%s %s: X = %v, want [0.2 0 0.2]", c, uplo, got)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package potrf
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -88,4 +89,48 @@ func TestWorkspaceOverlapRefused(t *testing.T) {
 		require.Equal(t, a.Data, x.Data[:len(a.Data)], "nothing is written")
 	}
 	require.Positive(t, checked, "no candidate uses a workspace")
+}
+
+// TestIssue31Pivots pins the inputs of issue 31 under every candidate:
+// SPD matrices with a pivot below 1/MaxFloat are factored (the tiny
+// kernel's reciprocal overflowed and reported info 2), and an infinite
+// diagonal pivot has zeros below it, as in LAPACK (tiny wrote NaN).
+func TestIssue31Pivots(t *testing.T) {
+	for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
+		for _, c := range Op.Candidates(sel.Float64) {
+			a := batchlas.NewIdentity[float64](2, 1)
+			a.Set(0, 0, 0, 1e-309)
+			require.NoError(t, Potrf(pin(c), uplo, a, nil), "%s %s: identity with a(0,0) = 1e-309", c, uplo)
+			require.InDelta(t, math.Sqrt(1e-309), a.At(0, 0, 0), 1e-160, "%s", c)
+			require.Equal(t, 1.0, a.At(0, 1, 1), "%s", c)
+
+			inf := batchlas.NewBatch[float64](2, 2, 1)
+			inf.Set(0, 0, 0, math.Inf(1))
+			inf.Set(0, 1, 0, 1)
+			inf.Set(0, 0, 1, 1)
+			inf.Set(0, 1, 1, 4)
+			require.NoError(t, Potrf(pin(c), uplo, inf, nil), "%s %s: [[+Inf, 1], [1, 4]]", c, uplo)
+			off := inf.At(0, 1, 0)
+			if uplo == batchlas.Upper {
+				off = inf.At(0, 0, 1)
+			}
+			require.Equal(t, []float64{math.Inf(1), 0, 2}, []float64{inf.At(0, 0, 0), off, inf.At(0, 1, 1)}, "%s %s: L = [+Inf, 0; 0, 2]", c, uplo)
+		}
+		for _, c := range Op.Candidates(sel.Float32) {
+			a := batchlas.NewIdentity[float32](4, 3)
+			for i := range 3 {
+				for j := range 4 {
+					a.Set(i, j, j, 1e-39)
+				}
+			}
+			require.NoError(t, Potrf(pin(c), uplo, a, nil), "%s %s: float32 diagonal 1e-39", c, uplo)
+		}
+		for _, c := range Op.Candidates(sel.Float64) {
+			a := batchFor[float64](testmat.Rand(31), 3, 5, false)
+			for i := range a.Data {
+				a.Data[i] *= 1e-310
+			}
+			require.NoError(t, Potrf(pin(c), uplo, a, nil), "%s %s: SPD scaled by 1e-310 at n=3", c, uplo)
+		}
+	}
 }

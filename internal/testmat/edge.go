@@ -325,8 +325,9 @@ func Infos(err error, count int) (info []int, ok bool) {
 	return info, true
 }
 
-// ConformOrders are the orders the non-finite rule is checked at: each
-// kernel's limits and their neighbours (tiny's straight-line orders to 12
-// and its array to 16, the lanes kernels' 32, panel widths 8, 16, 32 and
-// the 64-column blocks).
-var ConformOrders = []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17, 31, 32, 33, 64, 65}
+// ConformOrders are the orders the non-finite rule is checked at: every
+// order of the tiny kernels (a straight-line function per order to 12,
+// the stack array to 16) and one past, then each other kernel's limits
+// and their neighbours (the lanes kernels' 32, panel widths 8, 16, 32, the
+// 64-column blocks).
+var ConformOrders = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 24, 31, 32, 33, 63, 64, 65}

@@ -203,3 +203,11 @@ func WriteAtomic(path string, data []byte) error {
 	}
 	return os.Rename(tmp, path)
 }
+
+// TableBytes caps the size of one table file, for the selection core's
+// loader and every tuner command that reads tables (select/load.go says
+// why 16 MiB).
+const TableBytes = 16 << 20
+
+// TableLimit is the bound on a table file.
+var TableLimit = Limit{Max: TableBytes, Noun: "a table", Text: "16 MiB"}

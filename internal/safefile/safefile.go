@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
 // Limit is the bound on a file read: at most Max bytes. Noun names what the
@@ -25,7 +27,7 @@ type UnusableError struct {
 	Why  string
 }
 
-func (e *UnusableError) Error() string { return e.Path + ": " + e.Why }
+func (e *UnusableError) Error() string { return quote.Cut(e.Path) + ": " + e.Why }
 
 // Why returns the reason of an UnusableError in err's chain, "" for any
 // other error (one of the file system: missing, no permission).
@@ -150,8 +152,15 @@ func OpenRead(path string, lim Limit) (*os.File, error) {
 func OpenAppend(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow|nonBlock, 0o644)
 	if err != nil {
-		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, &UnusableError{Path: path, Why: "is a symbolic link, not a regular file (links are not followed, so a planted link cannot redirect the writes)"}
+		// Say what is in the way rather than the open's errno (a FIFO
+		// without a reader gives ENXIO, "no such device or address").
+		if fi, lerr := os.Lstat(path); lerr == nil {
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				return nil, &UnusableError{Path: path, Why: "is a symbolic link, not a regular file (links are not followed, so a planted link cannot redirect the writes)"}
+			}
+			if k := Kind(fi.Mode()); k != "" {
+				return nil, &UnusableError{Path: path, Why: "is " + k + ", not a regular file"}
+			}
 		}
 		return nil, err
 	}

@@ -21,6 +21,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "tuned", "directory of <op>.<device>.txt tables")
 	regret := fs.Bool("regret", false, "print each table's leave-one-out regret and the best single fixed candidate")
 	worst := fs.Int("worst", 3, "with --regret, list this many rows with the largest regret per section")
+	fs.intIn("worst", worst, 0, maxListed)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -593,8 +594,8 @@ func parseThreadList(s string, cores int) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%q: want thread counts of at least 1, comma-separated", f)
+		if err != nil || n < 1 || n > maxThreads {
+			return nil, fmt.Errorf("%s: want thread counts from 1 to %d, comma-separated", quote.Q(f), maxThreads)
 		}
 		if !slices.Contains(out, n) {
 			out = append(out, n)
@@ -648,10 +649,13 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 	python := fs.String("python", "/usr/bin/python3", "the Python interpreter with numpy")
 	threadList := fs.String("numpy-threads", "", "OpenBLAS thread counts numpy is timed with (OPENBLAS_NUM_THREADS), comma-separated; each shape keeps numpy's fastest (default: 1 and the host's cores)")
 	markdown := fs.Bool("markdown", false, "print the table as Markdown")
-	maxBytes := maxBytesFlag(fs.FlagSet)
+	maxBytes := maxBytesFlag(fs)
 	reps := fs.Int("reps", 5, "timings per shape on each side (the best is kept)")
 	target := fs.Duration("target", time.Millisecond, "least duration of one timing; fast calls are repeated to reach it")
 	seed := fs.Uint64("seed", 1, "seed of the random inputs")
+	repsTargetChecks(fs, reps, target)
+	fs.anyValue("seed")
+	fs.check("case", fmt.Sprintf("at most %d shapes", maxCases), func() bool { return len(cases) <= maxCases })
 	fs.note(func(w io.Writer) {
 		fmt.Fprintf(w, "Times numpy (%s, run by --python) and the\n", peersScript)
 		fmt.Fprintln(w, "automatic call of batchlas on the same call shapes in one run, and Go's copy")
@@ -710,7 +714,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	ms := measureSettings{proto: defaultProtocol(), seed: *seed, maxBytes: *maxBytes}
-	ms.proto.reps, ms.proto.target = max(1, *reps), max(time.Microsecond, *target)
+	ms.proto.reps, ms.proto.target = *reps, *target
 	runs, notes, err := resolvePeerShapes(lines, dts, ops, *maxBytes)
 	if err != nil {
 		return err

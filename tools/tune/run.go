@@ -43,11 +43,16 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	budget := fs.Duration("budget", 0, "stop cleanly after this long and write what is complete (0: no limit)")
 	ledgerDir := fs.String("ledger", "", "directory keeping every finished cell, so an interrupted run resumes")
 	plan := fs.Bool("plan", false, "print the cells and an estimated time, and exit")
-	maxFlops, maxBytes := capFlags(fs.FlagSet)
+	maxFlops, maxBytes := capFlags(fs)
 	refine := fs.Bool("refine", true, "measure cells between neighbouring cells whose winners disagree, along every size key")
 	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
-	settings := protocolFlags(fs.FlagSet, defaultProtocol().screen)
+	settings := protocolFlags(fs, defaultProtocol().screen)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
+	fs.durationIn("budget", budget, time.Second, maxBudget, "no limit")
+	fs.check("refine-max", fmt.Sprintf("a number from 0 to %g, or a negative one for no limit (not NaN or infinite)", maxRefineMax), func() bool {
+		return finite(*refineMax) && *refineMax <= maxRefineMax
+	})
+	fs.check("plan-gflops", fmt.Sprintf("a number above 0 up to %g", maxPlanGFlops), func() bool { return *gflops > 0 && *gflops <= maxPlanGFlops })
 	fs.note(keysNote(tunedOps())) // --grid takes key names and values
 	if err := fs.parse(args); err != nil {
 		return nil, err

@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
 // Limit is the bound on a file read: at most Max bytes. Noun names what the
@@ -27,7 +25,9 @@ type UnusableError struct {
 	Why  string
 }
 
-func (e *UnusableError) Error() string { return quote.Cut(e.Path) + ": " + e.Why }
+// The path is written whole (a temporary directory is longer than 80
+// bytes); the message a command prints is bounded at 1 KiB as a whole.
+func (e *UnusableError) Error() string { return e.Path + ": " + e.Why }
 
 // Why returns the reason of an UnusableError in err's chain, "" for any
 // other error (one of the file system: missing, no permission).
@@ -220,3 +220,22 @@ const TableBytes = 16 << 20
 
 // TableLimit is the bound on a table file.
 var TableLimit = Limit{Max: TableBytes, Noun: "a table", Text: "16 MiB"}
+
+// DirFS is os.DirFS with the non-blocking open of this package, for
+// readers that take an fs.FS (the tuner reads a --dir of tables through
+// the same code as the built-in ones): walking or stating a FIFO in dir
+// never waits for a writer. Reads still go through ReadFS for the checks.
+func DirFS(dir string) fs.FS { return dirFS(dir) }
+
+type dirFS string
+
+func (d dirFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := os.OpenFile(filepath.Join(string(d), filepath.FromSlash(name)), os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}

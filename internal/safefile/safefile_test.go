@@ -207,3 +207,25 @@ func TestWriteAtomicReplaces(t *testing.T) {
 		t.Fatalf("file holds %q, directory %d entries (a temporary file left?)", got, len(ents))
 	}
 }
+
+// A FIFO in a DirFS is refused by ReadFS without blocking, and the other
+// files of the directory still read.
+func TestDirFSDoesNotBlockOnFIFO(t *testing.T) {
+	dir := t.TempDir()
+	mkfifo(t, filepath.Join(dir, "a.txt"))
+	if err := os.WriteFile(filepath.Join(dir, "b.txt"), []byte("ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := DirFS(dir)
+	within(t, 5*time.Second, func() {
+		_, err := ReadFS(fsys, "a.txt", tableLimit)
+		needWhy(t, err, "is a named pipe (FIFO), not a regular file")
+		data, err := ReadFS(fsys, "b.txt", tableLimit)
+		if err != nil || string(data) != "ok\n" {
+			t.Fatalf("b.txt: %q, %v", data, err)
+		}
+	})
+	if _, err := fsys.Open("../x"); err == nil {
+		t.Fatal("a path outside the directory was opened")
+	}
+}

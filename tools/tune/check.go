@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -68,7 +69,7 @@ func checkDir(dir string, stdout, stderr io.Writer) ([]checkedTable, int, error)
 		}
 		files++
 		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadFile(path, safefile.TableLimit)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s:1: %v\n", path, err)
 			failures++

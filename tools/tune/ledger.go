@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -64,6 +65,12 @@ type ledger struct {
 	invalid []string
 }
 
+// ledgerLimit bounds a ledger file. A record is one measured cell (its
+// entries and timings, a few hundred bytes); a full run of every op and
+// dtype with refinement writes a few MB. The ledger is read line by line,
+// so the bound is on time, not on memory beyond one line.
+var ledgerLimit = safefile.Limit{Max: 256 << 20, Noun: "a ledger", Text: "256 MiB"}
+
 // openLedger reads the records of an earlier run that still apply: same
 // op, device, revision and kernels hash. Lines may be of any length. A
 // torn last line (the process died while writing it) is ignored. A record
@@ -75,7 +82,7 @@ type ledger struct {
 func openLedger(dir string, op *sel.Op, device string, revision int, kernels string) (*ledger, error) {
 	name := op.Name()
 	l := &ledger{path: filepath.Join(dir, name+"."+device+".ledger.jsonl"), done: map[string]cellResult{}}
-	f, err := os.Open(l.path)
+	f, err := safefile.OpenRead(l.path, ledgerLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return l, os.MkdirAll(dir, 0o755)
 	}
@@ -206,7 +213,7 @@ func (l *ledger) record(r cellResult) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := safefile.OpenAppend(l.path)
 	if err != nil {
 		return err
 	}
@@ -236,7 +243,7 @@ func endLine(f *os.File) error {
 	if last[0] == '\n' {
 		return nil
 	}
-	w, err := os.OpenFile(f.Name(), os.O_WRONLY|os.O_APPEND, 0)
+	w, err := safefile.OpenAppend(f.Name())
 	if err != nil {
 		return err
 	}

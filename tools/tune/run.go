@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -430,7 +431,7 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 		prov.extra = append(prov.extra, headerWord{"kept", strings.Join(keptNames, ",")})
 	}
 	doc.header = prov.header()
-	return path, rows, writeFileAtomic(path, doc.bytes())
+	return path, rows, safefile.WriteAtomic(path, doc.bytes())
 }
 
 // useTunedDir points the selection core at dir (BATCHLAS_TUNED_DIR) until
@@ -506,9 +507,9 @@ func keptDTypes(names []string) []sel.DType {
 // not drop another's rows. A table that does not parse, or was written for
 // another revision of the op, keeps nothing.
 func keptSections(path string, op *sel.Op, measured []sel.DType) map[sel.DType][]tableRow {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.TableLimit)
 	if err != nil {
-		return nil
+		return nil // missing, or not a table: the write refuses what is not a file
 	}
 	t, err := sel.ParseTable(filepath.Base(path), data, op)
 	if err != nil || t.Revision != op.Spec().Revision {

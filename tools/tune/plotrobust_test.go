@@ -38,4 +38,3 @@ func TestClampRatio(t *testing.T) {
 	assert.Equal(t, 2.5, clampRatio(2.5))
 	assert.True(t, math.IsNaN(clampRatio(math.NaN())), "NaN stays NaN, for the caller to drop")
 }
-

@@ -110,18 +110,34 @@ type peerCase struct {
 	Seed     uint64            `json:"seed"`
 }
 
-// numpyResult is the numpy script's answer for one case: a time, or why
-// there is none.
+// numpyResult is the numpy script's answer for one case: the time of its
+// fastest recipe (Recipe, spelled Call), or why there is none, and every
+// recipe it tried.
 type numpyResult struct {
-	MS    float64 `json:"ms"`
-	Calls int     `json:"calls"`
-	Call  string  `json:"call"`
-	Error string  `json:"error,omitempty"`
+	MS     float64    `json:"ms"`
+	Calls  int        `json:"calls"`
+	Call   string     `json:"call"`
+	Recipe string     `json:"recipe,omitempty"`
+	Tried  []numpyTry `json:"tried,omitempty"`
+	Error  string     `json:"error,omitempty"`
+}
+
+// numpyTry is one recipe of a case as the script timed it: its time, or
+// (Screened) the time of one call that put it past the script's screening
+// ratio, or why it failed.
+type numpyTry struct {
+	Recipe   string  `json:"recipe"`
+	Call     string  `json:"call"`
+	MS       float64 `json:"ms,omitempty"`
+	Calls    int     `json:"calls,omitempty"`
+	Screened bool    `json:"screened,omitempty"`
+	Error    string  `json:"error,omitempty"`
 }
 
 // numpyReport is the numpy script's whole answer.
 type numpyReport struct {
 	Numpy   string        `json:"numpy"`
+	Scipy   string        `json:"scipy"`
 	BLAS    string        `json:"blas"`
 	Results []numpyResult `json:"results"`
 }
@@ -160,17 +176,53 @@ func decodePeerCases(data []byte) ([]peerCase, error) {
 	return out, err
 }
 
-// decodeNumpyReport reads the numpy script's answer, which must hold one
-// result per case.
+// decodeNumpyReport reads the numpy script's answer, which must hold
+// exactly one result per case (an extra result would shift every later
+// one onto the wrong shape), and checks each result: a time is finite and
+// positive from at least one call, and it is the fastest recipe the
+// script timed fully (checkNumpyResult).
 func decodeNumpyReport(data []byte, cases int) (numpyReport, error) {
 	var rep numpyReport
 	if err := json.Unmarshal(data, &rep); err != nil {
-		return rep, fmt.Errorf("reading the numpy script's answer: %w", err)
+		return rep, fmt.Errorf("reading the numpy script's answer: %s", quote.Message(err.Error()))
 	}
 	if len(rep.Results) != cases {
 		return rep, fmt.Errorf("the numpy script answered %d results for %d cases", len(rep.Results), cases)
 	}
+	for i, r := range rep.Results {
+		if err := checkNumpyResult(r); err != nil {
+			return rep, fmt.Errorf("the numpy script's result %d: %w", i+1, err)
+		}
+	}
 	return rep, nil
+}
+
+// checkNumpyResult refuses a result the table cannot show as numpy's
+// fastest way to do the job.
+func checkNumpyResult(r numpyResult) error {
+	if r.Error != "" {
+		return nil
+	}
+	if !(r.MS > 0) || math.IsInf(r.MS, 0) || r.Calls < 1 {
+		return fmt.Errorf("time %g ms over %d calls: want a positive finite time from at least one call", r.MS, r.Calls)
+	}
+	if len(r.Tried) == 0 {
+		return nil // a script of one recipe per op, before the recipes
+	}
+	found := false
+	for _, tr := range r.Tried {
+		if tr.Error != "" || tr.Screened {
+			continue
+		}
+		if tr.MS < r.MS {
+			return fmt.Errorf("recipe %s took %g ms, faster than the %g ms reported (%s): the fastest must be reported", quote.Q(tr.Recipe), tr.MS, r.MS, quote.Q(r.Recipe))
+		}
+		found = found || (tr.Recipe == r.Recipe && tr.MS == r.MS)
+	}
+	if !found {
+		return fmt.Errorf("the reported recipe %s (%g ms) is not among the recipes timed", quote.Q(r.Recipe), r.MS)
+	}
+	return nil
 }
 
 // resolvePeerShapes turns shape lines into runs of this tuner, keeping
@@ -433,16 +485,18 @@ type peerRow struct {
 	autoMS       float64
 	floorMS      float64
 	flops        float64
-	peakGF       float64 // the measured FMA peak of dt (fmaPeak), 0 if none
-	kernel       string  // the kernel the automatic call ran
-	numpyCall    string  // what was timed on numpy's side
-	numpyThreads int     // the OpenBLAS threads of numpy's time
-	why          string  // why a time is missing
+	peakGF       float64    // the measured FMA peak of dt (fmaPeak), 0 if none
+	kernel       string     // the kernel the automatic call ran
+	numpyCall    string     // what was timed on numpy's side: the fastest recipe's spelling
+	numpyRecipe  string     // the fastest recipe's short name
+	numpyTried   []numpyTry // every recipe timed, for the notes
+	numpyThreads int        // the OpenBLAS threads of numpy's time
+	why          string     // why a time is missing
 }
 
 // peerHeader is the table's header: the ratio reads "batchlas is this
 // many times as fast as numpy".
-var peerHeader = []string{"op", "dtype", "shape", "numpy ms", "numpy threads", "batchlas ms", "speed vs numpy", "GFLOP/s", "of peak", "copy floor ms", "vs floor", "batchlas kernel"}
+var peerHeader = []string{"op", "dtype", "shape", "numpy ms", "numpy threads", "numpy recipe", "batchlas ms", "speed vs numpy", "GFLOP/s", "of peak", "copy floor ms", "vs floor", "batchlas kernel"}
 
 // cells formats a row; missing numbers read "-".
 func (r peerRow) cells() []string {
@@ -457,6 +511,7 @@ func (r peerRow) cells() []string {
 		r.op, string(r.dt), r.shape,
 		num(has(r.numpyMS), formatPeerMS(r.numpyMS)),
 		num(has(r.numpyMS) && r.numpyThreads > 0, strconv.Itoa(r.numpyThreads)),
+		num(has(r.numpyMS) && r.numpyRecipe != "", r.numpyRecipe),
 		num(has(r.autoMS), formatPeerMS(r.autoMS)),
 		num(has(r.numpyMS) && has(r.autoMS), fmt.Sprintf("%.2fx", r.numpyMS/r.autoMS)),
 		num(has(r.autoMS) && r.flops > 0, fmt.Sprintf("%.2f", r.flops/(r.autoMS*1e6))),
@@ -483,7 +538,10 @@ func printPeerTable(w io.Writer, rows []peerRow, markdown bool) {
 	for _, r := range rows {
 		lines = append(lines, r.cells())
 	}
-	const textCols = 3 // op, dtype, shape: left-aligned
+	// op, dtype, shape and the recipe (a name) are left-aligned.
+	const textCols = 3
+	recipeCol := slices.Index(peerHeader, "numpy recipe")
+	left := func(j, n int) bool { return j < textCols || j == recipeCol || j == n-1 }
 	if markdown {
 		for i, l := range lines {
 			fmt.Fprintf(w, "| %s |\n", strings.Join(l, " | "))
@@ -491,7 +549,7 @@ func printPeerTable(w io.Writer, rows []peerRow, markdown bool) {
 				sep := make([]string, len(l))
 				for j := range sep {
 					sep[j] = "---:"
-					if j < textCols || j == len(l)-1 {
+					if left(j, len(l)) {
 						sep[j] = "---"
 					}
 				}
@@ -513,7 +571,7 @@ func printPeerTable(w io.Writer, rows []peerRow, markdown bool) {
 				b.WriteString("  ")
 			}
 			pad := strings.Repeat(" ", width[j]-len(s))
-			if j < textCols || j == len(l)-1 {
+			if left(j, len(l)) {
 				b.WriteString(s + pad)
 			} else {
 				b.WriteString(pad + s)
@@ -530,11 +588,35 @@ func printPeerNotes(w io.Writer, rows []peerRow, notes []string) {
 	fmt.Fprintln(w, "speed vs numpy: numpy ms / batchlas ms (above 1: batchlas is faster). vs floor: batchlas ms / copy floor ms,")
 	fmt.Fprintln(w, "the floor being Go's copy of the bytes one call must read and write. Times are the best of the timings.")
 	fmt.Fprintln(w, "of peak: GFLOP/s / the FMA peak on the machine line, measured in the same run.")
-	seen := map[string]bool{}
+	fmt.Fprintln(w, "numpy recipe: the fastest of the ways to do the job that were timed in this run (below, per op).")
+	// Per op, each recipe's spelling, once.
+	var ops []string
+	spelled := map[string][]string{}
 	for _, r := range rows {
-		if r.numpyCall != "" && !seen[r.op] {
-			seen[r.op] = true
-			fmt.Fprintf(w, "numpy %s: %s\n", r.op, r.numpyCall)
+		tried := r.numpyTried
+		if len(tried) == 0 && r.numpyCall != "" {
+			tried = []numpyTry{{Recipe: r.numpyRecipe, Call: r.numpyCall}}
+		}
+		for _, tr := range tried {
+			s := tr.Call
+			if tr.Recipe != "" {
+				s = tr.Recipe + " = " + tr.Call
+			}
+			if !slices.Contains(ops, r.op) {
+				ops = append(ops, r.op)
+			}
+			if !slices.Contains(spelled[r.op], s) {
+				spelled[r.op] = append(spelled[r.op], s)
+			}
+		}
+	}
+	for _, op := range ops {
+		fmt.Fprintf(w, "numpy %s: %s\n", op, strings.Join(spelled[op], "; "))
+	}
+	// Per row of more than one recipe, what each took.
+	for _, r := range rows {
+		if len(r.numpyTried) > 1 {
+			fmt.Fprintf(w, "%s %s %s: numpy recipes: %s\n", r.op, r.dt, r.shape, triedText(r.numpyTried))
 		}
 	}
 	for _, r := range rows {
@@ -547,6 +629,24 @@ func printPeerNotes(w io.Writer, rows []peerRow, notes []string) {
 	}
 }
 
+// triedText lists the recipes of a row with their times, fastest first
+// as the script timed them: "solve 57.6 ms, cho_factor+cho_solve loop
+// 80.1 ms, cholesky+2 solve >154 ms (one call: screened)".
+func triedText(tried []numpyTry) string {
+	var parts []string
+	for _, tr := range tried {
+		switch {
+		case tr.Error != "":
+			parts = append(parts, fmt.Sprintf("%s failed (%s)", tr.Recipe, quote.Cut(tr.Error)))
+		case tr.Screened:
+			parts = append(parts, fmt.Sprintf("%s >%s ms (one call: screened)", tr.Recipe, formatPeerMS(tr.MS)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s ms", tr.Recipe, formatPeerMS(tr.MS)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // machineLine says what the comparison ran on: the CPU, Go, numpy and its
 // BLAS.
 func machineLine(rep numpyReport, threads []int) string {
@@ -556,8 +656,12 @@ func machineLine(rep numpyReport, threads []int) string {
 	for _, t := range threads {
 		ts = append(ts, strconv.Itoa(t))
 	}
-	return fmt.Sprintf("machine: %s (%d cores, %s); %s GOMAXPROCS=%d; numpy %s, %s (OPENBLAS_NUM_THREADS=%s: the fastest per shape)",
-		cpu, d.Cores, d.Key, runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, rep.BLAS, strings.Join(ts, ","))
+	scipy := "no scipy (its recipes not timed)"
+	if rep.Scipy != "" {
+		scipy = "scipy " + rep.Scipy
+	}
+	return fmt.Sprintf("machine: %s (%d cores, %s); %s GOMAXPROCS=%d; numpy %s, %s, %s (OPENBLAS_NUM_THREADS=%s: the fastest per shape)",
+		cpu, d.Cores, d.Key, runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, scipy, rep.BLAS, strings.Join(ts, ","))
 }
 
 // measurePeaks measures the FMA peak of each dtype on the call's default
@@ -754,6 +858,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 			row.why = "numpy: " + res.Error
 		} else {
 			row.numpyMS, row.numpyCall, row.numpyThreads = res.MS, res.Call, numpyThreads[i]
+			row.numpyRecipe, row.numpyTried = res.Recipe, res.Tried
 		}
 		fmt.Fprintf(stderr, "peers: timing %s with batchlas...\n", r)
 		auto, kernel, err := timeAuto(ctx, r, ms)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -59,7 +60,7 @@ func callDType(op *sel.Op, rest []string, fs *cmdFlags, flag string) (sel.DType,
 	if len(rest) > 0 && !strings.Contains(rest[0], "=") {
 		word := sel.DType(rest[0])
 		if !slices.Contains(op.DTypes(), word) {
-			return "", nil, fs.usageError("%s: %q is neither a dtype of %s (%s) nor a key=value", op.Name(), rest[0], op.Name(), dtypeList(op))
+			return "", nil, fs.usageError("%s: %s is neither a dtype of %s (%s) nor a key=value", op.Name(), quote.Q(rest[0]), op.Name(), dtypeList(op))
 		}
 		if fs.Changed("dtype") && word != dt {
 			return "", nil, fs.usageError("the dtype is given twice, as %s and as --dtype %s: give one", word, dt)

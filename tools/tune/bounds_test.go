@@ -52,3 +52,12 @@ func TestGridSizeIsBounded(t *testing.T) {
 		assert.LessOrEqual(t, len(cells), maxGridCells, name)
 	}
 }
+
+// A time of any size prints in a few characters (1e308 printed 309
+// digits), and the usual ones stay plain decimals.
+func TestFormatMSIsShort(t *testing.T) {
+	for ms, want := range map[float64]string{1e308: "1e+308", 1e-308: "1e-308", 1.23456: "1.235", 0.001234: "0.001234", 123456: "123500", 0: "0"} {
+		assert.Equal(t, want, formatMS(ms))
+	}
+	assert.Equal(t, "1e+308", formatPeerMS(1e308))
+}

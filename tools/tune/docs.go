@@ -28,7 +28,7 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fs.usageError("unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	path := *out
 	if st, err := os.Stat(path); path != "" && err == nil && st.IsDir() {

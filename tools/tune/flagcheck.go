@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/batchlas-go/batchlas/internal/quote"
@@ -69,6 +70,21 @@ func (f *cmdFlags) checkFlags() error {
 	return nil
 }
 
+// quoteList writes values as %q writes a []string, ["a" "b"], each
+// value cut at 80 bytes and at most 8 of them listed.
+func quoteList(vs []string) string {
+	const most = 8
+	parts := make([]string, 0, min(len(vs), most)+1)
+	for i, v := range vs {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("... (%d values)", len(vs)))
+			break
+		}
+		parts = append(parts, quote.Q(v))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
 // finite reports whether x is neither NaN nor infinite.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
@@ -81,7 +97,7 @@ const (
 	maxScreen      = 1000.0
 	maxRefineMax   = 1e6
 	maxPlanGFlops  = 1e7
-	maxCellFlops   = 1e18
+	maxCellFlops   = 1e300
 	maxShapes      = 10000
 	maxListed      = 10000 // --worst, --suggest
 	maxGeomean     = 1e6

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/batchlas-go/batchlas/internal/quote"
 	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -145,7 +146,7 @@ func (l *ledger) read(data []byte, line int, op *sel.Op, device string, revision
 func validRecord(op *sel.Op, r cellResult) error {
 	cands := op.Candidates(r.DType)
 	if len(cands) == 0 {
-		return fmt.Errorf("%s has no %q candidates", op.Name(), r.DType)
+		return fmt.Errorf("%s has no %s candidates", op.Name(), quote.Q(string(r.DType)))
 	}
 	keys := op.Keys()
 	if len(r.Vals) != len(keys) {
@@ -160,7 +161,7 @@ func validRecord(op *sel.Op, r cellResult) error {
 		return slices.ContainsFunc(cands, func(c sel.Choice) bool { return c.String() == s })
 	}
 	notCand := func(what, s string) error {
-		return fmt.Errorf("%s %q is not a %s candidate of %s (candidates: %s)", what, s, r.DType, op.Name(), spellingList(cands))
+		return fmt.Errorf("%s %s is not a %s candidate of %s (candidates: %s)", what, quote.Q(s), r.DType, op.Name(), spellingList(cands))
 	}
 	seen := map[string]bool{}
 	for _, e := range r.Entries {
@@ -168,11 +169,11 @@ func validRecord(op *sel.Op, r cellResult) error {
 			return notCand("entry", e.Spelling)
 		}
 		if seen[e.Spelling] {
-			return fmt.Errorf("entry %q is listed twice", e.Spelling)
+			return fmt.Errorf("entry %s is listed twice", quote.Q(e.Spelling))
 		}
 		seen[e.Spelling] = true
 		if math.IsNaN(e.MS) || math.IsInf(e.MS, 0) || e.MS < 0 {
-			return fmt.Errorf("entry %q: time %v ms is not a finite, non-negative number", e.Spelling, e.MS)
+			return fmt.Errorf("entry %s: time %.4g ms is not a finite, non-negative number", quote.Q(e.Spelling), e.MS)
 		}
 	}
 	for _, n := range slices.Concat(r.Skipped, r.Bad) {

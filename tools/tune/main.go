@@ -70,7 +70,7 @@ func mainCode(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		if len(args) > 2 || findCommand(args[1]) == nil {
-			fmt.Fprintf(stderr, "tune help: want one command name, got %q\n\n", args[1:])
+			fmt.Fprintf(stderr, "tune help: want one command name, got %s\n\n", quoteList(args[1:]))
 			usage(stderr)
 			return 2
 		}
@@ -80,7 +80,7 @@ func mainCode(args []string, stdout, stderr io.Writer) int {
 	}
 	c := findCommand(args[0])
 	if c == nil {
-		fmt.Fprintf(stderr, "tune: unknown command %q\n\n", args[0])
+		fmt.Fprintf(stderr, "tune: unknown command %s\n\n", quote.Q(args[0]))
 		usage(stderr)
 		return 2
 	}
@@ -210,7 +210,7 @@ func opByName(name string) (*sel.Op, error) {
 	for _, op := range sel.Ops() {
 		names = append(names, op.Name())
 	}
-	return nil, fmt.Errorf("no op %q (linked: %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("no op %s (linked: %s)", quote.Q(name), strings.Join(names, ", "))
 }
 
 // keysNote is the usage paragraph listing each op's keys with the values

@@ -95,7 +95,7 @@ func peerShapes(name string) ([]string, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("--shapes: %q: want default or all", name)
+	return nil, fmt.Errorf("--shapes: %s: want default or all", quote.Q(name))
 }
 
 // peerCase is one call shape as the numpy script reads it (and, decoded
@@ -233,7 +233,7 @@ func resolvePeerShapes(lines []string, dtypes []sel.DType, ops []string, maxByte
 	for _, line := range lines {
 		f := strings.Fields(line)
 		if len(f) < 2 {
-			return nil, nil, fmt.Errorf("shape %q: want OP DTYPE key=value...", line)
+			return nil, nil, fmt.Errorf("shape %s: want OP DTYPE key=value...", quote.Q(line))
 		}
 		name, dt := strings.ToLower(f[0]), sel.DType(f[1])
 		if !slices.Contains(dtypes, dt) || (ops != nil && !slices.Contains(ops, name)) {
@@ -245,11 +245,11 @@ func resolvePeerShapes(lines []string, dtypes []sel.DType, ops []string, maxByte
 			continue
 		}
 		if !slices.Contains(t.op.DTypes(), dt) {
-			return nil, nil, fmt.Errorf("shape %q: %s has no dtype %s (dtypes: %s)", line, name, dt, dtypeList(t.op))
+			return nil, nil, fmt.Errorf("shape %s: %s has no dtype %s (dtypes: %s)", quote.Q(line), name, quote.Q(string(dt)), dtypeList(t.op))
 		}
 		c, err := parseCellArgs(t.op, f[2:])
 		if err != nil {
-			return nil, nil, fmt.Errorf("shape %q: %w", line, err)
+			return nil, nil, fmt.Errorf("shape %s: %w", quote.Q(line), err)
 		}
 		if err := memoryErr(t, dt, c, maxBytes); err != nil {
 			notes = append(notes, fmt.Sprintf("%s: skipped, %v", line, err))
@@ -522,10 +522,10 @@ func (r peerRow) cells() []string {
 	}
 }
 
-// formatPeerMS writes a time with four significant digits, never as an
-// exponent.
+// formatPeerMS writes a time with four significant digits, as an exponent
+// only past 1e9 ms.
 func formatPeerMS(ms float64) string {
-	if ms >= 1000 {
+	if ms >= 1000 && ms < 1e9 {
 		return strconv.FormatFloat(ms, 'f', 0, 64)
 	}
 	return formatMS(ms)
@@ -781,7 +781,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fs.usageError("unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	threads, err := parseThreadList(*threadList, batchlas.Host().Cores)
 	if err != nil {
@@ -813,7 +813,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		}
 		for _, name := range ops {
 			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(strings.ToLower(l), name+" ") }) {
-				return fs.usageError("--op: no shape of op %q in the list", name)
+				return fs.usageError("--op: no shape of op %s in the list", quote.Q(name))
 			}
 		}
 	}

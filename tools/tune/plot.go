@@ -44,7 +44,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fs.usageError("unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	ts, err := selectTuners(*ops)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
 	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -49,7 +50,7 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
 	settings := protocolFlags(fs, defaultProtocol().screen)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
-	fs.durationIn("budget", budget, time.Second, maxBudget, "no limit")
+	fs.durationIn("budget", budget, time.Nanosecond, maxBudget, "no limit")
 	fs.check("refine-max", fmt.Sprintf("a number from 0 to %g, or a negative one for no limit (not NaN or infinite)", maxRefineMax), func() bool {
 		return finite(*refineMax) && *refineMax <= maxRefineMax
 	})
@@ -59,7 +60,7 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, fs.usageError("unexpected arguments %q", fs.Args())
+		return nil, fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	cfg := &runConfig{out: *out, budget: *budget, ledgerDir: *ledgerDir, plan: *plan,
 		caps: cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}, refine: *refine, refineMax: *refineMax,
@@ -83,7 +84,7 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 			found = found || keyIndex(t.op.Keys(), k) >= 0
 		}
 		if !found {
-			return nil, fmt.Errorf("--grid: no selected op has a key %q", k)
+			return nil, fmt.Errorf("--grid: no selected op has a key %s", quote.Q(k))
 		}
 	}
 	if !(*maxFlops > 0) || *maxBytes <= 0 || !(*gflops > 0) {

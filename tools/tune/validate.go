@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -39,10 +40,10 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fs.usageError("unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	if *space != spaceWhole && *space != spaceDiagonal {
-		return fs.usageError("--space %q: want %s or %s", *space, spaceWhole, spaceDiagonal)
+		return fs.usageError("--space %s: want %s or %s", quote.Q(*space), spaceWhole, spaceDiagonal)
 	}
 	if *ops == "" {
 		return fs.usageError("--op is required")

@@ -78,12 +78,30 @@ func Unusable(fi fs.FileInfo, lim Limit) string {
 // its target checked), of at most lim.Max bytes. A file that is not usable
 // gives an *UnusableError; others are the file system's errors.
 func ReadFile(path string, lim Limit) ([]byte, error) {
+	if err := statFirst(path, lim); err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	return readOpen(path, f, lim)
+}
+
+// statFirst refuses an unusable file from its path before it is opened:
+// opening a device can act on it (a tape rewinds), and a file refused here
+// is never opened. The fstat after the open still decides, since the path
+// may be replaced in between.
+func statFirst(path string, lim Limit) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if why := Unusable(fi, lim); why != "" {
+		return &UnusableError{Path: path, Why: why}
+	}
+	return nil
 }
 
 // ReadFS is ReadFile for a file of an fs.FS (the built-in tables). The
@@ -128,6 +146,9 @@ func readOpen(path string, f fs.File, lim Limit) ([]byte, error) {
 // and checks it by fstat, for a reader that streams a file (a ledger) and
 // so bounds it line by line; size is checked against lim.
 func OpenRead(path string, lim Limit) (*os.File, error) {
+	if err := statFirst(path, lim); err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		return nil, err

@@ -229,3 +229,20 @@ func TestDirFSDoesNotBlockOnFIFO(t *testing.T) {
 		t.Fatal("a path outside the directory was opened")
 	}
 }
+
+// The check after the open holds on its own (a path may be swapped for a
+// FIFO between the stat and the open): an opened FIFO is refused by fstat,
+// and nothing is read from it.
+func TestReadOpenChecksTheOpenedFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.txt")
+	mkfifo(t, p)
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	within(t, 5*time.Second, func() {
+		_, err := readOpen(p, f, tableLimit)
+		needWhy(t, err, "is a named pipe (FIFO), not a regular file")
+	})
+}

@@ -82,6 +82,10 @@ type Recorder struct {
 // shards are tens of KB, so a larger file is not one.
 const MaxShardBytes = 64 << 20
 
+// MaxTotalBytes bounds the shards one ReadFiles call reads together, so
+// that many shards of the bound cannot exhaust memory either.
+const MaxTotalBytes = 512 << 20
+
 var shardLimit = safefile.Limit{Max: MaxShardBytes, Noun: "a coverage shard", Text: "64 MiB"}
 
 // Open opens the shard <path>.<pid>.csv for this process and writes the
@@ -239,11 +243,26 @@ func (r *Recorder) Close() error {
 // different shards are returned side by side, for Merge to sum. A final line
 // without its newline (a process killed mid-write) is ignored.
 func ReadFiles(paths ...string) ([]Row, error) {
+	// The sizes first, so that too many shards are refused before any is
+	// read; the count read is checked too (a shard may grow meanwhile).
+	var total int64
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			total += fi.Size()
+		}
+	}
+	if total > MaxTotalBytes {
+		return nil, fmt.Errorf("coverage: the %d shards given have %d bytes, over the %d (512 MiB) read together: merge fewer at a time", len(paths), total, MaxTotalBytes)
+	}
 	var out []Row
+	total = 0
 	for _, p := range paths {
 		data, err := safefile.ReadFile(p, shardLimit)
 		if err != nil {
 			return nil, fmt.Errorf("coverage: %w", err)
+		}
+		if total += int64(len(data)); total > MaxTotalBytes {
+			return nil, fmt.Errorf("coverage: the %d shards given pass %d bytes (512 MiB) at %s: merge fewer at a time", len(paths), MaxTotalBytes, quote.Cut(p))
 		}
 		rows, err := parse(p, data)
 		if err != nil {

@@ -3,6 +3,7 @@
 package coverage
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -127,4 +128,24 @@ func TestReadFilesRefusesDeviceLinkAndOversized(t *testing.T) {
 			assert.Contains(t, err.Error(), "is a named pipe (FIFO)")
 		})
 	}
+}
+
+// Many shards are bounded together too: 9 sparse shards of 60 MB pass
+// 512 MiB and are refused before the last is parsed.
+func TestReadFilesBoundsTheTotal(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 9 {
+		p := filepath.Join(dir, fmt.Sprintf("cov.%d.csv", i))
+		f, err := os.Create(p)
+		require.NoError(t, err)
+		_, err = f.WriteString(Header + "\n")
+		require.NoError(t, err)
+		require.NoError(t, f.Truncate(60_000_000))
+		require.NoError(t, f.Close())
+		paths = append(paths, p)
+	}
+	_, err := ReadFiles(paths...)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "merge fewer at a time")
 }

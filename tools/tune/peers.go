@@ -19,6 +19,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/quote"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -732,7 +733,7 @@ func fasterNumpy(best, r numpyReport, th int, threads []int) numpyReport {
 // cpuModel is the CPU's model name from /proc/cpuinfo, or the name the
 // host detection reads where there is none.
 func cpuModel() string {
-	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+	if data, err := safefile.ReadFile("/proc/cpuinfo", procLimit); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			name, v, ok := strings.Cut(line, ":")
 			if ok && strings.TrimSpace(name) == "model name" {

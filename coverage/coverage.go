@@ -13,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 )
 
 // Columns are the fixed CSV columns, in order.
@@ -74,21 +77,47 @@ type Recorder struct {
 	err      error // first write error, reported by Flush
 }
 
-// Open creates the shard <path>.<pid>.csv for this process and writes the
-// header. A shard left by an earlier process with the same pid is replaced.
+// MaxShardBytes bounds a shard ReadFiles reads: 64 MiB. A shard holds one
+// row per distinct identity plus one per count a flush moved; the suite's
+// shards are tens of KB, so a larger file is not one.
+const MaxShardBytes = 64 << 20
+
+// MaxTotalBytes bounds the shards one ReadFiles call reads together, so
+// that many shards of the bound cannot exhaust memory either.
+const MaxTotalBytes = 512 << 20
+
+var shardLimit = safefile.Limit{Max: MaxShardBytes, Noun: "a coverage shard", Text: "64 MiB"}
+
+// Open opens the shard <path>.<pid>.csv for this process and writes the
+// header. The shard is opened through internal/safefile's append path:
+// without following a symbolic link at its name, without blocking on a
+// FIFO, and checked regular; it is never truncated. A shard left by an
+// earlier process with the same pid is appended to: the header written here
+// starts this process's segment, and ReadFiles sums the segments of one
+// file as it would separate shards, so neither process's counts are lost.
+//
+// A path that is itself an existing file other than a regular one
+// (BATCHLAS_COVERAGE_OUT=/dev/full, a directory, a FIFO) is refused before
+// anything is created next to it; so is a directory that cannot be written.
+// The selection core then warns once and runs with coverage off: op
+// results never depend on the instrument.
 func Open(path string) (*Recorder, error) {
 	if path == "" {
 		return nil, errors.New("coverage: empty path; set BATCHLAS_COVERAGE_OUT to a file prefix such as /tmp/cov")
 	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("coverage: %s is %s, not a file prefix; BATCHLAS_COVERAGE_OUT names a prefix such as /tmp/cov, and each process writes <prefix>.<pid>.csv next to it",
+			quote.Q(path), safefile.Kind(fi.Mode()))
+	}
 	name := ShardName(path, os.Getpid())
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := safefile.OpenAppend(name)
 	if err != nil {
-		return nil, fmt.Errorf("coverage: %w (BATCHLAS_COVERAGE_OUT names a file prefix in a writable directory)", err)
+		return nil, fmt.Errorf("coverage: %s (BATCHLAS_COVERAGE_OUT names a file prefix in a writable directory)", quote.Message(err.Error()))
 	}
 	r := &Recorder{f: f, name: name, linked: map[string]bool{}, counters: map[Row]*Counter{}}
 	if _, err := f.Write([]byte(Header + "\n")); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("coverage: %s: %w", name, err)
+		return nil, fmt.Errorf("coverage: %s: %s", quote.Q(name), quote.Message(err.Error()))
 	}
 	return r, nil
 }
@@ -214,11 +243,26 @@ func (r *Recorder) Close() error {
 // different shards are returned side by side, for Merge to sum. A final line
 // without its newline (a process killed mid-write) is ignored.
 func ReadFiles(paths ...string) ([]Row, error) {
-	var out []Row
+	// The sizes first, so that too many shards are refused before any is
+	// read; the count read is checked too (a shard may grow meanwhile).
+	var total int64
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			total += fi.Size()
+		}
+	}
+	if total > MaxTotalBytes {
+		return nil, fmt.Errorf("coverage: the %d shards given have %d bytes, over the %d (512 MiB) read together: merge fewer at a time", len(paths), total, MaxTotalBytes)
+	}
+	var out []Row
+	total = 0
+	for _, p := range paths {
+		data, err := safefile.ReadFile(p, shardLimit)
 		if err != nil {
 			return nil, fmt.Errorf("coverage: %w", err)
+		}
+		if total += int64(len(data)); total > MaxTotalBytes {
+			return nil, fmt.Errorf("coverage: the %d shards given pass %d bytes (512 MiB) at %s: merge fewer at a time", len(paths), MaxTotalBytes, quote.Cut(p))
 		}
 		rows, err := parse(p, data)
 		if err != nil {
@@ -237,7 +281,7 @@ func parse(name string, data []byte) ([]Row, error) {
 	rd.FieldsPerRecord = -1
 	rd.ReuseRecord = true
 	bad := func(line int, format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s:%d: %s", quote.Cut(name), line, fmt.Sprintf(format, args...))
 	}
 	var rows []Row
 	index := map[Row]int{}
@@ -250,13 +294,20 @@ func parse(name string, data []byte) ([]Row, error) {
 				}
 				return rows, nil
 			}
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", quote.Cut(name), err)
 		}
 		line, _ := rd.FieldPos(0) // valid only after a successful Read
 		if first {
 			if strings.Join(rec, ",") != Header {
-				return nil, bad(line, "header is %q, want %q (not a coverage shard?)", strings.Join(rec, ","), Header)
+				return nil, bad(line, "header is %s, want %q (not a coverage shard?)", quote.Q(strings.Join(rec, ",")), Header)
 			}
+			continue
+		}
+		if len(rec) == len(Columns) && rec[0] == Columns[0] && strings.Join(rec, ",") == Header {
+			// A later process with the same pid appended its own segment
+			// (Open): its rows are summed with the earlier ones, as rows
+			// of another shard are, not superseding them.
+			index = map[Row]int{}
 			continue
 		}
 		if len(rec) != len(Columns) {
@@ -267,15 +318,15 @@ func parse(name string, data []byte) ([]Row, error) {
 		switch r.Kind {
 		case Linked, Reached, Miss:
 		default:
-			return nil, bad(line, "kind %q, want linked, reached or miss", r.Kind)
+			return nil, bad(line, "kind %s, want linked, reached or miss", quote.Q(r.Kind))
 		}
 		if r.Calls, err = strconv.ParseInt(rec[8], 10, 64); err != nil || r.Calls < 0 {
-			return nil, bad(line, "calls %q is not a non-negative integer", rec[8])
+			return nil, bad(line, "calls %s is not a non-negative integer", quote.Q(rec[8]))
 		}
 		for i, dst := range []*int{&r.NativeExisted, &r.NativeSupported} {
 			v, err := strconv.Atoi(rec[10+i])
 			if err != nil || v < -1 || v > 1 {
-				return nil, bad(line, "%s %q, want 1, 0 or -1", Columns[10+i], rec[10+i])
+				return nil, bad(line, "%s %s, want 1, 0 or -1", Columns[10+i], quote.Q(rec[10+i]))
 			}
 			*dst = v
 		}

@@ -17,4 +17,14 @@
 // appends a new row for every count that changed. A reader therefore lets a
 // later row of one shard supersede an earlier row with the same identity
 // (ReadFiles does), and sums across shards (Merge does).
+//
+// The shard is opened through internal/safefile: never truncated, without
+// following a symbolic link at its name, without blocking on a FIFO, and
+// checked regular. A shard of the same pid left by an earlier process is
+// appended to: each process starts its segment with the header line, and
+// ReadFiles sums segments as it sums shards. A prefix that is an existing
+// non-regular file (BATCHLAS_COVERAGE_OUT=/dev/full, a directory) or lies in
+// a directory that cannot be written gets one warning from the selection
+// core and coverage off; the op calls are unaffected. ReadFiles reads
+// regular files of at most MaxShardBytes (64 MiB).
 package coverage

@@ -4,14 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
+
+	"github.com/batchlas-go/batchlas/internal/safefile"
 )
 
 // Table origins.
@@ -28,7 +28,7 @@ const (
 // several times that, and bounds what a stray file in BATCHLAS_TUNED_DIR
 // costs the first call that loads it: a table of 16 MiB takes one to two
 // seconds and a few hundred MB to parse.
-const maxTableBytes = 16 << 20
+const maxTableBytes = safefile.TableBytes
 
 // rawTable is one table file before parsing.
 type rawTable struct {
@@ -111,97 +111,35 @@ func readOverride(dir, name, op string) rawTable {
 	return r
 }
 
-// readTableFile reads a table file: a regular file (a symbolic link is
-// followed and its target checked) of at most maxTableBytes. When the file
-// is not one, why says what it is ("is a named pipe (FIFO), not a regular
-// file") and nothing is read; err is an error of the file system.
-//
-// The mode is checked before opening, and the file is opened without
-// blocking: opening a FIFO for reading would wait for a writer forever. The
-// opened file is checked again (it may have been replaced meanwhile), and
-// at most maxTableBytes+1 bytes are read, so a file that grows after the
-// check is still refused.
+// tableLimit is the bound every table read is under (safefile.TableLimit:
+// the loader and the tuner share it).
+var tableLimit = safefile.TableLimit
+
+// readTableFile reads a table file through the guarded path
+// (internal/safefile): a regular file (a symbolic link is followed and its
+// target checked) of at most maxTableBytes, opened without blocking (a FIFO
+// would otherwise wait for a writer forever), checked again by fstat on
+// the opened file, and read at most maxTableBytes+1 bytes, so a file that
+// grows after the check is still refused. When the file is not usable, why
+// says what it is ("is a named pipe (FIFO), not a regular file") and
+// nothing is read; err is an error of the file system.
 func readTableFile(path string) (data []byte, why string, err error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, "", err
-	}
-	if why := unusableFile(fi); why != "" {
-		return nil, why, nil
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, "", err
-	}
-	defer f.Close()
-	return readOpenTable(f)
+	return splitWhy(safefile.ReadFile(path, tableLimit))
 }
 
 // readTableFS is readTableFile for a table of an fs.FS (the built-in
 // tables).
 func readTableFS(fsys fs.FS, name string) (data []byte, why string, err error) {
-	fi, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, "", err
-	}
-	if why := unusableFile(fi); why != "" {
-		return nil, why, nil
-	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, "", err
-	}
-	defer f.Close()
-	return readOpenTable(f)
+	return splitWhy(safefile.ReadFS(fsys, name, tableLimit))
 }
 
-// readOpenTable checks an opened table file and reads it, at most
-// maxTableBytes of it.
-func readOpenTable(f fs.File) (data []byte, why string, err error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, "", err
-	}
-	if why := unusableFile(fi); why != "" {
+// splitWhy separates a file that is not usable (why) from an error of the
+// file system (err), which the loader words differently.
+func splitWhy(data []byte, err error) ([]byte, string, error) {
+	if why := safefile.Why(err); why != "" {
 		return nil, why, nil
 	}
-	data, err = io.ReadAll(io.LimitReader(f, maxTableBytes+1))
-	if err != nil {
-		return nil, "", err
-	}
-	if len(data) > maxTableBytes {
-		return nil, fmt.Sprintf("has more than %d bytes; a table may have at most %d (16 MiB)", maxTableBytes, maxTableBytes), nil
-	}
-	return data, "", nil
-}
-
-// unusableFile says why a file cannot be a table, "" when it can: it must
-// be a regular file of at most maxTableBytes.
-func unusableFile(fi fs.FileInfo) string {
-	m := fi.Mode()
-	var what string
-	switch {
-	case m.IsRegular():
-		if fi.Size() > maxTableBytes {
-			return fmt.Sprintf("has %d bytes; a table may have at most %d (16 MiB)", fi.Size(), maxTableBytes)
-		}
-		return ""
-	case m.IsDir():
-		what = "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO)"
-	case m&fs.ModeCharDevice != 0:
-		what = "a character device"
-	case m&fs.ModeDevice != 0:
-		what = "a device"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	case m&fs.ModeSymlink != 0:
-		what = "a symbolic link" // from an fs.FS that does not follow links
-	default:
-		what = "an irregular file"
-	}
-	return "is " + what + ", not a regular file"
+	return data, "", err
 }
 
 // registeredNames lists the registered ops by name, for warnings.

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -19,20 +18,31 @@ const benchSynopsis = "bench OP [DTYPE] key=value... [flags]   e.g. bench potrf 
 // protocolFlags declares the measurement flags of a command; screen is
 // the default of --screen (0 for bench, which shows every candidate
 // measured in full).
-func protocolFlags(fs *pflag.FlagSet, screen float64) func() measureSettings {
+func protocolFlags(fs *cmdFlags, screen float64) func() measureSettings {
 	reps := fs.Int("reps", 5, "timings per candidate per pass (the median is kept)")
 	target := fs.Duration("target", time.Millisecond, "least duration of one timing; fast calls are repeated to reach it")
 	seed := fs.Uint64("seed", 1, "seed of the random inputs")
 	scr := fs.Float64("screen", screen, "time every candidate once first and keep that time for those more than this many times slower than the fastest (0: measure every candidate in full)")
+	repsTargetChecks(fs, reps, target)
+	fs.anyValue("seed") // every 64-bit seed is a seed
+	fs.check("screen", fmt.Sprintf("0 (off) or a number above 1 up to %g", maxScreen), func() bool {
+		return *scr == 0 || (*scr > 1 && *scr <= maxScreen)
+	})
 	return func() measureSettings {
 		p := defaultProtocol()
-		p.reps, p.target = max(1, *reps), max(time.Microsecond, *target)
+		p.reps, p.target = *reps, *target
 		p.screen = 0
 		if *scr > 1 {
 			p.screen = *scr
 		}
 		return measureSettings{proto: p, seed: *seed}
 	}
+}
+
+// repsTargetChecks declares the ranges of --reps and --target.
+func repsTargetChecks(fs *cmdFlags, reps *int, target *time.Duration) {
+	fs.intIn("reps", reps, 1, maxReps)
+	fs.durationIn("target", target, time.Microsecond, maxTarget, "")
 }
 
 // dtypeFlag declares --dtype for the commands that take one call shape
@@ -50,7 +60,7 @@ func callDType(op *sel.Op, rest []string, fs *cmdFlags, flag string) (sel.DType,
 	if len(rest) > 0 && !strings.Contains(rest[0], "=") {
 		word := sel.DType(rest[0])
 		if !slices.Contains(op.DTypes(), word) {
-			return "", nil, fs.usageError("%s: %q is neither a dtype of %s (%s) nor a key=value", op.Name(), rest[0], op.Name(), dtypeList(op))
+			return "", nil, fs.usageError("%s: %s is neither a dtype of %s (%s) nor a key=value", op.Name(), quote.Q(rest[0]), op.Name(), dtypeList(op))
 		}
 		if fs.Changed("dtype") && word != dt {
 			return "", nil, fs.usageError("the dtype is given twice, as %s and as --dtype %s: give one", word, dt)
@@ -74,8 +84,8 @@ func dtypeList(op *sel.Op) string {
 func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", benchSynopsis, stdout, stderr)
 	dtype := dtypeFlag(fs)
-	maxBytes := maxBytesFlag(fs.FlagSet)
-	settings := protocolFlags(fs.FlagSet, 0)
+	maxBytes := maxBytesFlag(fs)
+	settings := protocolFlags(fs, 0)
 	fs.note(keysNote(tunedOps()))
 	if err := fs.parse(args); err != nil {
 		return err

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/spf13/pflag"
-
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -34,15 +32,18 @@ const (
 )
 
 // capFlags declares --max-cell-flops and --max-cell-bytes on a command.
-func capFlags(fs *pflag.FlagSet) (*float64, *int64) {
-	return fs.Float64("max-cell-flops", defaultMaxCellFlops, "skip cells whose one call (whole batch; one matrix up to batch 16) does more floating-point work than this; batch 1 is always measured"),
-		maxBytesFlag(fs)
+func capFlags(fs *cmdFlags) (*float64, *int64) {
+	flops := fs.Float64("max-cell-flops", defaultMaxCellFlops, "skip cells whose one call (whole batch; one matrix up to batch 16) does more floating-point work than this; batch 1 is always measured")
+	fs.check("max-cell-flops", fmt.Sprintf("a number above 0 up to %g", maxCellFlops), func() bool { return *flops > 0 && *flops <= maxCellFlops })
+	return flops, maxBytesFlag(fs)
 }
 
 // maxBytesFlag declares --max-cell-bytes alone (bench, which times any
 // amount of work but never allocates more than the cap).
-func maxBytesFlag(fs *pflag.FlagSet) *int64 {
-	return fs.Int64("max-cell-bytes", defaultMaxCellBytes, "refuse cells whose operands take more memory than this, before allocating them")
+func maxBytesFlag(fs *cmdFlags) *int64 {
+	p := fs.Int64("max-cell-bytes", defaultMaxCellBytes, "refuse cells whose operands take more memory than this, before allocating them")
+	memoryCapCheck(fs, "max-cell-bytes", p)
+	return p
 }
 
 // elemSize is the size of one element of dt in bytes.

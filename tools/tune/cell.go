@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -104,13 +105,13 @@ func (c cell) less(d cell) bool {
 func checkValue(k sel.KeySpec, v string) error {
 	if k.Kind == sel.Exact {
 		if v == "" || strings.ContainsAny(v, " \t|#=") {
-			return fmt.Errorf("key %s: value %q must be a non-empty word", k.Name, v)
+			return fmt.Errorf("key %s: value %s must be a non-empty word", k.Name, quote.Q(v))
 		}
 		return nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
-		return fmt.Errorf("key %s: value %q must be a positive integer", k.Name, v)
+		return fmt.Errorf("key %s: value %s must be a positive integer", k.Name, quote.Q(v))
 	}
 	return nil
 }
@@ -163,11 +164,11 @@ func parseCellArgs(op *sel.Op, args []string) (cell, error) {
 	for _, a := range args {
 		name, v, ok := strings.Cut(a, "=")
 		if !ok {
-			return cell{}, fmt.Errorf("%s: argument %q: want name=value (keys: %s)", op.Name(), a, keyForms(op))
+			return cell{}, fmt.Errorf("%s: argument %s: want name=value (keys: %s)", op.Name(), quote.Q(a), keyForms(op))
 		}
 		i := keyIndex(keys, name)
 		if i < 0 {
-			return cell{}, fmt.Errorf("%s has no key %q (keys: %s)", op.Name(), name, keyForms(op))
+			return cell{}, fmt.Errorf("%s has no key %s (keys: %s)", op.Name(), quote.Q(name), keyForms(op))
 		}
 		if vals[i] != "" {
 			return cell{}, fmt.Errorf("%s: key %s given twice", op.Name(), name)

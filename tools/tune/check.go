@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -21,11 +23,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "tuned", "directory of <op>.<device>.txt tables")
 	regret := fs.Bool("regret", false, "print each table's leave-one-out regret and the best single fixed candidate")
 	worst := fs.Int("worst", 3, "with --regret, list this many rows with the largest regret per section")
+	fs.intIn("worst", worst, 0, maxListed)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fs.usageError("unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	tables, failures, err := checkDir(*dir, stdout, stderr)
 	if err != nil {
@@ -67,7 +70,7 @@ func checkDir(dir string, stdout, stderr io.Writer) ([]checkedTable, int, error)
 		}
 		files++
 		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadFile(path, safefile.TableLimit)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s:1: %v\n", path, err)
 			failures++
@@ -111,7 +114,7 @@ func checkTable(name string, data []byte) (*sel.Table, *sel.Op, []string) {
 	}
 	op := sel.Lookup(opName)
 	if op == nil {
-		return nil, nil, []string{fmt.Sprintf("%s:1: no op %q is linked into tools/tune", name, opName)}
+		return nil, nil, []string{fmt.Sprintf("%s:1: no op %s is linked into tools/tune", name, quote.Q(opName))}
 	}
 	t, err := sel.ParseTable(name, data, op)
 	if err != nil {
@@ -125,7 +128,7 @@ func checkTable(name string, data []byte) (*sel.Table, *sel.Op, []string) {
 		fail(lineOf(data, "revision="), "revision %d, but %s is at revision %d: the table is stale, re-tune it", t.Revision, op.Name(), op.Spec().Revision)
 	}
 	if got, want := sel.FormatKeys(t.Keys), sel.FormatKeys(op.Keys()); got != want {
-		fail(lineOf(data, "# keys:"), "keys %q differ from %s's key names %q", got, op.Name(), want)
+		fail(lineOf(data, "# keys:"), "keys %s differ from %s's key names %s", quote.Q(got), op.Name(), quote.Q(want))
 	}
 	for _, dt := range sortedDTypes(t) {
 		cands := op.Candidates(dt)
@@ -133,7 +136,7 @@ func checkTable(name string, data []byte) (*sel.Table, *sel.Op, []string) {
 			r := &t.Sections[dt][ri]
 			for _, e := range r.Entries {
 				if !isCandidateOrAbsentVendor(op, dt, e.Choice) {
-					fail(r.Line, "%q is not a %s candidate of %s (candidates: %s)", e.Spelling, dt, op.Name(), spellingList(cands))
+					fail(r.Line, "%s is not a %s candidate of %s (candidates: %s)", quote.Q(e.Spelling), dt, op.Name(), spellingList(cands))
 				}
 			}
 			if want := tieOrder(r, cands); want != nil {

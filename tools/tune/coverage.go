@@ -17,6 +17,7 @@ func cmdCoverage(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("coverage", coverageSynopsis, stdout, stderr)
 	require := fs.Bool("require-reached", false, "fail, listing every linked candidate that no reached row names")
 	suggest := fs.Int("suggest", 0, "list the N most-called keys farthest from any row of the table they used: what to tune next")
+	fs.intIn("suggest", suggest, 0, maxListed)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -21,14 +23,20 @@ const docsSynopsis = "docs [--check] [--out docs/tables.md]"
 func cmdDocs(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("docs", docsSynopsis, stdout, stderr)
 	check := fs.Bool("check", false, "do not write: fail when a file differs from what would be written")
-	out := fs.String("out", "", "file to write (default: docs/tables.md of the checkout); the plots go to plots/ next to it")
+	out := fs.String("out", "", "file to write, or an existing directory to write tables.md in (default: docs/tables.md of the checkout); the plots go to plots/ next to it")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fs.usageError("unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	path := *out
+	if st, err := os.Stat(path); path != "" && err == nil && st.IsDir() {
+		// An existing directory is where the page goes, under its usual
+		// name, with plots/ inside it (the rename of a file over a
+		// directory failed with "file exists").
+		path = filepath.Join(path, tablesMD)
+	}
 	if path == "" {
 		root, err := moduleRoot()
 		if err != nil {
@@ -61,7 +69,7 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, f.rel)
-		if err := writeFileAtomic(p, f.data); err != nil {
+		if err := safefile.WriteAtomic(p, f.data); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", p)
@@ -74,6 +82,10 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// docLimit bounds a generated file read back by --check: the page is tens
+// of KB and a plot a few hundred.
+var docLimit = safefile.Limit{Max: 16 << 20, Noun: "a generated doc or plot", Text: "16 MiB"}
 
 // The files `docs` writes, relative to the docs directory: the page and
 // the plots it shows.
@@ -121,10 +133,12 @@ func staleDocFiles(dir string, files []docFile) []string {
 	var out []string
 	for _, f := range files {
 		p := filepath.Join(dir, f.rel)
-		have, err := os.ReadFile(p)
+		have, err := safefile.ReadFile(p, docLimit)
 		switch {
-		case err != nil:
+		case errors.Is(err, fs.ErrNotExist):
 			out = append(out, fmt.Sprintf("%s is missing", p))
+		case err != nil:
+			out = append(out, fmt.Sprintf("%s cannot be compared: %v", p, err))
 		case !bytes.Equal(have, f.data):
 			out = append(out, fmt.Sprintf("%s differs from what the tables give", p))
 		}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
 // letterOf reads the key value s of the named key as the one-letter enum
@@ -21,5 +23,5 @@ func letterOf[E ~byte](key, s string, allowed ...E) (E, error) {
 	for i, e := range allowed {
 		letters[i] = string(rune(e))
 	}
-	return 0, fmt.Errorf("%s %q: want %s", key, s, strings.Join(letters, " or "))
+	return 0, fmt.Errorf("%s %s: want %s", key, quote.Q(s), strings.Join(letters, " or "))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -65,7 +66,7 @@ func printWalk(w io.Writer, op *sel.Op, dt sel.DType, c cell, dev *sel.Device, w
 	case walk.Pin == "" || walk.Pin == "auto":
 		fmt.Fprintf(w, "pin:      none (automatic)\n")
 	default:
-		fmt.Fprintf(w, "pin:      %q from %s\n", walk.Pin, walk.PinSource)
+		fmt.Fprintf(w, "pin:      %s from %s\n", quote.Q(walk.Pin), walk.PinSource)
 	}
 	if len(walk.Steps) == 0 && (walk.Pin == "" || walk.Pin == "auto" || walk.Pin == "native") {
 		fmt.Fprintf(w, "tables:   none: no %s %s table for %s or any device it may borrow from (built-in tuned/, BATCHLAS_TUNED_DIR)\n", op.Name(), dt, dev.Key)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -24,16 +25,23 @@ func parseGridFlag(s string) (gridFlag, error) {
 	case "":
 		return gridFlag{}, fmt.Errorf("--grid: want quick, full or key=v1:v2:... (comma-separated)")
 	}
+	if len(s) > maxGridFlagLen {
+		return gridFlag{}, fmt.Errorf("--grid %s: want at most %d bytes (quick, full or key=v1:v2:..., at most %d values per key)", quote.Q(s), maxGridFlagLen, maxGridValues)
+	}
 	g := gridFlag{name: "custom", custom: map[string][]string{}, text: s}
 	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
 		k, v, ok := strings.Cut(part, "=")
 		if !ok || k == "" || v == "" {
-			return gridFlag{}, fmt.Errorf("--grid: %q: want key=v1:v2:...", part)
+			return gridFlag{}, fmt.Errorf("--grid: %s: want key=v1:v2:...", quote.Q(part))
 		}
 		if _, dup := g.custom[k]; dup {
-			return gridFlag{}, fmt.Errorf("--grid: key %s given twice", k)
+			return gridFlag{}, fmt.Errorf("--grid: key %s given twice", quote.Q(k))
 		}
-		g.custom[k] = strings.Split(v, ":")
+		vs := strings.Split(v, ":")
+		if len(vs) > maxGridValues {
+			return gridFlag{}, fmt.Errorf("--grid: key %s has %d values; want at most %d per key", quote.Q(k), len(vs), maxGridValues)
+		}
+		g.custom[k] = vs
 	}
 	return g, nil
 }
@@ -79,6 +87,14 @@ func expandGrid(op *sel.Op, g gridFlag) ([]cell, error) {
 			}
 		}
 		values[i] = vs
+	}
+	// The product is bounded before a cell is made: thousands of values
+	// per axis multiply to more cells than memory holds.
+	total := 1
+	for i, vs := range values {
+		if total *= len(vs); total > maxGridCells {
+			return nil, fmt.Errorf("%s: grid: the axes up to %s make more than %d cells; want at most %d (fewer values per key in --grid)", op.Name(), keys[i].Name, maxGridCells, maxGridCells)
+		}
 	}
 	var cells []cell
 	cur := make([]string, len(keys))

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/batchlas-go/batchlas/internal/quote"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -64,6 +66,12 @@ type ledger struct {
 	invalid []string
 }
 
+// ledgerLimit bounds a ledger file. A record is one measured cell (its
+// entries and timings, a few hundred bytes); a full run of every op and
+// dtype with refinement writes a few MB. The ledger is read line by line,
+// so the bound is on time, not on memory beyond one line.
+var ledgerLimit = safefile.Limit{Max: 256 << 20, Noun: "a ledger", Text: "256 MiB"}
+
 // openLedger reads the records of an earlier run that still apply: same
 // op, device, revision and kernels hash. Lines may be of any length. A
 // torn last line (the process died while writing it) is ignored. A record
@@ -75,7 +83,7 @@ type ledger struct {
 func openLedger(dir string, op *sel.Op, device string, revision int, kernels string) (*ledger, error) {
 	name := op.Name()
 	l := &ledger{path: filepath.Join(dir, name+"."+device+".ledger.jsonl"), done: map[string]cellResult{}}
-	f, err := os.Open(l.path)
+	f, err := safefile.OpenRead(l.path, ledgerLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return l, os.MkdirAll(dir, 0o755)
 	}
@@ -138,7 +146,7 @@ func (l *ledger) read(data []byte, line int, op *sel.Op, device string, revision
 func validRecord(op *sel.Op, r cellResult) error {
 	cands := op.Candidates(r.DType)
 	if len(cands) == 0 {
-		return fmt.Errorf("%s has no %q candidates", op.Name(), r.DType)
+		return fmt.Errorf("%s has no %s candidates", op.Name(), quote.Q(string(r.DType)))
 	}
 	keys := op.Keys()
 	if len(r.Vals) != len(keys) {
@@ -153,7 +161,7 @@ func validRecord(op *sel.Op, r cellResult) error {
 		return slices.ContainsFunc(cands, func(c sel.Choice) bool { return c.String() == s })
 	}
 	notCand := func(what, s string) error {
-		return fmt.Errorf("%s %q is not a %s candidate of %s (candidates: %s)", what, s, r.DType, op.Name(), spellingList(cands))
+		return fmt.Errorf("%s %s is not a %s candidate of %s (candidates: %s)", what, quote.Q(s), r.DType, op.Name(), spellingList(cands))
 	}
 	seen := map[string]bool{}
 	for _, e := range r.Entries {
@@ -161,11 +169,11 @@ func validRecord(op *sel.Op, r cellResult) error {
 			return notCand("entry", e.Spelling)
 		}
 		if seen[e.Spelling] {
-			return fmt.Errorf("entry %q is listed twice", e.Spelling)
+			return fmt.Errorf("entry %s is listed twice", quote.Q(e.Spelling))
 		}
 		seen[e.Spelling] = true
 		if math.IsNaN(e.MS) || math.IsInf(e.MS, 0) || e.MS < 0 {
-			return fmt.Errorf("entry %q: time %v ms is not a finite, non-negative number", e.Spelling, e.MS)
+			return fmt.Errorf("entry %s: time %.4g ms is not a finite, non-negative number", quote.Q(e.Spelling), e.MS)
 		}
 	}
 	for _, n := range slices.Concat(r.Skipped, r.Bad) {
@@ -206,7 +214,7 @@ func (l *ledger) record(r cellResult) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := safefile.OpenAppend(l.path)
 	if err != nil {
 		return err
 	}
@@ -236,7 +244,7 @@ func endLine(f *os.File) error {
 	if last[0] == '\n' {
 		return nil
 	}
-	w, err := os.OpenFile(f.Name(), os.O_WRONLY|os.O_APPEND, 0)
+	w, err := safefile.OpenAppend(f.Name())
 	if err != nil {
 		return err
 	}

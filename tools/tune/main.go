@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
 
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -66,7 +70,7 @@ func mainCode(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		if len(args) > 2 || findCommand(args[1]) == nil {
-			fmt.Fprintf(stderr, "tune help: want one command name, got %q\n\n", args[1:])
+			fmt.Fprintf(stderr, "tune help: want one command name, got %s\n\n", quoteList(args[1:]))
 			usage(stderr)
 			return 2
 		}
@@ -76,7 +80,7 @@ func mainCode(args []string, stdout, stderr io.Writer) int {
 	}
 	c := findCommand(args[0])
 	if c == nil {
-		fmt.Fprintf(stderr, "tune: unknown command %q\n\n", args[0])
+		fmt.Fprintf(stderr, "tune: unknown command %s\n\n", quote.Q(args[0]))
 		usage(stderr)
 		return 2
 	}
@@ -90,7 +94,9 @@ func mainCode(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ee):
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "tune %s: %v\n", c.name, err)
+	// The last guard on a message's size: values are quoted and cut where
+	// they are written, this bounds one that lists many.
+	fmt.Fprintf(stderr, "%s\n", quote.Message(fmt.Sprintf("tune %s: %v", c.name, err)))
 	return 1
 }
 
@@ -119,6 +125,7 @@ type cmdFlags struct {
 	*pflag.FlagSet
 	name, synopsis string
 	notes          []func(io.Writer)
+	checks         []flagCheck // accepted ranges (flagcheck.go)
 	stdout, stderr io.Writer
 }
 
@@ -149,16 +156,42 @@ func (f *cmdFlags) printUsage(w io.Writer) {
 	}
 }
 
-// parse parses the command line. A wrong flag prints the usage on stderr
-// and says where the full help is.
+// parse parses the command line and checks every flag given against its
+// accepted range. A wrong flag prints the usage on stderr and says where
+// the full help is.
 func (f *cmdFlags) parse(args []string) error {
+	if flagSetHook != nil {
+		flagSetHook(f)
+	}
 	err := f.Parse(args)
-	if err == nil || errors.Is(err, pflag.ErrHelp) {
+	if errors.Is(err, pflag.ErrHelp) {
 		return err
 	}
+	if err == nil {
+		return f.checkFlags()
+	}
 	f.printUsage(f.stderr)
-	return fmt.Errorf("%w (go run ./tools/tune help %s)", err, f.name)
+	return fmt.Errorf("%s (go run ./tools/tune help %s)", cutQuoted(err.Error()), f.name)
 }
+
+// quotedRE matches a double-quoted value in a message of the flag parser.
+var quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// cutQuoted cuts every quoted value of a flag parser's message at 80 bytes
+// (pflag repeats a bad value twice, whole: a 120 KB value made a 240 KB
+// message).
+func cutQuoted(msg string) string {
+	return quotedRE.ReplaceAllStringFunc(msg, func(q string) string {
+		if v, err := strconv.Unquote(q); err == nil {
+			return quote.Q(v)
+		}
+		return quote.Cut(q)
+	})
+}
+
+// flagSetHook, when set (by tests), sees every command's flag set as it
+// is parsed.
+var flagSetHook func(*cmdFlags)
 
 // usageError reports a wrong invocation: the usage on stderr, then the
 // error.
@@ -177,7 +210,7 @@ func opByName(name string) (*sel.Op, error) {
 	for _, op := range sel.Ops() {
 		names = append(names, op.Name())
 	}
-	return nil, fmt.Errorf("no op %q (linked: %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("no op %s (linked: %s)", quote.Q(name), strings.Join(names, ", "))
 }
 
 // keysNote is the usage paragraph listing each op's keys with the values

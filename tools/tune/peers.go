@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -94,7 +96,7 @@ func peerShapes(name string) ([]string, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("--shapes: %q: want default or all", name)
+	return nil, fmt.Errorf("--shapes: %s: want default or all", quote.Q(name))
 }
 
 // peerCase is one call shape as the numpy script reads it (and, decoded
@@ -109,18 +111,34 @@ type peerCase struct {
 	Seed     uint64            `json:"seed"`
 }
 
-// numpyResult is the numpy script's answer for one case: a time, or why
-// there is none.
+// numpyResult is the numpy script's answer for one case: the time of its
+// fastest recipe (Recipe, spelled Call), or why there is none, and every
+// recipe it tried.
 type numpyResult struct {
-	MS    float64 `json:"ms"`
-	Calls int     `json:"calls"`
-	Call  string  `json:"call"`
-	Error string  `json:"error,omitempty"`
+	MS     float64    `json:"ms"`
+	Calls  int        `json:"calls"`
+	Call   string     `json:"call"`
+	Recipe string     `json:"recipe,omitempty"`
+	Tried  []numpyTry `json:"tried,omitempty"`
+	Error  string     `json:"error,omitempty"`
+}
+
+// numpyTry is one recipe of a case as the script timed it: its time, or
+// (Screened) the time of one call that put it past the script's screening
+// ratio, or why it failed.
+type numpyTry struct {
+	Recipe   string  `json:"recipe"`
+	Call     string  `json:"call"`
+	MS       float64 `json:"ms,omitempty"`
+	Calls    int     `json:"calls,omitempty"`
+	Screened bool    `json:"screened,omitempty"`
+	Error    string  `json:"error,omitempty"`
 }
 
 // numpyReport is the numpy script's whole answer.
 type numpyReport struct {
 	Numpy   string        `json:"numpy"`
+	Scipy   string        `json:"scipy"`
 	BLAS    string        `json:"blas"`
 	Results []numpyResult `json:"results"`
 }
@@ -159,17 +177,53 @@ func decodePeerCases(data []byte) ([]peerCase, error) {
 	return out, err
 }
 
-// decodeNumpyReport reads the numpy script's answer, which must hold one
-// result per case.
+// decodeNumpyReport reads the numpy script's answer, which must hold
+// exactly one result per case (an extra result would shift every later
+// one onto the wrong shape), and checks each result: a time is finite and
+// positive from at least one call, and it is the fastest recipe the
+// script timed fully (checkNumpyResult).
 func decodeNumpyReport(data []byte, cases int) (numpyReport, error) {
 	var rep numpyReport
 	if err := json.Unmarshal(data, &rep); err != nil {
-		return rep, fmt.Errorf("reading the numpy script's answer: %w", err)
+		return rep, fmt.Errorf("reading the numpy script's answer: %s", quote.Message(err.Error()))
 	}
 	if len(rep.Results) != cases {
 		return rep, fmt.Errorf("the numpy script answered %d results for %d cases", len(rep.Results), cases)
 	}
+	for i, r := range rep.Results {
+		if err := checkNumpyResult(r); err != nil {
+			return rep, fmt.Errorf("the numpy script's result %d: %w", i+1, err)
+		}
+	}
 	return rep, nil
+}
+
+// checkNumpyResult refuses a result the table cannot show as numpy's
+// fastest way to do the job.
+func checkNumpyResult(r numpyResult) error {
+	if r.Error != "" {
+		return nil
+	}
+	if !(r.MS > 0) || math.IsInf(r.MS, 0) || r.Calls < 1 {
+		return fmt.Errorf("time %g ms over %d calls: want a positive finite time from at least one call", r.MS, r.Calls)
+	}
+	if len(r.Tried) == 0 {
+		return nil // a script of one recipe per op, before the recipes
+	}
+	found := false
+	for _, tr := range r.Tried {
+		if tr.Error != "" || tr.Screened {
+			continue
+		}
+		if tr.MS < r.MS {
+			return fmt.Errorf("recipe %s took %g ms, faster than the %g ms reported (%s): the fastest must be reported", quote.Q(tr.Recipe), tr.MS, r.MS, quote.Q(r.Recipe))
+		}
+		found = found || (tr.Recipe == r.Recipe && tr.MS == r.MS)
+	}
+	if !found {
+		return fmt.Errorf("the reported recipe %s (%g ms) is not among the recipes timed", quote.Q(r.Recipe), r.MS)
+	}
+	return nil
 }
 
 // resolvePeerShapes turns shape lines into runs of this tuner, keeping
@@ -180,7 +234,7 @@ func resolvePeerShapes(lines []string, dtypes []sel.DType, ops []string, maxByte
 	for _, line := range lines {
 		f := strings.Fields(line)
 		if len(f) < 2 {
-			return nil, nil, fmt.Errorf("shape %q: want OP DTYPE key=value...", line)
+			return nil, nil, fmt.Errorf("shape %s: want OP DTYPE key=value...", quote.Q(line))
 		}
 		name, dt := strings.ToLower(f[0]), sel.DType(f[1])
 		if !slices.Contains(dtypes, dt) || (ops != nil && !slices.Contains(ops, name)) {
@@ -192,11 +246,11 @@ func resolvePeerShapes(lines []string, dtypes []sel.DType, ops []string, maxByte
 			continue
 		}
 		if !slices.Contains(t.op.DTypes(), dt) {
-			return nil, nil, fmt.Errorf("shape %q: %s has no dtype %s (dtypes: %s)", line, name, dt, dtypeList(t.op))
+			return nil, nil, fmt.Errorf("shape %s: %s has no dtype %s (dtypes: %s)", quote.Q(line), name, quote.Q(string(dt)), dtypeList(t.op))
 		}
 		c, err := parseCellArgs(t.op, f[2:])
 		if err != nil {
-			return nil, nil, fmt.Errorf("shape %q: %w", line, err)
+			return nil, nil, fmt.Errorf("shape %s: %w", quote.Q(line), err)
 		}
 		if err := memoryErr(t, dt, c, maxBytes); err != nil {
 			notes = append(notes, fmt.Sprintf("%s: skipped, %v", line, err))
@@ -432,16 +486,18 @@ type peerRow struct {
 	autoMS       float64
 	floorMS      float64
 	flops        float64
-	peakGF       float64 // the measured FMA peak of dt (fmaPeak), 0 if none
-	kernel       string  // the kernel the automatic call ran
-	numpyCall    string  // what was timed on numpy's side
-	numpyThreads int     // the OpenBLAS threads of numpy's time
-	why          string  // why a time is missing
+	peakGF       float64    // the measured FMA peak of dt (fmaPeak), 0 if none
+	kernel       string     // the kernel the automatic call ran
+	numpyCall    string     // what was timed on numpy's side: the fastest recipe's spelling
+	numpyRecipe  string     // the fastest recipe's short name
+	numpyTried   []numpyTry // every recipe timed, for the notes
+	numpyThreads int        // the OpenBLAS threads of numpy's time
+	why          string     // why a time is missing
 }
 
 // peerHeader is the table's header: the ratio reads "batchlas is this
 // many times as fast as numpy".
-var peerHeader = []string{"op", "dtype", "shape", "numpy ms", "numpy threads", "batchlas ms", "speed vs numpy", "GFLOP/s", "of peak", "copy floor ms", "vs floor", "batchlas kernel"}
+var peerHeader = []string{"op", "dtype", "shape", "numpy ms", "numpy threads", "numpy recipe", "batchlas ms", "speed vs numpy", "GFLOP/s", "of peak", "copy floor ms", "vs floor", "batchlas kernel"}
 
 // cells formats a row; missing numbers read "-".
 func (r peerRow) cells() []string {
@@ -456,6 +512,7 @@ func (r peerRow) cells() []string {
 		r.op, string(r.dt), r.shape,
 		num(has(r.numpyMS), formatPeerMS(r.numpyMS)),
 		num(has(r.numpyMS) && r.numpyThreads > 0, strconv.Itoa(r.numpyThreads)),
+		num(has(r.numpyMS) && r.numpyRecipe != "", r.numpyRecipe),
 		num(has(r.autoMS), formatPeerMS(r.autoMS)),
 		num(has(r.numpyMS) && has(r.autoMS), fmt.Sprintf("%.2fx", r.numpyMS/r.autoMS)),
 		num(has(r.autoMS) && r.flops > 0, fmt.Sprintf("%.2f", r.flops/(r.autoMS*1e6))),
@@ -466,10 +523,10 @@ func (r peerRow) cells() []string {
 	}
 }
 
-// formatPeerMS writes a time with four significant digits, never as an
-// exponent.
+// formatPeerMS writes a time with four significant digits, as an exponent
+// only past 1e9 ms.
 func formatPeerMS(ms float64) string {
-	if ms >= 1000 {
+	if ms >= 1000 && ms < 1e9 {
 		return strconv.FormatFloat(ms, 'f', 0, 64)
 	}
 	return formatMS(ms)
@@ -482,7 +539,10 @@ func printPeerTable(w io.Writer, rows []peerRow, markdown bool) {
 	for _, r := range rows {
 		lines = append(lines, r.cells())
 	}
-	const textCols = 3 // op, dtype, shape: left-aligned
+	// op, dtype, shape and the recipe (a name) are left-aligned.
+	const textCols = 3
+	recipeCol := slices.Index(peerHeader, "numpy recipe")
+	left := func(j, n int) bool { return j < textCols || j == recipeCol || j == n-1 }
 	if markdown {
 		for i, l := range lines {
 			fmt.Fprintf(w, "| %s |\n", strings.Join(l, " | "))
@@ -490,7 +550,7 @@ func printPeerTable(w io.Writer, rows []peerRow, markdown bool) {
 				sep := make([]string, len(l))
 				for j := range sep {
 					sep[j] = "---:"
-					if j < textCols || j == len(l)-1 {
+					if left(j, len(l)) {
 						sep[j] = "---"
 					}
 				}
@@ -512,7 +572,7 @@ func printPeerTable(w io.Writer, rows []peerRow, markdown bool) {
 				b.WriteString("  ")
 			}
 			pad := strings.Repeat(" ", width[j]-len(s))
-			if j < textCols || j == len(l)-1 {
+			if left(j, len(l)) {
 				b.WriteString(s + pad)
 			} else {
 				b.WriteString(pad + s)
@@ -529,11 +589,35 @@ func printPeerNotes(w io.Writer, rows []peerRow, notes []string) {
 	fmt.Fprintln(w, "speed vs numpy: numpy ms / batchlas ms (above 1: batchlas is faster). vs floor: batchlas ms / copy floor ms,")
 	fmt.Fprintln(w, "the floor being Go's copy of the bytes one call must read and write. Times are the best of the timings.")
 	fmt.Fprintln(w, "of peak: GFLOP/s / the FMA peak on the machine line, measured in the same run.")
-	seen := map[string]bool{}
+	fmt.Fprintln(w, "numpy recipe: the fastest of the ways to do the job that were timed in this run (below, per op).")
+	// Per op, each recipe's spelling, once.
+	var ops []string
+	spelled := map[string][]string{}
 	for _, r := range rows {
-		if r.numpyCall != "" && !seen[r.op] {
-			seen[r.op] = true
-			fmt.Fprintf(w, "numpy %s: %s\n", r.op, r.numpyCall)
+		tried := r.numpyTried
+		if len(tried) == 0 && r.numpyCall != "" {
+			tried = []numpyTry{{Recipe: r.numpyRecipe, Call: r.numpyCall}}
+		}
+		for _, tr := range tried {
+			s := tr.Call
+			if tr.Recipe != "" {
+				s = tr.Recipe + " = " + tr.Call
+			}
+			if !slices.Contains(ops, r.op) {
+				ops = append(ops, r.op)
+			}
+			if !slices.Contains(spelled[r.op], s) {
+				spelled[r.op] = append(spelled[r.op], s)
+			}
+		}
+	}
+	for _, op := range ops {
+		fmt.Fprintf(w, "numpy %s: %s\n", op, strings.Join(spelled[op], "; "))
+	}
+	// Per row of more than one recipe, what each took.
+	for _, r := range rows {
+		if len(r.numpyTried) > 1 {
+			fmt.Fprintf(w, "%s %s %s: numpy recipes: %s\n", r.op, r.dt, r.shape, triedText(r.numpyTried))
 		}
 	}
 	for _, r := range rows {
@@ -546,6 +630,24 @@ func printPeerNotes(w io.Writer, rows []peerRow, notes []string) {
 	}
 }
 
+// triedText lists the recipes of a row with their times, fastest first
+// as the script timed them: "solve 57.6 ms, cho_factor+cho_solve loop
+// 80.1 ms, cholesky+2 solve >154 ms (one call: screened)".
+func triedText(tried []numpyTry) string {
+	var parts []string
+	for _, tr := range tried {
+		switch {
+		case tr.Error != "":
+			parts = append(parts, fmt.Sprintf("%s failed (%s)", tr.Recipe, quote.Cut(tr.Error)))
+		case tr.Screened:
+			parts = append(parts, fmt.Sprintf("%s >%s ms (one call: screened)", tr.Recipe, formatPeerMS(tr.MS)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s ms", tr.Recipe, formatPeerMS(tr.MS)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // machineLine says what the comparison ran on: the CPU, Go, numpy and its
 // BLAS.
 func machineLine(rep numpyReport, threads []int) string {
@@ -555,8 +657,12 @@ func machineLine(rep numpyReport, threads []int) string {
 	for _, t := range threads {
 		ts = append(ts, strconv.Itoa(t))
 	}
-	return fmt.Sprintf("machine: %s (%d cores, %s); %s GOMAXPROCS=%d; numpy %s, %s (OPENBLAS_NUM_THREADS=%s: the fastest per shape)",
-		cpu, d.Cores, d.Key, runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, rep.BLAS, strings.Join(ts, ","))
+	scipy := "no scipy (its recipes not timed)"
+	if rep.Scipy != "" {
+		scipy = "scipy " + rep.Scipy
+	}
+	return fmt.Sprintf("machine: %s (%d cores, %s); %s GOMAXPROCS=%d; numpy %s, %s, %s (OPENBLAS_NUM_THREADS=%s: the fastest per shape)",
+		cpu, d.Cores, d.Key, runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, scipy, rep.BLAS, strings.Join(ts, ","))
 }
 
 // measurePeaks measures the FMA peak of each dtype on the call's default
@@ -593,8 +699,8 @@ func parseThreadList(s string, cores int) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%q: want thread counts of at least 1, comma-separated", f)
+		if err != nil || n < 1 || n > maxThreads {
+			return nil, fmt.Errorf("%s: want thread counts from 1 to %d, comma-separated", quote.Q(f), maxThreads)
 		}
 		if !slices.Contains(out, n) {
 			out = append(out, n)
@@ -627,7 +733,7 @@ func fasterNumpy(best, r numpyReport, th int, threads []int) numpyReport {
 // cpuModel is the CPU's model name from /proc/cpuinfo, or the name the
 // host detection reads where there is none.
 func cpuModel() string {
-	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+	if data, err := safefile.ReadFile("/proc/cpuinfo", procLimit); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			name, v, ok := strings.Cut(line, ":")
 			if ok && strings.TrimSpace(name) == "model name" {
@@ -648,10 +754,13 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 	python := fs.String("python", "/usr/bin/python3", "the Python interpreter with numpy")
 	threadList := fs.String("numpy-threads", "", "OpenBLAS thread counts numpy is timed with (OPENBLAS_NUM_THREADS), comma-separated; each shape keeps numpy's fastest (default: 1 and the host's cores)")
 	markdown := fs.Bool("markdown", false, "print the table as Markdown")
-	maxBytes := maxBytesFlag(fs.FlagSet)
+	maxBytes := maxBytesFlag(fs)
 	reps := fs.Int("reps", 5, "timings per shape on each side (the best is kept)")
 	target := fs.Duration("target", time.Millisecond, "least duration of one timing; fast calls are repeated to reach it")
 	seed := fs.Uint64("seed", 1, "seed of the random inputs")
+	repsTargetChecks(fs, reps, target)
+	fs.anyValue("seed")
+	fs.check("case", fmt.Sprintf("at most %d shapes", maxCases), func() bool { return len(cases) <= maxCases })
 	fs.note(func(w io.Writer) {
 		fmt.Fprintf(w, "Times numpy (%s, run by --python) and the\n", peersScript)
 		fmt.Fprintln(w, "automatic call of batchlas on the same call shapes in one run, and Go's copy")
@@ -660,7 +769,9 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(w, "the best is kept. numpy runs once per OPENBLAS_NUM_THREADS of --numpy-threads")
 		fmt.Fprintln(w, "(one thread is fastest on many small calls, all cores on one big one) and each")
 		fmt.Fprintln(w, "shape keeps its fastest; OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed")
-		fmt.Fprintln(w, "from its environment.")
+		fmt.Fprintln(w, "from its environment. numpy's time is the fastest of the ways to do the job")
+		fmt.Fprintln(w, "(numpy's batched call, scipy's per matrix), all timed in the run; the \"numpy")
+		fmt.Fprintln(w, "recipe\" column names it and the notes list what each took.")
 		fmt.Fprintln(w, "`make bench-peers` runs the default list.")
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "default shapes (an op this build has no spec for is skipped with a note):")
@@ -673,7 +784,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fs.usageError("unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	threads, err := parseThreadList(*threadList, batchlas.Host().Cores)
 	if err != nil {
@@ -705,12 +816,12 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		}
 		for _, name := range ops {
 			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(strings.ToLower(l), name+" ") }) {
-				return fs.usageError("--op: no shape of op %q in the list", name)
+				return fs.usageError("--op: no shape of op %s in the list", quote.Q(name))
 			}
 		}
 	}
 	ms := measureSettings{proto: defaultProtocol(), seed: *seed, maxBytes: *maxBytes}
-	ms.proto.reps, ms.proto.target = max(1, *reps), max(time.Microsecond, *target)
+	ms.proto.reps, ms.proto.target = *reps, *target
 	runs, notes, err := resolvePeerShapes(lines, dts, ops, *maxBytes)
 	if err != nil {
 		return err
@@ -750,6 +861,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 			row.why = "numpy: " + res.Error
 		} else {
 			row.numpyMS, row.numpyCall, row.numpyThreads = res.MS, res.Call, numpyThreads[i]
+			row.numpyRecipe, row.numpyTried = res.Recipe, res.Tried
 		}
 		fmt.Fprintf(stderr, "peers: timing %s with batchlas...\n", r)
 		auto, kernel, err := timeAuto(ctx, r, ms)

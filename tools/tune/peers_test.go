@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -96,6 +97,10 @@ func TestNumpyReportNeedsOneResultPerCase(t *testing.T) {
 	}}, rep)
 	_, err = decodeNumpyReport([]byte(`{"results":[]}`), 1)
 	assert.ErrorContains(t, err, "answered 0 results for 1 cases")
+	// An extra result is refused too: it would shift the times of every
+	// later shape onto the wrong row.
+	_, err = decodeNumpyReport([]byte(`{"results":[{"ms":1,"calls":1},{"ms":2,"calls":1},{"ms":3,"calls":1}]}`), 2)
+	assert.ErrorContains(t, err, "answered 3 results for 2 cases")
 	_, err = decodeNumpyReport([]byte(`Traceback`), 1)
 	assert.ErrorContains(t, err, "reading the numpy script's answer")
 }
@@ -104,9 +109,11 @@ func testRows() []peerRow {
 	nan := math.NaN()
 	return []peerRow{
 		{op: "gemm", dt: sel.Float64, shape: "ta=N tb=N m=8 n=8 k=8 batch=65536", numpyMS: 4, autoMS: 2, floorMS: 0.5,
-			flops: 2 * 8 * 8 * 8 * 65536, peakGF: 67.1, kernel: "packed:kc=128", numpyCall: "np.matmul(a, b, out=c)", numpyThreads: 2},
+			flops: 2 * 8 * 8 * 8 * 65536, peakGF: 67.1, kernel: "packed:kc=128", numpyCall: "np.matmul(a, b, out=c)", numpyRecipe: "matmul", numpyThreads: 2},
 		{op: "potrf", dt: sel.Float32, shape: "uplo=L n=256 batch=64", numpyMS: 1234.5678, autoMS: nan, floorMS: 0.25,
-			flops: 1e6, numpyCall: "np.linalg.cholesky(a)", why: "batchlas: BAD RESULT: matrix 0"},
+			flops: 1e6, numpyCall: "np.linalg.cholesky(a)", numpyRecipe: "cholesky", why: "batchlas: BAD RESULT: matrix 0",
+			numpyTried: []numpyTry{{Recipe: "cholesky", Call: "np.linalg.cholesky(a)", MS: 1234.5678, Calls: 1},
+				{Recipe: "cho_factor loop", Call: "scipy.linalg.cho_factor(a_i, lower=True) per matrix", MS: 9000, Calls: 1, Screened: true}}},
 	}
 }
 
@@ -120,8 +127,8 @@ func TestPeerTableText(t *testing.T) {
 	// took 4 times the floor; 2*8^3*65536 flops in 2 ms, half of a
 	// 67.1 GFLOP/s peak (potrf's row has no peak).
 	// numpy's time came from 2 OpenBLAS threads; potrf's row has none.
-	assert.Regexp(t, `^gemm +float64 +ta=N tb=N m=8 n=8 k=8 batch=65536 +4 +2 +2 +2\.00x +33\.55 +50% +0\.5 +4\.0x +packed:kc=128$`, lines[1])
-	assert.Regexp(t, `^potrf +float32 +uplo=L n=256 batch=64 +1235 +- +- +- +- +- +0\.25 +- +-$`, lines[2])
+	assert.Regexp(t, `^gemm +float64 +ta=N tb=N m=8 n=8 k=8 batch=65536 +4 +2 +matmul +2 +2\.00x +33\.55 +50% +0\.5 +4\.0x +packed:kc=128$`, lines[1])
+	assert.Regexp(t, `^potrf +float32 +uplo=L n=256 batch=64 +1235 +- +cholesky +- +- +- +- +0\.25 +- +-$`, lines[2])
 	// Columns line up: every line is as wide as the header up to the
 	// last column.
 	at := strings.Index(lines[0], "batchlas kernel")
@@ -129,8 +136,9 @@ func TestPeerTableText(t *testing.T) {
 
 	b.Reset()
 	printPeerNotes(&b, testRows(), []string{"syev ...: skipped"})
-	assert.Contains(t, b.String(), "numpy gemm: np.matmul(a, b, out=c)\n")
-	assert.Contains(t, b.String(), "numpy potrf: np.linalg.cholesky(a)\n")
+	assert.Contains(t, b.String(), "numpy gemm: matmul = np.matmul(a, b, out=c)\n")
+	assert.Contains(t, b.String(), "numpy potrf: cholesky = np.linalg.cholesky(a); cho_factor loop = scipy.linalg.cho_factor(a_i, lower=True) per matrix\n")
+	assert.Contains(t, b.String(), "potrf float32 uplo=L n=256 batch=64: numpy recipes: cholesky 1235 ms, cho_factor loop >9000 ms (one call: screened)\n")
 	assert.Contains(t, b.String(), "potrf float32 uplo=L n=256 batch=64: batchlas: BAD RESULT: matrix 0\n")
 	assert.Contains(t, b.String(), "syev ...: skipped\n")
 }
@@ -139,10 +147,10 @@ func TestPeerTableMarkdown(t *testing.T) {
 	var b bytes.Buffer
 	printPeerTable(&b, testRows(), true)
 	assert.Equal(t, ""+
-		"| op | dtype | shape | numpy ms | numpy threads | batchlas ms | speed vs numpy | GFLOP/s | of peak | copy floor ms | vs floor | batchlas kernel |\n"+
-		"|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"+
-		"| gemm | float64 | ta=N tb=N m=8 n=8 k=8 batch=65536 | 4 | 2 | 2 | 2.00x | 33.55 | 50% | 0.5 | 4.0x | packed:kc=128 |\n"+
-		"| potrf | float32 | uplo=L n=256 batch=64 | 1235 | - | - | - | - | - | 0.25 | - | - |\n",
+		"| op | dtype | shape | numpy ms | numpy threads | numpy recipe | batchlas ms | speed vs numpy | GFLOP/s | of peak | copy floor ms | vs floor | batchlas kernel |\n"+
+		"|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|\n"+
+		"| gemm | float64 | ta=N tb=N m=8 n=8 k=8 batch=65536 | 4 | 2 | matmul | 2 | 2.00x | 33.55 | 50% | 0.5 | 4.0x | packed:kc=128 |\n"+
+		"| potrf | float32 | uplo=L n=256 batch=64 | 1235 | - | cholesky | - | - | - | - | 0.25 | - | - |\n",
 		b.String())
 }
 
@@ -241,8 +249,9 @@ func TestPeersUsageErrors(t *testing.T) {
 		{[]string{"--shapes", "all", "--case", smallCase}, "--case and --shapes: give one"},
 		{[]string{"--op", "nosuch"}, `--op: no shape of op "nosuch" in the list`},
 		{[]string{"--dtype", "float16"}, `--dtype: "float16"`},
-		{[]string{"--numpy-threads", "0"}, `--numpy-threads: "0": want thread counts of at least 1`},
-		{[]string{"--numpy-threads", "1,x"}, `--numpy-threads: "x": want thread counts of at least 1`},
+		{[]string{"--numpy-threads", "0"}, `--numpy-threads: "0": want thread counts from 1 to 4096`},
+		{[]string{"--numpy-threads", "1,x"}, `--numpy-threads: "x": want thread counts from 1 to 4096`},
+		{[]string{"--numpy-threads", "4097"}, `--numpy-threads: "4097": want thread counts from 1 to 4096`},
 		{[]string{"--nosuch"}, "unknown flag: --nosuch (go run ./tools/tune help peers)"},
 		{[]string{"extra"}, `unexpected arguments ["extra"]`},
 		{[]string{"--case", "potrf float64 uplo=L n=4"}, "missing key(s) batch"},
@@ -297,5 +306,88 @@ func TestFMAPeak(t *testing.T) {
 		assert.Contains(t, []int{256, 512}, width)
 		assert.Greater(t, gf, 0.0)
 		assert.False(t, math.IsInf(gf, 0) || math.IsNaN(gf))
+	}
+}
+
+// The numpy side's results are verified: a time is positive and finite
+// from at least one call, and the reported recipe is the fastest of those
+// timed in full (a screened or failed one does not count), so the table
+// never shows a slower spelling than numpy's best.
+func TestNumpyResultsAreVerified(t *testing.T) {
+	tried := func(ts ...numpyTry) []numpyTry { return ts }
+	solve := numpyTry{Recipe: "solve", Call: "np.linalg.solve(a, b)", MS: 57.6, Calls: 1}
+	loop := numpyTry{Recipe: "cho_factor+cho_solve loop", Call: "...", MS: 80.1, Calls: 1}
+	chol := numpyTry{Recipe: "cholesky+2 solve", Call: "...", MS: 154, Calls: 1}
+	for _, tc := range []struct {
+		r    numpyResult
+		want string // "" for a result that must pass
+	}{
+		{numpyResult{MS: 57.6, Calls: 1, Recipe: "solve", Tried: tried(solve, loop, chol)}, ""},
+		{numpyResult{MS: 57.6, Calls: 1, Recipe: "solve", Tried: tried(solve, numpyTry{Recipe: "x", MS: 1, Screened: true}, numpyTry{Recipe: "y", Error: "boom"})}, ""},
+		{numpyResult{Error: "no recipe"}, ""},
+		{numpyResult{MS: 1.5, Calls: 2}, ""}, // one recipe, no list
+		{numpyResult{MS: 154, Calls: 1, Recipe: "cholesky+2 solve", Tried: tried(solve, loop, chol)}, `recipe "solve" took 57.6 ms, faster than the 154 ms reported`},
+		{numpyResult{MS: 57.6, Calls: 1, Recipe: "other", Tried: tried(solve)}, `the reported recipe "other" (57.6 ms) is not among the recipes timed`},
+		{numpyResult{MS: 0, Calls: 1}, "want a positive finite time"},
+		{numpyResult{MS: -1, Calls: 1}, "want a positive finite time"},
+		{numpyResult{MS: 1, Calls: 0}, "from at least one call"},
+	} {
+		err := checkNumpyResult(tc.r)
+		if tc.want == "" {
+			assert.NoError(t, err, "%+v", tc.r)
+		} else {
+			assert.ErrorContains(t, err, tc.want, "%+v", tc.r)
+		}
+	}
+	_, err := decodeNumpyReport([]byte(`{"results":[{"ms":154,"calls":1,"recipe":"b","tried":[{"recipe":"a","ms":57.6,"calls":1},{"recipe":"b","ms":154,"calls":1}]}]}`), 1)
+	assert.ErrorContains(t, err, `the numpy script's result 1: recipe "a" took 57.6 ms`)
+}
+
+// The numpy script's recipes do the op's job: on one tiny shape of every
+// op and transpose/side/uplo variant, every recipe runs and agrees with
+// the first (the script compares their answers), and the fastest is
+// reported. Needs numpy (and scipy for the loops); skipped without.
+func TestNumpyScriptRecipesAgree(t *testing.T) {
+	const python = "/usr/bin/python3"
+	if _, _, err := runPython(context.Background(), python, nil, nil, "-c", "import numpy"); err != nil {
+		t.Skipf("no numpy for %s: %v", python, err)
+	}
+	root, err := moduleRoot()
+	require.NoError(t, err)
+	var lines []string
+	for _, dt := range []string{"float64", "float32"} {
+		lines = append(lines,
+			"gemm "+dt+" ta=T tb=N m=3 n=4 k=5 batch=3",
+			"potrf "+dt+" uplo=L n=4 batch=3",
+			"trsm "+dt+" side=L uplo=U ta=T diag=N m=4 n=3 batch=3",
+			"trsm "+dt+" side=R uplo=L ta=N diag=U m=3 n=4 batch=3",
+			"getrf "+dt+" n=4 batch=3",
+			"getrs "+dt+" trans=N n=4 nrhs=2 batch=3",
+			"getrs "+dt+" trans=T n=4 nrhs=2 batch=3",
+			"gesv "+dt+" n=4 nrhs=2 batch=3",
+			"potrs "+dt+" uplo=U n=4 nrhs=2 batch=3",
+			"posv "+dt+" uplo=L n=4 nrhs=2 batch=3",
+			"syev "+dt+" jobz=V uplo=L n=4 batch=3",
+			"syev "+dt+" jobz=N uplo=U n=4 batch=3")
+	}
+	runs, notes, err := resolvePeerShapes(lines, bothDTypes, nil, 1<<30)
+	require.NoError(t, err)
+	require.Empty(t, notes)
+	ms := measureSettings{proto: protocol{reps: 1, target: time.Microsecond}, seed: 1}
+	var cases []peerCase
+	for _, r := range runs {
+		cases = append(cases, peerCaseOf(r, ms))
+	}
+	rep, err := timeNumpy(context.Background(), python, filepath.Join(root, peersScript), 1, cases)
+	require.NoError(t, err) // decodeNumpyReport verified each result
+	for i, res := range rep.Results {
+		if rep.Scipy == "" && (runs[i].t.op.Name() == "getrf" || runs[i].t.op.Name() == "getrs") {
+			continue // numpy has no LU: these need scipy
+		}
+		require.Empty(t, res.Error, "%s", runs[i])
+		assert.NotEmpty(t, res.Recipe, "%s", runs[i])
+		for _, tr := range res.Tried {
+			assert.Empty(t, tr.Error, "%s: recipe %s", runs[i], tr.Recipe)
+		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -43,7 +44,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fs.usageError("unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	ts, err := selectTuners(*ops)
 	if err != nil {
@@ -58,7 +59,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("--dir %s: not a directory (give the directory that holds <op>.<device>.txt)", *dir)
 		}
-		fsys, from = os.DirFS(*dir), *dir
+		fsys, from = safefile.DirFS(*dir), *dir
 	}
 	tables, err := readTables(sel.Ops(), fsys)
 	if err != nil {
@@ -79,7 +80,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 					return err
 				}
 				path := filepath.Join(*out, sp.file)
-				if err := writeFileAtomic(path, data); err != nil {
+				if err := safefile.WriteAtomic(path, data); err != nil {
 					return err
 				}
 				fmt.Fprintf(stdout, "wrote %s\n", path)
@@ -124,7 +125,7 @@ func readTables(ops []*sel.Op, fsys fs.FS) ([]namedTable, error) {
 		if i < 0 {
 			continue
 		}
-		data, err := fs.ReadFile(fsys, n)
+		data, err := safefile.ReadFS(fsys, n, safefile.TableLimit)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +173,7 @@ func planPlots(op *sel.Op, t *sel.Table, dt sel.DType) []sectionPlot {
 			caption: fmt.Sprintf("Who wins where: %sthe color at a point is the candidate the table picks for a call of that shape "+
 				"(the first entry of the nearest row), with %s, both on log axes; white dots are the rows measured on that slice.",
 				panels, sl.describe(t.Keys)),
-			render: func() ([]byte, error) { return winnersPlot(op, t, dt, sl, "svg") },
+			render: recoverRender(base+".winners.svg", func() ([]byte, error) { return winnersPlot(op, t, dt, sl, "svg") }),
 		})
 	}
 	if g, ok := gainOf(op, t, dt); ok {
@@ -183,7 +184,7 @@ func planPlots(op *sel.Op, t *sel.Table, dt sel.DType) []sectionPlot {
 				"geometric-mean slowdown over the rows) over the time of the row's winner, sorted from the largest gain; a point "+
 				"(x, y) reads \"on x%% of the rows the table's pick is at least y times faster than always calling %s\" "+
 				"(just under 1: a tie the tie rule gave to a simpler kernel).", g.fixed, g.fixed),
-			render: func() ([]byte, error) { return gainPlot(t, dt, g, "svg") },
+			render: recoverRender(base+".gain.svg", func() ([]byte, error) { return gainPlot(t, dt, g, "svg") }),
 		})
 	}
 	return out
@@ -748,14 +749,47 @@ func gainOf(op *sel.Op, t *sel.Table, dt sel.DType) (gain, bool) {
 	if fixed == "" {
 		return gain{}, false
 	}
-	g := gain{fixed: fixed, geomean: geo}
+	g := gain{fixed: fixed, geomean: clampRatio(geo)}
 	for _, rr := range rrs {
 		if w := rr.row.Entries[0].MS; w > 0 {
-			g.ratios = append(g.ratios, entryMS(rr.row, fixed)/w)
+			if r := clampRatio(entryMS(rr.row, fixed) / w); !math.IsNaN(r) {
+				g.ratios = append(g.ratios, r)
+			}
 		}
 	}
 	sort.Sort(sort.Reverse(sort.Float64Slice(g.ratios)))
 	return g, len(g.ratios) > 0
+}
+
+// The gain axis spans at most [minGainRatio, maxGainRatio]: a ratio past
+// it is drawn at the edge. Any time the loader accepts is a ratio, and
+// 1e-308 over 1e308 underflows to 0, which a log axis cannot place (the
+// plot library panicked: "Values must be greater than 0 for a log scale").
+const (
+	minGainRatio = 1e-6
+	maxGainRatio = 1e6
+)
+
+// clampRatio puts a ratio inside the gain axis; NaN stays NaN for the
+// caller to drop.
+func clampRatio(r float64) float64 {
+	if math.IsNaN(r) {
+		return r
+	}
+	return min(max(r, minGainRatio), maxGainRatio)
+}
+
+// recoverRender turns a panic of the plot library into an error, so that
+// a table the library loads can fail a plot but never crash the tuner.
+func recoverRender(file string, f func() ([]byte, error)) func() ([]byte, error) {
+	return func() (data []byte, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				data, err = nil, fmt.Errorf("drawing %s: the plot library failed: %v", file, r)
+			}
+		}()
+		return f()
+	}
 }
 
 // gainPoints is the most points the gain curve is drawn with: more rows

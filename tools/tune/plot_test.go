@@ -256,6 +256,14 @@ func TestDocsCommandWritesAndChecksPlots(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "tune docs: "+edited+" differs from what the tables give\n")
 	assert.Contains(t, stderr, "run `make docs`")
+
+	// --out naming the existing directory writes tables.md in it (a rename
+	// of the page over the directory failed with "file exists").
+	code, stdout, stderr = tune("docs", "--out", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "wrote "+page+"\n")
+	assert.Contains(t, stdout, "wrote "+edited+"\n")
+	assert.DirExists(t, dir)
 }
 
 // gonum/plot is the tool's dependency only: no package of the library

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -25,13 +26,17 @@ const modulePath = "github.com/batchlas-go/batchlas"
 
 // moduleRoot finds the batchlas checkout the tool runs in, walking up from
 // the working directory. Kernel hashes and docs/tables.md need it.
+// sourceLimit bounds a source file of the checkout read for the kernels
+// hash (and go.mod): the largest is tens of KB.
+var sourceLimit = safefile.Limit{Max: 16 << 20, Noun: "a source file", Text: "16 MiB"}
+
 func moduleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		data, err := safefile.ReadFile(filepath.Join(dir, "go.mod"), sourceLimit)
 		if err == nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("module "+modulePath)) {
 			return dir, nil
 		}
@@ -152,7 +157,7 @@ func kernelsHash(root string, globs []string) (string, error) {
 	}
 	h := sha256.New()
 	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(root, f))
+		data, err := safefile.ReadFile(filepath.Join(root, f), sourceLimit)
 		if err != nil {
 			return "", err
 		}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
+	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -43,17 +45,22 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	budget := fs.Duration("budget", 0, "stop cleanly after this long and write what is complete (0: no limit)")
 	ledgerDir := fs.String("ledger", "", "directory keeping every finished cell, so an interrupted run resumes")
 	plan := fs.Bool("plan", false, "print the cells and an estimated time, and exit")
-	maxFlops, maxBytes := capFlags(fs.FlagSet)
+	maxFlops, maxBytes := capFlags(fs)
 	refine := fs.Bool("refine", true, "measure cells between neighbouring cells whose winners disagree, along every size key")
 	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
-	settings := protocolFlags(fs.FlagSet, defaultProtocol().screen)
+	settings := protocolFlags(fs, defaultProtocol().screen)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
+	fs.durationIn("budget", budget, time.Nanosecond, maxBudget, "no limit")
+	fs.check("refine-max", fmt.Sprintf("a number from 0 to %g, or a negative one for no limit (not NaN or infinite)", maxRefineMax), func() bool {
+		return finite(*refineMax) && *refineMax <= maxRefineMax
+	})
+	fs.check("plan-gflops", fmt.Sprintf("a number above 0 up to %g", maxPlanGFlops), func() bool { return *gflops > 0 && *gflops <= maxPlanGFlops })
 	fs.note(keysNote(tunedOps())) // --grid takes key names and values
 	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, fs.usageError("unexpected arguments %q", fs.Args())
+		return nil, fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	cfg := &runConfig{out: *out, budget: *budget, ledgerDir: *ledgerDir, plan: *plan,
 		caps: cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}, refine: *refine, refineMax: *refineMax,
@@ -77,7 +84,7 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 			found = found || keyIndex(t.op.Keys(), k) >= 0
 		}
 		if !found {
-			return nil, fmt.Errorf("--grid: no selected op has a key %q", k)
+			return nil, fmt.Errorf("--grid: no selected op has a key %s", quote.Q(k))
 		}
 	}
 	if !(*maxFlops > 0) || *maxBytes <= 0 || !(*gflops > 0) {
@@ -425,7 +432,7 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 		prov.extra = append(prov.extra, headerWord{"kept", strings.Join(keptNames, ",")})
 	}
 	doc.header = prov.header()
-	return path, rows, writeFileAtomic(path, doc.bytes())
+	return path, rows, safefile.WriteAtomic(path, doc.bytes())
 }
 
 // useTunedDir points the selection core at dir (BATCHLAS_TUNED_DIR) until
@@ -501,9 +508,9 @@ func keptDTypes(names []string) []sel.DType {
 // not drop another's rows. A table that does not parse, or was written for
 // another revision of the op, keeps nothing.
 func keptSections(path string, op *sel.Op, measured []sel.DType) map[sel.DType][]tableRow {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.TableLimit)
 	if err != nil {
-		return nil
+		return nil // missing, or not a table: the write refuses what is not a file
 	}
 	t, err := sel.ParseTable(filepath.Base(path), data, op)
 	if err != nil || t.Revision != op.Spec().Revision {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -116,12 +117,13 @@ func (t *opTuner) kernelFiles(root string) ([]string, error) {
 
 // hashExempt are the packages of the module an op imports that are not
 // part of its kernels hash: the selection core, its trace lines and its
-// coverage instrument. They decide which kernel a call runs, not what a
+// coverage instrument, and the guarded file access and message cutting
+// they share. They decide which kernel a call runs, not what a
 // pinned candidate computes. The exception is a nested call (potrf's and
 // trsm's blocked kernels call trsm and gemm through their entry points),
 // which picks from the other op's table: re-tuning gemm can change the time
 // of potrf's blocked without changing potrf's hash (docs/tuning.md).
-var hashExempt = []string{"select", "trace", "coverage"}
+var hashExempt = []string{"select", "trace", "coverage", "internal/safefile", "internal/quote"}
 
 var tuners = map[string]*opTuner{}
 
@@ -163,7 +165,7 @@ func selectTuners(list string) ([]*opTuner, error) {
 		}
 		t, ok := tuners[name]
 		if !ok {
-			return nil, fmt.Errorf("--op: no op %q (have: %s, or all)", name, strings.Join(tunerNames(), ", "))
+			return nil, fmt.Errorf("--op: no op %s (have: %s, or all)", quote.Q(name), strings.Join(tunerNames(), ", "))
 		}
 		if !seen[name] {
 			seen[name] = true
@@ -271,7 +273,7 @@ func selectDTypes(list string) ([]sel.DType, error) {
 			}
 		case "":
 		default:
-			return nil, fmt.Errorf("--dtype: %q: want float32, float64 or both comma-separated", s)
+			return nil, fmt.Errorf("--dtype: %s: want float32, float64 or both comma-separated", quote.Q(s))
 		}
 	}
 	if len(out) == 0 {

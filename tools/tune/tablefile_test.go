@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,17 +83,4 @@ func TestCheckTableFindsEveryFailure(t *testing.T) {
 	_, _, problems := checkTable("nosuchop.x86-64-v4.txt", []byte(good))
 	require.Len(t, problems, 1)
 	assert.Contains(t, problems[0], "no op")
-}
-
-func TestWriteFileAtomicReplaces(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "sub", "potrf.x86-64-v4.txt")
-	require.NoError(t, writeFileAtomic(path, []byte("one\n")))
-	require.NoError(t, writeFileAtomic(path, []byte("two\n")))
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, "two\n", string(data))
-	ents, err := os.ReadDir(filepath.Dir(path))
-	require.NoError(t, err)
-	assert.Len(t, ents, 1, "no temporary file is left behind")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"slices"
 	"strconv"
 )
@@ -61,7 +62,13 @@ func roundMS(ms float64) float64 {
 }
 
 // formatMS writes a rounded time in plain decimal notation (no exponent),
-// the way table rows spell it.
+// the way table rows spell it, inside [1e-6, 1e9) ms; outside it (a time
+// the loader accepts from a hand-made table, 1e308) with an exponent, so
+// that a time is never hundreds of digits.
 func formatMS(ms float64) string {
-	return strconv.FormatFloat(roundMS(ms), 'f', -1, 64)
+	r := roundMS(ms)
+	if a := math.Abs(r); a != 0 && (a < 1e-6 || a >= 1e9) {
+		return strconv.FormatFloat(r, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -28,17 +29,21 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "", "validate the tables of this directory (sets BATCHLAS_TUNED_DIR); default: the built-in tables")
 	maxGeo := fs.Float64("max-geomean", 0, "exit non-zero when the geometric-mean slowdown of an op and dtype exceeds this (0: report only)")
 	space := fs.String("space", spaceWhole, "where shapes are drawn: whole (every key on its own) or diagonal (first exact values, equal sizes)")
-	maxFlops, maxBytes := capFlags(fs.FlagSet)
-	settings := protocolFlags(fs.FlagSet, 0) // the pick is compared with the fastest: every candidate in full
-	fs.note(keysNote(tunedOps()))            // --grid takes key names and values
+	maxFlops, maxBytes := capFlags(fs)
+	settings := protocolFlags(fs, 0)
+	fs.intIn("shapes", shapes, 1, maxShapes)
+	fs.check("max-geomean", fmt.Sprintf("0 (report only) or a number from 1 to %g", maxGeomean), func() bool {
+		return *maxGeo == 0 || (*maxGeo >= 1 && *maxGeo <= maxGeomean)
+	}) // the pick is compared with the fastest: every candidate in full
+	fs.note(keysNote(tunedOps())) // --grid takes key names and values
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fs.usageError("unexpected arguments %q", fs.Args())
+		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
 	if *space != spaceWhole && *space != spaceDiagonal {
-		return fs.usageError("--space %q: want %s or %s", *space, spaceWhole, spaceDiagonal)
+		return fs.usageError("--space %s: want %s or %s", quote.Q(*space), spaceWhole, spaceDiagonal)
 	}
 	if *ops == "" {
 		return fs.usageError("--op is required")
@@ -110,6 +115,11 @@ const (
 	spaceDiagonal = "diagonal"
 )
 
+// maxDraws bounds the draws of randomShapes whatever --shapes asks: a space
+// with few off-grid shapes otherwise spins through 10,000 draws per shape
+// asked for.
+const maxDraws = 200000
+
 // randomShapes draws n call shapes that are not cells of the coarse grid,
 // within the caps. In the whole space every key is drawn on its own: exact
 // keys uniformly over the values their grid axis lists, log keys
@@ -151,7 +161,8 @@ func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, se
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	var out []cell
 	seen := map[string]bool{}
-	for tries := 0; len(out) < n && tries < 10000*n; tries++ {
+	draws := min(10000*n, maxDraws)
+	for tries := 0; len(out) < n && tries < draws; tries++ {
 		vals := make([]string, len(keys))
 		shared := ""
 		for i, k := range keys {
@@ -177,7 +188,7 @@ func randomShapes(t *opTuner, dt sel.DType, g gridFlag, caps cellCaps, n int, se
 		out = append(out, c)
 	}
 	if len(out) < n {
-		return nil, fmt.Errorf("%s %s: found only %d off-grid shapes within the caps", t.op.Name(), dt, len(out))
+		return nil, fmt.Errorf("%s %s: found only %d of --shapes %d off-grid shapes within the caps in %d draws", t.op.Name(), dt, len(out), n, draws)
 	}
 	return out, nil
 }

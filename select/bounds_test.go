@@ -3,6 +3,7 @@ package sel
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -134,7 +135,27 @@ func TestTableRowsCapped(t *testing.T) {
 	b.WriteString("uplo=U n=1 batch=1 | a 1\n")
 	te := tableErr(t, "syn.x86-64-v4.txt", b.String(), synOp)
 	require.Equal(t, maxTableRows+5, te.Line) // 3 header lines, 1 section line
-	require.Contains(t, te.Error(), fmt.Sprintf("more than %d rows; a table may have at most %d", maxTableRows, maxTableRows))
+	require.Contains(t, te.Error(), fmt.Sprintf("more than %d rows: a table may have at most %d", maxTableRows, maxTableRows))
+}
+
+// TestManyLinesCostLittle: a 16 MiB file of empty lines or of section
+// lines is walked without a slice or map entry per line: it is refused (or
+// read) allocating a small part of what one per line would take.
+func TestManyLinesCostLittle(t *testing.T) {
+	for name, text := range map[string]string{
+		"empty lines":   synHead + strings.Repeat("\n", maxTableBytes-len(synHead)),
+		"section lines": "# revision=1\n# keys: uplo:exact n:log:3 batch:log\n" + strings.Repeat("[float64]\n", maxTableBytes/10-10),
+	} {
+		data := []byte(text)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, _ = ParseTable("syn.x86-64-v4.txt", data, synOp)
+		runtime.ReadMemStats(&after)
+		// The text's one copy (16 MiB) and little else; a string header
+		// per line would be 16 bytes a line, a map entry more.
+		require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(2*maxTableBytes), name)
+	}
 }
 
 // BenchmarkParseWidestRows is the parse of a 16 MiB table whose rows are

@@ -397,7 +397,7 @@ func (p *tableParser) row(s string) error {
 		s = s[:i]
 	}
 	if p.rows++; p.rows > maxTableRows {
-		return p.fail("more than %d rows; a table may have at most %d (its memory is bounded by that, see docs/select.md)", maxTableRows, maxTableRows)
+		return p.fail("more than %d rows: a table may have at most %d, which bounds its memory (docs/select.md, \"What a table costs\")", maxTableRows, maxTableRows)
 	}
 	if n := strings.Count(s, "|"); n > p.maxEntries {
 		return p.fail("row has %d entries; a row of %s may have at most %d (%d per candidate)", n, p.opName(), p.maxEntries, entriesPerCandidate)
@@ -510,8 +510,13 @@ func rowsPerSection(text string) map[int]int {
 		n++
 		switch _, kind := classify(raw); {
 		case kind == lineSection:
-			at = n
-			out[at] = 0
+			// A valid table has a section per dtype at most; past that
+			// the parse fails anyway, and a file of millions of section
+			// lines must not make a map of them first.
+			if at = 0; len(out) < len(knownDTypes) {
+				at = n
+				out[at] = 0
+			}
 		case kind == lineRow && at > 0:
 			out[at]++
 		}

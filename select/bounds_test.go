@@ -171,3 +171,23 @@ func BenchmarkParseWidestRows(b *testing.B) {
 		}
 	}
 }
+
+// TestSpellingCacheBounded: a table naming many distinct words grows the
+// parser's cache of parsed spellings only to maxCachedSpellings, and every
+// spelling still parses as it would uncached.
+func TestSpellingCacheBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(synHead)
+	for i := range 3 * maxCachedSpellings {
+		fmt.Fprintf(&b, "uplo=L n=%d batch=1 | w%d 1 | lpanel:8 2\n", i+1, i)
+	}
+	p := tableParser{file: "syn.x86-64-v4.txt", op: synOp}
+	tb, err := p.parse([]byte(b.String()))
+	require.NoError(t, err)
+	require.LessOrEqual(t, len(p.choices), maxCachedSpellings)
+	rows := tb.Sections[Float64]
+	require.Len(t, rows, 3*maxCachedSpellings)
+	last := rows[len(rows)-1]
+	require.True(t, last.Entries[0].Choice.IsZero(), "w... is no candidate")
+	require.Equal(t, lp8, last.Entries[1].Choice, "parsed after the cache is full")
+}

@@ -54,11 +54,14 @@ const (
 // NewBatch allocates a batch of count zeroed rows x cols matrices, stored
 // tight: LD = max(1, rows), Stride = LD*cols. It takes sizes only, no data,
 // and like make it panics when a size is negative or the storage is more
-// elements than an int can count. To use existing data, see WrapBatch.
+// elements than an int can count, saying which. Matrices without elements
+// (rows or cols 0) need no storage, whatever count. To use existing data,
+// see WrapBatch.
 func NewBatch[T Float](rows, cols, count int) Batch[T] {
 	ld, stride, n, ok := tight(rows, cols, count)
 	if !ok {
-		panic(fmt.Sprintf("batchlas.NewBatch: sizes %d x %d, count %d: negative or too large", rows, cols, count))
+		_, msg := sizeFault(rows, cols, count, "rows", "cols")
+		panic("batchlas.NewBatch: " + msg)
 	}
 	return Batch[T]{Data: make([]T, n), Rows: rows, Cols: cols, LD: ld, Stride: stride, Count: count}
 }
@@ -68,7 +71,8 @@ func NewBatch[T Float](rows, cols, count int) Batch[T] {
 func NewIdentity[T Float](n, count int) Batch[T] {
 	ld, stride, size, ok := tight(n, n, count)
 	if !ok {
-		panic(fmt.Sprintf("batchlas.NewIdentity: order %d, count %d: negative or too large", n, count))
+		_, msg := sizeFault(n, n, count, "n", "n")
+		panic("batchlas.NewIdentity: " + msg)
 	}
 	b := Batch[T]{Data: make([]T, size), Rows: n, Cols: n, LD: ld, Stride: stride, Count: count}
 	b.setDiagonal()
@@ -77,7 +81,8 @@ func NewIdentity[T Float](n, count int) Batch[T] {
 
 // tight returns the leading dimension, stride and storage length of a
 // tight batch of these sizes; ok is false when a size is negative or the
-// length is more than an int can count.
+// length is more than an int can count (sizeFault says which). Matrices
+// without elements take no storage, however many.
 func tight(rows, cols, count int) (ld, stride, n int, ok bool) {
 	if rows < 0 || cols < 0 || count < 0 {
 		return 0, 0, 0, false
@@ -87,10 +92,31 @@ func tight(rows, cols, count int) (ld, stride, n int, ok bool) {
 		return 0, 0, 0, false
 	}
 	stride = ld * cols
-	if stride > 0 && count > math.MaxInt/stride {
+	if rows == 0 || cols == 0 {
+		return ld, stride, 0, true
+	}
+	if count > math.MaxInt/stride {
 		return 0, 0, 0, false
 	}
 	return ld, stride, stride * count, true
+}
+
+// sizeFault says which size tight refuses and why: the argument at fault
+// and the message. rowsName and colsName are what the caller calls its
+// sizes (NewIdentity has one order, n).
+func sizeFault(rows, cols, count int, rowsName, colsName string) (arg, msg string) {
+	switch {
+	case rows < 0:
+		return rowsName, fmt.Sprintf("%s %d < 0", rowsName, rows)
+	case cols < 0:
+		return colsName, fmt.Sprintf("%s %d < 0", colsName, cols)
+	case count < 0:
+		return "count", fmt.Sprintf("count %d < 0", count)
+	}
+	if _, _, _, one := tight(rows, cols, min(count, 1)); !one {
+		return colsName, fmt.Sprintf("a matrix of %dx%d is more elements than an int can count", rows, cols)
+	}
+	return "count", fmt.Sprintf("%d matrices of %dx%d are more elements than an int can count", count, rows, cols)
 }
 
 // WrapBatch returns count rows x cols matrices stored tight in data, as
@@ -98,7 +124,9 @@ func tight(rows, cols, count int) (ld, stride, n int, ok bool) {
 // LD = max(1, rows), Stride = LD*cols, element (r, c) of matrix i at
 // data[i*Stride + c*LD + r]. The batch shares data, copying nothing;
 // elements of data past the last matrix are not part of it. It returns an
-// *ArgError from "WrapBatch" when a size is negative or data is too short.
+// *ArgError from "WrapBatch" when a size is negative, the matrices are
+// more elements than an int can count, or data is too short. Matrices
+// without elements (rows or cols 0) need no data, however many.
 //
 // Row-major data wrapped as it is reads as the transposes: see the
 // package documentation.
@@ -106,10 +134,8 @@ func WrapBatch[T Float](data []T, rows, cols, count int) (Batch[T], error) {
 	const op = "WrapBatch"
 	ld, stride, _, ok := tight(rows, cols, count)
 	if !ok && rows >= 0 && cols >= 0 && count >= 0 {
-		if _, _, _, one := tight(rows, cols, 1); !one {
-			return Batch[T]{}, Argf(op, "cols", "a matrix of %dx%d is more elements than an int can count", rows, cols)
-		}
-		return Batch[T]{}, Argf(op, "count", "%d matrices of %dx%d are more elements than an int can count", count, rows, cols)
+		arg, msg := sizeFault(rows, cols, count, "rows", "cols")
+		return Batch[T]{}, Argf(op, arg, "%s", msg)
 	}
 	// Negative sizes reach wrap as they are, which names the one at fault.
 	return wrap(op, "data", data, rows, cols, ld, stride, count)

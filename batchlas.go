@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -110,7 +111,10 @@ type ArgError struct {
 	Msg string // includes the argument's name: "lda 3 < n 4"
 }
 
-func (e *ArgError) Error() string { return e.Op + ": " + e.Msg }
+// Error is "<op>: <msg>", at most 1 KiB (quote.MaxMessage): a message that
+// repeats a value it was given cuts it first (quote.Q), and this is the
+// last guard.
+func (e *ArgError) Error() string { return quote.Message(e.Op + ": " + e.Msg) }
 
 // Argf makes an ArgError.
 func Argf(op, arg, format string, args ...any) error {

@@ -33,8 +33,13 @@ type Vectors[E Elem] struct {
 // a size is negative or the storage is more elements than an int can
 // count. To use existing data, see WrapVectors.
 func NewVectors[E Elem](length, count int) Vectors[E] {
-	if length < 0 || count < 0 || (length > 0 && count > math.MaxInt/length) {
-		panic(fmt.Sprintf("batchlas.NewVectors: bad sizes: length %d, count %d", length, count))
+	switch {
+	case length < 0:
+		panic(fmt.Sprintf("batchlas.NewVectors: length %d < 0", length))
+	case count < 0:
+		panic(fmt.Sprintf("batchlas.NewVectors: count %d < 0", count))
+	case length > 0 && count > math.MaxInt/length:
+		panic(fmt.Sprintf("batchlas.NewVectors: %d vectors of %d elements are more elements than an int can count", count, length))
 	}
 	return Vectors[E]{Data: make([]E, length*count), Len: length, Stride: length, Count: count}
 }
@@ -44,7 +49,13 @@ func NewVectors[E Elem](length, count int) Vectors[E] {
 // *ArgError from "WrapVectors" when a size is negative or data is too
 // short.
 func WrapVectors[E Elem](data []E, length, count int) (Vectors[E], error) {
-	return wrapVectors("WrapVectors", data, length, length, count)
+	const op = "WrapVectors"
+	if length > 0 && count > math.MaxInt/length {
+		// Check would blame the stride, which WrapVectors takes no
+		// argument for.
+		return Vectors[E]{}, Argf(op, "count", "%d vectors of %d elements are more elements than an int can count", count, length)
+	}
+	return wrapVectors(op, data, length, length, count)
 }
 
 // WrapStridedVectors returns count vectors of length elements in data,

@@ -32,14 +32,18 @@ func FromDense[T batchlas.Float](ms []*mat.Dense) (batchlas.Batch[T], error) {
 // CopyFromDense copies ms[i] into matrix i of dst, for every i, leaving
 // the padding of dst as it is. len(ms) must be dst.Count and every ms[i]
 // dst.Rows x dst.Cols; dst must pass Check as a written operand (so it may
-// not be a broadcast of several matrices) and share no storage with ms.
-// Nothing is written unless every argument is valid.
+// not be a broadcast of several matrices) and share no element with any
+// ms[i] (an *batchlas.ArgError on dst says which). Nothing is written
+// unless every argument is valid.
 func CopyFromDense[T batchlas.Float](dst batchlas.Batch[T], ms []*mat.Dense) error {
 	const op = "gonummat.CopyFromDense"
 	if err := dst.Check(op, "dst", true); err != nil {
 		return err
 	}
 	if err := sameShapes(op, "ms", ms, dst); err != nil {
+		return err
+	}
+	if err := disjoint(op, "dst", dst, "ms", ms); err != nil {
 		return err
 	}
 	for i, m := range ms {
@@ -69,12 +73,18 @@ func ToDense[T batchlas.Float](b batchlas.Batch[T]) ([]*mat.Dense, error) {
 // nothing. len(dst) must be b.Count and every dst[i] b.Rows x b.Cols,
 // sharing no storage with b. Nothing is written unless every argument is
 // valid.
+//
+// No dst[i] may share an element with b (an *batchlas.ArgError on dst
+// says which).
 func CopyToDense[T batchlas.Float](b batchlas.Batch[T], dst []*mat.Dense) error {
 	const op = "gonummat.CopyToDense"
 	if err := b.Check(op, "b", false); err != nil {
 		return err
 	}
 	if err := sameShapes(op, "dst", dst, b); err != nil {
+		return err
+	}
+	if err := disjoint(op, "b", b, "dst", dst); err != nil {
 		return err
 	}
 	for i, d := range dst {

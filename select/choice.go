@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
 // MaxFields is the largest number of integer fields a family may declare.
@@ -99,7 +101,7 @@ type SpellingError struct {
 }
 
 func (e *SpellingError) Error() string {
-	return fmt.Sprintf("spelling %q: %s", e.Spelling, e.Reason)
+	return quote.Message(fmt.Sprintf("spelling %s: %s", quote.Q(e.Spelling), e.Reason))
 }
 
 func validName(s string) bool {
@@ -142,7 +144,7 @@ func ParseChoice(s string, families []*Family) (Choice, error) {
 		for i, f := range families {
 			names[i] = f.Name
 		}
-		return bad("unknown family %q (known: %s)", name, strings.Join(names, ", "))
+		return bad("unknown family %s (known: %s)", quote.Q(name), strings.Join(names, ", "))
 	}
 	args := parts[1:]
 	if len(args) != len(fam.Fields) {
@@ -172,7 +174,7 @@ func ParseChoice(s string, families []*Family) (Choice, error) {
 				}
 			}
 			if idx < 0 {
-				return bad("family %s has no field %q (fields: %s)", name, k, strings.Join(fam.Fields, ", "))
+				return bad("family %s has no field %s (fields: %s)", name, quote.Q(k), strings.Join(fam.Fields, ", "))
 			}
 			val = v
 		} else {
@@ -189,11 +191,11 @@ func ParseChoice(s string, families []*Family) (Choice, error) {
 			return bad("field %s is missing its value", fam.Fields[idx])
 		}
 		if val[0] == '-' {
-			return bad("field %s must be a non-negative integer, got %s", fam.Fields[idx], val)
+			return bad("field %s must be a non-negative integer, got %s", fam.Fields[idx], quote.Cut(val))
 		}
 		n, err := strconv.ParseUint(val, 10, 31)
 		if err != nil || n > 1<<30 {
-			return bad("field %s must be a non-negative integer, got %q", fam.Fields[idx], val)
+			return bad("field %s must be a non-negative integer, got %s", fam.Fields[idx], quote.Q(val))
 		}
 		c.vals[idx] = int32(n)
 	}

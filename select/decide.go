@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/batchlas-go/batchlas/coverage"
+	"github.com/batchlas-go/batchlas/internal/quote"
 	"github.com/batchlas-go/batchlas/trace"
 )
 
@@ -25,9 +26,9 @@ type PinError struct {
 
 func (e *PinError) Error() string {
 	if e.Source == "env" {
-		return fmt.Sprintf("%s: %s=%q %s", e.Op, e.Var, e.Pin, e.Reason)
+		return quote.Message(fmt.Sprintf("%s: %s=%s %s", e.Op, e.Var, quote.Q(e.Pin), e.Reason))
 	}
-	return fmt.Sprintf("%s: scoped pin %q %s", e.Op, e.Pin, e.Reason)
+	return quote.Message(fmt.Sprintf("%s: scoped pin %s %s", e.Op, quote.Q(e.Pin), e.Reason))
 }
 
 // NoRouteError says that no candidate can run a call: every table entry and
@@ -40,8 +41,8 @@ type NoRouteError struct {
 }
 
 func (e *NoRouteError) Error() string {
-	return fmt.Sprintf("%s: no %s kernel can run %s on %s: every candidate's can_run refuses it (check the arguments; a build or device with the op's vendor library may serve it)",
-		e.Op, e.DType, e.Key, e.Device)
+	return quote.Message(fmt.Sprintf("%s: no %s kernel can run %s on %s: every candidate's can_run refuses it (check the arguments; a build or device with the op's vendor library may serve it)",
+		e.Op, e.DType, e.Key, e.Device))
 }
 
 // Pin sources.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
 // Class is the class of a device: cpu or gpu. A cpu device never reads a
@@ -81,7 +83,7 @@ var familyOrder = map[Class][]string{
 // 0, a cpu (riscv64, ppc64le).
 func ParseDeviceKey(key string) (family string, arch int, class Class, err error) {
 	bad := func(want string) (string, int, Class, error) {
-		return "", 0, "", fmt.Errorf("device key %q: want %s", key, want)
+		return "", 0, "", fmt.Errorf("device key %s: want %s", quote.Q(key), want)
 	}
 	if key == "" || strings.ContainsFunc(key, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')

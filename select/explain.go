@@ -4,11 +4,11 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/batchlas-go/batchlas/internal/quote"
 	"github.com/batchlas-go/batchlas/trace"
 )
 
@@ -94,16 +94,16 @@ func traceHeader(s *settings, d *Device) {
 func switchesLine(s *settings) string {
 	var b strings.Builder
 	b.WriteString("batchlas: switches: BATCHLAS_DEVICE=")
-	b.WriteString(strconv.Quote(s.device))
+	b.WriteString(quote.Q(s.device))
 	b.WriteString(" BATCHLAS_TUNED_DIR=")
-	b.WriteString(strconv.Quote(s.tunedDir))
+	b.WriteString(quote.Q(s.tunedDir))
 	b.WriteString(" BATCHLAS_COVERAGE_OUT=")
-	b.WriteString(strconv.Quote(s.covPath))
+	b.WriteString(quote.Q(s.covPath))
 	b.WriteString(" pins:")
 	n := 0
 	for _, name := range slices.Sorted(maps.Keys(s.pins)) {
 		if v := s.pins[name]; v != "" {
-			b.WriteString(" " + s.pinVars[name] + "=" + strconv.Quote(v))
+			b.WriteString(" " + quote.Cut(s.pinVars[name]) + "=" + quote.Q(v))
 			n++
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/batchlas-go/batchlas/trace"
@@ -35,6 +36,11 @@ func FuzzParseTable(f *testing.F) {
 		"# revision=99999999999999999999\n",
 		"# keys: a:log b:log c:log d:log e:log f:log g:log h:log i:log\n",
 		"# keys: uplo:exact n:log batch:log\n# revision=1\n[float64]\nuplo=L n=1 batch=1 | tiny 1\n",
+		// Bounds: a row over the entry cap, a spelling repeated far into
+		// a row, a long exact value, a row past a \r line end.
+		synHead + "uplo=L n=1 batch=1" + strings.Repeat(" | a 1", 100) + "\n",
+		synHead + "uplo=L n=1 batch=1 | a 1 | b 1 | c 1 | d 1 | e 1 | f 1 | g 1 | h 1 | i 1 | a 2\n",
+		synHead + "uplo=" + strings.Repeat("Q", 300) + " n=1 batch=1 | tiny 1\r\nuplo=U n=1 batch=1 | tiny 1\r",
 	} {
 		f.Add("syn.x86-64-v4.txt", []byte(s))
 	}

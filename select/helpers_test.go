@@ -245,6 +245,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("SEL_TEST_CHILD") != "" {
 		os.Exit(childMain())
 	}
+	if os.Getenv("SEL_TEST_MEMCHILD") != "" {
+		os.Exit(memChildMain())
+	}
 	// Hermetic: no variable of the caller's environment leaks in, and the
 	// synthetic ops never write to a coverage shard of the real suite.
 	for _, kv := range os.Environ() {

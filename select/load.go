@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchlas-go/batchlas/internal/quote"
 	"github.com/batchlas-go/batchlas/internal/safefile"
 )
 
@@ -53,7 +54,7 @@ func (s *settings) overrides() map[string][]string {
 		dir := s.tunedDir
 		ents, err := os.ReadDir(dir)
 		if err != nil {
-			warnOnce("tuned-dir:"+dir, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR=%q is not a readable directory (%v); using the built-in tables", dir, errors.Unwrap(err)))
+			warnOnce("tuned-dir:"+dir, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR=%s is not a readable directory (%v); using the built-in tables", quote.Q(dir), errors.Unwrap(err)))
 			return
 		}
 		s.ov = map[string][]string{}
@@ -61,12 +62,12 @@ func (s *settings) overrides() map[string][]string {
 			path := filepath.Join(dir, e.Name())
 			op, _, err := SplitTableName(e.Name())
 			if err != nil {
-				warnOnce("tuned-file:"+path, "batchlas: BATCHLAS_TUNED_DIR: skipping "+path+": "+tableNameProblem(e.Name()))
+				warnOnce("tuned-file:"+path, "batchlas: BATCHLAS_TUNED_DIR: skipping "+quote.Cut(path)+": "+tableNameProblem(e.Name()))
 				continue
 			}
 			if Lookup(op) == nil {
 				warnOnce("tuned-op:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: not reading %s: no op named %s is registered in this program (registered: %s)",
-					path, op, registeredNames()))
+					quote.Cut(path), quote.Cut(op), registeredNames()))
 			}
 			// Kept by name all the same: only its op reads it, so it stays
 			// unread unless an op of that name registers after this scan.
@@ -284,7 +285,7 @@ func (o *Op) entry(s *settings, r rawTable, origin string) *tableEntry {
 		if origin == OriginOverride {
 			path := filepath.Join(s.tunedDir, r.name)
 			warnOnce("tuned-broken:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: cannot use %s: %v; calls of %s that need this table fail until it is fixed or removed",
-				path, err, o.Name()))
+				quote.Cut(path), err, o.Name()))
 		}
 		return e
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
 // pinScope is one scoped pin; scopes chain through the context so the
@@ -48,8 +50,8 @@ func withPin(ctx context.Context, op, pin string, strict bool) context.Context {
 		if strict {
 			fn = "WithStrictPin"
 		}
-		warnOnce("pin-op:"+name, fmt.Sprintf("batchlas: %s: no op named %q is registered in this program (registered: %s); the pin applies to no call",
-			fn, name, registeredNames()))
+		warnOnce("pin-op:"+name, fmt.Sprintf("batchlas: %s: no op named %s is registered in this program (registered: %s); the pin applies to no call",
+			fn, quote.Q(name), registeredNames()))
 	}
 	parent, _ := ctx.Value(pinKey{}).(*pinScope)
 	return context.WithValue(ctx, pinKey{}, &pinScope{parent: parent, op: name, pin: strings.ToLower(strings.TrimSpace(pin)), strict: strict})

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas/coverage"
+	"github.com/batchlas-go/batchlas/internal/quote"
 	"github.com/batchlas-go/batchlas/trace"
 )
 
@@ -125,7 +126,7 @@ func (s *settings) checkPins() {
 			if s.pins[name] != "" && Lookup(name) == nil {
 				v := s.pinVars[name]
 				warnOnce("pin-env:"+v, fmt.Sprintf("batchlas: %s: no op named %s is registered in this program (registered: %s); the variable pins no call",
-					v, name, registeredNames()))
+					quote.Cut(v), quote.Cut(name), registeredNames()))
 			}
 		}
 	})
@@ -229,7 +230,7 @@ func WarnOnce(id, msg string) {
 	if !warnings.started {
 		if !warnings.seen["ext:"+id] {
 			warnings.seen["ext:"+id] = true
-			warnings.held = append(warnings.held, msg)
+			warnings.held = append(warnings.held, quote.Message(msg))
 		}
 		warnings.Unlock()
 		return
@@ -264,7 +265,9 @@ func warnOnce(id, msg string) {
 		return
 	}
 	warnings.seen[id] = true
-	_, _ = io.WriteString(warnings.w, msg+"\n")
+	// The last guard of the bound on messages: a warning is one line of at
+	// most quote.MaxMessage bytes, whatever values it names.
+	_, _ = io.WriteString(warnings.w, quote.Message(msg)+"\n")
 }
 
 // notices holds the notices given while tracing that are not printed yet:

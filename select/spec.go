@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
 // DType names the element type of a call, as spelled in table sections.
@@ -56,10 +58,10 @@ func ParseKeys(s string) ([]KeySpec, error) {
 	for _, w := range words {
 		parts := strings.Split(w, ":")
 		if !validName(parts[0]) {
-			return nil, fmt.Errorf("keys: %q: name must match [a-z][a-z0-9_]*", w)
+			return nil, fmt.Errorf("keys: %s: name must match [a-z][a-z0-9_]*", quote.Q(w))
 		}
 		if seen[parts[0]] {
-			return nil, fmt.Errorf("keys: %q appears twice", parts[0])
+			return nil, fmt.Errorf("keys: %s appears twice", quote.Q(parts[0]))
 		}
 		seen[parts[0]] = true
 		k := KeySpec{Name: parts[0], Weight: 1}
@@ -71,12 +73,12 @@ func ParseKeys(s string) ([]KeySpec, error) {
 			if len(parts) == 3 {
 				w, err := strconv.ParseFloat(parts[2], 64)
 				if err != nil || !(w > 0) || w > 1e6 {
-					return nil, fmt.Errorf("keys: %q: weight must be a positive number", parts[2])
+					return nil, fmt.Errorf("keys: %s: weight must be a positive number", quote.Q(parts[2]))
 				}
 				k.Weight = w
 			}
 		default:
-			return nil, fmt.Errorf("keys: %q: want name:exact, name:log or name:log:weight", w)
+			return nil, fmt.Errorf("keys: %s: want name:exact, name:log or name:log:weight", quote.Q(w))
 		}
 		out = append(out, k)
 	}

@@ -3,9 +3,10 @@ package sel
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
 // Table is one parsed `<op>.<device>.txt` file.
@@ -58,7 +59,9 @@ type TableError struct {
 	Reason string
 }
 
-func (e *TableError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
+func (e *TableError) Error() string {
+	return quote.Message(fmt.Sprintf("%s:%d: %s", quote.Cut(e.File), e.Line, e.Reason))
+}
 
 // StaleError says that a well-formed table was written for other key names:
 // its `# keys:` line differs from the op's. ParseTable returns it together
@@ -78,7 +81,7 @@ type StaleError struct {
 }
 
 func (e *StaleError) Error() string {
-	return fmt.Sprintf("%s:%d: keys %q differ from %s's key names %q; re-tune with tools/tune", e.File, e.Line, e.Keys, e.Op, e.OpKeys)
+	return quote.Message(fmt.Sprintf("%s:%d: keys %s differ from %s's key names %q; re-tune with tools/tune", quote.Cut(e.File), e.Line, quote.Q(e.Keys), e.Op, e.OpKeys))
 }
 
 // knownDTypes are the section names a table may use.
@@ -92,10 +95,10 @@ func SplitTableName(file string) (op, device string, err error) {
 		op, device, ok = strings.Cut(base, ".")
 	}
 	if !ok || !validName(op) || strings.Contains(device, ".") {
-		return "", "", fmt.Errorf("file name %q: want <op>.<device>.txt, e.g. potrf.x86-64-v4.txt", file)
+		return "", "", fmt.Errorf("file name %s: want <op>.<device>.txt, e.g. potrf.x86-64-v4.txt", quote.Q(file))
 	}
 	if _, _, _, err := ParseDeviceKey(device); err != nil {
-		return "", "", fmt.Errorf("file name %q: %v", file, err)
+		return "", "", fmt.Errorf("file name %s: %v", quote.Q(file), err)
 	}
 	return op, device, nil
 }
@@ -147,6 +150,16 @@ type tableParser struct {
 	// sectionRows is the number of row lines after each section line (by
 	// its 1-based line number), to size the section's storage once.
 	sectionRows map[int]int
+	// rows counts the rows of the whole table, against maxTableRows.
+	rows int
+	// maxEntries caps the entries of one row (Op.maxRowEntries).
+	maxEntries int
+	// rowIDs finds a spelling repeated in a row in O(1): the row's ids,
+	// cleared for each row (at most maxEntries of them).
+	rowIDs map[string]struct{}
+	// exactSets are the values each exact key of the op's keys line may
+	// take (exactSets), nil for a key without a known set.
+	exactSets [MaxKeys]map[string]bool
 }
 
 func (p *tableParser) fail(format string, args ...any) error {
@@ -169,11 +182,18 @@ func (p *tableParser) parse(data []byte) (*Table, error) {
 	if p.op != nil {
 		p.familyList = p.op.spec.Families
 	}
+	p.maxEntries = maxRowEntriesNoOp
+	if p.op != nil {
+		p.maxEntries = p.op.maxRowEntries()
+	}
 	text := tableText(data)
-	lines := strings.Split(text, "\n")
-	p.sectionRows = rowsPerSection(lines)
-	for i, raw := range lines {
-		p.line = i + 1
+	// The lines are walked in place, never split into a slice: a file of
+	// millions of empty lines costs nothing but the walk.
+	p.sectionRows = rowsPerSection(text)
+	n := 0
+	for raw := range strings.Lines(text) {
+		n++
+		p.line = n
 		s, kind := classify(raw)
 		var err error
 		switch kind {
@@ -191,10 +211,7 @@ func (p *tableParser) parse(data []byte) (*Table, error) {
 	if !p.seenRow {
 		// The header rules hold for a table without rows too; report them
 		// at the last line, where the missing header should have ended.
-		p.line = max(1, len(lines))
-		if strings.HasSuffix(text, "\n") && len(lines) > 1 {
-			p.line = len(lines) - 1
-		}
+		p.line = max(1, n)
 		if err := p.headerDone(); err != nil {
 			return nil, err
 		}
@@ -235,6 +252,11 @@ func (p *tableParser) comment(s string) error {
 			// own keys, and the table is returned with a *StaleError.
 			p.stale = &StaleError{File: p.file, Line: p.line, Keys: FormatKeys(ks), OpKeys: FormatKeys(p.op.keys), Op: p.op.Name()}
 		}
+		if p.op != nil && p.stale == nil {
+			// The op's own keys: their values are checked against the
+			// sets its grid declares. A stale table's rows are not.
+			p.exactSets = exactSets(p.op)
+		}
 		p.t.Keys = ks
 		p.keyByName = map[string]int{}
 		p.exactPos = p.exactPos[:0]
@@ -258,16 +280,16 @@ func (p *tableParser) comment(s string) error {
 		switch w[0] {
 		case "op":
 			if w[1] != p.t.Op {
-				return p.fail("header says op=%s but the file name says %s", w[1], p.t.Op)
+				return p.fail("header says op=%s but the file name says %s", quote.Cut(w[1]), p.t.Op)
 			}
 		case "device":
 			if w[1] != p.t.Device {
-				return p.fail("header says device=%s but the file name says %s", w[1], p.t.Device)
+				return p.fail("header says device=%s but the file name says %s", quote.Cut(w[1]), p.t.Device)
 			}
 		case "revision":
 			n, err := strconv.Atoi(w[1])
 			if err != nil || n < 0 {
-				return p.fail("revision=%s: want a non-negative integer", w[1])
+				return p.fail("revision=%s: want a non-negative integer", quote.Cut(w[1]))
 			}
 			p.t.Revision = n
 			p.revLine = p.line
@@ -300,7 +322,7 @@ func headerWords(s string) ([][2]string, error) {
 		if j < len(s) && s[j] == '"' {
 			end := strings.IndexByte(s[j+1:], '"')
 			if end < 0 {
-				return nil, fmt.Errorf("header word %s: unterminated quote", k)
+				return nil, fmt.Errorf("header word %s: unterminated quote", quote.Cut(k))
 			}
 			v = s[j+1 : j+1+end]
 			j += end + 2
@@ -335,7 +357,7 @@ func (p *tableParser) sectionLine(s string) error {
 		s = strings.TrimSpace(s[:i])
 	}
 	if !strings.HasSuffix(s, "]") {
-		return p.fail("section %q: want [dtype]", s)
+		return p.fail("section %s: want [dtype]", quote.Q(s))
 	}
 	dt := DType(strings.TrimSpace(s[1 : len(s)-1]))
 	known := false
@@ -343,7 +365,7 @@ func (p *tableParser) sectionLine(s string) error {
 		known = known || k == dt
 	}
 	if !known {
-		return p.fail("unknown dtype section [%s]; want float32, float64, complex64 or complex128", dt)
+		return p.fail("unknown dtype section [%s]; want float32, float64, complex64 or complex128", quote.Cut(string(dt)))
 	}
 	if l, dup := p.sectLine[dt]; dup {
 		return p.fail("section [%s] appears twice (first on line %d)", dt, l)
@@ -374,6 +396,12 @@ func (p *tableParser) row(s string) error {
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		s = s[:i]
 	}
+	if p.rows++; p.rows > maxTableRows {
+		return p.fail("more than %d rows: a table may have at most %d, which bounds its memory (docs/select.md, \"What a table costs\")", maxTableRows, maxTableRows)
+	}
+	if n := strings.Count(s, "|"); n > p.maxEntries {
+		return p.fail("row has %d entries; a row of %s may have at most %d (%d per candidate)", n, p.opName(), p.maxEntries, entriesPerCandidate)
+	}
 	parts := strings.Split(s, "|")
 	if len(parts) < 2 {
 		return p.fail("row has no entries; want `key=value ... | spelling ms | ...`")
@@ -385,11 +413,11 @@ func (p *tableParser) row(s string) error {
 	for w := range strings.FieldsSeq(parts[0]) {
 		name, val, ok := strings.Cut(w, "=")
 		if !ok {
-			return p.fail("key word %q: want name=value", w)
+			return p.fail("key word %s: want name=value", quote.Q(w))
 		}
 		i, known := p.keyByName[name]
 		if !known {
-			return p.fail("unknown key %q; the keys are %s", name, FormatKeys(keys))
+			return p.fail("unknown key %s; the keys are %s", quote.Q(name), FormatKeys(keys))
 		}
 		if have[i] {
 			return p.fail("key %s given twice", name)
@@ -399,12 +427,15 @@ func (p *tableParser) row(s string) error {
 			return p.fail("key %s has no value", name)
 		}
 		if keys[i].Kind == Exact {
+			if set := p.exactSets[i]; set != nil && !set[val] {
+				return p.fail("key %s=%s: want one of %s", name, quote.Q(val), setWords(set))
+			}
 			vals[i] = Str(val)
 			continue
 		}
 		n, err := strconv.ParseInt(val, 10, 63)
 		if err != nil || n < 1 {
-			return p.fail("key %s=%s: want a positive integer", name, val)
+			return p.fail("key %s=%s: want a positive integer", name, quote.Cut(val))
 		}
 		vals[i] = KeyVal{N: n}
 		r.lg[i] = math.Log2(float64(n))
@@ -416,11 +447,13 @@ func (p *tableParser) row(s string) error {
 	}
 	r.Key = MakeKey(vals[:len(keys)]...)
 	if l, dup := p.tuples[r.Key]; dup {
-		return p.fail("key tuple %s already has a row on line %d", r.Key.Format(keys), l)
+		return p.fail("key tuple %s already has a row on line %d", quote.Cut(r.Key.Format(keys)), l)
 	}
 	r.Entries = make([]Entry, 0, len(parts)-1)
-	var idBuf [16]string // rows name fewer candidates than this
-	ids := idBuf[:0]
+	if p.rowIDs == nil {
+		p.rowIDs = make(map[string]struct{}, p.maxEntries)
+	}
+	clear(p.rowIDs) // at most maxEntries ids: constant per row
 	timed := 0
 	for _, part := range parts[1:] {
 		var f [2]string
@@ -432,13 +465,13 @@ func (p *tableParser) row(s string) error {
 			nf++
 		}
 		if nf != 2 {
-			return p.fail("entry %q: want `spelling ms` (ms a number or -)", strings.TrimSpace(part))
+			return p.fail("entry %s: want `spelling ms` (ms a number or -)", quote.Q(strings.TrimSpace(part)))
 		}
 		e := Entry{Spelling: f[0]}
 		if f[1] != "-" {
 			ms, err := strconv.ParseFloat(f[1], 64)
 			if err != nil || !(ms >= 0) || math.IsInf(ms, 0) {
-				return p.fail("entry %s: time %q is not a non-negative number of milliseconds", f[0], f[1])
+				return p.fail("entry %s: time %s is not a non-negative number of milliseconds", quote.Cut(f[0]), quote.Q(f[1]))
 			}
 			e.MS, e.Timed = ms, true
 			timed++
@@ -450,10 +483,10 @@ func (p *tableParser) row(s string) error {
 				e.Choice, id = ps.choice, ps.id
 			}
 		}
-		if slices.Contains(ids, id) {
-			return p.fail("spelling %s appears twice in the row", id)
+		if _, dup := p.rowIDs[id]; dup {
+			return p.fail("spelling %s appears twice in the row", quote.Cut(id))
 		}
-		ids = append(ids, id)
+		p.rowIDs[id] = struct{}{}
 		r.Entries = append(r.Entries, e)
 	}
 	if timed != 0 && timed != len(r.Entries) {
@@ -470,14 +503,20 @@ const maxPresizedRows = 1 << 15
 
 // rowsPerSection counts the row lines (classify) after each section line
 // up to the next, keyed by the section line's 1-based number.
-func rowsPerSection(lines []string) map[int]int {
+func rowsPerSection(text string) map[int]int {
 	out := map[int]int{}
-	at := 0
-	for i, raw := range lines {
+	at, n := 0, 0
+	for raw := range strings.Lines(text) {
+		n++
 		switch _, kind := classify(raw); {
 		case kind == lineSection:
-			at = i + 1
-			out[at] = 0
+			// A valid table has a section per dtype at most; past that
+			// the parse fails anyway, and a file of millions of section
+			// lines must not make a map of them first.
+			if at = 0; len(out) < len(knownDTypes) {
+				at = n
+				out[at] = 0
+			}
 		case kind == lineRow && at > 0:
 			out[at]++
 		}
@@ -531,7 +570,9 @@ func (p *tableParser) parseSpelling(s string) parsedSpelling {
 	if p.choices == nil {
 		p.choices = map[string]parsedSpelling{}
 	}
-	p.choices[s] = ps
+	if len(p.choices) < maxCachedSpellings {
+		p.choices[s] = ps
+	}
 	return ps
 }
 

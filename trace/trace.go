@@ -3,10 +3,13 @@ package trace
 import (
 	"context"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
 var out = struct {
@@ -60,12 +63,31 @@ func Print(ctx context.Context, line string) {
 }
 
 // MS formats a table time in milliseconds: three significant digits below
-// 1 ms (0.302, 0.49), two decimals from 1 ms on (14.10).
+// 1 ms (0.302, 0.49), two decimals from 1 ms (14.10), and four significant
+// digits from 1e6 ms (1.235e+06, 1e+308), where two decimals would print
+// every digit of a huge time (a table may hold up to 1.8e308).
 func MS(ms float64) string {
-	if ms < 1 {
+	switch {
+	case ms < 1:
 		return strconv.FormatFloat(ms, 'g', 3, 64)
+	case ms < bigNumber:
+		return strconv.FormatFloat(ms, 'f', 2, 64)
 	}
-	return strconv.FormatFloat(ms, 'f', 2, 64)
+	return strconv.FormatFloat(ms, 'g', 4, 64)
+}
+
+// bigNumber is where a time or distance of the trace goes from fixed
+// decimals to significant digits, so that no number takes more than a
+// dozen characters.
+const bigNumber = 1e6
+
+// number formats a distance (or any ratio) with one decimal, and with
+// four significant digits from bigNumber on.
+func number(x float64) string {
+	if math.Abs(x) < bigNumber {
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
 }
 
 // How a decision was reached; the words are also the coverage "source".
@@ -155,7 +177,7 @@ func (d Decision) String() string {
 				b.WriteByte(' ')
 				b.WriteString(MS(d.NextMS))
 				b.WriteString(" ms (")
-				b.WriteString(strconv.FormatFloat(gap*100, 'f', 0, 64))
+				b.WriteString(strconv.FormatFloat(gap*100, 'f', 0, 64)) // at most 3
 				b.WriteString("%)")
 			} else {
 				b.WriteString(", next ")
@@ -195,7 +217,7 @@ func (d Decision) writeRow(b *strings.Builder) {
 	b.WriteString(" at row ")
 	b.WriteString(d.Row)
 	b.WriteString(" (d=")
-	b.WriteString(strconv.FormatFloat(d.Distance, 'f', 1, 64))
+	b.WriteString(number(d.Distance))
 	b.WriteString(")")
 }
 
@@ -224,7 +246,7 @@ func (in Init) String() string {
 	b.WriteString("batchlas: device ")
 	b.WriteString(in.Device)
 	b.WriteString(" ")
-	b.WriteString(strconv.Quote(in.Name))
+	b.WriteString(quote.Q(in.Name)) // cut: a name may come from the environment
 	b.WriteString(" cores=")
 	b.WriteString(strconv.Itoa(in.Cores))
 	b.WriteString(" flags=")

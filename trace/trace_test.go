@@ -93,3 +93,25 @@ func ExampleDecision_String() {
 	fmt.Println(d)
 	// Output: potrf float64 n=64 batch=1024 -> lpanel:panel=8  0.302 ms, next vendor 0.49 ms  [x86-64-v4 table, borrowed for x86-64-v3]
 }
+
+// TestHugeNumbersAreShort: a table time of 1e308 (a table may hold any
+// finite time) prints with significant digits, not its 309 digits, and so
+// does a huge distance; ordinary times keep their fixed form.
+func TestHugeNumbersAreShort(t *testing.T) {
+	for in, want := range map[float64]string{999999.99: "999999.99", 1e6: "1e+06", 1234567: "1.235e+06", 1e308: "1e+308", 1.5e-300: "1.5e-300"} {
+		assert.Equal(t, want, MS(in), "%v", in)
+	}
+	d := Decision{Op: "potrf", DType: "float64", Key: "n=8 batch=4", Choice: "tiny", Via: ViaTable, Timed: true, Table: "x86-64-v4",
+		MS: 1e308, Next: "unblocked", NextMS: 1e-308, Row: "n=8 batch=4", Distance: 1e300}
+	assert.Equal(t, "potrf float64 n=8 batch=4 -> tiny  1e+308 ms at row n=8 batch=4 (d=1e+300), next unblocked 1e-308 ms  [x86-64-v4]", d.String())
+	assert.Equal(t, "2.5", number(2.5))
+}
+
+// TestInitNameIsCut: a device name (BATCHLAS_DEVICE may give it) is quoted
+// and cut at 80 bytes in the init line.
+func TestInitNameIsCut(t *testing.T) {
+	in := Init{Device: "x86-64-v4", Name: string(bytes.Repeat([]byte("n"), 5000)), Cores: 2}
+	line := in.String()
+	assert.Contains(t, line, `..." (5000 bytes)`)
+	assert.Less(t, len(line), 300)
+}

@@ -74,7 +74,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 		case ws == nil:
 			ws = make([]T, need)
 		case len(ws) < need:
-			return batchlas.Argf(opName, "ws", "workspace has %d elements, %s needs %d: size it with gemm.BufferSize or pass nil", len(ws), ch, need)
+			return batchlas.WorkspaceShort(ctx, opName, ch.String(), len(ws), need, func(ctx context.Context) int { return workspace(ctx, ch, dev, elemSize[T](), p.m, p.n, p.k) })
 		default:
 			for _, x := range []struct {
 				name string

@@ -118,7 +118,13 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 				return err
 			}
 			if len(ws) < need {
-				return batchlas.Argf(opName, "ws", "ws has %d elements, %s needs %d; size it with gesv.BufferSize or pass nil", len(ws), c, need)
+				return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+					n, err := bufferSize(ctx, c, a, ipiv, b)
+					if err != nil {
+						return -1 // cannot size it: fits no worker count
+					}
+					return n
+				})
 			}
 			ws = ws[:need]
 			if err := batchlas.CheckWorkspace(opName, ws, "a", a); err != nil {

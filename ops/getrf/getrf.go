@@ -88,7 +88,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	}
 	if need := bufferSize(ctx, c, a); ws != nil {
 		if len(ws) < need {
-			return batchlas.Argf(opName, "ws", "ws has %d elements, kernel %s needs %d; size it with getrf.BufferSize or pass nil", len(ws), c, need)
+			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, c, a) })
 		}
 		if err := batchlas.CheckWorkspace(opName, ws[:need], "a", a); err != nil {
 			return err

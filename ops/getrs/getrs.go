@@ -153,7 +153,13 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 				return err
 			}
 			if len(ws) < need {
-				return batchlas.Argf(opName, "ws", "ws has %d elements, %s needs %d; size it with getrs.BufferSize or pass nil", len(ws), c, need)
+				return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+					n, err := bufferSize(ctx, c, p, a, b)
+					if err != nil {
+						return -1 // cannot size it: fits no worker count
+					}
+					return n
+				})
 			}
 			ws = ws[:need]
 			if err := batchlas.CheckWorkspace(opName, ws, "a", a); err != nil {

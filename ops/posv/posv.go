@@ -90,7 +90,13 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	}
 	if ws != nil {
 		if len(ws) < need {
-			return batchlas.Argf(opName, "ws", "ws has %d elements, kernel %s needs %d; size it with posv.BufferSize or pass nil", len(ws), c, need)
+			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+				n, err := bufferSize(ctx, c, uplo, a, b)
+				if err != nil {
+					return -1 // cannot size it: fits no worker count
+				}
+				return n
+			})
 		}
 		ws = ws[:need]
 		if err := batchlas.CheckWorkspace(opName, ws, "a", a); err != nil {

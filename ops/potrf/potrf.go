@@ -77,7 +77,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	}
 	if need := bufferSize(ctx, c, uplo, a, dev); ws != nil {
 		if len(ws) < need {
-			return batchlas.Argf("potrf", "ws", "ws has %d elements, kernel %s needs %d; size it with potrf.BufferSize or pass nil", len(ws), c, need)
+			return batchlas.WorkspaceShort(ctx, "potrf", c.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, c, uplo, a, dev) })
 		}
 		if err := batchlas.CheckWorkspace("potrf", ws[:need], "a", a); err != nil {
 			return err

@@ -128,7 +128,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		ws = *p
 	} else {
 		if len(ws) < need {
-			return batchlas.Argf(opName, "ws", "ws has %d elements, kernel %s needs %d; size it with syev.BufferSize or pass nil", len(ws), c, need)
+			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, c, jobz, a) })
 		}
 		ws = ws[:need]
 		if err := batchlas.CheckWorkspace(opName, ws, "a", a); err != nil {

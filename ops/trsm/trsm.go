@@ -135,7 +135,7 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		case ws == nil:
 			ws = make([]T, need)
 		case len(ws) < need:
-			return batchlas.Argf(opName, "ws", "ws has %d elements, %s needs %d; size it with trsm.BufferSize or pass nil", len(ws), c, need)
+			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int { return bufferSize[T](ctx, c, p) })
 		default:
 			if err := batchlas.CheckWorkspace(opName, ws[:need], "a", a); err != nil {
 				return err

@@ -1,0 +1,92 @@
+package batchlas_test
+
+import (
+	"context"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/ops/potrf"
+	"github.com/batchlas-go/batchlas/ops/syev"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// requireWSError checks that err is an *batchlas.ArgError from op on arg
+// whose message contains want.
+func requireWSError(t *testing.T, err error, op, arg, want string) {
+	t.Helper()
+	var ae *batchlas.ArgError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, op, ae.Op, "error: %v", err)
+	require.Equal(t, arg, ae.Arg, "error: %v", err)
+	require.Contains(t, err.Error(), want)
+}
+
+// withProcs runs the test with GOMAXPROCS n, so that WithParallelism(8)
+// allows 8 workers on a machine of fewer cores.
+func withProcs(t *testing.T, n int) {
+	old := runtime.GOMAXPROCS(n)
+	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+}
+
+// TestWorkspaceShortSaysFewerWorkers: a workspace that would do for fewer
+// workers than the call may use is reported as sized for fewer workers,
+// with what to do; one too short for any is reported as short.
+func TestWorkspaceShortSaysFewerWorkers(t *testing.T) {
+	withProcs(t, 8)
+	perWorker := func(ctx context.Context) int {
+		w := runtime.GOMAXPROCS(0)
+		if p := batchlas.ParallelismFrom(ctx); p > 0 {
+			w = min(w, p)
+		}
+		return 10 * w
+	}
+	ctx := batchlas.WithParallelism(context.Background(), 8)
+	err := batchlas.WorkspaceShort(ctx, "potrf", "lanes", 10, 80, perWorker)
+	requireWSError(t, err, "potrf", "ws", "ws has 10 elements, enough for kernel lanes on 1 worker(s), but this call may use more workers and needs 80: the workspace was sized for fewer workers")
+	require.ErrorContains(t, err, "size it with potrf.BufferSize under the same context as the call, or pass nil")
+	err = batchlas.WorkspaceShort(ctx, "potrf", "lanes", 35, 80, perWorker)
+	require.ErrorContains(t, err, "enough for kernel lanes on 3 worker(s)")
+
+	fixed := func(context.Context) int { return 80 }
+	err = batchlas.WorkspaceShort(ctx, "potrf", "tiled", 10, 80, fixed)
+	requireWSError(t, err, "potrf", "ws", "ws has 10 elements, kernel tiled needs 80; size it with potrf.BufferSize or pass nil")
+	err = batchlas.WorkspaceShort(ctx, "potrf", "tiled", 10, 80, func(context.Context) int { return -1 })
+	require.ErrorContains(t, err, "kernel tiled needs 80; size it")
+}
+
+// TestWorkspaceSizedUnderOneWorker: the case, through the ops: a
+// workspace from BufferSize under WithParallelism(1), used by a call under
+// WithParallelism(8), is refused as sized for fewer workers, naming the
+// op's BufferSize and the context; sized under the call's context it runs.
+func TestWorkspaceSizedUnderOneWorker(t *testing.T) {
+	withProcs(t, 8)
+	one := batchlas.WithParallelism(context.Background(), 1)
+	eight := batchlas.WithParallelism(context.Background(), 8)
+
+	a := batchlas.NewIdentity[float64](8, 64)
+	pin := func(ctx context.Context) context.Context { return sel.WithPin(ctx, "potrf", "lanes") }
+	n1, err := potrf.BufferSize(pin(one), batchlas.Lower, a)
+	require.NoError(t, err)
+	n8, err := potrf.BufferSize(pin(eight), batchlas.Lower, a)
+	require.NoError(t, err)
+	require.Greater(t, n8, n1, "lanes' workspace is per worker")
+	err = potrf.Potrf(pin(eight), batchlas.Lower, a, make([]float64, n1))
+	requireWSError(t, err, "potrf", "ws", "the workspace was sized for fewer workers")
+	require.ErrorContains(t, err, "size it with potrf.BufferSize under the same context as the call")
+	require.NoError(t, potrf.Potrf(pin(eight), batchlas.Lower, a, make([]float64, n8)))
+
+	s := batchlas.NewIdentity[float64](6, 64)
+	w := batchlas.NewVectors[float64](6, 64)
+	spin := func(ctx context.Context) context.Context { return sel.WithPin(ctx, "syev", "tridiag") }
+	m1, err := syev.BufferSize(spin(one), syev.WithVectors, batchlas.Lower, s, w)
+	require.NoError(t, err)
+	m8, err := syev.BufferSize(spin(eight), syev.WithVectors, batchlas.Lower, s, w)
+	require.NoError(t, err)
+	require.Greater(t, m8, m1, "tridiag's workspace is per worker")
+	err = syev.Syev(spin(eight), syev.WithVectors, batchlas.Lower, s, w, make([]float64, m1))
+	requireWSError(t, err, "syev", "ws", "the workspace was sized for fewer workers")
+	require.ErrorContains(t, err, "size it with syev.BufferSize under the same context as the call")
+}

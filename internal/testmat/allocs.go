@@ -27,13 +27,20 @@ func AllocsPerRun(runs int, f func()) float64 {
 // at 0. Under the race detector it checks nothing (see RaceEnabled).
 func NoAllocs(t testing.TB, what string, f func()) {
 	t.Helper()
+	NoAllocsRuns(t, what, 20, f)
+}
+
+// NoAllocsRuns is NoAllocs over runs calls of each kind, for calls too
+// slow for 20.
+func NoAllocsRuns(t testing.TB, what string, runs int, f func()) {
+	t.Helper()
 	if RaceEnabled {
 		return
 	}
-	if n := testing.AllocsPerRun(20, f); n != 0 {
+	if n := testing.AllocsPerRun(runs, f); n != 0 {
 		t.Errorf("%s: %v allocations per call on one worker, want 0", what, n)
 	}
-	if n := AllocsPerRun(20, f); n != 0 {
+	if n := AllocsPerRun(runs, f); n != 0 {
 		t.Errorf("%s: %v allocations per call on %d workers, want 0", what, n, runtime.GOMAXPROCS(0))
 	}
 }

@@ -119,6 +119,15 @@ func Run(ctx context.Context, count int, work float64, b Body) error {
 	return run(ctx, count, work, Workers(ctx), b)
 }
 
+// RunAll is Run that runs every chunk whatever ctx says: ctx gives the
+// worker cap only, and RunAll returns nil. For work that is no use unless
+// it finishes (the tasks of one matrix spread over the workers), where the
+// caller asks ctx between such pieces itself. Unlike Run on
+// context.WithoutCancel(ctx), it allocates nothing.
+func RunAll(ctx context.Context, count int, work float64, b Body) {
+	_ = run(context.Background(), count, work, Workers(ctx), b)
+}
+
 // RunScratch is ForScratch with the work as a Body.
 func RunScratch(ctx context.Context, count int, work float64, slots int, b Body) error {
 	return run(ctx, count, work, min(Workers(ctx), max(slots, 1)), b)
@@ -149,7 +158,10 @@ func run(ctx context.Context, count int, work float64, workers int, b Body) erro
 		}
 		return nil
 	}
-	l := loops.Get().(*loop)
+	l, ok := loops.Get()
+	if !ok {
+		l = new(loop)
+	}
 	l.ctx, l.body, l.count, l.chunk = ctx, b, count, chunk
 	l.next.Store(0)
 	err := l.run(workers, nchunks)
@@ -169,7 +181,7 @@ type loop struct {
 	wg           sync.WaitGroup
 }
 
-var loops = sync.Pool{New: func() any { return new(loop) }}
+var loops = NewFreeList[*loop]()
 
 // take hands out the next chunk, or reports that there is none left or that
 // ctx is done.

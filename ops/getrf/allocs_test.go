@@ -1,0 +1,75 @@
+package getrf
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// With the BufferSize workspace supplied, the public call of every native
+// candidate allocates nothing, on one worker and on all, on orders from 1
+// to 70 (batched takes several steps, its nested trsm and gemm calls
+// working in the caller's workspace), one matrix and 64; the nested gemm
+// also pinned to packed, which needs workspace of its own. The vendor
+// candidate allocates gonum's []int pivots once per chunk of the batch
+// loop (vendorAllocBound).
+func TestNoAllocationsWithWorkspace(t *testing.T) {
+	forEachCandidate(t, noAllocs[float32], noAllocs[float64])
+}
+
+// vendorAllocBound is the documented bound on the vendor candidate's
+// allocations per call: one []int per chunk, and the loop cuts a batch
+// into at most four chunks per worker.
+func vendorAllocBound(count int) float64 {
+	return float64(min(count, 4*testmat.Workers()))
+}
+
+func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	r := rand.New(rand.NewPCG(31, 2))
+	for _, gemmPin := range []string{"", "packed:kc=128"} {
+		ctx := ctx
+		if gemmPin != "" {
+			if !c.Is(batchedFamily) {
+				continue
+			}
+			ctx = sel.WithPin(ctx, "gemm", gemmPin)
+		}
+		for _, n := range []int{1, 3, 16, 20, 70} {
+			for _, count := range []int{1, 64} {
+				if !runnable(c, n, count) {
+					continue
+				}
+				a := randomBatch[T](r, n, count, false)
+				ipiv := pivotsFor(n, count, false)
+				orig := append([]T(nil), a.Data...)
+				size, err := BufferSize(ctx, a, ipiv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ws := make([]T, size)
+				call := func() {
+					copy(a.Data, orig) // factor the matrices again, not their factors
+					if err := Getrf(ctx, a, ipiv, ws); err != nil {
+						t.Fatal(err)
+					}
+				}
+				what := fmt.Sprintf("gemm pin %q n=%d count=%d", gemmPin, n, count)
+				if c.Vendor() {
+					if testmat.RaceEnabled {
+						continue
+					}
+					if got := testmat.AllocsPerRun(10, call); got > vendorAllocBound(count) {
+						t.Errorf("%s: %v allocations per call, above the documented bound %v", what, got, vendorAllocBound(count))
+					}
+					continue
+				}
+				testmat.NoAllocsRuns(t, what, 10, call)
+			}
+		}
+	}
+}

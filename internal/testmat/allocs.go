@@ -7,11 +7,15 @@ import (
 
 // AllocsPerRun is testing.AllocsPerRun without its GOMAXPROCS(1): the
 // average number of heap allocations per call of f, over runs calls after
-// one warm-up, counted process-wide so that helper goroutines count too.
+// warm-up calls, counted process-wide so that helper goroutines count too.
+// The warm-up is three calls: the first parallel calls start and park the
+// helper goroutines and fill the free lists of every P they run on.
 // testing.AllocsPerRun runs f with one worker, so it never reaches the
 // batch-parallel path; tests of that path use this, on both.
 func AllocsPerRun(runs int, f func()) float64 {
-	f()
+	for range 3 {
+		f()
+	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for range runs {

@@ -59,9 +59,13 @@ func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipi
 	return parallel.RunScratch(ctx, a.Count, flopsPerMatrix(n), len(buf)/nn, j)
 }
 
+// vendorPivots recycles the []int pivot slices gonum's Dgetrf takes, one
+// per chunk in flight, so that the vendor kernel allocates nothing of its
+// own with the workspace supplied.
+var vendorPivots = parallel.NewFreeList[*[]int]()
+
 // vendor factors matrices [lo, hi) of a (float64) with gonum on worker
-// w's copy. gonum takes its pivots as []int: one slice per chunk, the
-// vendor candidate's one allocation of its own.
+// w's copy.
 func (j *job[T]) vendor(w, lo, hi int) {
 	data, _ := any(j.a.Data).([]float64)
 	a, ipiv, info, nn := j.a, j.ipiv, j.info, j.nn
@@ -69,7 +73,13 @@ func (j *job[T]) vendor(w, lo, hi int) {
 	impl := gonum.Implementation{}
 	small := lu.SafeMin[float64]()
 	t := j.buf[w*nn : w*nn+n*n]
-	p := make([]int, n)
+	pp, ok := vendorPivots.Get()
+	if !ok || cap(*pp) < n {
+		pp = new([]int)
+		*pp = make([]int, n)
+	}
+	defer vendorPivots.Put(pp)
+	p := (*pp)[:n]
 	for i := lo; i < hi; i++ {
 		m := data[i*stride : i*stride+(n-1)*ld+n]
 		for c := 0; c < n; c++ {

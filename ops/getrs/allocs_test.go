@@ -56,4 +56,3 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 		}
 	}
 }
-

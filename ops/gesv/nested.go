@@ -31,21 +31,23 @@ func launchNested[T batchlas.Float](ctx context.Context, p *problem, a batchlas.
 		}
 		wsF = ws[:need]
 	}
-	err := getrf.Getrf(ctx, a, ipiv, wsF)
-	var ne *batchlas.NumericalError
-	var ie *batchlas.InterruptedError
-	switch {
-	case err == nil:
-	case errors.As(err, &ne):
-		for k, i := range ne.Index {
-			info[i] = int32(ne.Info[k])
+	if err := getrf.Getrf(ctx, a, ipiv, wsF); err != nil {
+		// The targets of errors.As move to the heap: declared on the
+		// error path only, a call that succeeds allocates nothing.
+		var ne *batchlas.NumericalError
+		var ie *batchlas.InterruptedError
+		switch {
+		case errors.As(err, &ne):
+			for k, i := range ne.Index {
+				info[i] = int32(ne.Info[k])
+			}
+		case errors.As(err, &ie):
+			// No system is complete before its B is solved; the factors
+			// getrf did not touch are untouched systems.
+			return &batchlas.InterruptedError{Count: count, Touched: ie.Touched, Err: ie.Err}
+		default:
+			return err
 		}
-	case errors.As(err, &ie):
-		// No system is complete before its B is solved; the factors
-		// getrf did not touch are untouched systems.
-		return &batchlas.InterruptedError{Count: count, Touched: ie.Touched, Err: ie.Err}
-	default:
-		return err
 	}
 	if p.nrhs == 0 {
 		return nil
@@ -60,7 +62,7 @@ func launchNested[T batchlas.Float](ctx context.Context, p *problem, a batchlas.
 			hi++
 		}
 		if err := solveRun(ctx, a, ipiv, b, lo, hi, ws); err != nil {
-			if errors.As(err, &ie) {
+			if ie := (*batchlas.InterruptedError)(nil); errors.As(err, &ie) {
 				// Every system before lo is complete: solved, or singular
 				// and left alone; every A_i has been factored.
 				return &batchlas.InterruptedError{Count: count, Completed: lo + ie.Completed, Touched: count, Err: ie.Err}

@@ -2,6 +2,7 @@ package potrf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -46,5 +47,30 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice,
 				}
 			})
 		}
+	}
+}
+
+// The batch-wide blocked path's workspace covers its nested calls: with
+// gemm pinned to packed (which needs workspace) it is not 0, one element
+// less is potrf's *ArgError on ws, and a bad gemm pin is BufferSize's
+// error as it is the call's.
+func TestNestedWorkspace(t *testing.T) {
+	ctx := batchlas.WithDevice(pin(blockedFamily.With()), smallCache())
+	a := batchFor[float64](rand.New(rand.NewPCG(31, 3)), 130, 2, false)
+	size, err := BufferSize(sel.WithPin(ctx, "gemm", "packed:kc=128"), batchlas.Lower, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size == 0 {
+		t.Fatal("BufferSize is 0: the nested packed gemm needs workspace")
+	}
+	err = Potrf(sel.WithPin(ctx, "gemm", "packed:kc=128"), batchlas.Lower, a, make([]float64, size-1))
+	var ae *batchlas.ArgError
+	if !errors.As(err, &ae) || ae.Op != "potrf" || ae.Arg != "ws" {
+		t.Errorf("ws of %d < %d: got %v, want potrf's ArgError on ws", size-1, size, err)
+	}
+	var pe *sel.PinError
+	if _, err := BufferSize(sel.WithPin(ctx, "gemm", "nosuch"), batchlas.Lower, a); !errors.As(err, &pe) || pe.Op != "gemm" {
+		t.Errorf("a bad gemm pin: BufferSize got %v, want gemm's PinError", err)
 	}
 }

@@ -341,3 +341,106 @@ func TestForNestedNeverDeadlocks(t *testing.T) {
 		require.Zero(t, helpers.Load())
 	}
 }
+
+// sumJob adds its chunk's indexes into per-worker slots.
+type sumJob struct {
+	sums []int64
+}
+
+func (j *sumJob) Chunk(w, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		j.sums[w*8] += int64(i)
+	}
+}
+
+// Run with a pooled job allocates nothing once its helpers are parked
+// (on the caller alone, on every worker, under a cap). testmat.NoAllocs
+// measures on one worker and on all four; every call sums every index
+// once.
+func TestRunDoesNotAllocate(t *testing.T) {
+	if testmat.RaceEnabled {
+		t.Skip("the race detector's runtime allocates")
+	}
+	setProcs(t, 4)
+	for _, c := range []struct {
+		name  string
+		count int
+		work  float64
+		cap   int
+	}{
+		{"caller alone", 3, 10, 0},
+		{"every worker", 4096, 1e6, 0},
+		{"cap 2", 4096, 1e6, 2},
+	} {
+		ctx := batchlas.WithParallelism(context.Background(), c.cap)
+		sums := make([]int64, 8*Workers(ctx))
+		calls := int64(0)
+		call := func() {
+			calls++
+			j := Get[sumJob]()
+			j.sums = sums
+			if err := Run(ctx, c.count, c.work, j); err != nil {
+				t.Fatal(err)
+			}
+			Put(j)
+		}
+		call() // park the helpers and fill the free lists
+		testmat.NoAllocs(t, c.name, call)
+		var total int64
+		for _, s := range sums {
+			total += s
+		}
+		require.EqualValues(t, calls*int64(c.count)*int64(c.count-1)/2, total, "%s: every index summed once per call", c.name)
+	}
+}
+
+// Put clears a job, so a recycled one holds no caller's memory.
+func TestPutClearsTheJob(t *testing.T) {
+	j := Get[sumJob]()
+	j.sums = make([]int64, 8)
+	Put(j)
+	require.Nil(t, j.sums)
+}
+
+// RunAll runs every chunk under a done context, on the workers of its
+// cap, and allocates nothing.
+func TestRunAllIgnoresCancellation(t *testing.T) {
+	setProcs(t, 4)
+	ctx, cancel := context.WithCancel(batchlas.WithParallelism(context.Background(), 3))
+	cancel()
+	sums := make([]int64, 8*4)
+	j := &sumJob{sums: sums}
+	RunAll(ctx, 4096, 1e6, j)
+	var total int64
+	for w, s := range sums {
+		if s != 0 && w/8 >= 3 {
+			t.Errorf("worker %d ran under a cap of 3", w/8)
+		}
+		total += s
+	}
+	require.EqualValues(t, 4096*4095/2, total, "every index ran once")
+	testmat.NoAllocs(t, "RunAll", func() { RunAll(ctx, 4096, 1e6, j) })
+}
+
+// A free list hands back what was put on it, to any goroutine, and
+// neither waits when empty nor when full.
+func TestFreeList(t *testing.T) {
+	l := NewFreeList[*int]()
+	_, ok := l.Get()
+	require.False(t, ok, "empty")
+	x := new(int)
+	l.Put(x)
+	done := make(chan *int)
+	go func() {
+		y, _ := l.Get()
+		done <- y
+	}()
+	require.Same(t, x, <-done, "put on one goroutine, got on another")
+	for range freeListCap + 1 {
+		l.Put(new(int)) // the last one is dropped, without waiting
+	}
+	testmat.NoAllocs(t, "a free list's Get and Put", func() {
+		y, _ := l.Get()
+		l.Put(y)
+	})
+}

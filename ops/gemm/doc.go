@@ -15,6 +15,11 @@
 // As in BLAS, beta == 0 means C is not read (NaN in C does not propagate)
 // and alpha == 0 means A and B are not read.
 //
+// With the BufferSize workspace supplied a call allocates nothing with a
+// native kernel. The vendor kernel allocates inside gonum, which runs a C
+// of at least four 64x64 blocks on goroutines of its own: at most about 4
+// + 2 per block, per matrix (none for a smaller C).
+//
 // Each call picks one kernel through the selection core (package sel): the
 // families are
 //

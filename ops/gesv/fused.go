@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/lu"
-	"github.com/batchlas-go/batchlas/internal/lusolve"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
@@ -20,19 +18,8 @@ import (
 // launchFused factors and solves every system; a singular one (info > 0)
 // is factored to the end and its B left as it was.
 func launchFused[T batchlas.Float](ctx context.Context, p *problem, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], info []int32) error {
-	n, nrhs := p.n, p.nrhs
-	small := lu.SafeMin[T]()
-	return parallel.For(ctx, a.Count, flopsPerMatrix(p), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			o := i * ipiv.Stride
-			piv := ipiv.Data[o : o+n : o+n]
-			lu.Recursive(m, a.LD, n, piv, small)
-			info[i] = lu.DiagInfo(m, a.LD, n)
-			// A B with no column may hold no storage: it is not indexed.
-			if info[i] == 0 && nrhs > 0 {
-				lusolve.Solve(false, m, a.LD, n, piv, b.Data[i*b.Stride:], b.LD, nrhs)
-			}
-		}
-	})
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.p, j.a, j.ipiv, j.b, j.info = runFused, *p, a, ipiv, b, info
+	return parallel.Run(ctx, a.Count, flopsPerMatrix(p), j)
 }

@@ -32,32 +32,32 @@ func (p *problem) key(count int) sel.Key {
 
 // check validates the arguments of Gesv and BufferSize. All three
 // operands are written.
-func check[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) (*problem, error) {
+func check[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) (problem, error) {
 	if err := a.Check(opName, "a", true); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := ipiv.Check(opName, "ipiv", true); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := b.Check(opName, "b", true); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	switch {
 	case a.Rows != a.Cols:
-		return nil, batchlas.Argf(opName, "a", "a is %dx%d; gesv solves square systems (rows == cols)", a.Rows, a.Cols)
+		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d; gesv solves square systems (rows == cols)", a.Rows, a.Cols)
 	case b.Rows != a.Rows:
-		return nil, batchlas.Argf(opName, "b", "b has %d rows but a is %dx%d; b needs one row per row of a", b.Rows, a.Rows, a.Cols)
+		return problem{}, batchlas.Argf(opName, "b", "b has %d rows but a is %dx%d; b needs one row per row of a", b.Rows, a.Rows, a.Cols)
 	case b.Count != a.Count:
-		return nil, batchlas.Argf(opName, "b", "b.Count %d != a.Count %d: give one right-hand side matrix per system", b.Count, a.Count)
+		return problem{}, batchlas.Argf(opName, "b", "b.Count %d != a.Count %d: give one right-hand side matrix per system", b.Count, a.Count)
 	case ipiv.Count != a.Count:
-		return nil, batchlas.Argf(opName, "ipiv", "ipiv.Count %d != a.Count %d: give one pivot vector per matrix", ipiv.Count, a.Count)
+		return problem{}, batchlas.Argf(opName, "ipiv", "ipiv.Count %d != a.Count %d: give one pivot vector per matrix", ipiv.Count, a.Count)
 	case ipiv.Len < a.Rows:
-		return nil, batchlas.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column", ipiv.Len, a.Rows)
+		return problem{}, batchlas.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column", ipiv.Len, a.Rows)
 	}
 	if err := batchlas.CheckDisjoint(opName, "b", b, "a", a); err != nil {
-		return nil, err
+		return problem{}, err
 	}
-	return &problem{n: a.Rows, nrhs: b.Cols}, nil
+	return problem{n: a.Rows, nrhs: b.Cols}, nil
 }
 
 // Gesv solves A_i*X_i = B_i for every i by LU factorisation with partial
@@ -96,10 +96,11 @@ func check[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32], 
 // systems the getrs call completed, and every A_i has been written.
 func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
-	p, err := check(a, ipiv, b)
+	pv, err := check(a, ipiv, b)
 	if err != nil {
 		return err
 	}
+	p := &pv // kernels copy it into their jobs: it stays on the stack
 	if a.Empty() {
 		return nil
 	}

@@ -36,9 +36,10 @@ func lanesSlot[T batchlas.Float](p *problem) int {
 // singular system (info > 0) is factored to the end and its B left as it
 // was.
 func launchLanes[T batchlas.Float](ctx context.Context, p *problem, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T, info []int32) error {
-	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(p), ws, lanesSlot[T](p), func(buf []T, first int) {
-		lanesGroup(p, a, ipiv, b, info, first, buf)
-	})
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.p, j.a, j.ipiv, j.b, j.info = runLanes, *p, a, ipiv, b, info
+	return lanes.RunGroups(ctx, a.Count, flopsPerMatrix(p), ws, lanesSlot[T](p), j)
 }
 
 // lanesGroup solves the systems first .. first+L-1 (those that exist) as

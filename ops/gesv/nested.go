@@ -33,44 +33,46 @@ func launchNested[T batchlas.Float](ctx context.Context, p *problem, a batchlas.
 		}
 		wsF = ws[:need]
 	}
-	err := getrf.Getrf(ctx, a, ipiv, wsF)
-	var ne *batchlas.NumericalError
-	var ie *batchlas.InterruptedError
-	switch {
-	case err == nil:
-	case errors.As(err, &ne):
-		for k, i := range ne.Index {
-			info[i] = int32(ne.Info[k])
-		}
-	case errors.As(err, &ie):
-		// No system is complete before its B is solved; the factors
-		// getrf did not touch are untouched systems.
-		return &batchlas.InterruptedError{Count: count, Touched: ie.Touched, Err: ie.Err}
-	default:
-		return err
-	}
-	if p.nrhs == 0 {
-		return nil
-	}
 	var singular []int
-	if ne != nil {
-		singular = ne.Index
+	if err := getrf.Getrf(ctx, a, ipiv, wsF); err != nil {
+		// The targets of errors.As move to the heap: declared on the
+		// error path only, a call that succeeds allocates nothing.
+		var ne *batchlas.NumericalError
+		var ie *batchlas.InterruptedError
+		switch {
+		case errors.As(err, &ne):
+			for k, i := range ne.Index {
+				info[i] = int32(ne.Info[k])
+			}
+			singular = ne.Index
+		case errors.As(err, &ie):
+			// No system is complete before its B is solved; the factors
+			// getrf did not touch are untouched systems.
+			return &batchlas.InterruptedError{Count: count, Touched: ie.Touched, Err: ie.Err}
+		default:
+			return err
+		}
 	}
-	if len(singular) == count {
+	if p.nrhs == 0 || len(singular) == count {
 		return nil
 	}
+	// The copy is made only when a system is singular, a call that
+	// returns an error (which allocates anyway).
 	saved := saveB(b, singular)
-	err = solveAll(ctx, a, ipiv, b, ws)
+	err := solveAll(ctx, a, ipiv, b, ws)
 	restoreB(b, singular, saved)
-	if errors.As(err, &ie) {
-		// Every A_i has been factored; getrs completed a prefix of the
-		// solves, and the singular systems' B_i are as they were, so
-		// those right after the prefix are complete too.
-		done := ie.Completed
-		for done < count && info[done] != 0 {
-			done++
+	if err != nil {
+		var ie *batchlas.InterruptedError
+		if errors.As(err, &ie) {
+			// Every A_i has been factored; getrs completed a prefix of
+			// the solves, and the singular systems' B_i are as they were,
+			// so those right after the prefix are complete too.
+			done := ie.Completed
+			for done < count && info[done] != 0 {
+				done++
+			}
+			return &batchlas.InterruptedError{Count: count, Completed: done, Touched: count, Err: ie.Err}
 		}
-		return &batchlas.InterruptedError{Count: count, Completed: done, Touched: count, Err: ie.Err}
 	}
 	return err
 }

@@ -24,38 +24,29 @@ import (
 //     gemm op.
 //
 // The nested calls go through those ops' public entry points with this
-// call's context, so their decisions are traced and covered; they get nil
-// workspace and allocate their own, which keeps getrf's BufferSize
-// independent of their choices. Every panel is factored after all updates
+// call's context, so their decisions are traced and covered. Each gets the
+// call's ws, which BufferSize sized for the largest of their BufferSizes
+// (batchedNestedSize): with it supplied, the call allocates nothing. Every panel is factored after all updates
 // of earlier steps reached it, so the pivots are those of getf2 on the
 // whole matrix.
 //
 // An order up to nb is a single panel: the unblocked kernel's code (twin).
-func batchedGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], nb int, info []int32) error {
+func batchedGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], nb int, ws []T, info []int32) error {
 	n := a.Rows
 	if n <= nb {
 		return unblockedGetrf(ctx, a, ipiv, info)
 	}
-	small := lu.SafeMin[T]()
-	ld, stride := a.LD, a.Stride
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.a, j.ipiv, j.info, j.small = runBatchedPanel, a, ipiv, info, lu.SafeMin[T]()
 	for k0 := 0; k0 < n; k0 += nb {
 		kb := min(nb, n-k0)
 		r0 := k0 + kb // first trailing row and column
 		last := r0 == n
 		// Panel work, weighed as getf2 on (n-k0) x kb.
 		work := 2 * float64(n-k0) * float64(kb) * float64(kb)
-		err := parallel.For(ctx, a.Count, work, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-				piv := pivots(ipiv, i, n)
-				lu.Getf2(m, ld, n, k0, r0, k0, r0, piv, small)
-				lu.Laswp(m, ld, n, 0, k0, k0, r0, piv)
-				lu.Laswp(m, ld, n, r0, n, k0, r0, piv)
-				if last {
-					info[i] = lu.DiagInfo(m, ld, n)
-				}
-			}
-		})
+		j.k0, j.r0, j.last = k0, r0, last
+		err := parallel.Run(ctx, a.Count, work, j)
 		if err != nil {
 			var ie *batchlas.InterruptedError
 			if errors.As(err, &ie) {
@@ -75,19 +66,54 @@ func batchedGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ip
 			break
 		}
 		// U12 = L11^-1 * A12.
-		err = trsm.Trsm(ctx, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.Unit, 1,
-			view(a, k0, k0, kb, kb), view(a, k0, r0, kb, n-r0), nil)
+		l11, u12 := stepSolve(a, k0, kb)
+		err = trsm.Trsm(ctx, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.Unit, 1, l11, u12, ws)
 		if err != nil {
 			return interruptedBatch(err, a.Count, 0, a.Count)
 		}
 		// A22 -= L21 * U12.
-		err = gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, -1,
-			view(a, r0, k0, n-r0, kb), view(a, k0, r0, kb, n-r0), 1, view(a, r0, r0, n-r0, n-r0), nil)
+		l21, u12, a22 := stepUpdate(a, k0, kb)
+		err = gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, -1, l21, u12, 1, a22, ws)
 		if err != nil {
 			return interruptedBatch(err, a.Count, 0, a.Count)
 		}
 	}
 	return nil
+}
+
+// stepSolve is the trsm call of the step of kb columns from k0: L11 and
+// the block U12 = L11^-1 * A12 overwrites.
+func stepSolve[T batchlas.Float](a batchlas.Batch[T], k0, kb int) (l11, a12 batchlas.Batch[T]) {
+	n, r0 := a.Rows, k0+kb
+	return view(a, k0, k0, kb, kb), view(a, k0, r0, kb, n-r0)
+}
+
+// stepUpdate is the gemm call of the step: A22 -= L21 * U12.
+func stepUpdate[T batchlas.Float](a batchlas.Batch[T], k0, kb int) (l21, u12, a22 batchlas.Batch[T]) {
+	n, r0 := a.Rows, k0+kb
+	return view(a, r0, k0, n-r0, kb), view(a, k0, r0, kb, n-r0), view(a, r0, r0, n-r0, n-r0)
+}
+
+// batchedNestedSize is the workspace of the batched kernel: the largest
+// trsm.BufferSize or gemm.BufferSize of its nested calls, asked with the
+// call's context on the same views, so that each sizes for the kernel it
+// will choose.
+func batchedNestedSize[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], nb int) (int, error) {
+	n, most := a.Rows, 0
+	for k0 := 0; k0+nb < n; k0 += nb {
+		l11, u12 := stepSolve(a, k0, nb)
+		need, err := trsm.BufferSize(ctx, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.Unit, l11, u12)
+		if err != nil {
+			return 0, err
+		}
+		most = max(most, need)
+		l21, u12, a22 := stepUpdate(a, k0, nb)
+		if need, err = gemm.BufferSize(ctx, batchlas.NoTrans, batchlas.NoTrans, l21, u12, a22); err != nil {
+			return 0, err
+		}
+		most = max(most, need)
+	}
+	return most, nil
 }
 
 // interruptedBatch turns an *InterruptedError from a step of the

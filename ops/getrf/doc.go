@@ -72,12 +72,15 @@
 // makes no decision and does not read the pin, so a bad pin is no error
 // there, as in every op.
 //
-// Workspace: only the vendor kernel uses one, an n x n row-major copy per
-// worker, so BufferSize is about workers*n*n for it (workers: GOMAXPROCS,
-// or the cap batchlas.WithParallelism puts on ctx; pass BufferSize the
-// call's ctx) and 0 otherwise; the batched kernel's nested trsm and gemm
-// calls allocate their own. A workspace that shares an element with a is
-// an *ArgError.
+// Workspace: the vendor kernel uses an n x n row-major copy per worker,
+// so BufferSize is about workers*n*n for it (workers: GOMAXPROCS, or the
+// cap batchlas.WithParallelism puts on ctx; pass BufferSize the call's
+// ctx); the batched kernel's nested trsm and gemm calls work in the
+// call's workspace, so its BufferSize is the largest of theirs; the other
+// kernels need none. With it supplied a call allocates nothing (the vendor
+// kernel only inside gonum's Dgetrf, from order 128 on: about 4 + 2 per
+// 64x64 block of each trailing update). A workspace that shares an element
+// with a is an *ArgError.
 //
 // Getrf and BufferSize treat a nil context as context.Background().
 package getrf

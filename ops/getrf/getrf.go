@@ -86,9 +86,19 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	if !canRun(c, key, dev) {
 		return batchlas.Argf(opName, "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
 	}
-	if need := bufferSize(ctx, c, a); ws != nil {
+	need, err := bufferSize(ctx, c, a)
+	if err != nil {
+		return err
+	}
+	if ws != nil {
 		if len(ws) < need {
-			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, c, a) })
+			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+				n, err := bufferSize(ctx, c, a)
+				if err != nil {
+					return -1
+				}
+				return n
+			})
 		}
 		if err := batchlas.CheckWorkspace(opName, ws[:need], "a", a); err != nil {
 			return err
@@ -102,7 +112,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	case recursiveFamily:
 		return recursiveGetrf(ctx, a, ipiv, info)
 	case batchedFamily:
-		return batchedGetrf(ctx, a, ipiv, c.Field("nb"), info)
+		return batchedGetrf(ctx, a, ipiv, c.Field("nb"), ws, info)
 	case lanesFamily:
 		return lanesGetrf(ctx, a, ipiv, ws, info)
 	case vendorFamily:
@@ -129,7 +139,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv
 	if err != nil {
 		return 0, err
 	}
-	return bufferSize(ctx, c, a), nil
+	return bufferSize(ctx, c, a)
 }
 
 // check validates the arguments of a call.
@@ -203,16 +213,20 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 // factors a row-major transposed copy of each matrix (gonum is row-major),
 // one n x n scratch per worker a call with ctx may use; lanes a group of
 // matrices per worker. The native kernels
-// work in place (tiny on the stack) and need none; batched's nested trsm
-// and gemm calls allocate their own.
-func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, a batchlas.Batch[T]) int {
+// work in place (tiny on the stack) and need none, but batched needs the
+// largest workspace of its nested trsm and gemm calls (batchedNestedSize),
+// which get the call's ws. The error is a nested op's (a bad trsm or gemm
+// pin).
+func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, a batchlas.Batch[T]) (int, error) {
 	switch c.Family() {
 	case vendorFamily:
-		return parallel.Workers(ctx) * vendorScratch(a.Rows)
+		return parallel.Workers(ctx) * vendorScratch(a.Rows), nil
 	case lanesFamily:
-		return parallel.Workers(ctx) * lanesSlot[T](a.Rows)
+		return parallel.Workers(ctx) * lanesSlot[T](a.Rows), nil
+	case batchedFamily:
+		return batchedNestedSize(ctx, a, c.Field("nb"))
 	}
-	return 0
+	return 0, nil
 }
 
 // vendorScratch is the per-worker scratch of the vendor kernel.

@@ -30,23 +30,8 @@ func lanesSlot[T batchlas.Float](n int) int {
 
 // lanesGetrf factors every matrix, a group at a time.
 func lanesGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], ws []T, info []int32) error {
-	n, L := a.Rows, lanes.Lanes[T]()
-	small := lu.SafeMin[T]()
-	gld := lanes.GroupLD(n)
-	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n), ws, lanesSlot[T](n), func(buf []T, first int) {
-		ga, piv := buf[:n*gld*L], buf[n*gld*L:(n*gld+n)*L]
-		count := min(L, a.Count-first)
-		lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
-		lanes.PadIdentity(ga, n, gld, count)
-		lanes.LU(ga, nil, piv, n, 0, gld, small)
-		lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
-		for l := range count {
-			i := first + l
-			pv := pivots(ipiv, i, n)
-			for j := range pv {
-				pv[j] = int32(piv[j*L+l])
-			}
-			info[i] = lu.DiagInfo(a.Data[i*a.Stride:i*a.Stride+(n-1)*a.LD+n], a.LD, n)
-		}
-	})
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.a, j.ipiv, j.info, j.small, j.gld = runLanes, a, ipiv, info, lu.SafeMin[T](), lanes.GroupLD(a.Rows)
+	return lanes.RunGroups(ctx, a.Count, flopsPerMatrix(a.Rows), ws, lanesSlot[T](a.Rows), j)
 }

@@ -13,10 +13,7 @@ import (
 // stay in cache, instead of one rank-1 update per column sweeping the
 // whole trailing matrix.
 func recursiveGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], info []int32) error {
-	small := lu.SafeMin[T]()
-	return perMatrix(ctx, a, ipiv, info, func(m []T, ld, n int, piv []int32) {
-		lu.Recursive(m, ld, n, piv, small)
-	})
+	return runJob(ctx, runRecursive, a, ipiv, info)
 }
 
 // recursiveLeaf is lu.RecursiveLeaf: up to that order the recursive

@@ -5,7 +5,6 @@ import (
 	"github.com/batchlas-go/batchlas/internal/lu"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
 // tinyLD is the leading dimension of the tiny kernel's stack array.
@@ -26,25 +25,28 @@ type tinyMat[T batchlas.Float] [tinyLD * tinyLD]T
 // indices let the compiler drop the bounds checks and index arithmetic
 // that dominate a small factorisation.
 func tinyGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], info []int32) error {
-	n, ld, stride := a.Rows, a.LD, a.Stride
+	n := a.Rows
 	if n > tinyMax { // canRun refuses this; the kernel guards itself too
 		return batchlas.Argf(opName, "a", "tiny kernel holds n <= %d, got n=%d", tinyMax, n)
 	}
-	small := lu.SafeMin[T]()
-	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
-		var s tinyMat[T]
-		for i := lo; i < hi; i++ {
-			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-			for c := 0; c < n; c++ {
-				copy(s[c*tinyLD:c*tinyLD+n], m[c*ld:c*ld+n])
-			}
-			tinyFactor(&s, n, pivots(ipiv, i, n), small)
-			for c := 0; c < n; c++ {
-				copy(m[c*ld:c*ld+n], s[c*tinyLD:c*tinyLD+n])
-			}
-			info[i] = lu.DiagInfo(m, ld, n)
+	return runJob(ctx, runTiny, a, ipiv, info)
+}
+
+// tinyRange factors matrices [lo, hi) of a.
+func tinyRange[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32], info []int32, small T, lo, hi int) {
+	n, ld, stride := a.Rows, a.LD, a.Stride
+	var s tinyMat[T]
+	for i := lo; i < hi; i++ {
+		m := a.Data[i*stride : i*stride+(n-1)*ld+n]
+		for c := 0; c < n; c++ {
+			copy(s[c*tinyLD:c*tinyLD+n], m[c*ld:c*ld+n])
 		}
-	})
+		tinyFactor(&s, n, pivots(ipiv, i, n), small)
+		for c := 0; c < n; c++ {
+			copy(m[c*ld:c*ld+n], s[c*tinyLD:c*tinyLD+n])
+		}
+		info[i] = lu.DiagInfo(m, ld, n)
+	}
 }
 
 // tinyFactor is getf2 over all n columns of s, full rows swapped.

@@ -41,49 +41,69 @@ var (
 // only exact zero pivots, so info is read from the diagonal here as for
 // every kernel (diagInfo), which also counts a NaN pivot.
 func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], ws []T, info []int32) error {
-	data, ok := any(a.Data).([]float64)
-	if !ok {
+	if _, ok := any(a.Data).([]float64); !ok {
 		// Unreachable: no float32 vendor candidate is listed.
 		return batchlas.Argf(opName, "a", "the vendor kernel is float64 only; pin a native kernel for float32")
 	}
 	buf, _ := any(ws).([]float64)
-	n, ld, stride := a.Rows, a.LD, a.Stride
+	n := a.Rows
 	nn := vendorScratch(n)
 	if len(buf) < nn {
 		// nil (the caller left it to us), or not even one worker's slot.
 		buf = make([]float64, parallel.Workers(ctx)*nn)
 	}
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.a, j.ipiv, j.info, j.buf, j.nn = runVendor, a, ipiv, info, buf, nn
+	// At most one worker per slot of buf, so (w+1)*nn <= len(buf).
+	return parallel.RunScratch(ctx, a.Count, flopsPerMatrix(n), len(buf)/nn, j)
+}
+
+// vendorPivots recycles the []int pivot slices gonum's Dgetrf takes, one
+// per chunk in flight, so that the vendor kernel allocates nothing of its
+// own with the workspace supplied.
+var vendorPivots = parallel.NewFreeList[*[]int]()
+
+// vendor factors matrices [lo, hi) of a (float64) with gonum on worker
+// w's copy.
+func (j *job[T]) vendor(w, lo, hi int) {
+	data, _ := any(j.a.Data).([]float64)
+	a, ipiv, info, nn := j.a, j.ipiv, j.info, j.nn
+	n, ld, stride := a.Rows, a.LD, a.Stride
 	impl := gonum.Implementation{}
 	small := lu.SafeMin[float64]()
-	// At most one worker per slot of buf, so (w+1)*nn <= len(buf).
-	return parallel.ForScratch(ctx, a.Count, flopsPerMatrix(n), len(buf)/nn, func(w, lo, hi int) {
-		t := buf[w*nn : w*nn+n*n]
-		p := make([]int, n)
-		for i := lo; i < hi; i++ {
-			m := data[i*stride : i*stride+(n-1)*ld+n]
-			for c := 0; c < n; c++ {
-				for r, v := range m[c*ld : c*ld+n] {
-					t[r*n+c] = v
-				}
+	t := j.buf[w*nn : w*nn+n*n]
+	pp, ok := vendorPivots.Get()
+	if !ok || cap(*pp) < n {
+		pp = new([]int)
+		*pp = make([]int, n)
+	}
+	defer vendorPivots.Put(pp)
+	p := (*pp)[:n]
+	for i := lo; i < hi; i++ {
+		m := data[i*stride : i*stride+(n-1)*ld+n]
+		for c := 0; c < n; c++ {
+			for r, v := range m[c*ld : c*ld+n] {
+				t[r*n+c] = v
 			}
-			impl.Dgetrf(n, n, t, n, p)
-			piv := pivots(ipiv, i, n)
-			if smallPivot(t, n, small) {
-				lu.Getf2(m, ld, n, 0, n, 0, n, piv, small)
-			} else {
-				for c := 0; c < n; c++ {
-					col := m[c*ld : c*ld+n]
-					for r := range col {
-						col[r] = t[r*n+c]
-					}
-				}
-				for j, v := range p {
-					piv[j] = int32(v)
-				}
-			}
-			info[i] = lu.DiagInfo(m, ld, n)
 		}
-	})
+		impl.Dgetrf(n, n, t, n, p)
+		piv := pivots(ipiv, i, n)
+		if smallPivot(t, n, small) {
+			lu.Getf2(m, ld, n, 0, n, 0, n, piv, small)
+		} else {
+			for c := 0; c < n; c++ {
+				col := m[c*ld : c*ld+n]
+				for r := range col {
+					col[r] = t[r*n+c]
+				}
+			}
+			for j, v := range p {
+				piv[j] = int32(v)
+			}
+		}
+		info[i] = lu.DiagInfo(m, ld, n)
+	}
 }
 
 // smallPivot reports whether a factored row-major n x n matrix has a pivot

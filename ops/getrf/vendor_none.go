@@ -21,3 +21,6 @@ var (
 func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], ws []T, info []int32) error {
 	return errors.New("getrf: vendor kernel not compiled (built with -tags novendor)")
 }
+
+// vendor is never run in a novendor build (see vendorGetrf).
+func (j *job[T]) vendor(w, lo, hi int) {}

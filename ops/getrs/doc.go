@@ -32,7 +32,8 @@
 // Pin a kernel with BATCHLAS_GETRS_ROUTE=<spelling> or sel.WithPin(ctx,
 // "getrs", spelling); size the workspace with BufferSize under the same
 // context, or pass nil to let the call allocate it. Only nested uses a
-// workspace (its trsm calls'). A call with nothing to solve makes no
+// workspace (its trsm calls'). With it supplied a call allocates nothing,
+// whatever the kernel. A call with nothing to solve makes no
 // decision and does not read the pin, so a bad pin is no error there; the
 // same rule holds in every op.
 //

@@ -32,35 +32,35 @@ func (p *problem) key(count int) sel.Key {
 
 // check validates the arguments of Getrs and BufferSize: everything but
 // the values of the pivots (see checkPivots).
-func check[T batchlas.Float](trans batchlas.Transpose, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) (*problem, error) {
+func check[T batchlas.Float](trans batchlas.Transpose, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) (problem, error) {
 	if err := trans.Check(opName, "trans"); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := a.Check(opName, "a", false); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := ipiv.Check(opName, "ipiv", false); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := b.Check(opName, "b", true); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	switch {
 	case a.Rows != a.Cols:
-		return nil, batchlas.Argf(opName, "a", "a is %dx%d; an LU factor is square", a.Rows, a.Cols)
+		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d; an LU factor is square", a.Rows, a.Cols)
 	case a.Rows != b.Rows:
-		return nil, batchlas.Argf(opName, "b", "b has %d rows but a is %dx%d; b needs one row per row of a", b.Rows, a.Rows, a.Cols)
+		return problem{}, batchlas.Argf(opName, "b", "b has %d rows but a is %dx%d; b needs one row per row of a", b.Rows, a.Rows, a.Cols)
 	case a.Count != b.Count:
-		return nil, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d: give one factor per matrix of b, or batchlas.Broadcast(a, %d) to use one factor for all", a.Count, b.Count, b.Count)
+		return problem{}, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d: give one factor per matrix of b, or batchlas.Broadcast(a, %d) to use one factor for all", a.Count, b.Count, b.Count)
 	case ipiv.Count != b.Count:
-		return nil, batchlas.Argf(opName, "ipiv", "ipiv.Count %d != b.Count %d: give one pivot vector per matrix of b, or batchlas.BroadcastVectors(ipiv, %d) to use one for all", ipiv.Count, b.Count, b.Count)
+		return problem{}, batchlas.Argf(opName, "ipiv", "ipiv.Count %d != b.Count %d: give one pivot vector per matrix of b, or batchlas.BroadcastVectors(ipiv, %d) to use one for all", ipiv.Count, b.Count, b.Count)
 	case ipiv.Len < a.Rows:
-		return nil, batchlas.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column of the factor", ipiv.Len, a.Rows)
+		return problem{}, batchlas.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column of the factor", ipiv.Len, a.Rows)
 	}
 	if err := batchlas.CheckDisjoint(opName, "b", b, "a", a); err != nil {
-		return nil, err
+		return problem{}, err
 	}
-	return &problem{trans: trans, n: a.Rows, nrhs: b.Cols}, nil
+	return problem{trans: trans, n: a.Rows, nrhs: b.Cols}, nil
 }
 
 // checkPivots returns an *ArgError naming ipiv, the matrix and the position
@@ -131,10 +131,11 @@ func checkPivots(ipiv batchlas.Vectors[int32], n, count int) error {
 // written; one in between completes none and may have written all.
 func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
-	p, err := check(trans, a, ipiv, b)
+	pv, err := check(trans, a, ipiv, b)
 	if err != nil {
 		return err
 	}
+	p := &pv // kernels copy it into their jobs: it stays on the stack
 	if b.Empty() {
 		return nil
 	}
@@ -202,10 +203,11 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 // (the pin is not read), as Getrs runs no kernel.
 func BufferSize[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) (int, error) {
 	ctx = batchlas.Context(ctx)
-	p, err := check(trans, a, ipiv, b)
+	pv, err := check(trans, a, ipiv, b)
 	if err != nil {
 		return 0, err
 	}
+	p := &pv
 	if b.Empty() {
 		return 0, nil
 	}

@@ -5,8 +5,6 @@ import (
 	"errors"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/lusolve"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/trsm"
 )
 
@@ -58,28 +56,22 @@ func nestedSize[T batchlas.Float](ctx context.Context, p *problem, a, b batchlas
 // holds nestedSize elements.
 func launchNested[T batchlas.Float](ctx context.Context, p *problem, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T) error {
 	count := b.Count
-	swap := func() error {
-		return parallel.For(ctx, count, float64(p.n*p.nrhs), func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				bi, piv := b.Data[i*b.Stride:], pivots(ipiv, i, p.n)
-				if p.trans == batchlas.Trans {
-					lusolve.Backward(bi, b.LD, p.n, p.nrhs, piv)
-				} else {
-					lusolve.Forward(bi, b.LD, p.n, p.nrhs, piv)
-				}
-			}
-		})
-	}
-	solve := func(s solveStep) error {
-		return trsm.Trsm(ctx, batchlas.Left, s.uplo, p.trans, s.diag, 1, a, b, ws)
-	}
 	st := steps(p)
-	passes := [3]func() error{swap, func() error { return solve(st[0]) }, func() error { return solve(st[1]) }}
+	// Pass 0 swaps B's rows, passes 1 and 2 solve st[0] and st[1]; the
+	// transposed solve swaps last.
+	order := [3]int{0, 1, 2}
 	if p.trans == batchlas.Trans {
-		passes = [3]func() error{passes[1], passes[2], swap}
+		order = [3]int{1, 2, 0}
 	}
-	for k, pass := range passes {
-		if err := pass(); err != nil {
+	for k, pass := range order {
+		var err error
+		if pass == 0 {
+			err = runJob(ctx, runSwap, p, a, ipiv, b, float64(p.n*p.nrhs))
+		} else {
+			s := st[pass-1]
+			err = trsm.Trsm(ctx, batchlas.Left, s.uplo, p.trans, s.diag, 1, a, b, ws)
+		}
+		if err != nil {
 			return interruptedPass(err, k, count)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/lusolve"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
@@ -13,12 +12,15 @@ import (
 // four columns of B), the batch spread over the workers. A broadcast
 // factor is read by every worker; it stays in each core's cache.
 func launchPerMatrix[T batchlas.Float](ctx context.Context, p *problem, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) error {
-	trans := p.trans == batchlas.Trans
-	return parallel.For(ctx, b.Count, flopsPerMatrix(p), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			lusolve.Solve(trans, a.Data[i*a.Stride:], a.LD, p.n, pivots(ipiv, i, p.n), b.Data[i*b.Stride:], b.LD, p.nrhs)
-		}
-	})
+	return runJob(ctx, runPerMatrix, p, a, ipiv, b, flopsPerMatrix(p))
+}
+
+// runJob runs kernel over the batch of b on a recycled job.
+func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], work float64) error {
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.p, j.a, j.ipiv, j.b = kernel, *p, a, ipiv, b
+	return parallel.Run(ctx, b.Count, work, j)
 }
 
 // pivots is the first n entries of pivot vector i (vector 0 of a

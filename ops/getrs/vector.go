@@ -42,47 +42,54 @@ func vectorWorkSize[T batchlas.Float](p *problem) int {
 // launchVector solves every system of the batch with the vector kernels;
 // ws has room for at least one worker's vectorWorkSize.
 func launchVector[T batchlas.Float](ctx context.Context, p *problem, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T) error {
+	per := vectorWorkSize[T](p)
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.p, j.a, j.ipiv, j.b, j.ws, j.per = runVector, *p, a, ipiv, b, ws, per
+	return parallel.RunScratch(ctx, b.Count, flopsPerMatrix(p), len(ws)/per, j)
+}
+
+// vector solves systems [lo, hi) with worker w's scratch.
+func (j *job[T]) vector(w, lo, hi int) {
+	p, a, b, ipiv, ws, per := &j.p, j.a, j.b, j.ipiv, j.ws, j.per
 	n, nrhs := p.n, p.nrhs
 	trans := p.trans == batchlas.Trans
-	per := vectorWorkSize[T](p)
 	ds := subst.DiagSize[T](n)
-	return parallel.ForScratch(ctx, b.Count, flopsPerMatrix(p), len(ws)/per, func(w, lo, hi int) {
-		pk := ws[w*per : (w+1)*per]
-		dl, du, et := pk[:ds], pk[ds:2*ds], pk[2*ds:]
-		for i := lo; i < hi; i++ {
-			ai, bi, piv := a.Data[i*a.Stride:], b.Data[i*b.Stride:], pivots(ipiv, i, n)
-			if i+1 < hi && n > 1 {
-				// The factor is read by blocks of rows across its
-				// columns, which the hardware prefetcher does not
-				// follow: ask for the next system ahead.
-				if a.Stride != 0 {
-					simd.Prefetch(a.Data[(i+1)*a.Stride:], n, a.LD, n, 0)
-				}
-				simd.Prefetch(b.Data[(i+1)*b.Stride:], n, b.LD, nrhs, 0)
+	pk := ws[w*per : (w+1)*per]
+	dl, du, et := pk[:ds], pk[ds:2*ds], pk[2*ds:]
+	for i := lo; i < hi; i++ {
+		ai, bi, piv := a.Data[i*a.Stride:], b.Data[i*b.Stride:], pivots(ipiv, i, n)
+		if i+1 < hi && n > 1 {
+			// The factor is read by blocks of rows across its
+			// columns, which the hardware prefetcher does not
+			// follow: ask for the next system ahead.
+			if a.Stride != 0 {
+				simd.Prefetch(a.Data[(i+1)*a.Stride:], n, a.LD, n, 0)
 			}
-			// A broadcast factor is packed once per chunk.
-			pack := i == lo || a.Stride != 0
-			if !trans {
-				if pack {
-					subst.PackDiag(dl, ai, a.LD, n, false, true)
-					subst.PackDiag(du, ai, a.LD, n, true, false)
-				}
-				lusolve.Forward(bi, b.LD, n, nrhs, piv)
-				subst.SolveCols(ai, a.LD, dl, n, false, bi, b.LD, nrhs, 1)
-				subst.SolveCols(ai, a.LD, du, n, true, bi, b.LD, nrhs, 1)
-				continue
-			}
-			if pack {
-				// E[i,k] = A[k,i]: U^T into E's lower triangle and its
-				// diagonal, L^T (unit) into its strictly upper one.
-				subst.PackE(et, ai, n, a.LD, 1, false, false)
-				subst.PackE(et, ai, n, a.LD, 1, true, true)
-				subst.PackDiag(du, et, n, n, false, false)
-				subst.PackDiag(dl, et, n, n, true, true)
-			}
-			subst.SolveCols(et, n, du, n, false, bi, b.LD, nrhs, 1)
-			subst.SolveCols(et, n, dl, n, true, bi, b.LD, nrhs, 1)
-			lusolve.Backward(bi, b.LD, n, nrhs, piv)
+			simd.Prefetch(b.Data[(i+1)*b.Stride:], n, b.LD, nrhs, 0)
 		}
-	})
+		// A broadcast factor is packed once per chunk.
+		pack := i == lo || a.Stride != 0
+		if !trans {
+			if pack {
+				subst.PackDiag(dl, ai, a.LD, n, false, true)
+				subst.PackDiag(du, ai, a.LD, n, true, false)
+			}
+			lusolve.Forward(bi, b.LD, n, nrhs, piv)
+			subst.SolveCols(ai, a.LD, dl, n, false, bi, b.LD, nrhs, 1)
+			subst.SolveCols(ai, a.LD, du, n, true, bi, b.LD, nrhs, 1)
+			continue
+		}
+		if pack {
+			// E[i,k] = A[k,i]: U^T into E's lower triangle and its
+			// diagonal, L^T (unit) into its strictly upper one.
+			subst.PackE(et, ai, n, a.LD, 1, false, false)
+			subst.PackE(et, ai, n, a.LD, 1, true, true)
+			subst.PackDiag(du, et, n, n, false, false)
+			subst.PackDiag(dl, et, n, n, true, true)
+		}
+		subst.SolveCols(et, n, du, n, false, bi, b.LD, nrhs, 1)
+		subst.SolveCols(et, n, dl, n, true, bi, b.LD, nrhs, 1)
+		lusolve.Backward(bi, b.LD, n, nrhs, piv)
+	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lusolve"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -34,6 +33,12 @@ var vendorCandidates = []sel.Choice{vendor.With()}
 // matrix, which are columns of ours, so the interchanges are ours
 // (lusolve.Forward/Backward, the same as every kernel's).
 func launchVendor[T batchlas.Float](ctx context.Context, p *problem, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) error {
+	return runJob(ctx, runVendor, p, a, ipiv, b, flopsPerMatrix(p))
+}
+
+// vendor solves systems [lo, hi) with gonum.
+func (j *job[T]) vendor(lo, hi int) {
+	p, a, b, ipiv := &j.p, j.a, j.b, j.ipiv
 	ta := blas.NoTrans
 	first, second := blas.Upper, blas.Lower // L (gonum's Upper), then U
 	firstDiag, secondDiag := blas.Unit, blas.NonUnit
@@ -45,39 +50,33 @@ func launchVendor[T batchlas.Float](ctx context.Context, p *problem, a batchlas.
 	}
 	n, nrhs := p.n, p.nrhs
 	impl := gonum.Implementation{}
-	// The type switch happens once per call, not per matrix: converting a
-	// slice to an interface allocates.
+	// The slices' interfaces stay on the stack: the switch only reads them.
 	switch ad := any(a.Data).(type) {
 	case []float64:
 		bd := any(b.Data).([]float64)
-		return parallel.For(ctx, b.Count, flopsPerMatrix(p), func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				am, bm, piv := ad[i*a.Stride:], bd[i*b.Stride:], pivots(ipiv, i, n)
-				if !trans {
-					lusolve.Forward(bm, b.LD, n, nrhs, piv)
-				}
-				impl.Dtrsm(blas.Right, first, ta, firstDiag, nrhs, n, 1, am, a.LD, bm, b.LD)
-				impl.Dtrsm(blas.Right, second, ta, secondDiag, nrhs, n, 1, am, a.LD, bm, b.LD)
-				if trans {
-					lusolve.Backward(bm, b.LD, n, nrhs, piv)
-				}
+		for i := lo; i < hi; i++ {
+			am, bm, piv := ad[i*a.Stride:], bd[i*b.Stride:], pivots(ipiv, i, n)
+			if !trans {
+				lusolve.Forward(bm, b.LD, n, nrhs, piv)
 			}
-		})
+			impl.Dtrsm(blas.Right, first, ta, firstDiag, nrhs, n, 1, am, a.LD, bm, b.LD)
+			impl.Dtrsm(blas.Right, second, ta, secondDiag, nrhs, n, 1, am, a.LD, bm, b.LD)
+			if trans {
+				lusolve.Backward(bm, b.LD, n, nrhs, piv)
+			}
+		}
 	case []float32:
 		bd := any(b.Data).([]float32)
-		return parallel.For(ctx, b.Count, flopsPerMatrix(p), func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				am, bm, piv := ad[i*a.Stride:], bd[i*b.Stride:], pivots(ipiv, i, n)
-				if !trans {
-					lusolve.Forward(bm, b.LD, n, nrhs, piv)
-				}
-				impl.Strsm(blas.Right, first, ta, firstDiag, nrhs, n, 1, am, a.LD, bm, b.LD)
-				impl.Strsm(blas.Right, second, ta, secondDiag, nrhs, n, 1, am, a.LD, bm, b.LD)
-				if trans {
-					lusolve.Backward(bm, b.LD, n, nrhs, piv)
-				}
+		for i := lo; i < hi; i++ {
+			am, bm, piv := ad[i*a.Stride:], bd[i*b.Stride:], pivots(ipiv, i, n)
+			if !trans {
+				lusolve.Forward(bm, b.LD, n, nrhs, piv)
 			}
-		})
+			impl.Strsm(blas.Right, first, ta, firstDiag, nrhs, n, 1, am, a.LD, bm, b.LD)
+			impl.Strsm(blas.Right, second, ta, secondDiag, nrhs, n, 1, am, a.LD, bm, b.LD)
+			if trans {
+				lusolve.Backward(bm, b.LD, n, nrhs, piv)
+			}
+		}
 	}
-	return nil
 }

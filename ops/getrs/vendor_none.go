@@ -17,3 +17,6 @@ var vendorCandidates []sel.Choice
 func launchVendor[T batchlas.Float](_ context.Context, _ *problem, _ batchlas.Batch[T], _ batchlas.Vectors[int32], _ batchlas.Batch[T]) error {
 	return batchlas.Argf(opName, "route", "the vendor kernel is not compiled into this build (-tags novendor); pin native or a native choice")
 }
+
+// vendor is never run in a novendor build (see launchVendor).
+func (j *job[T]) vendor(lo, hi int) {}

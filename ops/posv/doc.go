@@ -35,6 +35,8 @@
 // group of systems per worker for lanes; for
 // nested the larger of what potrf and potrs need (the failed systems' B_i
 // are saved aside in memory of their own, proportional to the failures).
+// With the workspace supplied a call that succeeds allocates nothing,
+// whatever the kernel (a failure allocates its error and that copy).
 //
 // Posv, BufferSize and LogDet treat a nil context as context.Background().
 package posv

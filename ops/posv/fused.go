@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/chol"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
@@ -15,17 +14,8 @@ import (
 // through potrf, then again through potrs. A matrix that is not positive
 // definite gets its info and its B_i is not touched. No workspace.
 func fusedPosv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T], info []int32) error {
-	n, nrhs := a.Rows, b.Cols
-	return parallel.For(ctx, a.Count, flopsPerMatrix(n, nrhs), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			if f := chol.Factor(uplo, m, a.LD, n); f != 0 {
-				info[i] = int32(f)
-				continue
-			}
-			if nrhs > 0 { // an empty B need not hold storage to index
-				chol.Solve(uplo, m, a.LD, n, b.Data[i*b.Stride:], b.LD, nrhs)
-			}
-		}
-	})
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.uplo, j.a, j.b, j.info = runFused, uplo, a, b, info
+	return parallel.Run(ctx, a.Count, flopsPerMatrix(a.Rows, b.Cols), j)
 }

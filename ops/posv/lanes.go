@@ -34,9 +34,10 @@ func lanesSlot[T batchlas.Float](n, nrhs int) int {
 // lanesPosv factors and solves every system, a group at a time.
 func lanesPosv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T], ws []T, info []int32) error {
 	n, nrhs := a.Rows, b.Cols
-	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n, nrhs), ws, lanesSlot[T](n, nrhs), func(buf []T, first int) {
-		lanesGroup(uplo, a, b, info, first, buf)
-	})
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.uplo, j.a, j.b, j.info = runLanes, uplo, a, b, info
+	return lanes.RunGroups(ctx, a.Count, flopsPerMatrix(n, nrhs), ws, lanesSlot[T](n, nrhs), j)
 }
 
 // lanesGroup solves the systems first .. first+L-1 (those that exist) as

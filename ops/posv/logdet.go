@@ -2,7 +2,6 @@ package posv
 
 import (
 	"context"
-	"math"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -63,18 +62,8 @@ func LogDet[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchla
 	if err := batchlas.CheckDisjoint(logDetName, "out", batchlas.VectorsAsBatch(out), "a", a); err != nil {
 		return err
 	}
-	n := a.Rows
-	err := parallel.For(ctx, a.Count, float64(n), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			s := 0.0
-			if n > 0 {
-				diag := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-				for j := 0; j < n; j++ {
-					s += math.Log(float64(diag[j*a.LD+j]))
-				}
-			}
-			out.Data[i*out.Stride] = T(2 * s)
-		}
-	})
-	return batchlas.Interrupted(logDetName, err)
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.a, j.out = runLogDet, a, out
+	return batchlas.Interrupted(logDetName, parallel.Run(ctx, a.Count, float64(a.Rows), j))
 }

@@ -26,22 +26,24 @@ import (
 // for its own batch. When every system failed there is nothing to solve.
 func nestedPosv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T], ws []T, info []int32) error {
 	err := potrf.Potrf(ctx, uplo, a, ws)
-	var ie *batchlas.InterruptedError
-	var ne *batchlas.NumericalError
-	switch {
-	case errors.As(err, &ie):
-		// No system is solved; potrf wrote the matrices of a it reached.
-		return &batchlas.InterruptedError{Count: a.Count, Touched: ie.Touched, Err: ie.Err}
-	case errors.As(err, &ne):
-		for j, i := range ne.Index {
-			info[i] = int32(ne.Info[j])
-		}
-	case err != nil:
-		return err
-	}
 	var failed []int
-	if ne != nil {
-		failed = ne.Index
+	if err != nil {
+		// The targets of errors.As move to the heap: declared on the
+		// error path only, a call that succeeds allocates nothing.
+		var ie *batchlas.InterruptedError
+		var ne *batchlas.NumericalError
+		switch {
+		case errors.As(err, &ie):
+			// No system is solved; potrf wrote the matrices of a it reached.
+			return &batchlas.InterruptedError{Count: a.Count, Touched: ie.Touched, Err: ie.Err}
+		case errors.As(err, &ne):
+			for j, i := range ne.Index {
+				info[i] = int32(ne.Info[j])
+			}
+			failed = ne.Index
+		default:
+			return err
+		}
 	}
 	if b.Empty() || len(failed) == b.Count {
 		return nil
@@ -49,7 +51,10 @@ func nestedPosv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b 
 	saved := save(b, failed)
 	err = potrs.Potrs(ctx, uplo, a, b, ws)
 	restore(b, failed, saved)
-	if errors.As(err, &ie) {
+	if err == nil {
+		return nil
+	}
+	if ie := (*batchlas.InterruptedError)(nil); errors.As(err, &ie) {
 		// Every A_i is factored; potrs completed a prefix of the solves.
 		return &batchlas.InterruptedError{Count: a.Count, Completed: ie.Completed, Touched: a.Count, Err: ie.Err}
 	}

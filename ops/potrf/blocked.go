@@ -67,9 +67,10 @@ func blockedPathFor(n, elemSize int, d *sel.Device) int {
 //     beside each trailing diagonal block with one call of the gemm op.
 //
 // The nested trsm and gemm calls go through those ops' public entry points
-// with this call's context, so their decisions are traced and covered; they
-// get nil workspace and allocate their own, which keeps potrf's BufferSize
-// independent of their choices.
+// with this call's context, so their decisions are traced and covered.
+// Each gets the call's ws, which BufferSize sized for the largest of their
+// BufferSizes (blockedNestedSize): with it supplied, the call allocates
+// nothing.
 //
 // When blockedPath says so there is a single step and no nested call:
 // each matrix is factored whole, by the tiny kernel's straight-line code up
@@ -83,27 +84,14 @@ func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 	case blockedByMatrix:
 		return unblockedPotrf(ctx, uplo, a, ws, info)
 	}
-	ld, stride := a.LD, a.Stride
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.uplo, j.a, j.info = uplo, a, info
 	for k0 := 0; k0 < n; k0 += blockedNB {
 		kb := min(blockedNB, n-k0)
 		// 1. Diagonal block; a matrix that failed earlier keeps its info.
-		err := parallel.For(ctx, a.Count, flopsPerMatrix(kb), func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				if info[i] != 0 {
-					continue
-				}
-				m := a.Data[i*stride+k0*ld+k0 : i*stride+(n-1)*ld+n]
-				var f int
-				if uplo == batchlas.Lower {
-					f = lowerPanel(m, ld, 0, kb, kb)
-				} else {
-					f = upperPanel(m, ld, 0, kb, kb)
-				}
-				if f != 0 {
-					info[i] = int32(k0 + f)
-				}
-			}
-		})
+		j.kernel, j.k0, j.kb = runBlockedDiag, k0, kb
+		err := parallel.Run(ctx, a.Count, flopsPerMatrix(kb), j)
 		r0 := k0 + kb // first trailing row/column
 		if err != nil {
 			// The first step's matrices past those it reached are
@@ -124,57 +112,126 @@ func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 			break
 		}
 		// 2. Panel solve.
-		diagBlock := view(a, k0, k0, kb, kb)
-		if uplo == batchlas.Lower {
-			// L21 = A21 * L11^-T
-			err = trsm.Trsm(ctx, batchlas.Right, batchlas.Lower, batchlas.Trans, batchlas.NonUnit, 1, diagBlock, view(a, r0, k0, n-r0, kb), nil)
-		} else {
-			// U12 = U11^-T * A12
-			err = trsm.Trsm(ctx, batchlas.Left, batchlas.Upper, batchlas.Trans, batchlas.NonUnit, 1, diagBlock, view(a, k0, r0, kb, n-r0), nil)
-		}
+		side, tri, diagBlock, panel := panelSolve(uplo, a, k0, kb)
+		err = trsm.Trsm(ctx, side, tri, batchlas.Trans, batchlas.NonUnit, 1, diagBlock, panel, ws)
 		if err != nil {
 			return interruptedBatch(err, a.Count, 0, a.Count)
 		}
 		// 3a. Trailing diagonal blocks: the uplo triangle only.
 		trailing := float64(n-r0) * float64(kb) * float64(blockedNB) * 2
-		err = parallel.For(ctx, a.Count, trailing, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-				for j0 := r0; j0 < n; j0 += blockedNB {
-					jb := min(blockedNB, n-j0)
-					if uplo == batchlas.Lower {
-						lowerUpdate(m, ld, j0, jb, j0+jb, k0, r0)
-					} else {
-						upperUpdate(m, ld, j0, jb, j0+jb, k0, r0)
-					}
-				}
-			}
-		})
+		j.kernel = runBlockedTrailing
+		err = parallel.Run(ctx, a.Count, trailing, j)
 		if err != nil {
 			return interruptedBatch(err, a.Count, 0, a.Count)
 		}
 		// 3b. The rectangles beside the trailing diagonal blocks.
 		for j0 := r0; j0 < n; j0 += blockedNB {
-			jb := min(blockedNB, n-j0)
-			rest := n - j0 - jb
-			if rest == 0 {
+			ta, tb, x, y, c, ok := rectangleUpdate(uplo, a, k0, kb, j0)
+			if !ok {
 				break
 			}
-			if uplo == batchlas.Lower {
-				// A(j0+jb:n, j0:j0+jb) -= L(j0+jb:n, k0:r0) * L(j0:j0+jb, k0:r0)^T
-				err = gemm.Gemm(ctx, batchlas.NoTrans, batchlas.Trans, -1,
-					view(a, j0+jb, k0, rest, kb), view(a, j0, k0, jb, kb), 1, view(a, j0+jb, j0, rest, jb), nil)
-			} else {
-				// A(j0:j0+jb, j0+jb:n) -= U(k0:r0, j0:j0+jb)^T * U(k0:r0, j0+jb:n)
-				err = gemm.Gemm(ctx, batchlas.Trans, batchlas.NoTrans, -1,
-					view(a, k0, j0, kb, jb), view(a, k0, j0+jb, kb, rest), 1, view(a, j0, j0+jb, jb, rest), nil)
-			}
-			if err != nil {
+			if err = gemm.Gemm(ctx, ta, tb, -1, x, y, 1, c, ws); err != nil {
 				return interruptedBatch(err, a.Count, 0, a.Count)
 			}
 		}
 	}
 	return nil
+}
+
+// blockedDiag factors the diagonal block of kb columns from k0 of
+// matrices [lo, hi) of a; a matrix that failed earlier keeps its info.
+func blockedDiag[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T], info []int32, k0, kb, lo, hi int) {
+	n, ld, stride := a.Rows, a.LD, a.Stride
+	for i := lo; i < hi; i++ {
+		if info[i] != 0 {
+			continue
+		}
+		m := a.Data[i*stride+k0*ld+k0 : i*stride+(n-1)*ld+n]
+		var f int
+		if uplo == batchlas.Lower {
+			f = lowerPanel(m, ld, 0, kb, kb)
+		} else {
+			f = upperPanel(m, ld, 0, kb, kb)
+		}
+		if f != 0 {
+			info[i] = int32(k0 + f)
+		}
+	}
+}
+
+// blockedTrailing updates the uplo triangle of every trailing diagonal
+// block (from r0) of matrices [lo, hi) of a with the columns [k0, r0).
+func blockedTrailing[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T], k0, r0, lo, hi int) {
+	n, ld, stride := a.Rows, a.LD, a.Stride
+	for i := lo; i < hi; i++ {
+		m := a.Data[i*stride : i*stride+(n-1)*ld+n]
+		for j0 := r0; j0 < n; j0 += blockedNB {
+			jb := min(blockedNB, n-j0)
+			if uplo == batchlas.Lower {
+				lowerUpdate(m, ld, j0, jb, j0+jb, k0, r0)
+			} else {
+				upperUpdate(m, ld, j0, jb, j0+jb, k0, r0)
+			}
+		}
+	}
+}
+
+// panelSolve is the trsm call of the step of kb columns from k0 (the
+// diagonal block is factored): side and triangle, the diagonal block, and
+// the panel it solves. Lower: L21 = A21 * L11^-T; Upper: U12 = U11^-T * A12.
+func panelSolve[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T], k0, kb int) (side batchlas.Side, tri batchlas.Uplo, diagBlock, panel batchlas.Batch[T]) {
+	n, r0 := a.Rows, k0+kb
+	diagBlock = view(a, k0, k0, kb, kb)
+	if uplo == batchlas.Lower {
+		return batchlas.Right, batchlas.Lower, diagBlock, view(a, r0, k0, n-r0, kb)
+	}
+	return batchlas.Left, batchlas.Upper, diagBlock, view(a, k0, r0, kb, n-r0)
+}
+
+// rectangleUpdate is the gemm call that updates the rectangle beside the
+// trailing diagonal block at j0 with the step's kb columns from k0: C -=
+// op(X)*op(Y), with ok false when there is no rectangle (the last block).
+//
+//	Lower: A(j0+jb:n, j0:j0+jb) -= L(j0+jb:n, k0:r0) * L(j0:j0+jb, k0:r0)^T
+//	Upper: A(j0:j0+jb, j0+jb:n) -= U(k0:r0, j0:j0+jb)^T * U(k0:r0, j0+jb:n)
+func rectangleUpdate[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T], k0, kb, j0 int) (ta, tb batchlas.Transpose, x, y, c batchlas.Batch[T], ok bool) {
+	n := a.Rows
+	jb := min(blockedNB, n-j0)
+	rest := n - j0 - jb
+	if rest == 0 {
+		return 0, 0, x, y, c, false
+	}
+	if uplo == batchlas.Lower {
+		return batchlas.NoTrans, batchlas.Trans, view(a, j0+jb, k0, rest, kb), view(a, j0, k0, jb, kb), view(a, j0+jb, j0, rest, jb), true
+	}
+	return batchlas.Trans, batchlas.NoTrans, view(a, k0, j0, kb, jb), view(a, k0, j0+jb, kb, rest), view(a, j0, j0+jb, jb, rest), true
+}
+
+// blockedNestedSize is the workspace of the batch-wide path: the largest
+// trsm.BufferSize or gemm.BufferSize of its nested calls, asked with the
+// call's context so that each sizes for the kernel it will choose.
+func blockedNestedSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T]) (int, error) {
+	n, most := a.Rows, 0
+	for k0 := 0; k0+blockedNB < n; k0 += blockedNB {
+		kb := blockedNB
+		side, tri, diagBlock, panel := panelSolve(uplo, a, k0, kb)
+		need, err := trsm.BufferSize(ctx, side, tri, batchlas.Trans, batchlas.NonUnit, diagBlock, panel)
+		if err != nil {
+			return 0, err
+		}
+		most = max(most, need)
+		for j0 := k0 + kb; j0 < n; j0 += blockedNB {
+			ta, tb, x, y, c, ok := rectangleUpdate(uplo, a, k0, kb, j0)
+			if !ok {
+				break
+			}
+			if need, err = gemm.BufferSize(ctx, ta, tb, x, y, c); err != nil {
+				return 0, err
+			}
+			most = max(most, need)
+		}
+	}
+	return most, nil
 }
 
 // interruptedBatch turns an *InterruptedError from a step of the

@@ -40,7 +40,9 @@
 // (workers: GOMAXPROCS, or the cap batchlas.WithParallelism puts on ctx;
 // pass BufferSize the call's ctx) and 0 otherwise; tiled factors an Upper
 // matrix through one n x n copy whatever the workers; the blocked
-// kernel's nested trsm and gemm calls allocate their own.
+// kernel's nested trsm and gemm calls (its batch-wide path) work in the
+// call's workspace, so its BufferSize there is the largest of theirs. With
+// the workspace supplied a call allocates nothing, whatever the kernel.
 //
 // A is the call's only operand, read and written in place; a workspace
 // that shares an element with it is an *ArgError.

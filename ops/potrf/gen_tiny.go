@@ -21,12 +21,15 @@ func main() {
 	p("package potrf\n\nimport (\n\t\"math\"\n\n\t\"github.com/batchlas-go/batchlas\"\n)\n\n")
 	p("// unrollMax is the largest order with a straight-line tiny kernel.\n")
 	p("const unrollMax = %d\n\n", unrollMax)
-	p("// tinyUnrolled returns the straight-line kernel for order n, or nil.\n")
-	p("func tinyUnrolled[T batchlas.Float](n int) func(m []T, rs, cs int) int {\n\tswitch n {\n")
+	p("// tinyUnrolled runs the straight-line kernel for order n (1 to unrollMax)\n")
+	p("// on m and returns its info. It calls the kernel directly: a generic\n")
+	p("// kernel's function value, handed around, is a closure over its\n")
+	p("// dictionary and allocates.\n")
+	p("func tinyUnrolled[T batchlas.Float](n int, m []T, rs, cs int) int {\n\tswitch n {\n")
 	for n := 1; n <= unrollMax; n++ {
-		p("\tcase %d:\n\t\treturn tiny%d[T]\n", n, n)
+		p("\tcase %d:\n\t\treturn tiny%d(m, rs, cs)\n", n, n)
 	}
-	p("\t}\n\treturn nil\n}\n\n")
+	p("\t}\n\tpanic(\"potrf: no straight-line kernel for this order\")\n}\n\n")
 	for n := 1; n <= unrollMax; n++ {
 		p("// tiny%d factors one %dx%d matrix whose lower factor element (i, j) lives\n", n, n, n)
 		p("// at m[i*rs+j*cs] (rs, cs = 1, ld for Lower; ld, 1 for Upper). It returns\n")

@@ -31,17 +31,9 @@ func lanesSlot[T batchlas.Float](n int) int {
 
 // lanesPotrf factors every matrix, a group at a time.
 func lanesPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
-	n, L := a.Rows, lanes.Lanes[T]()
-	gld := lanes.GroupLD(n)
-	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n), ws, lanesSlot[T](n), func(buf []T, first int) {
-		ga, ginfo := buf[:n*gld*L], buf[n*gld*L:n*gld*L+L]
-		count := min(L, a.Count-first)
-		lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
-		lanes.PadIdentity(ga, n, gld, count)
-		lanes.Chol(uplo == batchlas.Lower, ga, nil, n, 0, gld, ginfo)
-		lanes.Scatter(a.Data[first*a.Stride:], ga, a.Stride, a.LD, n, n, uint64(1)<<count-1, gld)
-		for l := range count {
-			info[first+l] = int32(ginfo[l])
-		}
-	})
+	n := a.Rows
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.uplo, j.a, j.info, j.gld = runLanes, uplo, a, info, lanes.GroupLD(n)
+	return lanes.RunGroups(ctx, a.Count, flopsPerMatrix(n), ws, lanesSlot[T](n), j)
 }

@@ -14,9 +14,7 @@ import (
 // column within itself. Upper goes through a transposed copy in the
 // worker's workspace (see perMatrix).
 func lpanelPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], panel int, ws []T, info []int32) error {
-	return perMatrix(ctx, uplo, a, ws, info, func(m []T, ld, n int) int {
-		return lpanelLower(m, ld, n, panel)
-	})
+	return perMatrix(ctx, uplo, a, ws, info, factorLpanel, panel)
 }
 
 // lpanelLower factors one lower triangle in panels of p columns and returns

@@ -7,27 +7,24 @@ import (
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
-// lowerKernel factors the lower triangle of one n x n column-major matrix
-// with leading dimension ld in place and returns its info.
-type lowerKernel[T batchlas.Float] func(m []T, ld, n int) int
-
-// perMatrix runs a lower-triangle kernel on every matrix of a, one worker
-// per matrix at a time. The lower kernels sweep contiguous columns; an
-// upper triangle's rows are strided, so for Upper each matrix's triangle is
-// transposed into the worker's n*n slice of ws (U^T is the lower factor,
-// stored with ld = n), factored there and transposed back: O(n^2) copying
-// for O(n^3) work, against strided dot products over the whole update.
-// ws holds upperScratch(n) elements per worker for Upper (nil: allocated
-// here) and is not read for Lower. Only the triangle of each scratch slice
-// is written before it is read.
-func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32, factor lowerKernel[T]) error {
-	n, ld, stride := a.Rows, a.LD, a.Stride
+// perMatrix runs a lower-triangle kernel (factor, with panel columns for
+// lpanel) on every matrix of a, one worker per matrix at a time. The lower
+// kernels sweep contiguous columns; an upper triangle's rows are strided,
+// so for Upper each matrix's triangle is transposed into the worker's n*n
+// slice of ws (U^T is the lower factor, stored with ld = n), factored
+// there and transposed back: O(n^2) copying for O(n^3) work, against
+// strided dot products over the whole update. ws holds upperScratch(n)
+// elements per worker for Upper (nil: allocated here) and is not read for
+// Lower. Only the triangle of each scratch slice is written before it is
+// read.
+func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32, factor lowerFactor, panel int) error {
+	n := a.Rows
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.uplo, j.a, j.info, j.factor, j.panel = uplo, a, info, factor, panel
 	if uplo == batchlas.Lower {
-		return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				info[i] = int32(factor(a.Data[i*stride:i*stride+(n-1)*ld+n], ld, n))
-			}
-		})
+		j.kernel = runLowerInPlace
+		return parallel.Run(ctx, a.Count, flopsPerMatrix(n), j)
 	}
 	nn := upperScratch(n)
 	if len(ws) < nn {
@@ -35,15 +32,8 @@ func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 		ws = make([]T, parallel.Workers(ctx)*nn)
 	}
 	// At most one worker per slot of ws, so (w+1)*nn <= len(ws).
-	return parallel.ForScratch(ctx, a.Count, flopsPerMatrix(n), len(ws)/nn, func(w, lo, hi int) {
-		buf := ws[w*nn : w*nn+n*n]
-		for i := lo; i < hi; i++ {
-			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-			upperToLower(buf, m, ld, n)
-			info[i] = int32(factor(buf, n, n))
-			lowerToUpper(m, ld, buf, n)
-		}
-	})
+	j.kernel, j.ws, j.nn = runUpperCopied, ws, nn
+	return parallel.RunScratch(ctx, a.Count, flopsPerMatrix(n), len(ws)/nn, j)
 }
 
 // upperScratch is the per-worker scratch perMatrix needs for Upper.

@@ -75,9 +75,19 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	if !canRun(c, key, dev) {
 		return batchlas.Argf("potrf", "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
 	}
-	if need := bufferSize(ctx, c, uplo, a, dev); ws != nil {
+	need, err := bufferSize(ctx, c, uplo, a, dev)
+	if err != nil {
+		return err
+	}
+	if ws != nil {
 		if len(ws) < need {
-			return batchlas.WorkspaceShort(ctx, "potrf", c.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, c, uplo, a, dev) })
+			return batchlas.WorkspaceShort(ctx, "potrf", c.String(), len(ws), need, func(ctx context.Context) int {
+				n, err := bufferSize(ctx, c, uplo, a, dev)
+				if err != nil {
+					return -1
+				}
+				return n
+			})
 		}
 		if err := batchlas.CheckWorkspace("potrf", ws[:need], "a", a); err != nil {
 			return err
@@ -121,7 +131,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a bat
 	if err != nil {
 		return 0, err
 	}
-	return bufferSize(ctx, c, uplo, a, dev), nil
+	return bufferSize(ctx, c, uplo, a, dev)
 }
 
 // check validates the arguments of a call.
@@ -204,18 +214,23 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 // matrix through a transposed copy, one n x n scratch per worker a call
 // with ctx may use (see perMatrix); tiled takes one such copy for all its
 // workers; everything else works in place (tiny on the stack) and needs
-// none. blocked needs the scratch only when
-// it takes its per-matrix path; its nested trsm and gemm calls allocate
-// their own.
-func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchlas.Uplo, a batchlas.Batch[T], d *sel.Device) int {
+// none. blocked needs the scratch only when it takes its per-matrix path;
+// on its batch-wide path it needs the largest workspace of its nested trsm
+// and gemm calls (blockedNestedSize), which get the call's ws. The error
+// is a nested op's (a bad trsm or gemm pin).
+func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchlas.Uplo, a batchlas.Batch[T], d *sel.Device) (int, error) {
 	switch c.Family() {
 	case lanesFamily:
-		return parallel.Workers(ctx) * lanesSlot[T](a.Rows)
+		return parallel.Workers(ctx) * lanesSlot[T](a.Rows), nil
 	case tiledFamily:
-		return tiledScratch(uplo, a.Rows)
+		return tiledScratch(uplo, a.Rows), nil
+	case blockedFamily:
+		if blockedPath(a.Rows, a, d) == blockedByBatch {
+			return blockedNestedSize(ctx, uplo, a)
+		}
 	}
 	if uplo != batchlas.Upper {
-		return 0
+		return 0, nil
 	}
 	n := a.Rows
 	perWorker := 0
@@ -227,7 +242,7 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchl
 			perWorker = upperScratch(n)
 		}
 	}
-	return parallel.Workers(ctx) * perWorker
+	return parallel.Workers(ctx) * perWorker, nil
 }
 
 // flopsPerMatrix is the cost of one factorisation, n^3/3 + n^2/2 flops

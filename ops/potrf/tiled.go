@@ -42,12 +42,14 @@ func tiledPotrfNB[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 	if need := tiledScratch(uplo, n); len(ws) < need {
 		ws = make([]T, need)
 	}
-	st := newTileState((n + nb - 1) / nb)
+	st := getTileState((n + nb - 1) / nb)
+	defer tileStates.Put(st)
+	j := parallel.Get[tiledJob[T]]()
+	defer parallel.Put(j)
 	// The tasks of a matrix run to its end once it has started (a part
 	// factored matrix is of no use), so ctx is asked between matrices
-	// only, as the per-matrix kernels do; the tasks' loop keeps ctx's
-	// values (the parallelism cap) without its cancellation.
-	run := context.WithoutCancel(ctx)
+	// only, as the per-matrix kernels do; the tasks' loop takes ctx's
+	// parallelism cap without its cancellation (parallel.RunAll).
 	for i := range a.Count {
 		if err := ctx.Err(); err != nil {
 			return &batchlas.InterruptedError{Count: a.Count, Completed: i, Touched: i, Err: err}
@@ -57,7 +59,7 @@ func tiledPotrfNB[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 			upperToLower(ws, m, ld, n)
 			m, mld = ws[:n*n], n
 		}
-		info[i] = int32(tiledLower(run, m, mld, n, nb, st))
+		info[i] = int32(tiledLower(ctx, j, m, mld, n, nb, st))
 		if uplo == batchlas.Upper {
 			lowerToUpper(a.Data[i*stride:i*stride+(n-1)*ld+n], ld, ws, n)
 		}
@@ -85,12 +87,23 @@ type tileState struct {
 	solved   []atomic.Int32 // solved[i]: steps whose solve of row tile i is done
 }
 
-func newTileState(nt int) *tileState {
-	return &tileState{
-		updated:  make([]atomic.Int32, nt),
-		factored: make([]atomic.Int32, nt),
-		solved:   make([]atomic.Int32, nt),
+// tileStates recycles tile states with their counters, so that a call
+// with its workspace supplied allocates nothing.
+var tileStates = parallel.NewFreeList[*tileState]()
+
+// getTileState returns a tile state with room for nt tiles a side (its
+// counters are cleared by reset, per matrix).
+func getTileState(nt int) *tileState {
+	s, ok := tileStates.Get()
+	if !ok || cap(s.updated) < nt {
+		return &tileState{
+			updated:  make([]atomic.Int32, nt),
+			factored: make([]atomic.Int32, nt),
+			solved:   make([]atomic.Int32, nt),
+		}
 	}
+	s.updated, s.factored, s.solved = s.updated[:nt], s.factored[:nt], s.solved[:nt]
+	return s
 }
 
 func (s *tileState) reset() {
@@ -128,29 +141,41 @@ func waitFor(ok func() bool) {
 // while the other worker still updates the columns further right. Each
 // element is computed by one task, in the same order whichever worker runs
 // it, so the result is the same bit for bit for any number of workers.
-// st has room for the matrix's tiles.
-func tiledLower[T batchlas.Float](ctx context.Context, m []T, ld, n, nb int, st *tileState) int {
+// st has room for the matrix's tiles; j is the loop's job, reused from
+// one matrix to the next.
+func tiledLower[T batchlas.Float](ctx context.Context, j *tiledJob[T], m []T, ld, n, nb int, st *tileState) int {
 	nt := (n + nb - 1) / nb
 	st.reset()
-	total := int64(nt * nt)
-	// One chunk per worker; each runs tasks until none is left. ctx is
-	// never done here (see tiledPotrf), so every task runs.
-	_ = parallel.For(ctx, parallel.Workers(ctx), flopsPerMatrix(n), func(_, _, _ int) {
-		var upper [tiledDiagCols * (tiledDiagCols - 1) / 2]T // a diagonal block's other triangle
-		k, first := 0, int64(0)                              // the step of the last task taken, and its first task
-		for {
-			t := st.next.Add(1) - 1
-			if t >= total {
-				return
-			}
-			for t >= first+int64(2*(nt-k)-1) {
-				first += int64(2*(nt-k) - 1)
-				k++
-			}
-			tiledTask(m, ld, n, nb, nt, k, int(t-first), st, upper[:])
-		}
-	})
+	*j = tiledJob[T]{m: m, ld: ld, n: n, nb: nb, nt: nt, st: st}
+	// One chunk per worker; each runs tasks until none is left, whatever
+	// ctx says (see tiledPotrf).
+	parallel.RunAll(ctx, parallel.Workers(ctx), flopsPerMatrix(n), j)
 	return int(st.failed.Load())
+}
+
+// tiledJob is the tasks' loop of one matrix, the Body every worker runs.
+type tiledJob[T batchlas.Float] struct {
+	m             []T
+	ld, n, nb, nt int
+	st            *tileState
+}
+
+// Chunk runs tasks until none is left.
+func (j *tiledJob[T]) Chunk(_, _, _ int) {
+	var upper [tiledDiagCols * (tiledDiagCols - 1) / 2]T // a diagonal block's other triangle
+	k, first := 0, int64(0)                              // the step of the last task taken, and its first task
+	total := int64(j.nt * j.nt)
+	for {
+		t := j.st.next.Add(1) - 1
+		if t >= total {
+			return
+		}
+		for t >= first+int64(2*(j.nt-k)-1) {
+			first += int64(2*(j.nt-k) - 1)
+			k++
+		}
+		tiledTask(j.m, j.ld, j.n, j.nb, j.nt, k, int(t-first), j.st, upper[:])
+	}
 }
 
 // tiledTask runs task o of step k (o = 0: factor; 1 .. nt-k-1: solve row

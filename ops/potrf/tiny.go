@@ -36,50 +36,49 @@ type tiny[T batchlas.Float] [tinyLD * tinyLD]T
 // factorisation is a chain of dependent square roots and divisions, and
 // interleaving two independent chains keeps the core busy while each waits.
 func tinyPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
-	n, ld, stride := a.Rows, a.LD, a.Stride
+	n, ld := a.Rows, a.LD
 	if n > tinyMax { // canRun refuses this; the kernel guards itself too
 		return batchlas.Argf("potrf", "a", "tiny kernel holds n <= %d, got n=%d", tinyMax, n)
 	}
-	if kernel := tinyUnrolled[T](n); kernel != nil {
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.uplo, j.a, j.info = uplo, a, info
+	j.kernel = runTinyPairs
+	if n <= unrollMax {
 		// Element (i, j) of the lower factor is at i*rs + j*cs.
-		rs, cs := 1, ld
+		j.kernel, j.rs, j.cs = runTinyUnrolled, 1, ld
 		if uplo == batchlas.Upper {
-			rs, cs = ld, 1
+			j.rs, j.cs = ld, 1
 		}
-		return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-				f := kernel(m, rs, cs)
-				if f == tinyRedo {
-					f = tinyCareful(m, ld, n, uplo)
-				}
-				info[i] = int32(f)
-			}
-		})
 	}
-	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
-		var s0, s1 tiny[T]
-		matrix := func(i int) []T { return a.Data[i*stride : i*stride+(n-1)*ld+n] }
-		i := lo
-		for ; i+2 <= hi; i += 2 {
-			m0, m1 := matrix(i), matrix(i+1)
-			tinyLoad(&s0, m0, ld, n, uplo)
-			tinyLoad(&s1, m1, ld, n, uplo)
-			f0, f1 := tinyFactor2(&s0, &s1, n)
-			info[i], info[i+1] = int32(f0), int32(f1)
-			tinyStore(&s0, m0, ld, n, uplo)
-			tinyStore(&s1, m1, ld, n, uplo)
-		}
-		if i < hi {
-			m0 := matrix(i)
-			// The pair kernel needs two arrays; the spare one factors a copy.
-			tinyLoad(&s0, m0, ld, n, uplo)
-			tinyLoad(&s1, m0, ld, n, uplo)
-			f0, _ := tinyFactor2(&s0, &s1, n)
-			info[i] = int32(f0)
-			tinyStore(&s0, m0, ld, n, uplo)
-		}
-	})
+	return parallel.Run(ctx, a.Count, flopsPerMatrix(n), j)
+}
+
+// tinyPairs factors matrices [lo, hi) of a above unrollMax, two at a time
+// in lockstep.
+func tinyPairs[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T], info []int32, lo, hi int) {
+	n, ld, stride := a.Rows, a.LD, a.Stride
+	var s0, s1 tiny[T]
+	matrix := func(i int) []T { return a.Data[i*stride : i*stride+(n-1)*ld+n] }
+	i := lo
+	for ; i+2 <= hi; i += 2 {
+		m0, m1 := matrix(i), matrix(i+1)
+		tinyLoad(&s0, m0, ld, n, uplo)
+		tinyLoad(&s1, m1, ld, n, uplo)
+		f0, f1 := tinyFactor2(&s0, &s1, n)
+		info[i], info[i+1] = int32(f0), int32(f1)
+		tinyStore(&s0, m0, ld, n, uplo)
+		tinyStore(&s1, m1, ld, n, uplo)
+	}
+	if i < hi {
+		m0 := matrix(i)
+		// The pair kernel needs two arrays; the spare one factors a copy.
+		tinyLoad(&s0, m0, ld, n, uplo)
+		tinyLoad(&s1, m0, ld, n, uplo)
+		f0, _ := tinyFactor2(&s0, &s1, n)
+		info[i] = int32(f0)
+		tinyStore(&s0, m0, ld, n, uplo)
+	}
 }
 
 // tinyRedo is what a straight-line kernel returns, leaving its matrix as

@@ -11,35 +11,38 @@ import (
 // unrollMax is the largest order with a straight-line tiny kernel.
 const unrollMax = 12
 
-// tinyUnrolled returns the straight-line kernel for order n, or nil.
-func tinyUnrolled[T batchlas.Float](n int) func(m []T, rs, cs int) int {
+// tinyUnrolled runs the straight-line kernel for order n (1 to unrollMax)
+// on m and returns its info. It calls the kernel directly: a generic
+// kernel's function value, handed around, is a closure over its
+// dictionary and allocates.
+func tinyUnrolled[T batchlas.Float](n int, m []T, rs, cs int) int {
 	switch n {
 	case 1:
-		return tiny1[T]
+		return tiny1(m, rs, cs)
 	case 2:
-		return tiny2[T]
+		return tiny2(m, rs, cs)
 	case 3:
-		return tiny3[T]
+		return tiny3(m, rs, cs)
 	case 4:
-		return tiny4[T]
+		return tiny4(m, rs, cs)
 	case 5:
-		return tiny5[T]
+		return tiny5(m, rs, cs)
 	case 6:
-		return tiny6[T]
+		return tiny6(m, rs, cs)
 	case 7:
-		return tiny7[T]
+		return tiny7(m, rs, cs)
 	case 8:
-		return tiny8[T]
+		return tiny8(m, rs, cs)
 	case 9:
-		return tiny9[T]
+		return tiny9(m, rs, cs)
 	case 10:
-		return tiny10[T]
+		return tiny10(m, rs, cs)
 	case 11:
-		return tiny11[T]
+		return tiny11(m, rs, cs)
 	case 12:
-		return tiny12[T]
+		return tiny12(m, rs, cs)
 	}
-	return nil
+	panic("potrf: no straight-line kernel for this order")
 }
 
 // tiny1 factors one 1x1 matrix whose lower factor element (i, j) lives

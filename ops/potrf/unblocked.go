@@ -11,7 +11,5 @@ import (
 // once. One worker owns one matrix at a time; Upper goes through a
 // transposed copy in the worker's workspace (see perMatrix).
 func unblockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
-	return perMatrix(ctx, uplo, a, ws, info, func(m []T, ld, n int) int {
-		return lowerPanel(m, ld, 0, n, n)
-	})
+	return perMatrix(ctx, uplo, a, ws, info, factorUnblocked, 0)
 }

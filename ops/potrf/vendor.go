@@ -27,10 +27,21 @@ var (
 // matrix is the Upper factor of the row-major one (and the reverse), with no
 // copy.
 func vendorPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
-	data, ok := any(a.Data).([]float64)
-	if !ok {
+	if _, ok := any(a.Data).([]float64); !ok {
 		// Unreachable: no float32 vendor candidate is listed.
 		return batchlas.Argf("potrf", "a", "the vendor kernel is float64 only; pin a native kernel for float32")
+	}
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.uplo, j.a, j.info = runVendor, uplo, a, info
+	return parallel.Run(ctx, a.Count, flopsPerMatrix(a.Rows), j)
+}
+
+// vendorRange factors matrices [lo, hi) of a (float64) with gonum.
+func vendorRange[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T], info []int32, lo, hi int) {
+	data, ok := any(a.Data).([]float64)
+	if !ok {
+		return
 	}
 	ul := blas.Upper
 	if uplo == batchlas.Upper {
@@ -38,14 +49,12 @@ func vendorPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a ba
 	}
 	n, ld, stride := a.Rows, a.LD, a.Stride
 	impl := gonum.Implementation{}
-	return parallel.For(ctx, a.Count, flopsPerMatrix(n), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			m := data[i*stride : i*stride+(n-1)*ld+n]
-			if !impl.Dpotrf(ul, n, m, ld) {
-				info[i] = failedMinor(m, ld, n)
-			}
+	for i := lo; i < hi; i++ {
+		m := data[i*stride : i*stride+(n-1)*ld+n]
+		if !impl.Dpotrf(ul, n, m, ld) {
+			info[i] = failedMinor(m, ld, n)
 		}
-	})
+	}
 }
 
 // failedMinor recovers LAPACK's info from a matrix gonum refused: gonum

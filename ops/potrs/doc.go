@@ -28,7 +28,8 @@
 // sel.WithPin(ctx, "potrs", spelling); size the workspace with BufferSize
 // under the same context, or pass nil. Workspace: none for fused; for
 // nested what its trsm calls need; for vendor a copy of one B_i per worker
-// (gonum is row-major) when B has more than one column.
+// (gonum is row-major) when B has more than one column. With the
+// workspace supplied a call allocates nothing, whatever the kernel.
 //
 // Potrs and BufferSize treat a nil context as context.Background().
 package potrs

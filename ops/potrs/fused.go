@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/chol"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
@@ -15,10 +14,8 @@ import (
 // through memory once per trsm call. It needs no workspace. A broadcast
 // factor is one matrix every worker reads.
 func fusedPotrs[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T]) error {
-	n, nrhs := b.Rows, b.Cols
-	return parallel.For(ctx, b.Count, flopsPerMatrix(n, nrhs), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			chol.Solve(uplo, a.Data[i*a.Stride:], a.LD, n, b.Data[i*b.Stride:], b.LD, nrhs)
-		}
-	})
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.uplo, j.a, j.b = runFused, uplo, a, b
+	return parallel.Run(ctx, b.Count, flopsPerMatrix(b.Rows, b.Cols), j)
 }

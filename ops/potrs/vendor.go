@@ -33,26 +33,17 @@ var (
 // scratch, solved there and transposed back; a single column needs no
 // copy (n x 1 row-major with stride 1 is the column itself).
 func vendorPotrs[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T], ws []T) error {
-	ad, ok := any(a.Data).([]float64)
-	if !ok {
+	if _, ok := any(a.Data).([]float64); !ok {
 		// Unreachable: no float32 vendor candidate is listed.
 		return batchlas.Argf(opName, "a", "the vendor kernel is float64 only; pin a native kernel for float32")
 	}
-	bd := any(b.Data).([]float64)
-	ul := blas.Upper
-	if uplo == batchlas.Upper {
-		ul = blas.Lower
-	}
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.uplo, j.a, j.b = runVendorColumn, uplo, a, b
 	n, nrhs := b.Rows, b.Cols
-	impl := gonum.Implementation{}
 	work := flopsPerMatrix(n, nrhs)
-	factor := func(i int) []float64 { return ad[i*a.Stride : i*a.Stride+(n-1)*a.LD+n] }
 	if nrhs == 1 {
-		return parallel.For(ctx, b.Count, work, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				impl.Dpotrs(ul, n, 1, factor(i), a.LD, bd[i*b.Stride:i*b.Stride+n], 1)
-			}
-		})
+		return parallel.Run(ctx, b.Count, work, j)
 	}
 	per := vendorScratch(n, nrhs)
 	wsd, _ := any(ws).([]float64)
@@ -60,25 +51,47 @@ func vendorPotrs[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b
 		wsd = make([]float64, parallel.Workers(ctx)*per)
 	}
 	// At most one worker per slot of ws, so (w+1)*per <= len(ws).
-	return parallel.ForScratch(ctx, b.Count, work, len(wsd)/per, func(w, lo, hi int) {
-		t := wsd[w*per : w*per+n*nrhs] // row-major n x nrhs, stride nrhs
+	j.kernel, j.wsd, j.per = runVendorCopied, wsd, per
+	return parallel.RunScratch(ctx, b.Count, work, len(wsd)/per, j)
+}
+
+// vendor solves systems [lo, hi) with gonum, on worker w's scratch when B
+// has several columns.
+func (j *job[T]) vendor(w, lo, hi int) {
+	a, b := j.a, j.b
+	ad, _ := any(a.Data).([]float64)
+	bd, _ := any(b.Data).([]float64)
+	ul := blas.Upper
+	if j.uplo == batchlas.Upper {
+		ul = blas.Lower
+	}
+	n, nrhs := b.Rows, b.Cols
+	impl := gonum.Implementation{}
+	factor := func(i int) []float64 { return ad[i*a.Stride : i*a.Stride+(n-1)*a.LD+n] }
+	if j.kernel == runVendorColumn {
 		for i := lo; i < hi; i++ {
-			m := bd[i*b.Stride:]
-			for c := 0; c < nrhs; c++ {
-				col := m[c*b.LD : c*b.LD+n]
-				for r, v := range col {
-					t[r*nrhs+c] = v
-				}
-			}
-			impl.Dpotrs(ul, n, nrhs, factor(i), a.LD, t, nrhs)
-			for c := 0; c < nrhs; c++ {
-				col := m[c*b.LD : c*b.LD+n]
-				for r := range col {
-					col[r] = t[r*nrhs+c]
-				}
+			impl.Dpotrs(ul, n, 1, factor(i), a.LD, bd[i*b.Stride:i*b.Stride+n], 1)
+		}
+		return
+	}
+	per := j.per
+	t := j.wsd[w*per : w*per+n*nrhs] // row-major n x nrhs, stride nrhs
+	for i := lo; i < hi; i++ {
+		m := bd[i*b.Stride:]
+		for c := 0; c < nrhs; c++ {
+			col := m[c*b.LD : c*b.LD+n]
+			for r, v := range col {
+				t[r*nrhs+c] = v
 			}
 		}
-	})
+		impl.Dpotrs(ul, n, nrhs, factor(i), a.LD, t, nrhs)
+		for c := 0; c < nrhs; c++ {
+			col := m[c*b.LD : c*b.LD+n]
+			for r := range col {
+				col[r] = t[r*nrhs+c]
+			}
+		}
+	}
 }
 
 // vendorScratch is the per-worker scratch of the vendor kernel: a

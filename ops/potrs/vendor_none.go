@@ -23,3 +23,6 @@ func vendorPotrs[T batchlas.Float](_ context.Context, _ batchlas.Uplo, _, _ batc
 
 // vendorScratch is 0: there is no vendor kernel to size for.
 func vendorScratch(_, _ int) int { return 0 }
+
+// vendor is never run in a novendor build (see vendorPotrs).
+func (j *job[T]) vendor(w, lo, hi int) {}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/gemm"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -27,10 +28,11 @@ import (
 // the recursion makes over it (one per diagonal block and one per update);
 // every kernel call inside a chunk is itself parallel over the chunk.
 //
-// Workspace: the direct kernel's packed diagonal block per worker. gemm
-// gets nil and allocates what its own choice needs: its BufferSize would
-// have to be asked for every update shape, and its current kernels need
-// none.
+// Workspace: the direct kernel's packed diagonal block per worker
+// (blockedOwnSize), then the largest workspace any gemm update asks for
+// (blockedGemmSize: gemm.BufferSize on every update of the recursion, for
+// each chunk size), which every update gets: the caller's workspace covers
+// the nested calls, so a call with it supplied allocates nothing.
 
 // launchBlocked solves every matrix of the batch with leaf size nb; alpha
 // is not 0 (Trsm zeroes B itself).
@@ -40,14 +42,77 @@ func launchBlocked[T batchlas.Float](ctx context.Context, p *problem, nb int, al
 	}
 	// A of stride 0 (a broadcast, or a single matrix) is one stored matrix.
 	chunk := chunkCount(ctx, p, a.Stride == 0, int(unsafe.Sizeof(alpha)))
+	own := blockedOwnSize(ctx, p, nb)
 	for lo := 0; lo < b.Count; lo += chunk {
 		n := min(chunk, b.Count-lo)
-		s := &solver[T]{p: p, nb: nb, ws: ws, a: part(a, lo, n), b: part(b, lo, n)}
+		s := solver[T]{p: *p, nb: nb, ws: ws[:own], gws: ws[own:], a: part(a, lo, n), b: part(b, lo, n)}
 		if err := s.solve(ctx, 0, p.t, alpha); err != nil {
 			return s.interrupted(err, lo, b.Count)
 		}
 	}
 	return nil
+}
+
+// blockedOwnSize is the workspace blocked's diagonal blocks need, at the
+// start of its workspace.
+func blockedOwnSize(ctx context.Context, p *problem, nb int) int {
+	return parallel.Workers(ctx) * workSize(min(p.t, nb))
+}
+
+// blockedGemmSize is the most workspace a gemm update of launchBlocked
+// asks for: gemm.BufferSize on each update of the recursion, for the two
+// chunk sizes the batch is cut into (a full chunk and the rest), with the
+// context of the call (pins, device and worker cap decide as they will
+// for the updates).
+func blockedGemmSize[T batchlas.Float](ctx context.Context, p *problem, nb int, a, b batchlas.Batch[T]) (int, error) {
+	if p.t <= nb {
+		return 0, nil
+	}
+	chunk := chunkCount(ctx, p, a.Stride == 0, int(unsafe.Sizeof(T(0))))
+	most := 0
+	sizes, rest := [2]int{min(chunk, b.Count)}, b.Count > chunk && b.Count%chunk != 0
+	if rest {
+		sizes[1] = b.Count % chunk
+	}
+	for _, n := range sizes {
+		if n == 0 {
+			continue
+		}
+		s := solver[T]{p: *p, nb: nb, a: part(a, 0, n), b: part(b, 0, n)}
+		need, err := s.gemmSize(ctx, 0, p.t)
+		if err != nil {
+			return 0, err
+		}
+		most = max(most, need)
+	}
+	return most, nil
+}
+
+// gemmSize walks the recursion of solve over block [k0,k1) and returns the
+// largest gemm.BufferSize of its updates.
+func (s *solver[T]) gemmSize(ctx context.Context, k0, k1 int) (int, error) {
+	if k1-k0 <= s.nb {
+		return 0, nil
+	}
+	f0, f1, s0, s1 := s.halves(k0, k1)
+	var need int
+	var err error
+	if s.p.side == batchlas.Left {
+		blk, t := s.opA(s0, s1, f0, f1)
+		need, err = gemm.BufferSize(ctx, t, batchlas.NoTrans, blk, s.rowsOrCols(f0, f1), s.rowsOrCols(s0, s1))
+	} else {
+		blk, t := s.opA(f0, f1, s0, s1)
+		need, err = gemm.BufferSize(ctx, batchlas.NoTrans, t, s.rowsOrCols(f0, f1), blk, s.rowsOrCols(s0, s1))
+	}
+	if err != nil {
+		return 0, err
+	}
+	first, err := s.gemmSize(ctx, f0, f1)
+	if err != nil {
+		return 0, err
+	}
+	second, err := s.gemmSize(ctx, s0, s1)
+	return max(need, first, second), err
 }
 
 // interrupted turns an *InterruptedError from a nested call on the chunk
@@ -128,9 +193,10 @@ func view[T batchlas.Float](x batchlas.Batch[T], r0, r1, c0, c1 int) batchlas.Ba
 
 // solver holds one chunk's operands through the recursion.
 type solver[T batchlas.Float] struct {
-	p    *problem
+	p    problem // by value: the recursion would move a pointed-to one to the heap
 	nb   int
-	ws   []T
+	ws   []T // the diagonal blocks' (direct's) workspace
+	gws  []T // every gemm update's
 	a, b batchlas.Batch[T]
 	// calls counts the nested calls (leaf solves and gemm updates) that
 	// returned: none means nothing but the current call has written B.
@@ -160,7 +226,7 @@ func (s *solver[T]) rowsOrCols(k0, k1 int) batchlas.Batch[T] {
 // block; alpha scales that part of B first.
 func (s *solver[T]) solve(ctx context.Context, k0, k1 int, alpha T) error {
 	if k1-k0 <= s.nb {
-		leaf := *s.p
+		leaf := s.p
 		leaf.t = k1 - k0
 		if leaf.side == batchlas.Left {
 			leaf.m = leaf.t
@@ -173,14 +239,7 @@ func (s *solver[T]) solve(ctx context.Context, k0, k1 int, alpha T) error {
 		s.calls++
 		return nil
 	}
-	mid := k0 + splitAt(k1-k0, s.nb)
-	// Forward (first block first) when the solve runs down the triangle:
-	// op(A) lower for Left, upper for Right.
-	lower := (s.p.uplo == batchlas.Lower) == (s.p.ta == batchlas.NoTrans)
-	f0, f1, s0, s1 := k0, mid, mid, k1
-	if lower != (s.p.side == batchlas.Left) {
-		f0, f1, s0, s1 = mid, k1, k0, mid
-	}
+	f0, f1, s0, s1 := s.halves(k0, k1)
 	if err := s.solve(ctx, f0, f1, alpha); err != nil {
 		return err
 	}
@@ -188,16 +247,28 @@ func (s *solver[T]) solve(ctx context.Context, k0, k1 int, alpha T) error {
 	var err error
 	if s.p.side == batchlas.Left {
 		blk, t := s.opA(s0, s1, f0, f1)
-		err = gemm.Gemm(ctx, t, batchlas.NoTrans, -1, blk, s.rowsOrCols(f0, f1), alpha, s.rowsOrCols(s0, s1), nil)
+		err = gemm.Gemm(ctx, t, batchlas.NoTrans, -1, blk, s.rowsOrCols(f0, f1), alpha, s.rowsOrCols(s0, s1), s.gws)
 	} else {
 		blk, t := s.opA(f0, f1, s0, s1)
-		err = gemm.Gemm(ctx, batchlas.NoTrans, t, -1, s.rowsOrCols(f0, f1), blk, alpha, s.rowsOrCols(s0, s1), nil)
+		err = gemm.Gemm(ctx, batchlas.NoTrans, t, -1, s.rowsOrCols(f0, f1), blk, alpha, s.rowsOrCols(s0, s1), s.gws)
 	}
 	if err != nil {
 		return err
 	}
 	s.calls++
 	return s.solve(ctx, s0, s1, 1)
+}
+
+// halves splits block [k0,k1) in two and orders the parts the way the
+// solve runs: forward (first block first) when it runs down the triangle,
+// op(A) lower for Left, upper for Right.
+func (s *solver[T]) halves(k0, k1 int) (f0, f1, s0, s1 int) {
+	mid := k0 + splitAt(k1-k0, s.nb)
+	lower := (s.p.uplo == batchlas.Lower) == (s.p.ta == batchlas.NoTrans)
+	if lower != (s.p.side == batchlas.Left) {
+		return mid, k1, k0, mid
+	}
+	return k0, mid, mid, k1
 }
 
 // splitAt is the order of the first part when a triangle of order t > nb

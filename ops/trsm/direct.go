@@ -74,50 +74,52 @@ func launchDirect[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 		cis, cjs = b.LD, 1
 	}
 	if p.t <= smallT {
-		return parallel.For(ctx, b.Count, work, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				ai, bi := a.Data[i*a.Stride:], b.Data[i*b.Stride:]
-				if left && tinyDiagonal(ai, g, unit, p.t) {
-					solveDivide(ai, g, p.t, p.r, bi, cis, cjs, alpha)
-					continue
-				}
-				solveSmall(ai, g, unit, p.t, p.r, bi, cis, cjs, alpha)
-			}
+		return runJob(ctx, runDirectSmall, p, alpha, a, b, ws, work, 0, func(j *job[T]) {
+			j.g, j.unit, j.left, j.cis, j.cjs = g, unit, left, cis, cjs
 		})
 	}
 	// At most one worker per slot of ws, so w*per+per <= len(ws).
-	return parallel.ForScratch(ctx, b.Count, work, len(ws)/per, func(w, lo, hi int) {
-		pk := ws[w*per : w*per+np]
-		xp := ws[w*per+np : w*per+np+panelCols*p.t]
-		for i := lo; i < hi; i++ {
-			if left && tinyDiagonal(a.Data[i*a.Stride:], g, unit, p.t) {
-				solveDivide(a.Data[i*a.Stride:], g, p.t, p.r, b.Data[i*b.Stride:], cis, cjs, alpha)
-				continue
-			}
-			// A broadcast matrix is packed once per chunk.
-			if i == lo || a.Stride != 0 {
-				subst.PackSteps(pk, a.Data[i*a.Stride:], p.t, g.ers, g.ecs, g.back, unit)
-			}
-			if left {
-				solveCols(pk, xp, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
-			} else {
-				solveRows(pk, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
-			}
-		}
+	return runJob(ctx, runDirect, p, alpha, a, b, ws, work, max(1, len(ws)/per), func(j *job[T]) {
+		j.g, j.per, j.np, j.unit, j.left, j.cis, j.cjs = g, per, np, unit, left, cis, cjs
 	})
+}
+
+// direct solves matrices [lo, hi) with worker w's scratch.
+func (j *job[T]) direct(w, lo, hi int) {
+	p, a, b, g, per, np, alpha := &j.p, j.a, j.b, j.g, j.per, j.np, j.alpha
+	pk := j.ws[w*per : w*per+np]
+	xp := j.ws[w*per+np : w*per+np+panelCols*p.t]
+	for i := lo; i < hi; i++ {
+		if j.left && tinyDiagonal(a.Data[i*a.Stride:], g, j.unit, p.t) {
+			solveDivide(a.Data[i*a.Stride:], g, p.t, p.r, b.Data[i*b.Stride:], j.cis, j.cjs, alpha)
+			continue
+		}
+		// A broadcast matrix is packed once per chunk.
+		if i == lo || a.Stride != 0 {
+			subst.PackSteps(pk, a.Data[i*a.Stride:], p.t, g.ers, g.ecs, g.back, j.unit)
+		}
+		if j.left {
+			solveCols(pk, xp, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
+		} else {
+			solveRows(pk, p.t, p.r, b.Data[i*b.Stride:], b.LD, g.back, alpha)
+		}
+	}
 }
 
 // zeroB sets every matrix of b to zero: Trsm with alpha == 0, as BLAS does,
 // without choosing a kernel.
 func zeroB[T batchlas.Float](ctx context.Context, b batchlas.Batch[T]) error {
-	return parallel.For(ctx, b.Count, float64(b.Rows*b.Cols), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			for j := 0; j < b.Cols; j++ {
-				o := i*b.Stride + j*b.LD
-				clear(b.Data[o : o+b.Rows])
-			}
+	return runJob(ctx, runZero, &problem{}, 0, batchlas.Batch[T]{}, b, nil, float64(b.Rows*b.Cols), 0, nil)
+}
+
+// zeroRange zeroes matrices [lo, hi) of b.
+func zeroRange[T batchlas.Float](b batchlas.Batch[T], lo, hi int) {
+	for i := lo; i < hi; i++ {
+		for j := 0; j < b.Cols; j++ {
+			o := i*b.Stride + j*b.LD
+			clear(b.Data[o : o+b.Rows])
 		}
-	})
+	}
 }
 
 // step is where two consecutive steps s, s+1 find their data: the rows of

@@ -25,7 +25,9 @@
 //
 // Pin a kernel with BATCHLAS_TRSM_ROUTE=<spelling> or sel.WithPin(ctx,
 // "trsm", spelling); size the workspace with BufferSize under the same
-// context, or pass nil to let the call allocate it. A call that runs no
+// context, or pass nil to let the call allocate it; blocked's BufferSize
+// includes its gemm updates', which work in the call's workspace. With it
+// supplied a call allocates nothing, whatever the kernel. A call that runs no
 // kernel (an empty B, or alpha == 0, which sets B to zero) makes no
 // decision and does not read the pin, so a bad pin is no error there; the
 // same rule holds in every op.

@@ -42,41 +42,41 @@ func (p *problem) key(count int) sel.Key {
 }
 
 // check validates the arguments of Trsm and BufferSize.
-func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, a, b batchlas.Batch[T]) (*problem, error) {
+func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, a, b batchlas.Batch[T]) (problem, error) {
 	if err := side.Check(opName); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := uplo.Check(opName); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := ta.Check(opName, "ta"); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := diag.Check(opName); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := a.Check(opName, "a", false); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	if err := b.Check(opName, "b", true); err != nil {
-		return nil, err
+		return problem{}, err
 	}
-	p := &problem{side: side, uplo: uplo, ta: ta, diag: diag, m: b.Rows, n: b.Cols, t: b.Rows, r: b.Cols}
+	p := problem{side: side, uplo: uplo, ta: ta, diag: diag, m: b.Rows, n: b.Cols, t: b.Rows, r: b.Cols}
 	if side == batchlas.Right {
 		p.t, p.r = b.Cols, b.Rows
 	}
 	switch {
 	case a.Rows != a.Cols:
-		return nil, batchlas.Argf(opName, "a", "a is %dx%d; the triangular matrix must be square", a.Rows, a.Cols)
+		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d; the triangular matrix must be square", a.Rows, a.Cols)
 	case a.Rows != p.t && side == batchlas.Left:
-		return nil, batchlas.Argf(opName, "a", "a is %dx%d but b has %d rows; side Left needs a of order m = b.Rows", a.Rows, a.Cols, b.Rows)
+		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d but b has %d rows; side Left needs a of order m = b.Rows", a.Rows, a.Cols, b.Rows)
 	case a.Rows != p.t:
-		return nil, batchlas.Argf(opName, "a", "a is %dx%d but b has %d columns; side Right needs a of order n = b.Cols", a.Rows, a.Cols, b.Cols)
+		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d but b has %d columns; side Right needs a of order n = b.Cols", a.Rows, a.Cols, b.Cols)
 	case a.Count != b.Count:
-		return nil, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d: give one a per matrix of b, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, b.Count, b.Count)
+		return problem{}, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d: give one a per matrix of b, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, b.Count, b.Count)
 	}
 	if err := batchlas.CheckDisjoint(opName, "b", b, "a", a); err != nil {
-		return nil, err
+		return problem{}, err
 	}
 	return p, nil
 }
@@ -113,10 +113,11 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 // be partly written, and the chunks after it are untouched.
 func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, alpha T, a, b batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
-	p, err := check(side, uplo, ta, diag, a, b)
+	pv, err := check(side, uplo, ta, diag, a, b)
 	if err != nil {
 		return err
 	}
+	p := &pv // kernels copy it into their jobs: it stays on the stack
 	if b.Empty() {
 		return nil
 	}
@@ -130,12 +131,21 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		if !canRun(c, key, dev) {
 			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d on %s", c, p.m, p.n, dev.Key)
 		}
-		need := bufferSize[T](ctx, c, p)
+		need, err := bufferSize(ctx, c, p, a, b)
+		if err != nil {
+			return err
+		}
 		switch {
 		case ws == nil:
 			ws = make([]T, need)
 		case len(ws) < need:
-			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int { return bufferSize[T](ctx, c, p) })
+			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+				n, err := bufferSize(ctx, c, p, a, b)
+				if err != nil {
+					return -1
+				}
+				return n
+			})
 		default:
 			if err := batchlas.CheckWorkspace(opName, ws[:need], "a", a); err != nil {
 				return err
@@ -172,10 +182,11 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 // other alpha (a bad pin is an error).
 func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, a, b batchlas.Batch[T]) (int, error) {
 	ctx = batchlas.Context(ctx)
-	p, err := check(side, uplo, ta, diag, a, b)
+	pv, err := check(side, uplo, ta, diag, a, b)
 	if err != nil {
 		return 0, err
 	}
+	p := &pv
 	if b.Empty() {
 		return 0, nil
 	}
@@ -183,23 +194,27 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 	if err != nil {
 		return 0, err
 	}
-	return bufferSize[T](ctx, c, p), nil
+	return bufferSize(ctx, c, p, a, b)
 }
 
 // bufferSize is the workspace of choice c: a packed triangle (and for
 // direct a column panel) per worker a call with ctx may use, for the
 // substitution kernels (direct, vector, and the diagonal blocks of
-// blocked); none for vendor and simd.
-func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem) int {
+// blocked), and for blocked the workspace of its gemm updates after it
+// (blockedGemmSize); none for vendor and simd. Its error is a nested
+// gemm's (a bad gemm pin).
+func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem, a, b batchlas.Batch[T]) (int, error) {
 	switch {
 	case c.Is(vector):
-		return parallel.Workers(ctx) * vectorWorkSize[T](p)
+		return parallel.Workers(ctx) * vectorWorkSize[T](p), nil
 	case c.Is(direct):
-		return parallel.Workers(ctx) * workSize(p.t)
+		return parallel.Workers(ctx) * workSize(p.t), nil
 	case c.Is(blocked):
-		return parallel.Workers(ctx) * workSize(min(p.t, c.Field("nb")))
+		nb := c.Field("nb")
+		g, err := blockedGemmSize(ctx, p, nb, a, b)
+		return blockedOwnSize(ctx, p, nb) + g, err
 	}
-	return 0
+	return 0, nil
 }
 
 // canRun is trsm's correctness gate (R3). The native kernels serve every

@@ -48,54 +48,62 @@ func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 	}
 	work := float64(p.t) * float64(p.t) * float64(p.r)
 	// At most one worker per slot of ws, so w*per+per <= len(ws).
-	return parallel.ForScratch(ctx, b.Count, work, len(ws)/per, func(w, lo, hi int) {
-		if p.t == 1 && left && !unit && tinyAmong(a, lo, hi) {
-			for i := lo; i < hi; i++ {
-				solveDivide(a.Data[i*a.Stride:], g, 1, p.n, b.Data[i*b.Stride:], 1, b.LD, alpha)
-			}
-			return
-		}
-		if p.t == 1 {
-			subst.Scale(b.Data[lo*b.Stride:], b.LD, p.m, p.n, hi-lo, b.Stride, a.Data[lo*a.Stride:], a.Stride, unit, alpha)
-			return
-		}
-		pk := ws[w*per : (w+1)*per]
-		var dg, et []T // side Left: the diagonal pack, then E = A^T
-		if left {
-			dg, et = pk[:subst.DiagSize[T](p.t)], pk[subst.DiagSize[T](p.t):]
-		}
-		for i := lo; i < hi; i++ {
-			ai, bi := a.Data[i*a.Stride:], b.Data[i*b.Stride:]
-			if i+1 < hi {
-				// The next matrix is read column by column in blocks
-				// of rows, which the hardware prefetcher does not
-				// follow: ask for its triangle and B ahead.
-				if a.Stride != 0 {
-					simd.Prefetch(a.Data[(i+1)*a.Stride:], p.t, a.LD, p.t, tri)
-				}
-				simd.Prefetch(b.Data[(i+1)*b.Stride:], p.m, b.LD, p.n, 0)
-			}
-			// A broadcast matrix is packed once per chunk.
-			pack := i == lo || a.Stride != 0
-			if left {
-				// E = A is read in place; E = A^T is copied column-major.
-				e, lde := ai, a.LD
-				if g.ers != 1 {
-					e, lde = et, p.t
-				}
-				if pack {
-					if g.ers != 1 {
-						subst.PackE(et, ai, p.t, g.ers, g.ecs, g.back, unit)
-					}
-					subst.PackDiag(dg, e, lde, p.t, g.back, unit)
-				}
-				subst.SolveCols(e, lde, dg, p.t, g.back, bi, b.LD, p.n, alpha)
-			} else {
-				if pack {
-					subst.PackSteps(pk, ai, p.t, g.ers, g.ecs, g.back, unit)
-				}
-				subst.SolveRows(pk, p.t, g.back, bi, b.LD, p.m, alpha)
-			}
-		}
+	return runJob(ctx, runVector, p, alpha, a, b, ws, work, max(1, len(ws)/per), func(j *job[T]) {
+		j.g, j.per, j.unit, j.left, j.tri = g, per, unit, left, tri
 	})
+}
+
+// vector solves matrices [lo, hi) with worker w's scratch.
+func (j *job[T]) vector(w, lo, hi int) {
+	p, a, b, g, per, unit, left, tri, alpha := &j.p, j.a, j.b, j.g, j.per, j.unit, j.left, j.tri, j.alpha
+	ws := j.ws
+	if p.t == 1 && left && !unit && tinyAmong(a, lo, hi) {
+		// A subnormal diagonal is divided by (divide.go).
+		for i := lo; i < hi; i++ {
+			solveDivide(a.Data[i*a.Stride:], g, 1, p.n, b.Data[i*b.Stride:], 1, b.LD, alpha)
+		}
+		return
+	}
+	if p.t == 1 {
+		subst.Scale(b.Data[lo*b.Stride:], b.LD, p.m, p.n, hi-lo, b.Stride, a.Data[lo*a.Stride:], a.Stride, unit, alpha)
+		return
+	}
+	pk := ws[w*per : (w+1)*per]
+	var dg, et []T // side Left: the diagonal pack, then E = A^T
+	if left {
+		dg, et = pk[:subst.DiagSize[T](p.t)], pk[subst.DiagSize[T](p.t):]
+	}
+	for i := lo; i < hi; i++ {
+		ai, bi := a.Data[i*a.Stride:], b.Data[i*b.Stride:]
+		if i+1 < hi {
+			// The next matrix is read column by column in blocks
+			// of rows, which the hardware prefetcher does not
+			// follow: ask for its triangle and B ahead.
+			if a.Stride != 0 {
+				simd.Prefetch(a.Data[(i+1)*a.Stride:], p.t, a.LD, p.t, tri)
+			}
+			simd.Prefetch(b.Data[(i+1)*b.Stride:], p.m, b.LD, p.n, 0)
+		}
+		// A broadcast matrix is packed once per chunk.
+		pack := i == lo || a.Stride != 0
+		if left {
+			// E = A is read in place; E = A^T is copied column-major.
+			e, lde := ai, a.LD
+			if g.ers != 1 {
+				e, lde = et, p.t
+			}
+			if pack {
+				if g.ers != 1 {
+					subst.PackE(et, ai, p.t, g.ers, g.ecs, g.back, unit)
+				}
+				subst.PackDiag(dg, e, lde, p.t, g.back, unit)
+			}
+			subst.SolveCols(e, lde, dg, p.t, g.back, bi, b.LD, p.n, alpha)
+		} else {
+			if pack {
+				subst.PackSteps(pk, ai, p.t, g.ers, g.ecs, g.back, unit)
+			}
+			subst.SolveRows(pk, p.t, g.back, bi, b.LD, p.m, alpha)
+		}
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -24,6 +23,13 @@ var vendorCandidates = []sel.Choice{vendor.With()}
 // op(A)*X = B becomes X^T*op(A)^T = B^T: the side and the triangle swap,
 // the transpose flag and the data stay, nothing is copied.
 func launchVendor[T batchlas.Float](ctx context.Context, p *problem, alpha T, a, b batchlas.Batch[T]) error {
+	work := float64(p.t) * float64(p.t) * float64(p.r)
+	return runJob(ctx, runVendor, p, alpha, a, b, nil, work, 0, nil)
+}
+
+// vendor solves matrices [lo, hi) with gonum.
+func (j *job[T]) vendor(lo, hi int) {
+	p, a, b, alpha := &j.p, j.a, j.b, j.alpha
 	side, uplo := blas.Right, blas.Lower
 	if p.side == batchlas.Right {
 		side = blas.Left
@@ -40,24 +46,17 @@ func launchVendor[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 		diag = blas.Unit
 	}
 	impl := gonum.Implementation{}
-	work := float64(p.t) * float64(p.t) * float64(p.r)
-	// The type switch happens once per call, not per matrix: converting a
-	// slice to an interface allocates.
+	// The slices' interfaces stay on the stack: the switch only reads them.
 	switch ad := any(a.Data).(type) {
 	case []float64:
 		bd := any(b.Data).([]float64)
-		return parallel.For(ctx, b.Count, work, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				impl.Dtrsm(side, uplo, ta, diag, p.n, p.m, float64(alpha), ad[i*a.Stride:], a.LD, bd[i*b.Stride:], b.LD)
-			}
-		})
+		for i := lo; i < hi; i++ {
+			impl.Dtrsm(side, uplo, ta, diag, p.n, p.m, float64(alpha), ad[i*a.Stride:], a.LD, bd[i*b.Stride:], b.LD)
+		}
 	case []float32:
 		bd := any(b.Data).([]float32)
-		return parallel.For(ctx, b.Count, work, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				impl.Strsm(side, uplo, ta, diag, p.n, p.m, float32(alpha), ad[i*a.Stride:], a.LD, bd[i*b.Stride:], b.LD)
-			}
-		})
+		for i := lo; i < hi; i++ {
+			impl.Strsm(side, uplo, ta, diag, p.n, p.m, float32(alpha), ad[i*a.Stride:], a.LD, bd[i*b.Stride:], b.LD)
+		}
 	}
-	return nil
 }

@@ -32,9 +32,9 @@
 // calls. Size the workspace with BufferSize under the same context, or
 // pass nil (lanes needs a group of matrices per worker; nested what getrf
 // and getrs need; fused none). With it supplied a call with no singular
-// system allocates nothing, whatever the kernel; nested solves the runs
-// between singular systems as smaller batches, which may choose a kernel
-// needing more than BufferSize gave, and then allocate. A call with no
+// system allocates nothing, whatever the native kernel; with a singular
+// system nested also copies that system's B aside (and the error is
+// allocated). A call with no
 // matrix or n == 0 makes no decision and does not
 // read the pin, so a bad pin is no error there; the same rule holds in
 // every op.

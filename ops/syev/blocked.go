@@ -25,11 +25,11 @@ var blockedChunkElems = 1 << 21
 // scale factor (0 marks a matrix whose triangle held a NaN or an
 // infinity); with dc (divide and conquer for the vectors) also the
 // tridiagonal matrix's eigenvectors, two n x n matrices of merge scratch
-// and dcEig's vectors.
+// and dcEig's vectors and integers.
 func blockedStride[T batchlas.Float](n, nb int, dc bool) int {
 	s := blockedBase[T](n, nb)
 	if dc {
-		s += 3*n*n + dcWork(n)
+		s += 3*n*n + dcScratch[T](n)
 	}
 	return parallel.Pad(s)
 }
@@ -88,12 +88,14 @@ func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.
 	}
 	per := blockedStride[T](n, nb, dc)
 	chunk := blockedChunk[T](n, nb, a.Count, dc)
-	if len(ws) < chunk*per {
-		ws = make([]T, chunk*per)
+	if len(ws) < blockedWorkspace[T](ctx, n, nb, a.Count, dc) {
+		ws = make([]T, blockedWorkspace[T](ctx, n, nb, a.Count, dc))
 	}
+	// The chunk's matrices, then (dc) the nested products' workspace.
+	gws := ws[chunk*per:]
 	for c0 := 0; c0 < a.Count; c0 += chunk {
 		cn := min(chunk, a.Count-c0)
-		err := blockedChunkRun(ctx, jobz, uplo, a, w, nb, dc, ws[:cn*per], per, c0, cn, info)
+		err := blockedChunkRun(ctx, jobz, uplo, a, w, nb, dc, ws[:cn*per], per, gws, c0, cn, info)
 		if err != nil {
 			var ie *batchlas.InterruptedError
 			if errors.As(err, &ie) {
@@ -105,10 +107,25 @@ func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.
 	return nil
 }
 
+// blockedWorkspace is the batch-wide path's workspace for count matrices
+// of order n under ctx: a chunk of matrices, and with dc a gemm workspace
+// for each matrix phase 3 solves at once (dcGemm).
+func blockedWorkspace[T batchlas.Float](ctx context.Context, n, nb, count int, dc bool) int {
+	chunk := blockedChunk[T](n, nb, count, dc)
+	size := chunk * blockedStride[T](n, nb, dc)
+	if dc {
+		conc, _, slot := dcGemm[T](ctx, n, chunk)
+		size += conc * slot
+	}
+	return size
+}
+
 // blockedChunkRun runs the three phases on matrices [c0, c0+cn) of the
-// batch, matrix c0+j in ws[j*per:]. An interruption is reported over the
-// whole batch: completed up to c0 plus what phase 3 completed.
-func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, dc bool, ws []T, per, c0, cn int, info []int32) error {
+// batch, matrix c0+j in ws[j*per:]; gws is the nested products'
+// workspace with dc (dcGemm's slots for a chunk). An interruption is
+// reported over the whole batch: completed up to c0 plus what phase 3
+// completed.
+func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, dc bool, ws []T, per int, gws []T, c0, cn int, info []int32) error {
 	n := a.Rows
 	sld := workLD[T](n)
 	vectors := jobz == WithVectors
@@ -125,7 +142,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 	// dcParts is matrix j's divide-and-conquer scratch, past parts'.
 	dcParts := func(j int) (z, u, p, work []T) {
 		b := ws[j*per+blockedBase[T](n, nb):]
-		return b[: n*n : n*n], b[n*n : 2*n*n : 2*n*n], b[2*n*n : 3*n*n : 3*n*n], b[3*n*n : 3*n*n+dcWork(n) : 3*n*n+dcWork(n)]
+		return b[: n*n : n*n], b[n*n : 2*n*n : 2*n*n], b[2*n*n : 3*n*n : 3*n*n], b[3*n*n : 3*n*n+dcScratch[T](n) : 3*n*n+dcScratch[T](n)]
 	}
 	var nestedErr error // the first error of a nested gemm call (dc only)
 	var nestedMu sync.Mutex
@@ -190,8 +207,20 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 			return stopped(err, 0)
 		}
 	}
-	// Phase 3: the last columns, then as tridiag.
-	err = parallel.For(ctx, cn, flopsPerMatrix(n, jobz), func(_, lo, hi int) {
+	// Phase 3: the last columns, then as tridiag. With dc, at most conc
+	// matrices at once, each with its slot of gws and its products on
+	// up to gemmWorkers workers, under a context that is never
+	// cancelled (a matrix once started is finished).
+	slots, gemmWorkers, gslot := 1, 0, 0
+	var nested *detached
+	if dc {
+		slots, gemmWorkers, gslot = dcGemm[T](ctx, n, cn)
+		nested = detach(ctx, nestedCap(gemmWorkers, parallel.Workers(ctx)))
+		defer release(nested)
+	} else {
+		slots = parallel.Workers(ctx)
+	}
+	err = parallel.ForScratch(ctx, cn, flopsPerMatrix(n, jobz), slots, func(wk, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := c0 + j
 			s, _, d, e, tau, work, meta := parts(j)
@@ -206,7 +235,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
 			if dc {
 				z, u, p, dw := dcParts(j)
-				f, err := dcVectors(ctx, s, sld, n, d, e, tau, z, u, p, dw)
+				f, err := dcVectors(nested, s, sld, n, d, e, tau, z, u, p, dw, gws[wk*gslot:(wk+1)*gslot])
 				if err != nil {
 					nestedMu.Lock()
 					nestedErr = cmp.Or(nestedErr, err)

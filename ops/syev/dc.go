@@ -30,6 +30,37 @@ func dcWork(n int) int { return 12*n + steqrWork(min(n, dcLeaf)) + qBlock*qBlock
 // and deflated positions and the rotations' two positions.
 func dcInts(n int) int { return 6 * n }
 
+// dcScratch is the divide-and-conquer scratch of one matrix in elements
+// of T: dcWork(n), then dcInts(n) int32s (int32sOf) carved from the same
+// workspace.
+func dcScratch[T batchlas.Float](n int) int { return dcWork(n) + int32Elems[T](dcInts(n)) }
+
+// dcGemm is how phase 3 of a dc chunk of cn matrices shares the workers
+// of a call with ctx with the gemm calls nested in it: conc matrices at
+// once, the products of each on up to workers workers (conc*workers <=
+// parallel.Workers(ctx)), and slot elements of gemm workspace for each of
+// them, enough for any product of a matrix of order n (every merge and
+// reflector block multiplies operands of at most n x n). One matrix alone
+// (a large order) keeps every worker for its products.
+func dcGemm[T batchlas.Float](ctx context.Context, n, cn int) (conc, workers, slot int) {
+	all := parallel.Workers(ctx)
+	conc = max(1, min(cn, all))
+	workers = max(1, all/conc)
+	nested := detach(ctx, nestedCap(workers, all))
+	slot = gemm.WorkspaceBound[T](nested, n, n, n)
+	release(nested)
+	return conc, workers, slot
+}
+
+// nestedCap is the parallelism cap detach gets for nested calls on
+// workers of all workers: none (0) when they may use them all.
+func nestedCap(workers, all int) int {
+	if workers >= all {
+		return 0
+	}
+	return workers
+}
+
 // dcEig computes the eigenvalues and eigenvectors of the n x n symmetric
 // tridiagonal matrix with diagonal d and subdiagonal e by Cuppen's divide
 // and conquer (what LAPACK's xSTEDC does): the matrix is torn in two by a
@@ -39,11 +70,12 @@ func dcInts(n int) int { return 6 * n }
 // receives the eigenvectors as columns, d the eigenvalues (unsorted); e is
 // destroyed. u and p hold n*n elements each (a merge's eigenvectors and
 // the product with the halves'), work dcWork(n), iw dcInts(n). The
-// merges' products run through the gemm op under ctx (which they never
-// see cancelled: a matrix once started is finished). It returns steqr's
-// info from a leaf that did not converge (1..n), else 0.
-func dcEig[T batchlas.Float](ctx context.Context, d, e []T, n int, z []T, ldz int, u, p, work []T, iw []int) (int, error) {
-	ctx = context.WithoutCancel(ctx)
+// merges' products run through the gemm op under ctx, with gws as their
+// workspace (gemm.WorkspaceBound for order n under ctx, or nil to let
+// them allocate); ctx is never cancelled (the caller detaches it: a
+// matrix once started is finished). It returns steqr's info from a leaf
+// that did not converge (1..n), else 0.
+func dcEig[T batchlas.Float](ctx context.Context, d, e []T, n int, z []T, ldz int, u, p, work []T, iw []int32, gws []T) (int, error) {
 	// The deflation tolerance compares the values with v's entries, which
 	// are at most 1: T is scaled to a largest entry near 1 (by a power of
 	// two, exact) and the eigenvalues back at the end.
@@ -74,7 +106,7 @@ func dcEig[T batchlas.Float](ctx context.Context, d, e []T, n int, z []T, ldz in
 		if info, err := solve(o+m1, m-m1); info != 0 || err != nil {
 			return info, err
 		}
-		return 0, dcMerge(ctx, d[o:o+m], m, m1, beta, z[o*ldz+o:], ldz, u, p, work, iw)
+		return 0, dcMerge(ctx, d[o:o+m], m, m1, beta, z[o*ldz+o:], ldz, u, p, work, iw, gws)
 	}
 	return solve(0, n)
 }
@@ -118,7 +150,7 @@ func dcLeafSolve[T batchlas.Float](d, e []T, m int, z []T, ldz int, work []T) in
 //
 // The product with Q runs through the gemm op, one product per half
 // (Q is block diagonal), into p and back into z.
-func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z []T, ldz int, u, p, work []T, iw []int) error {
+func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z []T, ldz int, u, p, work []T, iw []int32, gws []T) error {
 	eps := epsOf[T]()
 	// Scratch: sorted values and v, kept (K) values and v, deflated
 	// values, rotations' c and s, roots' offsets, recomputed v.
@@ -148,9 +180,9 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 
 	// Sort the values ascending, remembering where each came from.
 	for j := range perm {
-		perm[j] = j
+		perm[j] = int32(j)
 	}
-	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(orderKey(d[a]), orderKey(d[b])) })
+	slices.SortStableFunc(perm, func(a, b int32) int { return cmp.Compare(orderKey(d[a]), orderKey(d[b])) })
 	var dmax, vmax T
 	for j, pj := range perm {
 		ds[j], vs[j] = d[pj], v[pj]
@@ -214,7 +246,8 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 		work := float64(nk) * secularFlops
 		_ = parallel.For(ctx, nk, work, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				org[i], tau[i] = secularRoot(dk[:nk], vk[:nk], i, rho, p[i*nk:(i+1)*nk])
+				o, t := secularRoot(dk[:nk], vk[:nk], i, rho, p[i*nk:(i+1)*nk])
+				org[i], tau[i] = int32(o), t
 				del := p[i*nk : (i+1)*nk]
 				for j := range del {
 					del[j] -= tau[i]
@@ -252,11 +285,11 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 		})
 	}
 	for t := 0; t < nd; t++ {
-		u[(nk+t)*m+defl[t]] = 1
+		u[(nk+t)*m+int(defl[t])] = 1
 	}
 	// The deflating rotations, last first: u = R_1 ... R_nr * u.
 	for k := nr - 1; k >= 0; k-- {
-		pk, qk, c, s := rp[k], rq[k], rc[k], rs[k]
+		pk, qk, c, s := int(rp[k]), int(rq[k]), rc[k], rs[k]
 		for col := 0; col < m; col++ {
 			x, y := u[col*m+pk], u[col*m+qk]
 			u[col*m+pk] = c*x - s*y
@@ -272,11 +305,11 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 	// z = diag(Q1, Q2) * u: rows [0, m1) from Q1, rows [m1, m) from Q2.
 	m2 := m - m1
 	if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1,
-		one(z, m1, m1, ldz), one(u, m1, m, m), 0, one(p, m1, m, m), nil); err != nil {
+		one(z, m1, m1, ldz), one(u, m1, m, m), 0, one(p, m1, m, m), gws); err != nil {
 		return err
 	}
 	if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1,
-		one(z[m1*ldz+m1:], m2, m2, ldz), one(u[m1:], m2, m, m), 0, one(p[m1:], m2, m, m), nil); err != nil {
+		one(z[m1*ldz+m1:], m2, m2, ldz), one(u[m1:], m2, m, m), 0, one(p[m1:], m2, m, m), gws); err != nil {
 		return err
 	}
 	for c := 0; c < m; c++ {
@@ -449,14 +482,17 @@ func quadRootBetween[T batchlas.Float](a, b, c, lo, hi T) T {
 // subdiagonal, d and e the tridiagonal matrix T, tau the reflectors'
 // factors. T's eigenvectors go to z (n x n, leading dimension n; dcEig),
 // and the reflectors are applied to them there (applyQLower), leaving A's
-// eigenvectors. d gets the eigenvalues, unsorted. u, p and work are
-// dcEig's scratch. It returns dcEig's info.
-func dcVectors[T batchlas.Float](ctx context.Context, s []T, lds, n int, d, e, tau, z, u, p, work []T) (int, error) {
-	iw := make([]int, dcInts(n))
-	if f, err := dcEig(ctx, d, e, n, z, n, u, p, work, iw); f != 0 || err != nil {
+// eigenvectors. d gets the eigenvalues, unsorted. u and p are dcEig's
+// scratch, work dcScratch(n) elements (dcEig's work and integers), gws
+// the nested products' workspace; ctx is detached (dcEig). It returns
+// dcEig's info.
+func dcVectors[T batchlas.Float](ctx context.Context, s []T, lds, n int, d, e, tau, z, u, p, work, gws []T) (int, error) {
+	iw := int32sOf(work[dcWork(n):])[:dcInts(n)]
+	work = work[:dcWork(n)]
+	if f, err := dcEig(ctx, d, e, n, z, n, u, p, work, iw, gws); f != 0 || err != nil {
 		return f, err
 	}
-	return 0, applyQLower(ctx, s, lds, n, tau, z, n, u, p, work[:qBlock*qBlock])
+	return 0, applyQLower(ctx, s, lds, n, tau, z, n, u, p, work[:qBlock*qBlock], gws)
 }
 
 // qBlock is the number of reflectors applyQLower applies at once.
@@ -472,9 +508,8 @@ const qBlock = 32
 // with it would, in 2n^3 flops of products rather than 4n^3/3 of
 // reflectors one at a time plus 2n^3. vb and wb hold n*n elements: V
 // with its unit diagonal and zeros made explicit, and V^T*z and T*V^T*z;
-// tb holds qBlock*qBlock (T).
-func applyQLower[T batchlas.Float](ctx context.Context, s []T, lds, n int, tau, z []T, ldz int, vb, wb, tb []T) error {
-	ctx = context.WithoutCancel(ctx)
+// tb holds qBlock*qBlock (T). ctx and gws are as for dcEig.
+func applyQLower[T batchlas.Float](ctx context.Context, s []T, lds, n int, tau, z []T, ldz int, vb, wb, tb, gws []T) error {
 	nref := n - 1
 	kmax := max(1, min(qBlock, n/2)) // wb's 2*n*kmax fit in n*n
 	for j0 := (nref - 1) / kmax * kmax; j0 >= 0; j0 -= kmax {
@@ -509,13 +544,13 @@ func applyQLower[T batchlas.Float](ctx context.Context, s []T, lds, n int, tau, 
 		v := one(vb, rows, kb, rows)
 		zs := one(z[r0:], rows, n, ldz)
 		w1, w2 := one(wb, kb, n, kb), one(wb[kb*n:], kb, n, kb)
-		if err := gemm.Gemm(ctx, batchlas.Trans, batchlas.NoTrans, 1, v, zs, 0, w1, nil); err != nil {
+		if err := gemm.Gemm(ctx, batchlas.Trans, batchlas.NoTrans, 1, v, zs, 0, w1, gws); err != nil {
 			return err
 		}
-		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1, one(tb, kb, kb, kb), w1, 0, w2, nil); err != nil {
+		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1, one(tb, kb, kb, kb), w1, 0, w2, gws); err != nil {
 			return err
 		}
-		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, -1, v, w2, 1, zs, nil); err != nil {
+		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, -1, v, w2, 1, zs, gws); err != nil {
 			return err
 		}
 	}

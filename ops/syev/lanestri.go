@@ -84,7 +84,9 @@ func lanesTriSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas
 			// buf. The group completes even if ctx is cancelled
 			// meanwhile: the batch loop reports whole groups.
 			slot := lanesTriLaneSlot(n)
-			parallel.ForScratch(context.WithoutCancel(ctx), count, flopsPerMatrix(n, jobz), len(buf)/slot, func(wk, lo, hi int) {
+			nc := detach(ctx, 0)
+			defer release(nc)
+			parallel.ForScratch(nc, count, flopsPerMatrix(n, jobz), len(buf)/slot, func(wk, lo, hi int) {
 				lb := buf[wk*slot : (wk+1)*slot]
 				q, tau, work := lb[:n*n], lb[n*n:n*n+n], lb[n*n+n:n*n+n+steqrWork(n)]
 				for l := lo; l < hi; l++ {

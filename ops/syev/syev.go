@@ -283,7 +283,7 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, jobz Job, a
 		if n <= nb {
 			return parallel.Workers(ctx) * tridiagSlot[T](n)
 		}
-		return blockedChunk[T](n, nb, a.Count, dc) * blockedStride[T](n, nb, dc)
+		return blockedWorkspace[T](ctx, n, nb, a.Count, dc)
 	case vendorFamily:
 		return parallel.Workers(ctx) * vendorSlot(n, jobz)
 	}

@@ -5,6 +5,7 @@ package syev
 import (
 	"context"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
@@ -28,13 +29,23 @@ var (
 // order n: what Dsyev asks for, and for ValuesOnly at least n*n (see
 // vendorSyev).
 func vendorWork(n int, jobz Job) int {
-	var q [1]float64
-	gonum.Implementation{}.Dsyev(evJob(jobz), blas.Upper, n, nil, max(1, n), nil, q[:], -1)
-	lw := max(int(q[0]), 3*n-1, 1)
+	// The query's answer goes through a shared array: a local one escapes
+	// into gonum (an allocation on every call and every BufferSize).
+	vendorQuery.Lock()
+	gonum.Implementation{}.Dsyev(evJob(jobz), blas.Upper, n, nil, max(1, n), nil, vendorQuery.q[:], -1)
+	q := vendorQuery.q[0]
+	vendorQuery.Unlock()
+	lw := max(int(q), 3*n-1, 1)
 	if jobz == ValuesOnly {
 		lw = max(lw, n*n)
 	}
 	return lw
+}
+
+// vendorQuery is where vendorWork's workspace queries answer.
+var vendorQuery struct {
+	sync.Mutex
+	q [1]float64
 }
 
 func evJob(jobz Job) lapack.EVJob {

@@ -16,10 +16,11 @@
 // whatever nests inside what. A chunk function may itself call an op (and
 // so For) on its worker goroutine; that inner For runs on the goroutine
 // that called it and takes helpers only if the pool has room, exactly like
-// an outer one. A queue drained by long-lived workers would save starting
-// a goroutine per helper (about a microsecond, against chunks of at least
-// 32K flops) but needs the caller to drain its own chunks anyway to stay
-// deadlock-free, which is what this does without the queue.
+// an outer one. Helper goroutines are kept parked between calls and handed
+// work over a channel without waiting (a hire that finds none parked
+// starts one), and the loop's shared state is pooled: starting a goroutine
+// with arguments allocates, and an op called with its workspace allocates
+// nothing (Run with a pooled Body; decisions in docs/decisions.md).
 //
 // A call's worker count is Workers(ctx): GOMAXPROCS, or less under
 // batchlas.WithParallelism. Kernels size per-worker scratch with it (their
@@ -66,6 +67,22 @@ func tryHelper(limit int64) bool {
 	}
 }
 
+// Body is the work of one batch-parallel loop: Chunk runs matrices
+// [lo, hi) on worker. Kernels hand Run a pointer to a job struct taken from
+// a Jobs free list, so that a call with its workspace supplied allocates
+// nothing: a closure handed to a loop that other goroutines run escapes to
+// the heap, with everything it captures, on every call.
+type Body interface {
+	Chunk(worker, lo, hi int)
+}
+
+// Func adapts a closure to a Body, for callers off the allocation-free
+// path (tools, tests): For and ForScratch take one.
+type Func func(worker, lo, hi int)
+
+// Chunk calls f.
+func (f Func) Chunk(worker, lo, hi int) { f(worker, lo, hi) }
+
 // For calls fn(worker, lo, hi) over [0, count) in chunks of at least grain
 // matrices, on at most Workers(ctx) goroutines; worker is in
 // [0, Workers(ctx)), and two chunks running at once never share one.
@@ -83,23 +100,38 @@ func tryHelper(limit int64) bool {
 // prefix and Err = ctx.Err(). It returns nil once every chunk has run,
 // even if ctx was cancelled meanwhile. Nothing is tracked per chunk: the
 // prefix is the chunk counter's final value.
+//
+// fn escapes to the heap with what it captures; kernels use Run.
 func For(ctx context.Context, count int, work float64, fn func(worker, lo, hi int)) error {
-	return forChunks(ctx, count, work, Workers(ctx), fn)
+	return run(ctx, count, work, Workers(ctx), Func(fn))
 }
 
 // ForScratch is For for a kernel with scratch for slots workers: it runs
 // on at most slots workers (one when slots < 1), so worker < max(1, slots)
 // and the kernel may index its scratch by worker without a check.
 func ForScratch(ctx context.Context, count int, work float64, slots int, fn func(worker, lo, hi int)) error {
-	return forChunks(ctx, count, work, min(Workers(ctx), max(slots, 1)), fn)
+	return RunScratch(ctx, count, work, slots, Func(fn))
 }
 
-// forChunks is For on at most workers workers.
-func forChunks(ctx context.Context, count int, work float64, workers int, fn func(worker, lo, hi int)) error {
+// Run is For with the work as a Body. It allocates nothing when b is a
+// pointer (a pooled job) and its helpers are parked from earlier calls.
+func Run(ctx context.Context, count int, work float64, b Body) error {
+	return run(ctx, count, work, Workers(ctx), b)
+}
+
+// RunScratch is ForScratch with the work as a Body.
+func RunScratch(ctx context.Context, count int, work float64, slots int, b Body) error {
+	return run(ctx, count, work, min(Workers(ctx), max(slots, 1)), b)
+}
+
+// minChunkFlops is the least work a chunk carries.
+const minChunkFlops = 32 << 10
+
+// run is Run on at most workers workers.
+func run(ctx context.Context, count int, work float64, workers int, b Body) error {
 	if count <= 0 {
 		return nil
 	}
-	const minChunkFlops = 32 << 10
 	grain := 1
 	if work > 0 && work < minChunkFlops {
 		grain = int(minChunkFlops / work)
@@ -113,53 +145,132 @@ func forChunks(ctx context.Context, count int, work float64, workers int, fn fun
 			if err := ctx.Err(); err != nil {
 				return interrupted(count, lo, err)
 			}
-			fn(0, lo, min(count, lo+chunk))
+			b.Chunk(0, lo, min(count, lo+chunk))
 		}
 		return nil
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	// take hands out the next chunk, or reports that there is none left or
-	// that ctx is done.
-	take := func() (lo int, ok bool) {
-		if ctx.Err() != nil {
-			return 0, false
-		}
-		lo = int(next.Add(1)-1) * chunk
-		return lo, lo < count
+	l := loops.Get().(*loop)
+	l.ctx, l.body, l.count, l.chunk = ctx, b, count, chunk
+	l.next.Store(0)
+	err := l.run(workers, nchunks)
+	*l = loop{} // drop the call's operands before the loop is reused
+	loops.Put(l)
+	return err
+}
+
+// loop is the shared state of one parallel run: what its helpers need.
+// It is pooled, with the helper goroutines, so that a parallel call
+// allocates nothing in the steady state.
+type loop struct {
+	ctx          context.Context
+	body         Body
+	count, chunk int
+	next         atomic.Int64 // chunks handed out
+	wg           sync.WaitGroup
+}
+
+var loops = sync.Pool{New: func() any { return new(loop) }}
+
+// take hands out the next chunk, or reports that there is none left or that
+// ctx is done.
+func (l *loop) take() (lo int, ok bool) {
+	if l.ctx.Err() != nil {
+		return 0, false
 	}
-	helper := func(w int) {
-		defer wg.Done()
-		defer helpers.Add(-1) // before Done: the slot is free when For returns
-		for lo, ok := take(); ok; lo, ok = take() {
-			fn(w, lo, min(count, lo+chunk))
-		}
+	lo = int(l.next.Add(1)-1) * l.chunk
+	return lo, lo < l.count
+}
+
+// work runs chunks on worker w until none is left.
+func (l *loop) work(w int) {
+	for lo, ok := l.take(); ok; lo, ok = l.take() {
+		l.body.Chunk(w, lo, min(l.count, lo+l.chunk))
 	}
+}
+
+func (l *loop) run(workers, nchunks int) error {
 	// The caller hires helpers before each of its own chunks while the
 	// call has workers to spare and chunks for them, so a call that
 	// started while the pool was busy picks up helpers as they free up.
 	hired := 1 // workers of this call, the caller included
 	limit := int64(runtime.GOMAXPROCS(0) - 1)
 	for {
-		for hired < workers && int(next.Load())+hired < nchunks && tryHelper(limit) {
-			wg.Add(1)
-			go helper(hired)
+		for hired < workers && int(l.next.Load())+hired < nchunks && tryHelper(limit) {
+			l.wg.Add(1)
+			if !hire(task{l, hired}) {
+				helpers.Add(-1)
+				l.wg.Done()
+				break
+			}
 			hired++
 		}
-		lo, ok := take()
+		lo, ok := l.take()
 		if !ok {
 			break
 		}
-		fn(0, lo, min(count, lo+chunk))
+		l.body.Chunk(0, lo, min(l.count, lo+l.chunk))
 	}
-	wg.Wait()
+	l.wg.Wait()
 	// Every chunk below next was handed out and has run to its end; none
 	// above it started. next stops short of nchunks only when some worker
 	// saw ctx done, and a done context stays done.
-	if handed := int(next.Load()); handed < nchunks {
-		return interrupted(count, handed*chunk, ctx.Err())
+	if handed := int(l.next.Load()); handed < nchunks {
+		return interrupted(l.count, handed*l.chunk, l.ctx.Err())
 	}
 	return nil
+}
+
+// task is one helper's share of a loop: its worker index there.
+type task struct {
+	l *loop
+	w int
+}
+
+// Helper goroutines outlive the loops they work on: a finished helper parks
+// on tasks for the next one, because starting a goroutine with arguments
+// allocates. A hire goes to a parked helper when one is waiting and starts
+// a new one otherwise, up to maxParked() goroutines; beyond that (helpers
+// finishing a task but not yet parked again) the call goes on without the
+// helper. A helper slot (tryHelper) is what bounds the helpers at work;
+// this only bounds the goroutines kept for it.
+var (
+	tasks   = make(chan task)
+	started atomic.Int64 // helper goroutines alive, parked or working
+)
+
+// maxParked is the most helper goroutines kept: twice the slots, room for
+// helpers in the gap between giving their slot back and parking.
+func maxParked() int64 { return 2 * int64(runtime.GOMAXPROCS(0)) }
+
+// hire hands t to a parked helper or a new one; it never waits. It reports
+// false when neither was available.
+func hire(t task) bool {
+	select {
+	case tasks <- t:
+		return true
+	default:
+	}
+	for {
+		n := started.Load()
+		if n >= maxParked() {
+			return false
+		}
+		if started.CompareAndSwap(n, n+1) {
+			go helper(t)
+			return true
+		}
+	}
+}
+
+// helper runs t, then each task handed to it, for the life of the process.
+func helper(t task) {
+	for {
+		t.l.work(t.w)
+		// Give the slot back before Done: it is free when the call returns.
+		helpers.Add(-1)
+		t.l.wg.Done() // t.l may be reused from here on
+		t = <-tasks
+	}
 }
 
 // interrupted is the error of a For stopped with the first done matrices

@@ -341,3 +341,61 @@ func TestForNestedNeverDeadlocks(t *testing.T) {
 		require.Zero(t, helpers.Load())
 	}
 }
+
+// sumJob adds its chunk's indexes into per-worker slots.
+type sumJob struct {
+	sums []int64
+}
+
+func (j *sumJob) Chunk(w, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		j.sums[w*8] += int64(i)
+	}
+}
+
+// Run with a pooled job allocates nothing once its helpers are parked
+// (on the caller alone, on every worker, under a cap). testmat.NoAllocs
+// measures on one worker and on all four. The sum counts 43 calls: one to
+// warm up, then a warm-up and 20 runs for each of the two measures.
+func TestRunDoesNotAllocate(t *testing.T) {
+	if testmat.RaceEnabled {
+		t.Skip("the race detector's runtime allocates")
+	}
+	setProcs(t, 4)
+	for _, c := range []struct {
+		name  string
+		count int
+		work  float64
+		cap   int
+	}{
+		{"caller alone", 3, 10, 0},
+		{"every worker", 4096, 1e6, 0},
+		{"cap 2", 4096, 1e6, 2},
+	} {
+		ctx := batchlas.WithParallelism(context.Background(), c.cap)
+		sums := make([]int64, 8*Workers(ctx))
+		call := func() {
+			j := Get[sumJob]()
+			j.sums = sums
+			if err := Run(ctx, c.count, c.work, j); err != nil {
+				t.Fatal(err)
+			}
+			Put(j)
+		}
+		call() // park the helpers and fill the free lists
+		testmat.NoAllocs(t, c.name, call)
+		var total int64
+		for _, s := range sums {
+			total += s
+		}
+		require.EqualValues(t, 43*int64(c.count)*int64(c.count-1)/2, total, "%s: every index summed once per call", c.name)
+	}
+}
+
+// Put clears a job, so a recycled one holds no caller's memory.
+func TestPutClearsTheJob(t *testing.T) {
+	j := Get[sumJob]()
+	j.sums = make([]int64, 8)
+	Put(j)
+	require.Nil(t, j.sums)
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
 // Cache blocking of the direct kernel: a block of op(A) of at most
@@ -21,12 +20,7 @@ const (
 // inner loop reads contiguous memory with at most one bounds check.
 func direct[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
-	a, b, c := p.a, p.b, p.c
-	return parallel.For(ctx, c.Count, flops, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			directOne(p, a.Data[i*a.Stride:], b.Data[i*b.Stride:], c.Data[i*c.Stride:])
-		}
-	})
+	return runJob(ctx, runDirect, p, flops, nil)
 }
 
 // directOne multiplies one matrix; a, b and c start at its first element.

@@ -50,10 +50,11 @@ type problem[T batchlas.Float] struct {
 // (Touched == Completed+1).
 func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alpha T, a, b batchlas.Batch[T], beta T, c batchlas.Batch[T], ws []T) error {
 	ctx = batchlas.Context(ctx)
-	p, err := newProblem(ta, tb, a, b, c)
+	pv, err := newProblem(ta, tb, a, b, c)
 	if err != nil {
 		return err
 	}
+	p := &pv // kernels copy it into their jobs: it stays on the stack
 	p.alpha, p.beta = alpha, beta
 	if c.Empty() {
 		return nil
@@ -133,23 +134,23 @@ func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose
 }
 
 // newProblem validates the arguments and derives m, n and k.
-func newProblem[T batchlas.Float](ta, tb batchlas.Transpose, a, b, c batchlas.Batch[T]) (*problem[T], error) {
+func newProblem[T batchlas.Float](ta, tb batchlas.Transpose, a, b, c batchlas.Batch[T]) (problem[T], error) {
 	if err := ta.Check(opName, "ta"); err != nil {
-		return nil, err
+		return problem[T]{}, err
 	}
 	if err := tb.Check(opName, "tb"); err != nil {
-		return nil, err
+		return problem[T]{}, err
 	}
 	if err := a.Check(opName, "a", false); err != nil {
-		return nil, err
+		return problem[T]{}, err
 	}
 	if err := b.Check(opName, "b", false); err != nil {
-		return nil, err
+		return problem[T]{}, err
 	}
 	if err := c.Check(opName, "c", true); err != nil {
-		return nil, err
+		return problem[T]{}, err
 	}
-	p := &problem[T]{transA: ta == batchlas.Trans, transB: tb == batchlas.Trans, m: c.Rows, n: c.Cols, a: a, b: b, c: c}
+	p := problem[T]{transA: ta == batchlas.Trans, transB: tb == batchlas.Trans, m: c.Rows, n: c.Cols, a: a, b: b, c: c}
 	am, ak := a.Rows, a.Cols
 	if p.transA {
 		am, ak = ak, am
@@ -161,21 +162,21 @@ func newProblem[T batchlas.Float](ta, tb batchlas.Transpose, a, b, c batchlas.Ba
 	p.k = ak
 	switch {
 	case am != p.m:
-		return nil, batchlas.Argf(opName, "a", "op(a) has %d rows, c has %d: op(a) must be m x k with m = c.Rows", am, p.m)
+		return problem[T]{}, batchlas.Argf(opName, "a", "op(a) has %d rows, c has %d: op(a) must be m x k with m = c.Rows", am, p.m)
 	case bn != p.n:
-		return nil, batchlas.Argf(opName, "b", "op(b) has %d columns, c has %d: op(b) must be k x n with n = c.Cols", bn, p.n)
+		return problem[T]{}, batchlas.Argf(opName, "b", "op(b) has %d columns, c has %d: op(b) must be k x n with n = c.Cols", bn, p.n)
 	case bk != p.k:
-		return nil, batchlas.Argf(opName, "b", "op(b) has %d rows but op(a) has %d columns (k): they must agree", bk, p.k)
+		return problem[T]{}, batchlas.Argf(opName, "b", "op(b) has %d rows but op(a) has %d columns (k): they must agree", bk, p.k)
 	case a.Count != c.Count:
-		return nil, batchlas.Argf(opName, "a", "a.Count %d != c.Count %d: give a one matrix per C_i, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, c.Count, c.Count)
+		return problem[T]{}, batchlas.Argf(opName, "a", "a.Count %d != c.Count %d: give a one matrix per C_i, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, c.Count, c.Count)
 	case b.Count != c.Count:
-		return nil, batchlas.Argf(opName, "b", "b.Count %d != c.Count %d: give b one matrix per C_i, or batchlas.Broadcast(b, %d) to use one b for all", b.Count, c.Count, c.Count)
+		return problem[T]{}, batchlas.Argf(opName, "b", "b.Count %d != c.Count %d: give b one matrix per C_i, or batchlas.Broadcast(b, %d) to use one b for all", b.Count, c.Count, c.Count)
 	}
 	if err := batchlas.CheckDisjoint(opName, "c", c, "a", a); err != nil {
-		return nil, err
+		return problem[T]{}, err
 	}
 	if err := batchlas.CheckDisjoint(opName, "c", c, "b", b); err != nil {
-		return nil, err
+		return problem[T]{}, err
 	}
 	return p, nil
 }

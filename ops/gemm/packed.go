@@ -80,20 +80,18 @@ func packed[T batchlas.Float](ctx context.Context, p *problem[T], ch sel.Choice,
 	need := packedPerWorker(mc, kc, p.m, p.n, p.k)
 	per := parallel.Pad(need)
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
-	a, b, c := p.a, p.b, p.c
 	slots := len(ws) / per
+	set := func(j *job[T]) { j.mc, j.kc, j.need, j.per, j.ws = mc, kc, need, per, ws }
 	if parts := splitParts(ctx, p, slots, flops); parts > 1 {
-		return splitColumns(ctx, p, parts, slots, flops, func(w int, sub *problem[T], a, b, c []T) {
-			packedOne(sub, mc, kc, ws[w*per:w*per+need], a, b, c)
-		})
+		return splitColumns(ctx, p, parts, slots, flops, runPacked, set)
 	}
 	// At most one worker per slot of ws, so w*per+need <= len(ws).
-	return parallel.ForScratch(ctx, c.Count, flops, slots, func(w, lo, hi int) {
-		scratch := ws[w*per : w*per+need]
-		for i := lo; i < hi; i++ {
-			packedOne(p, mc, kc, scratch, a.Data[i*a.Stride:], b.Data[i*b.Stride:], c.Data[i*c.Stride:])
-		}
-	})
+	j := parallel.Get[job[T]]()
+	j.kernel, j.p = runPacked, *p
+	set(j)
+	err := parallel.RunScratch(ctx, p.c.Count, flops, slots, j)
+	parallel.Put(j)
+	return err
 }
 
 // packedOne multiplies one matrix with the scratch of one worker.

@@ -27,25 +27,26 @@ func simdTiles[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
 	workers := parallel.Workers(ctx)
 	if parts := splitParts(ctx, p, workers, flops); parts > 1 {
-		return splitColumns(ctx, p, parts, workers, flops, func(_ int, sub *problem[T], a, b, c []T) {
-			simdMatrix(sub, a, b, c)
-		})
+		return splitColumns(ctx, p, parts, workers, flops, runSIMD, nil)
 	}
-	return parallel.For(ctx, p.c.Count, flops, func(_, lo, hi int) {
-		switch {
-		case !p.transA:
-			simdGroups(p, p.a.Data[lo*p.a.Stride:], p.a.LD, p.a.Stride, lo, hi)
-		case simdCopied(p):
-			simdGroupsCopied(p, lo, hi)
-		default:
-			for i := lo; i < hi; i++ {
-				if i+1 < hi {
-					prefetchNext(p, i+1, 1)
-				}
-				simdMatrix(p, p.a.Data[i*p.a.Stride:], p.b.Data[i*p.b.Stride:], p.c.Data[i*p.c.Stride:])
+	return runJob(ctx, runSIMD, p, flops, nil)
+}
+
+// simdRange multiplies matrices lo .. hi-1.
+func simdRange[T batchlas.Float](p *problem[T], lo, hi int) {
+	switch {
+	case !p.transA:
+		simdGroups(p, p.a.Data[lo*p.a.Stride:], p.a.LD, p.a.Stride, lo, hi)
+	case simdCopied(p):
+		simdGroupsCopied(p, lo, hi)
+	default:
+		for i := lo; i < hi; i++ {
+			if i+1 < hi {
+				prefetchNext(p, i+1, 1)
 			}
+			simdMatrix(p, p.a.Data[i*p.a.Stride:], p.b.Data[i*p.b.Stride:], p.c.Data[i*p.c.Stride:])
 		}
-	})
+	}
 }
 
 // simdPanelBytes bounds the row panel of A that simdOne keeps in cache

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
 // small is built for tiny matrices in big batches (n up to 8 or 16), where
@@ -22,20 +21,20 @@ import (
 // shape: where small is worth running is for the tuned tables to say.
 func small[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
-	var run func(p *problem[T], lo, hi int)
+	var run jobKernel
 	switch {
 	case p.m < mr || p.n < nr:
-		run = smallDots[T]
+		run = runSmallDots
 	case !p.transA && !p.transB:
-		run = smallNN[T]
+		run = runSmallNN
 	case p.transA && !p.transB:
-		run = smallTN[T]
+		run = runSmallTN
 	case !p.transA && p.transB:
-		run = smallNT[T]
+		run = runSmallNT
 	default:
-		run = smallTT[T]
+		run = runSmallTT
 	}
-	return parallel.For(ctx, p.c.Count, flops, func(_, lo, hi int) { run(p, lo, hi) })
+	return runJob(ctx, run, p, flops, nil)
 }
 
 // smallDots handles matrices too thin for a 4x2 tile, as dot products.

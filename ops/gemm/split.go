@@ -33,36 +33,33 @@ func splitParts[T batchlas.Float](ctx context.Context, p *problem[T], slots int,
 
 // splitColumns runs the batch one matrix at a time, each cut into parts
 // blocks of whole columns of C (multiples of both tiles' widths) run on
-// different workers: one calls one(worker, sub, a, b, c) with the
-// sub-problem of its columns and the operands where they start. A column
+// different workers: kernel (runSIMD or runPacked, its fields filled in by
+// set) runs the sub-problem of each part's columns on the operands where
+// they start (job.splitParts). A column
 // of C depends only on the same column of op(B), so every element of C
 // sums the same products in the same order as on the whole matrix, and
 // the result is the same bit for bit for any number of parts or workers.
 // A done ctx stops the call between matrices, or inside one with that
 // matrix reported as possibly partly written (Touched = Completed+1).
-func splitColumns[T batchlas.Float](ctx context.Context, p *problem[T], parts, slots int, flops float64, one func(w int, sub *problem[T], a, b, c []T)) error {
+func splitColumns[T batchlas.Float](ctx context.Context, p *problem[T], parts, slots int, flops float64, kernel jobKernel, set func(j *job[T])) error {
 	a, b, c := p.a, p.b, p.c
-	cols := roundUp((p.n+parts-1)/parts, wideMaxNR)
-	bsc := p.b.LD // op(B)'s column stride
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.p, j.split = kernel, *p, true
+	if set != nil {
+		set(j)
+	}
+	j.cols = roundUp((p.n+parts-1)/parts, wideMaxNR)
+	j.bsc = p.b.LD // op(B)'s column stride
 	if p.transB {
-		bsc = 1
+		j.bsc = 1
 	}
 	for i := range c.Count {
 		if err := ctx.Err(); err != nil {
 			return &batchlas.InterruptedError{Count: c.Count, Completed: i, Touched: i, Err: err}
 		}
-		ai, bi, ci := a.Data[i*a.Stride:], b.Data[i*b.Stride:], c.Data[i*c.Stride:]
-		err := parallel.ForScratch(ctx, parts, flops/float64(parts), slots, func(w, lo, hi int) {
-			for q := lo; q < hi; q++ {
-				j0 := q * cols
-				if j0 >= p.n {
-					continue
-				}
-				sub := *p
-				sub.n = min(cols, p.n-j0)
-				one(w, &sub, ai, bi[j0*bsc:], ci[j0*p.c.LD:])
-			}
-		})
+		j.ai, j.bi, j.ci = a.Data[i*a.Stride:], b.Data[i*b.Stride:], c.Data[i*c.Stride:]
+		err := parallel.RunScratch(ctx, parts, flops/float64(parts), slots, j)
 		if ie, ok := err.(*batchlas.InterruptedError); ok {
 			touched := i
 			if ie.Touched > 0 {
@@ -75,4 +72,23 @@ func splitColumns[T batchlas.Float](ctx context.Context, p *problem[T], parts, s
 		}
 	}
 	return nil
+}
+
+// splitParts runs parts lo .. hi-1 of the matrix j.ai, j.bi, j.ci.
+func (j *job[T]) splitParts(w, lo, hi int) {
+	p := &j.p
+	for q := lo; q < hi; q++ {
+		j0 := q * j.cols
+		if j0 >= p.n {
+			continue
+		}
+		sub := *p
+		sub.n = min(j.cols, p.n-j0)
+		a, b, c := j.ai, j.bi[j0*j.bsc:], j.ci[j0*p.c.LD:]
+		if j.kernel == runPacked {
+			packedOne(&sub, j.mc, j.kc, j.ws[w*j.per:w*j.per+j.need], a, b, c)
+		} else {
+			simdMatrix(&sub, a, b, c)
+		}
+	}
 }

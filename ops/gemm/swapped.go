@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
@@ -29,17 +28,21 @@ func swappedTiles[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 		return simdTiles(ctx, p)
 	}
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
-	return parallel.For(ctx, p.c.Count, flops, func(_, lo, hi int) {
-		// The small buffer for tiny calls: Go clears the array on
-		// every call (as simdGroupsCopied).
-		if min(hi-lo, swappedGroup(p, per, shared, simdCopyElems))*per+shared <= simdCopySmall {
-			var buf [simdCopySmall]T
-			swappedRange(p, per, shared, lo, hi, buf[:])
-			return
-		}
-		var buf [simdCopyElems]T
+	return runJob(ctx, runSwapped, p, flops, func(j *job[T]) { j.swPer, j.swShared = per, shared })
+}
+
+// swappedChunk runs matrices lo .. hi-1 through a buffer on the worker's
+// stack.
+func swappedChunk[T batchlas.Float](p *problem[T], per, shared, lo, hi int) {
+	// The small buffer for tiny calls: Go clears the array on every call
+	// (as simdGroupsCopied).
+	if min(hi-lo, swappedGroup(p, per, shared, simdCopyElems))*per+shared <= simdCopySmall {
+		var buf [simdCopySmall]T
 		swappedRange(p, per, shared, lo, hi, buf[:])
-	})
+		return
+	}
+	var buf [simdCopyElems]T
+	swappedRange(p, per, shared, lo, hi, buf[:])
 }
 
 // swappedElems is the buffer a matrix needs, C^T (n x m) and op(B)^T (n

@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -22,6 +21,12 @@ var vendorCandidates = []sel.Choice{familyVendor.With()}
 // C = op(A)*op(B) is computed as C^T = op(B)^T * op(A)^T with the same
 // transpose flags, without copying.
 func vendor[T batchlas.Float](ctx context.Context, p *problem[T]) error {
+	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
+	return runJob(ctx, runVendor, p, flops, nil)
+}
+
+// vendorRange multiplies matrices lo .. hi-1 with gonum.
+func vendorRange[T batchlas.Float](p *problem[T], lo, hi int) {
 	var impl gonum.Implementation
 	tA, tB := blas.NoTrans, blas.NoTrans
 	if p.transA {
@@ -30,28 +35,23 @@ func vendor[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 	if p.transB {
 		tB = blas.Trans
 	}
-	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
 	a, b, c := p.a, p.b, p.c
 	switch any(p.alpha).(type) {
 	case float64:
 		alpha, beta := any(p.alpha).(float64), any(p.beta).(float64)
 		ad, bd, cd := any(a.Data).([]float64), any(b.Data).([]float64), any(c.Data).([]float64)
-		return parallel.For(ctx, c.Count, flops, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				impl.Dgemm(tB, tA, p.n, p.m, p.k, alpha,
-					bd[i*b.Stride:][:span(b)], b.LD, ad[i*a.Stride:][:span(a)], a.LD,
-					beta, cd[i*c.Stride:][:span(c)], c.LD)
-			}
-		})
+		for i := lo; i < hi; i++ {
+			impl.Dgemm(tB, tA, p.n, p.m, p.k, alpha,
+				bd[i*b.Stride:][:span(b)], b.LD, ad[i*a.Stride:][:span(a)], a.LD,
+				beta, cd[i*c.Stride:][:span(c)], c.LD)
+		}
 	default:
 		alpha, beta := any(p.alpha).(float32), any(p.beta).(float32)
 		ad, bd, cd := any(a.Data).([]float32), any(b.Data).([]float32), any(c.Data).([]float32)
-		return parallel.For(ctx, c.Count, flops, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				impl.Sgemm(tB, tA, p.n, p.m, p.k, alpha,
-					bd[i*b.Stride:][:span(b)], b.LD, ad[i*a.Stride:][:span(a)], a.LD,
-					beta, cd[i*c.Stride:][:span(c)], c.LD)
-			}
-		})
+		for i := lo; i < hi; i++ {
+			impl.Sgemm(tB, tA, p.n, p.m, p.k, alpha,
+				bd[i*b.Stride:][:span(b)], b.LD, ad[i*a.Stride:][:span(a)], a.LD,
+				beta, cd[i*c.Stride:][:span(c)], c.LD)
+		}
 	}
 }

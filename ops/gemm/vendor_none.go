@@ -17,3 +17,6 @@ var vendorCandidates []sel.Choice
 func vendor[T batchlas.Float](ctx context.Context, p *problem[T]) error {
 	return batchlas.Argf(opName, "route", "vendor kernel not compiled (built with -tags novendor)")
 }
+
+// vendorRange is never run in a novendor build (see vendor).
+func vendorRange[T batchlas.Float](p *problem[T], lo, hi int) {}

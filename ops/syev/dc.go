@@ -243,46 +243,16 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 		// Each root, each vhat_j and each vector is computed on its own
 		// from shared inputs, so the loops split over workers without
 		// changing a bit. ctx is never cancelled here: they run to the end.
-		work := float64(nk) * secularFlops
-		_ = parallel.For(ctx, nk, work, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				o, t := secularRoot(dk[:nk], vk[:nk], i, rho, p[i*nk:(i+1)*nk])
-				org[i], tau[i] = int32(o), t
-				del := p[i*nk : (i+1)*nk]
-				for j := range del {
-					del[j] -= tau[i]
-				}
-			}
-		})
+		rj := parallel.Get[dcRootsJob[T]]()
+		*rj = dcRootsJob[T]{dk: dk[:nk], vk: vk[:nk], rho: rho, p: p, tau: tau, vhat: vhat, u: u, org: org, kept: kept, m: m}
+		_ = parallel.Run(ctx, nk, float64(nk)*secularFlops, rj)
 		// Gu-Eisenstat: the v for which the computed roots are exact,
 		// vhat_j^2 = -delta_jj/rho * prod_{i != j} delta_ij/(d_j - d_i).
-		_ = parallel.For(ctx, nk, 3*float64(nk), func(_, lo, hi int) {
-			for j := lo; j < hi; j++ {
-				w := -p[j*nk+j] / rho
-				for i := 0; i < nk; i++ {
-					if i != j {
-						w *= p[i*nk+j] / (dk[j] - dk[i])
-					}
-				}
-				vhat[j] = T(math.Copysign(float64(sqrt(abs(w))), float64(vk[j])))
-			}
-		})
-		_ = parallel.For(ctx, nk, 4*float64(nk), func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				col := u[i*m : (i+1)*m]
-				del := p[i*nk : (i+1)*nk]
-				var ss T
-				for j := 0; j < nk; j++ {
-					x := vhat[j] / del[j]
-					col[kept[j]] = x
-					ss += x * x
-				}
-				inv := 1 / sqrt(ss)
-				for j := 0; j < nk; j++ {
-					col[kept[j]] *= inv
-				}
-			}
-		})
+		rj.phase = dcPhaseVhat
+		_ = parallel.Run(ctx, nk, 3*float64(nk), rj)
+		rj.phase = dcPhaseVectors
+		_ = parallel.Run(ctx, nk, 4*float64(nk), rj)
+		parallel.Put(rj)
 	}
 	for t := 0; t < nd; t++ {
 		u[(nk+t)*m+int(defl[t])] = 1
@@ -316,6 +286,70 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 		copy(z[c*ldz:c*ldz+m], p[c*m:(c+1)*m])
 	}
 	return nil
+}
+
+// The loops of a merge's secular equation, in order, each a batch loop
+// of dcRootsJob over the nk kept values.
+const (
+	dcPhaseRoots   = iota // the roots, and the distances to them
+	dcPhaseVhat           // v recomputed from the roots (Gu-Eisenstat)
+	dcPhaseVectors        // the normalised eigenvectors of the roots
+)
+
+// dcRootsJob is the state of dcMerge's loops, the Body their workers
+// share (a closure would escape to the heap on every merge). dk and vk
+// are the nk kept values and v entries; p's column i gets the distances
+// of the values to root i, tau and org the roots' offsets and origins,
+// vhat the recomputed v, u's first nk columns (m rows, over the kept
+// positions) the vectors.
+type dcRootsJob[T batchlas.Float] struct {
+	phase           int
+	dk, vk          []T
+	rho             T
+	p, tau, vhat, u []T
+	org, kept       []int32
+	m               int
+}
+
+// Chunk runs the current phase on roots (or values) lo..hi-1.
+func (r *dcRootsJob[T]) Chunk(_, lo, hi int) {
+	nk, p := len(r.dk), r.p
+	switch r.phase {
+	case dcPhaseRoots:
+		for i := lo; i < hi; i++ {
+			o, t := secularRoot(r.dk, r.vk, i, r.rho, p[i*nk:(i+1)*nk])
+			r.org[i], r.tau[i] = int32(o), t
+			del := p[i*nk : (i+1)*nk]
+			for j := range del {
+				del[j] -= t
+			}
+		}
+	case dcPhaseVhat:
+		for j := lo; j < hi; j++ {
+			w := -p[j*nk+j] / r.rho
+			for i := 0; i < nk; i++ {
+				if i != j {
+					w *= p[i*nk+j] / (r.dk[j] - r.dk[i])
+				}
+			}
+			r.vhat[j] = T(math.Copysign(float64(sqrt(abs(w))), float64(r.vk[j])))
+		}
+	default:
+		for i := lo; i < hi; i++ {
+			col := r.u[i*r.m : (i+1)*r.m]
+			del := p[i*nk : (i+1)*nk]
+			var ss T
+			for j := 0; j < nk; j++ {
+				x := r.vhat[j] / del[j]
+				col[r.kept[j]] = x
+				ss += x * x
+			}
+			inv := 1 / sqrt(ss)
+			for j := 0; j < nk; j++ {
+				col[r.kept[j]] *= inv
+			}
+		}
+	}
 }
 
 // one is the batch of the single rows x cols matrix at data (leading

@@ -7,14 +7,15 @@ import (
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
-// WorkspaceBound is an upper bound, in elements, on BufferSize under ctx
-// for every product whose op(A) is at most m x k and op(B) at most k x n,
-// whatever candidate the selection picks for it: for an op that carves the
-// workspace of nested gemm calls from its own before their operands exist
-// (syev's divide and conquer, whose merges and reflector blocks are
-// products of many shapes). It asks the selection nothing and allocates
-// nothing. Like BufferSize it counts the workers a call with ctx may use.
-func WorkspaceBound[T batchlas.Float](ctx context.Context, m, n, k int) int {
+// WorkspaceBound is an upper bound, in elements, on BufferSize for every
+// product whose op(A) is at most m x k and op(B) at most k x n, on ctx's
+// device under a context that lets a call use workers workers
+// (parallel.Workers of it), whatever candidate the selection picks: for an
+// op that carves the workspace of nested gemm calls from its own before
+// their operands exist (syev's divide and conquer, whose merges and
+// reflector blocks are products of many shapes, run on a share of the
+// workers). It asks the selection nothing and allocates nothing.
+func WorkspaceBound[T batchlas.Float](ctx context.Context, workers, m, n, k int) int {
 	if m <= 0 || n <= 0 || k <= 0 {
 		return 0
 	}
@@ -38,5 +39,5 @@ func WorkspaceBound[T batchlas.Float](ctx context.Context, m, n, k int) int {
 	if most == 0 {
 		return 0
 	}
-	return parallel.Workers(ctx) * parallel.Pad(most)
+	return max(workers, 1) * parallel.Pad(most)
 }

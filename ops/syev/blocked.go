@@ -169,8 +169,7 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 	if dc {
 		var gemmWorkers int
 		slots, gemmWorkers, j.gslot = dcGemm[T](ctx, n, cn)
-		j.nested = detach(ctx, nestedCap(gemmWorkers, parallel.Workers(ctx)))
-		defer release(j.nested)
+		j.nested.set(ctx, nestedCap(gemmWorkers, parallel.Workers(ctx)))
 	}
 	j.phase = phaseFinish
 	err := parallel.RunScratch(ctx, cn, flopsPerMatrix(n, jobz), slots, j)
@@ -209,9 +208,9 @@ type blockedJob[T batchlas.Float] struct {
 	n, nb, sld int
 	c0         int // the chunk's first matrix
 	dc         bool
-	k          int // phasePanel, phaseUpdate: the panel's first column
-	blocks     int // phaseUpdate: column blocks per matrix
-	nested     *detached
+	k          int      // phasePanel, phaseUpdate: the panel's first column
+	blocks     int      // phaseUpdate: column blocks per matrix
+	nested     detached // dc: the context of phase 3's nested products
 
 	nestedMu  sync.Mutex
 	nestedErr error // the first error of a nested gemm call (dc only)
@@ -317,7 +316,7 @@ func (b *blockedJob[T]) finish(wk, lo, hi int) {
 		m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
 		if b.dc {
 			z, u, p, dw := b.dcParts(j)
-			f, err := dcVectors(b.nested, s, sld, n, d, e, tau, z, u, p, dw, b.gws[wk*b.gslot:(wk+1)*b.gslot])
+			f, err := dcVectors(&b.nested, s, sld, n, d, e, tau, z, u, p, dw, b.gws[wk*b.gslot:(wk+1)*b.gslot])
 			if err != nil {
 				b.nestedMu.Lock()
 				b.nestedErr = cmp.Or(b.nestedErr, err)

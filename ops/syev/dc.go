@@ -46,14 +46,12 @@ func dcGemm[T batchlas.Float](ctx context.Context, n, cn int) (conc, workers, sl
 	all := parallel.Workers(ctx)
 	conc = max(1, min(cn, all))
 	workers = max(1, all/conc)
-	nested := detach(ctx, nestedCap(workers, all))
-	slot = gemm.WorkspaceBound[T](nested, n, n, n)
-	release(nested)
+	slot = gemm.WorkspaceBound[T](ctx, workers, n, n, n)
 	return conc, workers, slot
 }
 
-// nestedCap is the parallelism cap detach gets for nested calls on
-// workers of all workers: none (0) when they may use them all.
+// nestedCap is the parallelism cap of nested calls on workers of all
+// workers (detached): none (0) when they may use them all.
 func nestedCap(workers, all int) int {
 	if workers >= all {
 		return 0

@@ -2,7 +2,6 @@ package syev
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,8 +18,7 @@ import (
 // returns a struct value in an interface (an allocation per call), and
 // every Value lookup through it allocates again (Go 1.26's value() takes
 // it as a Context), which the nested gemm calls make several times each.
-// A *detached comes from a pool and goes back when the kernel returns; no
-// goroutine keeps it past that (the nested calls have all returned).
+// A detached lives inside the pooled job of the loop that runs under it.
 type detached struct {
 	parent context.Context
 	capped context.Context // nil, or a context holding only a parallelism cap
@@ -41,22 +39,12 @@ func (d *detached) Value(key any) any {
 	return d.parent.Value(key)
 }
 
-var detachedPool = sync.Pool{New: func() any { return new(detached) }}
-
-// detach returns a context with parent's values, never cancelled, under
-// a parallelism cap of workers when workers is below
-// parallel.Workers(parent) (pass 0 for parent's own). Give it back with
-// release once nothing uses it.
-func detach(parent context.Context, workers int) *detached {
-	d := detachedPool.Get().(*detached)
+// set makes d a context with parent's values, never cancelled, under a
+// parallelism cap of workers when workers is at least 1 (0: parent's
+// own). d lives in the job of the loop that uses it (a pooled job: no
+// allocation), and nothing keeps it past that loop.
+func (d *detached) set(parent context.Context, workers int) {
 	d.parent, d.capped = parent, capContext(workers)
-	return d
-}
-
-// release gives d back to the pool, dropping what it refers to.
-func release(d *detached) {
-	*d = detached{}
-	detachedPool.Put(d)
 }
 
 // maxCachedCap bounds the caps capContext keeps; a larger cap (on a

@@ -89,12 +89,11 @@ func lanesTriGroup[T batchlas.Float](ctx context.Context, jobz Job, uplo batchla
 		// buf. The group completes even if ctx is cancelled
 		// meanwhile: the batch loop reports whole groups.
 		slot := lanesTriLaneSlot(n)
-		nc := detach(ctx, 0)
 		lj := parallel.Get[laneJob[T]]()
 		*lj = laneJob[T]{a: a, w: w, info: info, g: g, gld: gld, de: de, sigma: sigma, buf: buf, slot: slot, first: first, bad: bad}
-		_ = parallel.RunScratch(nc, count, flopsPerMatrix(n, jobz), len(buf)/slot, lj)
+		lj.ctx.set(ctx, 0)
+		_ = parallel.RunScratch(&lj.ctx, count, flopsPerMatrix(n, jobz), len(buf)/slot, lj)
 		parallel.Put(lj)
-		release(nc)
 		return
 	}
 	// All of the group's tridiagonal matrices through sterf at once.
@@ -123,6 +122,7 @@ func lanesTriGroup[T batchlas.Float](ctx context.Context, jobz Job, uplo batchla
 // reduced group g, Q formed from them, QL/QR with rotations into it and
 // the shared epilogue, in worker wk's lane slot of buf.
 type laneJob[T batchlas.Float] struct {
+	ctx          detached // the lanes' context: the group completes
 	a            batchlas.Batch[T]
 	w            batchlas.Vectors[T]
 	info         []int32

@@ -115,12 +115,18 @@ var qlNeedsThreeN = struct{ d, e []float64 }{
 
 // TestIterationLimits pins the iteration limits where a matrix needs
 // them: a random matrix of order 32 needs more Jacobi sweeps than 3 (a
-// limit of 3 cuts it; the default of 30 does not), and qlNeedsThreeN more
+// limit of 3 cuts it; the package's 30 does not), and qlNeedsThreeN more
 // QL/QR iterations than 2n, so a limit of 2n reports it unconverged and
-// one of 3n (and the default 30n) solves it, through the public call of
-// every candidate that iterates (the vendor kernel's limits are gonum's).
+// one of 3n (and the package's 30n) solves it, through the public call
+// of every candidate that iterates (the vendor kernel's limits are
+// gonum's). No matrix found needs more than 3n, so below 30n only the
+// documented value pins the limit itself.
 func TestIterationLimits(t *testing.T) {
-	defer func(s, q int) { jacobiSweeps, qlIterPerOrder = s, q }(jacobiSweeps, qlIterPerOrder)
+	// The limits the package runs with, as documented (doc.go, Syev).
+	defSweeps, defPer := jacobiSweeps, qlIterPerOrder
+	require.Equal(t, 30, defSweeps, "Jacobi's sweep limit")
+	require.Equal(t, 30, defPer, "the QL/QR limit per order")
+	defer func() { jacobiSweeps, qlIterPerOrder = defSweeps, defPer }()
 	for _, c := range Op.Candidates(sel.Float64) {
 		if c.Vendor() {
 			continue
@@ -128,12 +134,12 @@ func TestIterationLimits(t *testing.T) {
 		for _, jobz := range jobs {
 			if c.Is(jacobiFamily) || c.Is(lanesFamily) {
 				p := newProblem[float64](testmat.Rand(12), jobz, batchlas.Lower, 32, 1, kindRandom, false)
-				for _, sweeps := range []int{3, 30} {
+				for k, sweeps := range []int{3, defSweeps} {
 					jacobiSweeps = sweeps
 					a, w := p.clone()
 					err := Syev(pin(context.Background(), c), jobz, batchlas.Lower, a, w, nil)
 					what := fmt.Sprintf("%s jobz=%v, %d sweeps", c, jobz, sweeps)
-					if sweeps == 3 {
+					if k == 0 {
 						var ne *batchlas.NumericalError
 						require.ErrorAs(t, err, &ne, "%s: a random matrix of order 32 converged in 3 sweeps", what)
 						continue
@@ -141,7 +147,7 @@ func TestIterationLimits(t *testing.T) {
 					require.NoError(t, err, what)
 					checkSolved(t, what, p, a, w, nil)
 				}
-				jacobiSweeps = 30
+				jacobiSweeps = defSweeps
 				continue
 			}
 			n := len(qlNeedsThreeN.d)
@@ -153,13 +159,13 @@ func TestIterationLimits(t *testing.T) {
 				a.Set(0, j+1, j, v)
 				a.Set(0, j, j+1, v)
 			}
-			for _, per := range []int{2, 3, 30} {
+			for k, per := range []int{2, 3, defPer} {
 				qlIterPerOrder = per
 				b := testmat.Clone(a)
 				w := batchlas.NewVectors[float64](n, 1)
 				err := Syev(pin(context.Background(), c), jobz, batchlas.Lower, b, w, nil)
 				what := fmt.Sprintf("%s jobz=%v, limit %dn", c, jobz, per)
-				if per == 2 {
+				if k == 0 {
 					var ne *batchlas.NumericalError
 					require.ErrorAs(t, err, &ne, "%s: converged within 2n iterations", what)
 					require.True(t, ne.Info[0] >= 1 && ne.Info[0] <= n, "%s: info %d", what, ne.Info[0])
@@ -167,7 +173,47 @@ func TestIterationLimits(t *testing.T) {
 				}
 				require.NoError(t, err, what)
 			}
-			qlIterPerOrder = 30
+			qlIterPerOrder = defPer
+		}
+	}
+}
+
+// TestDeflationNeedsTheThreshold: a 3x3 tridiagonal block whose entry at
+// its smaller end is just above the deflation threshold (delta =
+// eps*(1+2^-20) between two diagonal entries 1) cannot be solved without
+// an iteration, in either direction (QL from the top, QR from the
+// bottom: d = [1, 1, 3] and [3, 1, 1]): with no iteration allowed, steqr
+// and sterf report both unconverged. A test loosened by any factor from
+// 1+2^-20 on deflates delta, leaves a 2x2 block solved directly and
+// reports success. (TestConvergenceThresholds pins the same bound through
+// the answers, where the direction is QL.)
+func TestDeflationNeedsTheThreshold(t *testing.T) {
+	defer func(q int) { qlIterPerOrder = q }(qlIterPerOrder)
+	delta := epsOf[float64]() * (1 + 0x1p-20)
+	for _, m := range []struct {
+		name string
+		d, e []float64
+	}{
+		{"QL", []float64{1, 1, 3}, []float64{delta, 0.5}},
+		{"QR", []float64{3, 1, 1}, []float64{0.5, delta}},
+	} {
+		for _, solver := range []struct {
+			name string
+			run  func(d, e []float64) int
+		}{
+			{"steqr", func(d, e []float64) int { return steqr(d, e, identity(3), 3, 3, make([]float64, steqrWork(3))) }},
+			{"sterf", func(d, e []float64) int { return sterf(d, e, 3) }},
+		} {
+			for _, limit := range []int{0, 30} {
+				qlIterPerOrder = limit
+				d, e := append([]float64(nil), m.d...), append([]float64(nil), m.e...)
+				f := solver.run(d, e)
+				if limit == 0 {
+					require.Equal(t, 2, f, "%s %s: with no iteration allowed, delta just above the threshold was deflated", solver.name, m.name)
+					continue
+				}
+				require.Zero(t, f, "%s %s", solver.name, m.name)
+			}
 		}
 	}
 }

@@ -76,9 +76,10 @@ func blockedChunk[T batchlas.Float](n, nb, count int, dc bool) int {
 //     blocks (dcVectors), whose products go through the gemm op.
 //
 // dc's nested gemm calls go through the op's public entry point with this
-// call's context, so their decisions are traced and covered; they get nil
-// workspace and allocate their own, which keeps syev's BufferSize
-// independent of their choices. A matrix's A_i and w_i are written only in
+// call's values (a detached context: never cancelled, and capped at a
+// share of the workers when several matrices run at once), so their
+// decisions are traced and covered; their workspace is carved from syev's
+// (dcGemm: gemm.WorkspaceBound, which holds whatever they choose). A matrix's A_i and w_i are written only in
 // phase 3, so an interruption reports Completed == Touched: the chunks
 // before, and the prefix of phase 3 of the current one.
 func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, dc bool, ws []T, info []int32) error {

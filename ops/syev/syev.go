@@ -69,9 +69,15 @@ func (j Job) Check(op string) error {
 //   - n+1: the read triangle holds a NaN or an infinity; nothing is
 //     computed for that matrix (no iteration runs on it);
 //   - 1..n: the iteration limit was reached (30 sweeps for Jacobi, 30*n
-//     QL/QR iterations otherwise) with info eigenvalues not converged.
+//     QL/QR iterations otherwise) with info eigenvalues not converged;
+//   - n+2: the matrix is finite but an eigenvalue's magnitude exceeds the
+//     largest finite number of T (possible when entries are within a
+//     factor n of it): it would be an infinity.
 //
 // A failed matrix's w_i and A_i are left exactly as they were.
+//
+// With ws of BufferSize elements, a call allocates nothing (the vendor
+// kernel: see the package doc) but for the error it returns.
 //
 // A nil ctx is context.Background(). An empty batch (no matrix, or order
 // 0) runs no kernel and makes no decision, so the pin is not read: a bad

@@ -41,7 +41,9 @@
 //     an eigenvalue can when entries are within a factor n of it; the
 //     kernels find it on the scaled copy, but scaled back it would be an
 //     infinity). Scale such a matrix down (by a power of two, exactly) and
-//     scale the eigenvalues back in a wider type.
+//     scale the eigenvalues back in a wider type. (A NaN eigenvalue, which
+//     no kernel is known to produce from a finite matrix, is reported so
+//     too.)
 //
 // A failed matrix's w_i and A_i are left exactly as they were: no
 // infinity or NaN is ever written to w.

@@ -217,3 +217,23 @@ func TestDeflationNeedsTheThreshold(t *testing.T) {
 		}
 	}
 }
+
+// TestDCMergeKeepsNaN: a NaN in a merge's rank-one vector is not taken
+// for negligible (deflated, its value passed on as an eigenvalue as if
+// converged): it reaches the roots, and the epilogue's check on the
+// eigenvalues reports the matrix (info n+2) instead of a wrong answer.
+func TestDCMergeKeepsNaN(t *testing.T) {
+	const m, m1 = 4, 2
+	d := []float64{1, 2, 3, 4}
+	z := identity(m)
+	z[0*m+m1-1] = math.NaN() // row m1-1 of column 0: v[0]
+	u, p := make([]float64, m*m), make([]float64, m*m)
+	err := dcMerge(context.Background(), d, m, m1, 0.5, z, m, u, p, make([]float64, dcWork(m)), make([]int32, dcInts(m)), nil)
+	require.NoError(t, err)
+	nan := false
+	for _, v := range d {
+		nan = nan || math.IsNaN(v)
+	}
+	require.True(t, nan, "eigenvalues %v: the NaN in v was deflated", d)
+	require.Equal(t, overflowInfo(m), finish(d, nil, m, m, 1, make([]float64, m), nil, 0), "the epilogue passed a NaN eigenvalue")
+}

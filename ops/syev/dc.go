@@ -195,7 +195,10 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 	deflate := func(j int, val T) { defl[nd], dd[nd] = perm[j], val; nd++ }
 	prev := -1
 	for j := 0; j < m; j++ {
-		if !(rho*abs(vs[j]) > tol) { // a NaN deflates: nothing to solve
+		// A NaN is not negligible: it goes on into the roots, whose NaN
+		// the epilogue reports (info n+2), where deflating it would
+		// pass its value off as an eigenvalue.
+		if rho*abs(vs[j]) <= tol {
 			deflate(j, ds[j])
 			continue
 		}

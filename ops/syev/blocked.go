@@ -25,11 +25,11 @@ var blockedChunkElems = 1 << 21
 // scale factor (0 marks a matrix whose triangle held a NaN or an
 // infinity); with dc (divide and conquer for the vectors) also the
 // tridiagonal matrix's eigenvectors, two n x n matrices of merge scratch
-// and dcEig's vectors.
+// and dcEig's vectors and integers.
 func blockedStride[T batchlas.Float](n, nb int, dc bool) int {
 	s := blockedBase[T](n, nb)
 	if dc {
-		s += 3*n*n + dcWork(n)
+		s += 3*n*n + dcScratch[T](n)
 	}
 	return parallel.Pad(s)
 }
@@ -76,24 +76,27 @@ func blockedChunk[T batchlas.Float](n, nb, count int, dc bool) int {
 //     blocks (dcVectors), whose products go through the gemm op.
 //
 // dc's nested gemm calls go through the op's public entry point with this
-// call's context, so their decisions are traced and covered; they get nil
-// workspace and allocate their own, which keeps syev's BufferSize
-// independent of their choices. A matrix's A_i and w_i are written only in
+// call's values (a detached context: never cancelled, and capped at a
+// share of the workers when several matrices run at once), so their
+// decisions are traced and covered; their workspace is carved from syev's
+// (dcGemm: gemm.WorkspaceBound, which holds whatever they choose). A matrix's A_i and w_i are written only in
 // phase 3, so an interruption reports Completed == Touched: the chunks
 // before, and the prefix of phase 3 of the current one.
 func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, dc bool, ws []T, info []int32) error {
 	n := a.Rows
 	if n <= nb {
-		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot[T](n), workLD[T](n), tridiagKernel[T](n, jobz))
+		return perMatrix(ctx, uplo, a, w, ws, info, tridiagSlot[T](n), workLD[T](n), tridiagKernel[T](n, jobz))
 	}
 	per := blockedStride[T](n, nb, dc)
 	chunk := blockedChunk[T](n, nb, a.Count, dc)
-	if len(ws) < chunk*per {
-		ws = make([]T, chunk*per)
+	if len(ws) < blockedWorkspace[T](ctx, n, nb, a.Count, dc) {
+		ws = make([]T, blockedWorkspace[T](ctx, n, nb, a.Count, dc))
 	}
+	// The chunk's matrices, then (dc) the nested products' workspace.
+	gws := ws[chunk*per:]
 	for c0 := 0; c0 < a.Count; c0 += chunk {
 		cn := min(chunk, a.Count-c0)
-		err := blockedChunkRun(ctx, jobz, uplo, a, w, nb, dc, ws[:cn*per], per, c0, cn, info)
+		err := blockedChunkRun(ctx, jobz, uplo, a, w, nb, dc, ws[:cn*per], per, gws, c0, cn, info)
 		if err != nil {
 			var ie *batchlas.InterruptedError
 			if errors.As(err, &ie) {
@@ -105,30 +108,30 @@ func blockedSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.
 	return nil
 }
 
+// blockedWorkspace is the batch-wide path's workspace for count matrices
+// of order n under ctx: a chunk of matrices, and with dc a gemm workspace
+// for each matrix phase 3 solves at once (dcGemm).
+func blockedWorkspace[T batchlas.Float](ctx context.Context, n, nb, count int, dc bool) int {
+	chunk := blockedChunk[T](n, nb, count, dc)
+	size := chunk * blockedStride[T](n, nb, dc)
+	if dc {
+		conc, _, slot := dcGemm[T](ctx, n, chunk)
+		size += conc * slot
+	}
+	return size
+}
+
 // blockedChunkRun runs the three phases on matrices [c0, c0+cn) of the
-// batch, matrix c0+j in ws[j*per:]. An interruption is reported over the
-// whole batch: completed up to c0 plus what phase 3 completed.
-func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, dc bool, ws []T, per, c0, cn int, info []int32) error {
+// batch, matrix c0+j in ws[j*per:]; gws is the nested products'
+// workspace with dc (dcGemm's slots for a chunk). An interruption is
+// reported over the whole batch: completed up to c0 plus what phase 3
+// completed.
+func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], nb int, dc bool, ws []T, per int, gws []T, c0, cn int, info []int32) error {
 	n := a.Rows
-	sld := workLD[T](n)
-	vectors := jobz == WithVectors
-	parts := func(j int) (s, vwv, d, e, tau, work, meta []T) {
-		b := ws[j*per : (j+1)*per]
-		o := sld * n
-		s, vwv = b[:o], b[o:o+3*n*nb]
-		o += 3 * n * nb
-		d, e, tau = b[o:o+n], b[o+n:o+2*n], b[o+2*n:o+3*n]
-		o += 3 * n
-		work, meta = b[o:o+steqrWork(n)], b[o+steqrWork(n):o+steqrWork(n)+1]
-		return
-	}
-	// dcParts is matrix j's divide-and-conquer scratch, past parts'.
-	dcParts := func(j int) (z, u, p, work []T) {
-		b := ws[j*per+blockedBase[T](n, nb):]
-		return b[: n*n : n*n], b[n*n : 2*n*n : 2*n*n], b[2*n*n : 3*n*n : 3*n*n], b[3*n*n : 3*n*n+dcWork(n) : 3*n*n+dcWork(n)]
-	}
-	var nestedErr error // the first error of a nested gemm call (dc only)
-	var nestedMu sync.Mutex
+	j := parallel.Get[blockedJob[T]]()
+	defer parallel.Put(j)
+	*j = blockedJob[T]{jobz: jobz, uplo: uplo, a: a, w: w, info: info, ws: ws, per: per, gws: gws,
+		n: n, nb: nb, sld: workLD[T](n), c0: c0, dc: dc}
 	stopped := func(err error, completed int) error {
 		var ie *batchlas.InterruptedError
 		if errors.As(err, &ie) {
@@ -137,101 +140,40 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 		return err
 	}
 	// Phase 1: load.
-	err := parallel.For(ctx, cn, float64(n*n), func(_, lo, hi int) {
-		for j := lo; j < hi; j++ {
-			i := c0 + j
-			s, _, _, _, _, _, meta := parts(j)
-			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			sigma, ok := load(uplo, m, a.LD, n, s, sld, 1)
-			if !ok {
-				info[i] = nanInfo(n)
-			}
-			meta[0] = sigma // 0 when !ok; s is then zero and reduces to zero
-		}
-	})
-	if err != nil {
+	j.phase = phaseLoad
+	if err := parallel.Run(ctx, cn, float64(n*n), j); err != nil {
 		return stopped(err, 0)
 	}
 	// Phase 2: panels.
-	k := 0
-	for ; n-k > nb; k += nb {
-		rows := n - k
+	for j.k = 0; n-j.k > nb; j.k += nb {
+		rows := n - j.k
+		j.phase = phasePanel
 		work := 2 * float64(rows) * float64(rows) * float64(nb)
-		err := parallel.For(ctx, cn, work, func(_, lo, hi int) {
-			for j := lo; j < hi; j++ {
-				s, vwv, _, e, tau, _, _ := parts(j)
-				latrdLower(s[k*sld+k:], sld, rows, nb, e[k:], tau[k:], vwv[n*nb:], n)
-				// V on both sides of W, from the rows past the panel.
-				for c := range nb {
-					v := s[(k+c)*sld+k+nb : (k+c)*sld+n]
-					copy(vwv[c*n+nb:], v)
-					copy(vwv[(2*nb+c)*n+nb:], v)
-				}
-			}
-		})
-		if err != nil {
+		if err := parallel.Run(ctx, cn, work, j); err != nil {
 			return stopped(err, 0)
 		}
 		// A22 -= V*W^T + W*V^T = [V W]*[W V]^T on the lower triangle of
 		// A22 = S(k+nb:n, k+nb:n), in blocks of trailingCols columns from
 		// the diagonal down, every block of every matrix a task.
 		m := rows - nb
-		blocks := (m + trailingCols - 1) / trailingCols
-		err = parallel.For(ctx, cn*blocks, 4*float64(m)*float64(m)*float64(nb)/float64(blocks), func(_, lo, hi int) {
-			for q := lo; q < hi; q++ {
-				s, vwv, _, _, _, _, _ := parts(q / blocks)
-				c0 := (q % blocks) * trailingCols
-				cw := min(trailingCols, m-c0)
-				r0 := k + nb + c0 // the block's first row and column in S
-				simd.Gemm(false, true, m-c0, cw, 2*nb, -1, vwv[nb+c0:], n, vwv[nb*n+nb+c0:], n, 1, s[r0*sld+r0:], sld)
-			}
-		})
-		if err != nil {
+		j.phase, j.blocks = phaseUpdate, (m+trailingCols-1)/trailingCols
+		work = 4 * float64(m) * float64(m) * float64(nb) / float64(j.blocks)
+		if err := parallel.Run(ctx, cn*j.blocks, work, j); err != nil {
 			return stopped(err, 0)
 		}
 	}
-	// Phase 3: the last columns, then as tridiag.
-	err = parallel.For(ctx, cn, flopsPerMatrix(n, jobz), func(_, lo, hi int) {
-		for j := lo; j < hi; j++ {
-			i := c0 + j
-			s, _, d, e, tau, work, meta := parts(j)
-			sigma := meta[0]
-			if sigma == 0 {
-				continue // info already says NaN/Inf
-			}
-			for jj := 0; jj < k; jj++ {
-				d[jj] = s[jj*sld+jj]
-			}
-			sytd2Lower(s[k*sld+k:], sld, n-k, d[k:], e[k:], tau[k:])
-			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			if dc {
-				z, u, p, dw := dcParts(j)
-				f, err := dcVectors(ctx, s, sld, n, d, e, tau, z, u, p, dw)
-				if err != nil {
-					nestedMu.Lock()
-					nestedErr = cmp.Or(nestedErr, err)
-					nestedMu.Unlock()
-					return
-				}
-				if f != 0 {
-					info[i] = int32(f)
-					continue
-				}
-				finish(d, z, n, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
-				continue
-			}
-			f := tridiagFinish(s, sld, n, vectors, d, e, tau, work)
-			if f != 0 {
-				info[i] = int32(f)
-				continue
-			}
-			var z []T
-			if vectors {
-				z = s
-			}
-			finish(d, z, sld, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
-		}
-	})
+	// Phase 3: the last columns, then as tridiag. With dc, at most conc
+	// matrices at once, each with its slot of gws and its products on
+	// up to gemmWorkers workers, under a context that is never
+	// cancelled (a matrix once started is finished).
+	slots := parallel.Workers(ctx)
+	if dc {
+		var gemmWorkers int
+		slots, gemmWorkers, j.gslot = dcGemm[T](ctx, n, cn)
+		j.nested.set(ctx, nestedCap(gemmWorkers, parallel.Workers(ctx)))
+	}
+	j.phase = phaseFinish
+	err := parallel.RunScratch(ctx, cn, flopsPerMatrix(n, jobz), slots, j)
 	if err != nil {
 		var ie *batchlas.InterruptedError
 		if errors.As(err, &ie) {
@@ -239,7 +181,167 @@ func blockedChunkRun[T batchlas.Float](ctx context.Context, jobz Job, uplo batch
 		}
 		return err
 	}
-	return nestedErr
+	return j.nestedErr
+}
+
+// The phases of blockedChunkRun, each a batch loop of blockedJob.
+const (
+	phaseLoad   = iota // per matrix: load the read triangle
+	phasePanel         // per matrix: reduce the panel at column k
+	phaseUpdate        // per column block of a matrix: the trailing update
+	phaseFinish        // per matrix: the last columns, then as tridiag or dc
+)
+
+// blockedJob is the state of blockedChunkRun's loops, the Body their
+// workers share: a closure over it would escape to the heap on every
+// loop.
+type blockedJob[T batchlas.Float] struct {
+	phase      int
+	jobz       Job
+	uplo       batchlas.Uplo
+	a          batchlas.Batch[T]
+	w          batchlas.Vectors[T]
+	info       []int32
+	ws         []T // the chunk: matrix j in ws[j*per:]
+	per        int
+	gws        []T // dc: the nested products' workspace, gslot per worker
+	gslot      int
+	n, nb, sld int
+	c0         int // the chunk's first matrix
+	dc         bool
+	k          int      // phasePanel, phaseUpdate: the panel's first column
+	blocks     int      // phaseUpdate: column blocks per matrix
+	nested     detached // dc: the context of phase 3's nested products
+
+	nestedMu  sync.Mutex
+	nestedErr error // the first error of a nested gemm call (dc only)
+}
+
+// parts is matrix j's share of the chunk: the symmetric copy S, the
+// panel's [V W V], d, e, tau, steqr's scratch and the scale factor.
+func (b *blockedJob[T]) parts(j int) (s, vwv, d, e, tau, work, meta []T) {
+	n, nb := b.n, b.nb
+	m := b.ws[j*b.per : (j+1)*b.per]
+	o := b.sld * n
+	s, vwv = m[:o], m[o:o+3*n*nb]
+	o += 3 * n * nb
+	d, e, tau = m[o:o+n], m[o+n:o+2*n], m[o+2*n:o+3*n]
+	o += 3 * n
+	work, meta = m[o:o+steqrWork(n)], m[o+steqrWork(n):o+steqrWork(n)+1]
+	return
+}
+
+// dcParts is matrix j's divide-and-conquer scratch, past parts'.
+func (b *blockedJob[T]) dcParts(j int) (z, u, p, work []T) {
+	n := b.n
+	m := b.ws[j*b.per+blockedBase[T](n, b.nb):]
+	return m[: n*n : n*n], m[n*n : 2*n*n : 2*n*n], m[2*n*n : 3*n*n : 3*n*n], m[3*n*n : 3*n*n+dcScratch[T](n) : 3*n*n+dcScratch[T](n)]
+}
+
+// Chunk runs the current phase on items lo..hi-1 (matrices of the chunk,
+// or for phaseUpdate column blocks) as worker wk.
+func (b *blockedJob[T]) Chunk(wk, lo, hi int) {
+	switch b.phase {
+	case phaseLoad:
+		b.load(lo, hi)
+	case phasePanel:
+		b.panel(lo, hi)
+	case phaseUpdate:
+		b.update(lo, hi)
+	default:
+		b.finish(wk, lo, hi)
+	}
+}
+
+// load is phase 1 on matrices lo..hi-1 of the chunk.
+func (b *blockedJob[T]) load(lo, hi int) {
+	a, n := b.a, b.n
+	for j := lo; j < hi; j++ {
+		i := b.c0 + j
+		s, _, _, _, _, _, meta := b.parts(j)
+		m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+		sigma, ok := load(b.uplo, m, a.LD, n, s, b.sld, 1)
+		if !ok {
+			b.info[i] = nanInfo(n)
+		}
+		meta[0] = sigma // 0 when !ok; s is then zero and reduces to zero
+	}
+}
+
+// panel reduces the panel at column k of matrices lo..hi-1 (latrdLower)
+// and lays V on both sides of W.
+func (b *blockedJob[T]) panel(lo, hi int) {
+	n, nb, sld, k := b.n, b.nb, b.sld, b.k
+	rows := n - k
+	for j := lo; j < hi; j++ {
+		s, vwv, _, e, tau, _, _ := b.parts(j)
+		latrdLower(s[k*sld+k:], sld, rows, nb, e[k:], tau[k:], vwv[n*nb:], n)
+		// V on both sides of W, from the rows past the panel.
+		for c := range nb {
+			v := s[(k+c)*sld+k+nb : (k+c)*sld+n]
+			copy(vwv[c*n+nb:], v)
+			copy(vwv[(2*nb+c)*n+nb:], v)
+		}
+	}
+}
+
+// update applies the trailing update to column blocks lo..hi-1 (block q
+// of matrix q/blocks).
+func (b *blockedJob[T]) update(lo, hi int) {
+	n, nb, sld, k := b.n, b.nb, b.sld, b.k
+	m := n - k - nb
+	for q := lo; q < hi; q++ {
+		s, vwv, _, _, _, _, _ := b.parts(q / b.blocks)
+		c0 := (q % b.blocks) * trailingCols
+		cw := min(trailingCols, m-c0)
+		r0 := k + nb + c0 // the block's first row and column in S
+		simd.Gemm(false, true, m-c0, cw, 2*nb, -1, vwv[nb+c0:], n, vwv[nb*n+nb+c0:], n, 1, s[r0*sld+r0:], sld)
+	}
+}
+
+// finish is phase 3 on matrices lo..hi-1 as worker wk.
+func (b *blockedJob[T]) finish(wk, lo, hi int) {
+	a, w, n, sld, k := b.a, b.w, b.n, b.sld, b.k
+	vectors := b.jobz == WithVectors
+	for j := lo; j < hi; j++ {
+		i := b.c0 + j
+		s, _, d, e, tau, work, meta := b.parts(j)
+		sigma := meta[0]
+		if sigma == 0 {
+			continue // info already says NaN/Inf
+		}
+		for jj := 0; jj < k; jj++ {
+			d[jj] = s[jj*sld+jj]
+		}
+		sytd2Lower(s[k*sld+k:], sld, n-k, d[k:], e[k:], tau[k:])
+		m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+		if b.dc {
+			z, u, p, dw := b.dcParts(j)
+			f, err := dcVectors(&b.nested, s, sld, n, d, e, tau, z, u, p, dw, b.gws[wk*b.gslot:(wk+1)*b.gslot])
+			if err != nil {
+				b.nestedMu.Lock()
+				b.nestedErr = cmp.Or(b.nestedErr, err)
+				b.nestedMu.Unlock()
+				return
+			}
+			if f != 0 {
+				b.info[i] = int32(f)
+				continue
+			}
+			b.info[i] = finish(d, z, n, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+			continue
+		}
+		f := tridiagFinish(s, sld, n, vectors, d, e, tau, work)
+		if f != 0 {
+			b.info[i] = int32(f)
+			continue
+		}
+		var z []T
+		if vectors {
+			z = s
+		}
+		b.info[i] = finish(d, z, sld, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+	}
 }
 
 // latrdLower reduces the first nb columns of the m x m symmetric matrix

@@ -33,6 +33,15 @@ var (
 // same for every kernel. Nothing is computed for such a matrix.
 func nanInfo(n int) int32 { return int32(n + 1) }
 
+// overflowInfo is the info of a finite matrix an eigenvalue of which is
+// not a finite number of T (its magnitude is above the largest, which the
+// eigenvalues of a matrix with entries within a factor n of it can be):
+// n+2, the same for every kernel. Nothing is written for such a matrix.
+// The kernels compute on a copy scaled into a safe range, so the
+// eigenvalues exist; returning them as infinities, as scaling them back
+// gives, would pass an overflow off as an answer.
+func overflowInfo(n int) int32 { return int32(n + 2) }
+
 // The machine constants of T, as LAPACK names them: eps is the unit
 // round-off, safmin the smallest normal number.
 func epsOf[T batchlas.Float]() T {
@@ -213,13 +222,24 @@ func pow2Toward[T batchlas.Float](x, target T) T {
 // eigenvectors as columns (n x n, leading dimension ldz). It sorts them into
 // ascending order, applies the sign convention, undoes the scaling and
 // writes the eigenvalues to w and the vectors over the matrix m (leading
-// dimension ld), both triangles.
-func finish[T batchlas.Float](d, z []T, ldz, n int, sigma T, w, m []T, ld int) {
+// dimension ld), both triangles, and returns 0; or, when an eigenvalue
+// scaled back is not a finite number of T, writes nothing and returns
+// overflowInfo(n).
+func finish[T batchlas.Float](d, z []T, ldz, n int, sigma T, w, m []T, ld int) int32 {
+	inv := 1 / sigma // exact: sigma is a power of two
+	big := maxOf[T]()
+	for _, v := range d[:n] {
+		// A matrix scaled down from near overflow can have eigenvalues
+		// beyond it (up to n times its largest entry); and a NaN is never
+		// an answer.
+		if !(abs(v*inv) <= big) {
+			return overflowInfo(n)
+		}
+	}
 	sortAscending(d, z, ldz, n)
 	if z != nil {
 		fixSigns(z, ldz, n)
 	}
-	inv := 1 / sigma // exact: sigma is a power of two
 	for j, v := range d[:n] {
 		w[j] = v * inv
 	}
@@ -228,6 +248,7 @@ func finish[T batchlas.Float](d, z []T, ldz, n int, sigma T, w, m []T, ld int) {
 			copy(m[c*ld:c*ld+n], z[c*ldz:c*ldz+n])
 		}
 	}
+	return 0
 }
 
 // sortAscending orders d[:n] ascending, by selection sort swapping the

@@ -30,6 +30,35 @@ func dcWork(n int) int { return 12*n + steqrWork(min(n, dcLeaf)) + qBlock*qBlock
 // and deflated positions and the rotations' two positions.
 func dcInts(n int) int { return 6 * n }
 
+// dcScratch is the divide-and-conquer scratch of one matrix in elements
+// of T: dcWork(n), then dcInts(n) int32s (int32sOf) carved from the same
+// workspace.
+func dcScratch[T batchlas.Float](n int) int { return dcWork(n) + int32Elems[T](dcInts(n)) }
+
+// dcGemm is how phase 3 of a dc chunk of cn matrices shares the workers
+// of a call with ctx with the gemm calls nested in it: conc matrices at
+// once, the products of each on up to workers workers (conc*workers <=
+// parallel.Workers(ctx)), and slot elements of gemm workspace for each of
+// them, enough for any product of a matrix of order n (every merge and
+// reflector block multiplies operands of at most n x n). One matrix alone
+// (a large order) keeps every worker for its products.
+func dcGemm[T batchlas.Float](ctx context.Context, n, cn int) (conc, workers, slot int) {
+	all := parallel.Workers(ctx)
+	conc = max(1, min(cn, all))
+	workers = max(1, all/conc)
+	slot = gemm.WorkspaceBound[T](ctx, workers, n, n, n)
+	return conc, workers, slot
+}
+
+// nestedCap is the parallelism cap of nested calls on workers of all
+// workers (detached): none (0) when they may use them all.
+func nestedCap(workers, all int) int {
+	if workers >= all {
+		return 0
+	}
+	return workers
+}
+
 // dcEig computes the eigenvalues and eigenvectors of the n x n symmetric
 // tridiagonal matrix with diagonal d and subdiagonal e by Cuppen's divide
 // and conquer (what LAPACK's xSTEDC does): the matrix is torn in two by a
@@ -39,11 +68,12 @@ func dcInts(n int) int { return 6 * n }
 // receives the eigenvectors as columns, d the eigenvalues (unsorted); e is
 // destroyed. u and p hold n*n elements each (a merge's eigenvectors and
 // the product with the halves'), work dcWork(n), iw dcInts(n). The
-// merges' products run through the gemm op under ctx (which they never
-// see cancelled: a matrix once started is finished). It returns steqr's
-// info from a leaf that did not converge (1..n), else 0.
-func dcEig[T batchlas.Float](ctx context.Context, d, e []T, n int, z []T, ldz int, u, p, work []T, iw []int) (int, error) {
-	ctx = context.WithoutCancel(ctx)
+// merges' products run through the gemm op under ctx, with gws as their
+// workspace (gemm.WorkspaceBound for order n under ctx, or nil to let
+// them allocate); ctx is never cancelled (the caller detaches it: a
+// matrix once started is finished). It returns steqr's info from a leaf
+// that did not converge (1..n), else 0.
+func dcEig[T batchlas.Float](ctx context.Context, d, e []T, n int, z []T, ldz int, u, p, work []T, iw []int32, gws []T) (int, error) {
 	// The deflation tolerance compares the values with v's entries, which
 	// are at most 1: T is scaled to a largest entry near 1 (by a power of
 	// two, exact) and the eigenvalues back at the end.
@@ -74,7 +104,7 @@ func dcEig[T batchlas.Float](ctx context.Context, d, e []T, n int, z []T, ldz in
 		if info, err := solve(o+m1, m-m1); info != 0 || err != nil {
 			return info, err
 		}
-		return 0, dcMerge(ctx, d[o:o+m], m, m1, beta, z[o*ldz+o:], ldz, u, p, work, iw)
+		return 0, dcMerge(ctx, d[o:o+m], m, m1, beta, z[o*ldz+o:], ldz, u, p, work, iw, gws)
 	}
 	return solve(0, n)
 }
@@ -118,7 +148,7 @@ func dcLeafSolve[T batchlas.Float](d, e []T, m int, z []T, ldz int, work []T) in
 //
 // The product with Q runs through the gemm op, one product per half
 // (Q is block diagonal), into p and back into z.
-func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z []T, ldz int, u, p, work []T, iw []int) error {
+func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z []T, ldz int, u, p, work []T, iw []int32, gws []T) error {
 	eps := epsOf[T]()
 	// Scratch: sorted values and v, kept (K) values and v, deflated
 	// values, rotations' c and s, roots' offsets, recomputed v.
@@ -148,9 +178,9 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 
 	// Sort the values ascending, remembering where each came from.
 	for j := range perm {
-		perm[j] = j
+		perm[j] = int32(j)
 	}
-	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(orderKey(d[a]), orderKey(d[b])) })
+	slices.SortStableFunc(perm, func(a, b int32) int { return cmp.Compare(orderKey(d[a]), orderKey(d[b])) })
 	var dmax, vmax T
 	for j, pj := range perm {
 		ds[j], vs[j] = d[pj], v[pj]
@@ -165,7 +195,10 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 	deflate := func(j int, val T) { defl[nd], dd[nd] = perm[j], val; nd++ }
 	prev := -1
 	for j := 0; j < m; j++ {
-		if !(rho*abs(vs[j]) > tol) { // a NaN deflates: nothing to solve
+		// A NaN is not negligible: it goes on into the roots, whose NaN
+		// the epilogue reports (info n+2), where deflating it would
+		// pass its value off as an eigenvalue.
+		if rho*abs(vs[j]) <= tol {
 			deflate(j, ds[j])
 			continue
 		}
@@ -211,52 +244,23 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 		// Each root, each vhat_j and each vector is computed on its own
 		// from shared inputs, so the loops split over workers without
 		// changing a bit. ctx is never cancelled here: they run to the end.
-		work := float64(nk) * secularFlops
-		_ = parallel.For(ctx, nk, work, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				org[i], tau[i] = secularRoot(dk[:nk], vk[:nk], i, rho, p[i*nk:(i+1)*nk])
-				del := p[i*nk : (i+1)*nk]
-				for j := range del {
-					del[j] -= tau[i]
-				}
-			}
-		})
+		rj := parallel.Get[dcRootsJob[T]]()
+		*rj = dcRootsJob[T]{dk: dk[:nk], vk: vk[:nk], rho: rho, p: p, tau: tau, vhat: vhat, u: u, org: org, kept: kept, m: m}
+		_ = parallel.Run(ctx, nk, float64(nk)*secularFlops, rj)
 		// Gu-Eisenstat: the v for which the computed roots are exact,
 		// vhat_j^2 = -delta_jj/rho * prod_{i != j} delta_ij/(d_j - d_i).
-		_ = parallel.For(ctx, nk, 3*float64(nk), func(_, lo, hi int) {
-			for j := lo; j < hi; j++ {
-				w := -p[j*nk+j] / rho
-				for i := 0; i < nk; i++ {
-					if i != j {
-						w *= p[i*nk+j] / (dk[j] - dk[i])
-					}
-				}
-				vhat[j] = T(math.Copysign(float64(sqrt(abs(w))), float64(vk[j])))
-			}
-		})
-		_ = parallel.For(ctx, nk, 4*float64(nk), func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				col := u[i*m : (i+1)*m]
-				del := p[i*nk : (i+1)*nk]
-				var ss T
-				for j := 0; j < nk; j++ {
-					x := vhat[j] / del[j]
-					col[kept[j]] = x
-					ss += x * x
-				}
-				inv := 1 / sqrt(ss)
-				for j := 0; j < nk; j++ {
-					col[kept[j]] *= inv
-				}
-			}
-		})
+		rj.phase = dcPhaseVhat
+		_ = parallel.Run(ctx, nk, 3*float64(nk), rj)
+		rj.phase = dcPhaseVectors
+		_ = parallel.Run(ctx, nk, 4*float64(nk), rj)
+		parallel.Put(rj)
 	}
 	for t := 0; t < nd; t++ {
-		u[(nk+t)*m+defl[t]] = 1
+		u[(nk+t)*m+int(defl[t])] = 1
 	}
 	// The deflating rotations, last first: u = R_1 ... R_nr * u.
 	for k := nr - 1; k >= 0; k-- {
-		pk, qk, c, s := rp[k], rq[k], rc[k], rs[k]
+		pk, qk, c, s := int(rp[k]), int(rq[k]), rc[k], rs[k]
 		for col := 0; col < m; col++ {
 			x, y := u[col*m+pk], u[col*m+qk]
 			u[col*m+pk] = c*x - s*y
@@ -272,17 +276,81 @@ func dcMerge[T batchlas.Float](ctx context.Context, d []T, m, m1 int, beta T, z 
 	// z = diag(Q1, Q2) * u: rows [0, m1) from Q1, rows [m1, m) from Q2.
 	m2 := m - m1
 	if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1,
-		one(z, m1, m1, ldz), one(u, m1, m, m), 0, one(p, m1, m, m), nil); err != nil {
+		one(z, m1, m1, ldz), one(u, m1, m, m), 0, one(p, m1, m, m), gws); err != nil {
 		return err
 	}
 	if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1,
-		one(z[m1*ldz+m1:], m2, m2, ldz), one(u[m1:], m2, m, m), 0, one(p[m1:], m2, m, m), nil); err != nil {
+		one(z[m1*ldz+m1:], m2, m2, ldz), one(u[m1:], m2, m, m), 0, one(p[m1:], m2, m, m), gws); err != nil {
 		return err
 	}
 	for c := 0; c < m; c++ {
 		copy(z[c*ldz:c*ldz+m], p[c*m:(c+1)*m])
 	}
 	return nil
+}
+
+// The loops of a merge's secular equation, in order, each a batch loop
+// of dcRootsJob over the nk kept values.
+const (
+	dcPhaseRoots   = iota // the roots, and the distances to them
+	dcPhaseVhat           // v recomputed from the roots (Gu-Eisenstat)
+	dcPhaseVectors        // the normalised eigenvectors of the roots
+)
+
+// dcRootsJob is the state of dcMerge's loops, the Body their workers
+// share (a closure would escape to the heap on every merge). dk and vk
+// are the nk kept values and v entries; p's column i gets the distances
+// of the values to root i, tau and org the roots' offsets and origins,
+// vhat the recomputed v, u's first nk columns (m rows, over the kept
+// positions) the vectors.
+type dcRootsJob[T batchlas.Float] struct {
+	phase           int
+	dk, vk          []T
+	rho             T
+	p, tau, vhat, u []T
+	org, kept       []int32
+	m               int
+}
+
+// Chunk runs the current phase on roots (or values) lo..hi-1.
+func (r *dcRootsJob[T]) Chunk(_, lo, hi int) {
+	nk, p := len(r.dk), r.p
+	switch r.phase {
+	case dcPhaseRoots:
+		for i := lo; i < hi; i++ {
+			o, t := secularRoot(r.dk, r.vk, i, r.rho, p[i*nk:(i+1)*nk])
+			r.org[i], r.tau[i] = int32(o), t
+			del := p[i*nk : (i+1)*nk]
+			for j := range del {
+				del[j] -= t
+			}
+		}
+	case dcPhaseVhat:
+		for j := lo; j < hi; j++ {
+			w := -p[j*nk+j] / r.rho
+			for i := 0; i < nk; i++ {
+				if i != j {
+					w *= p[i*nk+j] / (r.dk[j] - r.dk[i])
+				}
+			}
+			r.vhat[j] = T(math.Copysign(float64(sqrt(abs(w))), float64(r.vk[j])))
+		}
+	default:
+		for i := lo; i < hi; i++ {
+			col := r.u[i*r.m : (i+1)*r.m]
+			del := p[i*nk : (i+1)*nk]
+			var ss T
+			for j := 0; j < nk; j++ {
+				x := r.vhat[j] / del[j]
+				col[r.kept[j]] = x
+				ss += x * x
+			}
+			inv := 1 / sqrt(ss)
+			for j := 0; j < nk; j++ {
+				col[r.kept[j]] *= inv
+			}
+		}
+	}
 }
 
 // one is the batch of the single rows x cols matrix at data (leading
@@ -449,14 +517,17 @@ func quadRootBetween[T batchlas.Float](a, b, c, lo, hi T) T {
 // subdiagonal, d and e the tridiagonal matrix T, tau the reflectors'
 // factors. T's eigenvectors go to z (n x n, leading dimension n; dcEig),
 // and the reflectors are applied to them there (applyQLower), leaving A's
-// eigenvectors. d gets the eigenvalues, unsorted. u, p and work are
-// dcEig's scratch. It returns dcEig's info.
-func dcVectors[T batchlas.Float](ctx context.Context, s []T, lds, n int, d, e, tau, z, u, p, work []T) (int, error) {
-	iw := make([]int, dcInts(n))
-	if f, err := dcEig(ctx, d, e, n, z, n, u, p, work, iw); f != 0 || err != nil {
+// eigenvectors. d gets the eigenvalues, unsorted. u and p are dcEig's
+// scratch, work dcScratch(n) elements (dcEig's work and integers), gws
+// the nested products' workspace; ctx is detached (dcEig). It returns
+// dcEig's info.
+func dcVectors[T batchlas.Float](ctx context.Context, s []T, lds, n int, d, e, tau, z, u, p, work, gws []T) (int, error) {
+	iw := int32sOf(work[dcWork(n):])[:dcInts(n)]
+	work = work[:dcWork(n)]
+	if f, err := dcEig(ctx, d, e, n, z, n, u, p, work, iw, gws); f != 0 || err != nil {
 		return f, err
 	}
-	return 0, applyQLower(ctx, s, lds, n, tau, z, n, u, p, work[:qBlock*qBlock])
+	return 0, applyQLower(ctx, s, lds, n, tau, z, n, u, p, work[:qBlock*qBlock], gws)
 }
 
 // qBlock is the number of reflectors applyQLower applies at once.
@@ -472,9 +543,8 @@ const qBlock = 32
 // with it would, in 2n^3 flops of products rather than 4n^3/3 of
 // reflectors one at a time plus 2n^3. vb and wb hold n*n elements: V
 // with its unit diagonal and zeros made explicit, and V^T*z and T*V^T*z;
-// tb holds qBlock*qBlock (T).
-func applyQLower[T batchlas.Float](ctx context.Context, s []T, lds, n int, tau, z []T, ldz int, vb, wb, tb []T) error {
-	ctx = context.WithoutCancel(ctx)
+// tb holds qBlock*qBlock (T). ctx and gws are as for dcEig.
+func applyQLower[T batchlas.Float](ctx context.Context, s []T, lds, n int, tau, z []T, ldz int, vb, wb, tb, gws []T) error {
 	nref := n - 1
 	kmax := max(1, min(qBlock, n/2)) // wb's 2*n*kmax fit in n*n
 	for j0 := (nref - 1) / kmax * kmax; j0 >= 0; j0 -= kmax {
@@ -509,13 +579,13 @@ func applyQLower[T batchlas.Float](ctx context.Context, s []T, lds, n int, tau, 
 		v := one(vb, rows, kb, rows)
 		zs := one(z[r0:], rows, n, ldz)
 		w1, w2 := one(wb, kb, n, kb), one(wb[kb*n:], kb, n, kb)
-		if err := gemm.Gemm(ctx, batchlas.Trans, batchlas.NoTrans, 1, v, zs, 0, w1, nil); err != nil {
+		if err := gemm.Gemm(ctx, batchlas.Trans, batchlas.NoTrans, 1, v, zs, 0, w1, gws); err != nil {
 			return err
 		}
-		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1, one(tb, kb, kb, kb), w1, 0, w2, nil); err != nil {
+		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1, one(tb, kb, kb, kb), w1, 0, w2, gws); err != nil {
 			return err
 		}
-		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, -1, v, w2, 1, zs, nil); err != nil {
+		if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, -1, v, w2, 1, zs, gws); err != nil {
 			return err
 		}
 	}

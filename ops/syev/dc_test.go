@@ -112,7 +112,7 @@ func checkDC[T batchlas.Float](t *testing.T, what string, tc tridiagCase) {
 	}
 	z := testmat.NaNs[T](n * n)
 	u, p := make([]T, n*n), make([]T, n*n)
-	info, err := dcEig(context.Background(), d, e, n, z, n, u, p, make([]T, dcWork(n)), make([]int, dcInts(n)))
+	info, err := dcEig(context.Background(), d, e, n, z, n, u, p, make([]T, dcWork(n)), make([]int32, dcInts(n)), nil)
 	if err != nil || info != 0 {
 		t.Fatalf("%s: info %d, err %v", what, info, err)
 	}

@@ -36,8 +36,17 @@
 //     happen in practice: every kernel scales a matrix whose largest entry
 //     is near overflow or underflow into a safe range (by a power of two,
 //     exactly) and scales the eigenvalues back.
+//   - n+2: the matrix is finite but an eigenvalue is not a finite number
+//     of the element type: its magnitude exceeds the largest one (which
+//     an eigenvalue can when entries are within a factor n of it; the
+//     kernels find it on the scaled copy, but scaled back it would be an
+//     infinity). Scale such a matrix down (by a power of two, exactly) and
+//     scale the eigenvalues back in a wider type. (A NaN eigenvalue, which
+//     no kernel is known to produce from a finite matrix, is reported so
+//     too.)
 //
-// A failed matrix's w_i and A_i are left exactly as they were.
+// A failed matrix's w_i and A_i are left exactly as they were: no
+// infinity or NaN is ever written to w.
 //
 // # Kernels
 //
@@ -104,11 +113,22 @@
 // under the same context, or pass nil. Workspace: every kernel works on a
 // copy of each matrix, so the per-matrix kernels need about workers*n*n
 // (2*workers*n*n for jacobi with vectors, about 2*workers*L*n*n for lanes
-// with its group of L matrices and workers*(L+1)*n*n for lanestri; workers: GOMAXPROCS, or the cap
-// batchlas.WithParallelism puts on ctx), and blocked above its nb a chunk
-// of matrices (about two million elements, at least one matrix), dc with
-// vectors also three n*n matrices per matrix of the chunk; dc's nested
-// gemm calls allocate their own, and dc a few integers per matrix.
+// with its group of L matrices and workers*(L+1)*n*n for lanestri;
+// workers: GOMAXPROCS, or the cap batchlas.WithParallelism puts on ctx),
+// and blocked above its nb a chunk of matrices (about two million
+// elements, at least one matrix), dc with vectors also three n*n matrices
+// and 6n integers (carved from the workspace) per matrix of the chunk,
+// and the workspace of its nested gemm calls: gemm.WorkspaceBound for
+// order n, for each matrix the chunk solves at once (at most workers; the
+// products of each then run on workers/that many workers, so one matrix
+// alone keeps every worker).
+//
+// With the BufferSize workspace supplied, a call allocates nothing on any
+// native kernel, whatever the batch (the nested gemm calls included), but
+// for the *batchlas.NumericalError or *batchlas.InterruptedError it may
+// return. The vendor kernel allocated nothing in any shape measured
+// (gonum's Dsyev given the work it asks for); its documented bound is one
+// allocation per matrix.
 //
 // A call whose context is cancelled reports a *batchlas.InterruptedError
 // with Touched == Completed for every kernel: a matrix's A_i and w_i are

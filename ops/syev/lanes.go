@@ -21,10 +21,7 @@ import (
 // holds a NaN or an infinity becomes a zero lane too, and is reported as
 // with every kernel.
 func lanesSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32) error {
-	n := a.Rows
-	return lanes.ForGroups(ctx, a.Count, flopsPerMatrix(n, jobz), ws, lanesSlot[T](n, jobz), func(buf []T, first int) {
-		lanesGroup(jobz, uplo, a, w, info, first, buf)
-	})
+	return forGroups(ctx, false, jobz, uplo, a, w, ws, lanesSlot[T](a.Rows, jobz), info)
 }
 
 // lanesSlot is the lanes kernel's per-worker scratch: the group and, for
@@ -111,6 +108,6 @@ func lanesGroup[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch
 			}
 		}
 		m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-		finish(d, z, n, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+		info[i] = finish(d, z, n, n, sigma[l], w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
 	}
 }

@@ -69,9 +69,15 @@ func (j Job) Check(op string) error {
 //   - n+1: the read triangle holds a NaN or an infinity; nothing is
 //     computed for that matrix (no iteration runs on it);
 //   - 1..n: the iteration limit was reached (30 sweeps for Jacobi, 30*n
-//     QL/QR iterations otherwise) with info eigenvalues not converged.
+//     QL/QR iterations otherwise) with info eigenvalues not converged;
+//   - n+2: the matrix is finite but an eigenvalue's magnitude exceeds the
+//     largest finite number of T (possible when entries are within a
+//     factor n of it): it would be an infinity.
 //
 // A failed matrix's w_i and A_i are left exactly as they were.
+//
+// With ws of BufferSize elements, a call allocates nothing (the vendor
+// kernel: see the package doc) but for the error it returns.
 //
 // A nil ctx is context.Background(). An empty batch (no matrix, or order
 // 0) runs no kernel and makes no decision, so the pin is not read: a bad
@@ -141,17 +147,11 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	n := a.Rows
 	switch c.Family() {
 	case jacobiFamily:
-		return perMatrix(ctx, jobz, uplo, a, w, ws, info, jacobiSlot(n, jobz), n, func(s, d, rest []T) ([]T, int) {
-			var v []T
-			if jobz == WithVectors {
-				v = rest[:n*n]
-			}
-			return v, jacobiEig(s, n, d, v)
-		})
+		return perMatrix(ctx, uplo, a, w, ws, info, jacobiSlot(n, jobz), n, matrixKernel{kind: kernelJacobi, n: n, vectors: jobz == WithVectors})
 	case lanesFamily:
 		return lanesSyev(ctx, jobz, uplo, a, w, ws, info)
 	case tridiagFamily:
-		return perMatrix(ctx, jobz, uplo, a, w, ws, info, tridiagSlot[T](n), workLD[T](n), tridiagKernel[T](n, jobz))
+		return perMatrix(ctx, uplo, a, w, ws, info, tridiagSlot[T](n), workLD[T](n), tridiagKernel[T](n, jobz))
 	case lanesTriFamily:
 		return lanesTriSyev(ctx, jobz, uplo, a, w, ws, info)
 	case blockedFamily, dcFamily:
@@ -283,7 +283,7 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, jobz Job, a
 		if n <= nb {
 			return parallel.Workers(ctx) * tridiagSlot[T](n)
 		}
-		return blockedChunk[T](n, nb, a.Count, dc) * blockedStride[T](n, nb, dc)
+		return blockedWorkspace[T](ctx, n, nb, a.Count, dc)
 	case vendorFamily:
 		return parallel.Workers(ctx) * vendorSlot(n, jobz)
 	}
@@ -318,16 +318,50 @@ func tridiagSlot[T batchlas.Float](n int) int {
 }
 
 // tridiagKernel is the tridiag kernel in perMatrix's form.
-func tridiagKernel[T batchlas.Float](n int, jobz Job) func(s, d, rest []T) ([]T, int) {
-	vectors := jobz == WithVectors
-	sld := workLD[T](n)
-	return func(s, d, rest []T) ([]T, int) {
-		f := tridiagEig(s, sld, n, vectors, d, rest[:n], rest[n:2*n], rest[2*n:2*n+steqrWork(n)])
-		if !vectors {
+func tridiagKernel[T batchlas.Float](n int, jobz Job) matrixKernel {
+	return matrixKernel{kind: kernelTridiag, n: n, vectors: jobz == WithVectors, sld: workLD[T](n)}
+}
+
+// kernelKind names a per-matrix kernel.
+type kernelKind uint8
+
+const (
+	kernelJacobi kernelKind = iota
+	kernelTridiag
+	kernelVendor
+)
+
+// matrixKernel is a per-matrix kernel in perMatrix's form, as a value
+// rather than a closure: perMatrix's job holds it, and a closure held by
+// a job the workers share would escape to the heap on every call.
+type matrixKernel struct {
+	kind    kernelKind
+	n       int
+	vectors bool
+	sld     int // tridiag: the copy's leading dimension
+	lwork   int // vendor: Dsyev's work
+}
+
+// solveMatrix runs kernel k on the copy s (n x n), the eigenvalue vector
+// d (n) and the rest of its slot; it returns where the eigenvectors are
+// (nil for ValuesOnly) and its info.
+func solveMatrix[T batchlas.Float](k *matrixKernel, s, d, rest []T) ([]T, int) {
+	n := k.n
+	switch k.kind {
+	case kernelJacobi:
+		var v []T
+		if k.vectors {
+			v = rest[:n*n]
+		}
+		return v, jacobiEig(s, n, d, v)
+	case kernelTridiag:
+		f := tridiagEig(s, k.sld, n, k.vectors, d, rest[:n], rest[n:2*n], rest[2*n:2*n+steqrWork(n)])
+		if !k.vectors {
 			return nil, f
 		}
 		return s, f
 	}
+	return vendorSolve(s, d, rest, n, k.vectors, k.lwork)
 }
 
 // perMatrix runs a per-matrix kernel over the batch, one worker per matrix
@@ -335,35 +369,55 @@ func tridiagKernel[T batchlas.Float](n int, jobz Job) func(s, d, rest []T) ([]T,
 // allocated here; launch passes one of bufferSize). For each matrix it
 // loads the read triangle into the slot (load: the NaN/Inf check and the
 // scaling), runs kernel on the copy s (n x n, leading dimension sld), the
-// eigenvalue vector d (n) and the rest of the slot, and on success writes
-// the result back with finish; kernel returns where the
-// eigenvectors are (nil for ValuesOnly) and its info.
-func perMatrix[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32, slot, sld int,
-	kernel func(s, d, rest []T) ([]T, int)) error {
-	n := a.Rows
+// eigenvalue vector d (n) and the rest of the slot (solveMatrix), and on
+// success writes the result back with finish.
+func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32, slot, sld int, kernel matrixKernel) error {
 	if len(ws) < slot {
 		// nil (the caller left it to us), or not even one worker's slot.
 		ws = make([]T, parallel.Workers(ctx)*slot)
 	}
+	j := parallel.Get[perMatrixJob[T]]()
+	*j = perMatrixJob[T]{uplo: uplo, a: a, w: w, ws: ws, info: info, slot: slot, sld: sld, k: kernel}
 	// At most one worker per slot of ws, so (wk+1)*slot <= len(ws).
-	return parallel.ForScratch(ctx, a.Count, flopsPerMatrix(n, jobz), len(ws)/slot, func(wk, lo, hi int) {
-		buf := ws[wk*slot : (wk+1)*slot]
-		s, d, rest := buf[:sld*n], buf[sld*n:sld*n+n], buf[sld*n+n:]
-		for i := lo; i < hi; i++ {
-			m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-			sigma, ok := load(uplo, m, a.LD, n, s, sld, 1)
-			if !ok {
-				info[i] = nanInfo(n)
-				continue
-			}
-			z, f := kernel(s, d, rest)
-			if f != 0 {
-				info[i] = int32(f)
-				continue
-			}
-			finish(d, z, sld, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+	flops := flopsPerMatrix(a.Rows, ValuesOnly)
+	if kernel.vectors {
+		flops = flopsPerMatrix(a.Rows, WithVectors)
+	}
+	err := parallel.RunScratch(ctx, a.Count, flops, len(ws)/slot, j)
+	parallel.Put(j)
+	return err
+}
+
+// perMatrixJob is perMatrix's batch loop, the Body its workers share.
+type perMatrixJob[T batchlas.Float] struct {
+	uplo      batchlas.Uplo
+	a         batchlas.Batch[T]
+	w         batchlas.Vectors[T]
+	ws        []T
+	info      []int32
+	slot, sld int
+	k         matrixKernel
+}
+
+// Chunk solves matrices lo..hi-1 in worker wk's slot.
+func (j *perMatrixJob[T]) Chunk(wk, lo, hi int) {
+	a, w, n, sld := j.a, j.w, j.a.Rows, j.sld
+	buf := j.ws[wk*j.slot : (wk+1)*j.slot]
+	s, d, rest := buf[:sld*n], buf[sld*n:sld*n+n], buf[sld*n+n:]
+	for i := lo; i < hi; i++ {
+		m := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+		sigma, ok := load(j.uplo, m, a.LD, n, s, sld, 1)
+		if !ok {
+			j.info[i] = nanInfo(n)
+			continue
 		}
-	})
+		z, f := solveMatrix(&j.k, s, d, rest)
+		if f != 0 {
+			j.info[i] = int32(f)
+			continue
+		}
+		j.info[i] = finish(d, z, sld, n, sigma, w.Data[i*w.Stride:i*w.Stride+n], m, a.LD)
+	}
 }
 
 // flopsPerMatrix is the rough cost of one matrix: the tridiagonal

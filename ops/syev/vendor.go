@@ -5,6 +5,7 @@ package syev
 import (
 	"context"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
@@ -28,13 +29,23 @@ var (
 // order n: what Dsyev asks for, and for ValuesOnly at least n*n (see
 // vendorSyev).
 func vendorWork(n int, jobz Job) int {
-	var q [1]float64
-	gonum.Implementation{}.Dsyev(evJob(jobz), blas.Upper, n, nil, max(1, n), nil, q[:], -1)
-	lw := max(int(q[0]), 3*n-1, 1)
+	// The query's answer goes through a shared array: a local one escapes
+	// into gonum (an allocation on every call and every BufferSize).
+	vendorQuery.Lock()
+	gonum.Implementation{}.Dsyev(evJob(jobz), blas.Upper, n, nil, max(1, n), nil, vendorQuery.q[:], -1)
+	q := vendorQuery.q[0]
+	vendorQuery.Unlock()
+	lw := max(int(q), 3*n-1, 1)
 	if jobz == ValuesOnly {
 		lw = max(lw, n*n)
 	}
 	return lw
+}
+
+// vendorQuery is where vendorWork's workspace queries answer.
+var vendorQuery struct {
+	sync.Mutex
+	q [1]float64
 }
 
 func evJob(jobz Job) lapack.EVJob {
@@ -81,46 +92,54 @@ func vendorSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.U
 		return batchlas.Argf(opName, "a", "the vendor kernel is float64 only; pin a native kernel for float32")
 	}
 	n := a.Rows
-	lwork := vendorWork(n, jobz)
+	k := matrixKernel{kind: kernelVendor, n: n, vectors: jobz == WithVectors, lwork: vendorWork(n, jobz)}
+	return perMatrix(ctx, uplo, a, w, ws, info, vendorSlot(n, jobz), n, k)
+}
+
+// vendorSolve is the vendor kernel on one matrix in perMatrix's form
+// (solveMatrix): Dsyev on the full symmetric copy s, with d and rest as
+// vendorSyev lays them out.
+func vendorSolve[T batchlas.Float](s, d, rest []T, n int, vectors bool, lwork int) ([]T, int) {
 	impl := gonum.Implementation{}
-	vectors := jobz == WithVectors
-	return perMatrix(ctx, jobz, uplo, a, w, ws, info, vendorSlot(n, jobz), n, func(s, d, rest []T) ([]T, int) {
-		s64, d64 := any(s).([]float64), any(d).([]float64)
-		work := any(rest).([]float64)[:lwork]
-		var unit float64 = 1
-		if !vectors {
-			d64 = d64[:n+lwork] // d's tail is work's storage: see above
-			var anrm float64
-			for _, v := range s64 {
-				anrm = max(anrm, math.Abs(v))
-			}
-			if anrm > 0 {
-				unit = pow2Toward(anrm, 0.75)
-				for j := range s64 {
-					s64[j] *= unit
-				}
+	jobz := ValuesOnly
+	if vectors {
+		jobz = WithVectors
+	}
+	s64, d64 := any(s).([]float64), any(d).([]float64)
+	work := any(rest).([]float64)[:lwork]
+	var unit float64 = 1
+	if !vectors {
+		d64 = d64[:n+lwork] // d's tail is work's storage: see above
+		var anrm float64
+		for _, v := range s64 {
+			anrm = max(anrm, math.Abs(v))
+		}
+		if anrm > 0 {
+			unit = pow2Toward(anrm, 0.75)
+			for j := range s64 {
+				s64[j] *= unit
 			}
 		}
-		if !impl.Dsyev(evJob(jobz), blas.Upper, n, s64, max(1, n), d64, work, lwork) {
-			bad := 0
-			for _, v := range work[:n-1] {
-				if v != 0 {
-					bad++
-				}
-			}
-			return nil, max(bad, 1)
-		}
-		if !vectors {
-			for j := range d64[:n] {
-				d64[j] /= unit // exact: a power of two
-			}
-			return nil, 0
-		}
-		for c := 0; c < n; c++ {
-			for r := c + 1; r < n; r++ {
-				s[c*n+r], s[r*n+c] = s[r*n+c], s[c*n+r]
+	}
+	if !impl.Dsyev(evJob(jobz), blas.Upper, n, s64, max(1, n), d64, work, lwork) {
+		bad := 0
+		for _, v := range work[:n-1] {
+			if v != 0 {
+				bad++
 			}
 		}
-		return s, 0
-	})
+		return nil, max(bad, 1)
+	}
+	if !vectors {
+		for j := range d64[:n] {
+			d64[j] /= unit // exact: a power of two
+		}
+		return nil, 0
+	}
+	for c := 0; c < n; c++ {
+		for r := c + 1; r < n; r++ {
+			s[c*n+r], s[r*n+c] = s[r*n+c], s[c*n+r]
+		}
+	}
+	return s, 0
 }

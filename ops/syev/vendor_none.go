@@ -25,3 +25,9 @@ func vendorSlot(int, Job) int { return 0 }
 func vendorSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32) error {
 	return errors.New("syev: vendor kernel not compiled (built with -tags novendor)")
 }
+
+// vendorSolve is unreachable in a novendor build (solveMatrix's vendor
+// case).
+func vendorSolve[T batchlas.Float](s, d, rest []T, n int, vectors bool, lwork int) ([]T, int) {
+	panic("syev: vendor kernel not compiled (built with -tags novendor)")
+}

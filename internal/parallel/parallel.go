@@ -263,24 +263,35 @@ func hire(t task) bool {
 	default:
 	}
 	for {
-		n := started.Load()
-		if n >= maxParked() {
+		n, most := started.Load(), maxParked()
+		if n >= most {
 			return false
 		}
-		if started.CompareAndSwap(n, n+1) {
+		// Every goroutine the process will keep is started at once: one
+		// with t, the others parked. Starting them one hire at a time
+		// made a later call allocate whenever its helpers had not yet
+		// parked again and the count was still below the most.
+		if started.CompareAndSwap(n, most) {
 			go helper(t)
+			for range most - n - 1 {
+				go helper(task{})
+			}
 			return true
 		}
 	}
 }
 
-// helper runs t, then each task handed to it, for the life of the process.
+// helper runs t (none when t.l is nil: it parks at once), then each task
+// handed to it, for the life of the process.
 func helper(t task) {
 	for {
-		t.l.work(t.w)
-		// Give the slot back before Done: it is free when the call returns.
-		helpers.Add(-1)
-		t.l.wg.Done() // t.l may be reused from here on
+		if t.l != nil {
+			t.l.work(t.w)
+			// Give the slot back before Done: it is free when the call
+			// returns.
+			helpers.Add(-1)
+			t.l.wg.Done() // t.l may be reused from here on
+		}
 		t = <-tasks
 	}
 }

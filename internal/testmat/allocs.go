@@ -25,13 +25,19 @@ func AllocsPerRun(runs int, f func()) float64 {
 	return float64((after.Mallocs - before.Mallocs) / uint64(runs))
 }
 
+// AllocRuns is how many calls NoAllocs counts on each kind of run. An
+// allocation the code makes on every call shows whatever the count; a
+// few calls keep the suites' allocation tests, which run every candidate
+// on many shapes, a small part of the test command's time.
+const AllocRuns = 4
+
 // NoAllocs fails t when f allocates under testing.AllocsPerRun (one
 // worker) or under AllocsPerRun (every worker the process has), naming
 // what: the per-call figure an op with its workspace supplied must keep
 // at 0. Under the race detector it checks nothing (see RaceEnabled).
 func NoAllocs(t testing.TB, what string, f func()) {
 	t.Helper()
-	NoAllocsRuns(t, what, 20, f)
+	NoAllocsRuns(t, what, AllocRuns, f)
 }
 
 // NoAllocsRuns is NoAllocs over runs calls of each kind, for calls too
@@ -41,10 +47,23 @@ func NoAllocsRuns(t testing.TB, what string, runs int, f func()) {
 	if RaceEnabled {
 		return
 	}
-	if n := testing.AllocsPerRun(runs, f); n != 0 {
+	// Each figure is the lower of two measurements when the first is not
+	// 0: an allocation the code makes shows in every call, while one the
+	// runtime makes now and then (a waiter's record for a parked
+	// goroutine, on a loaded machine) seldom shows twice.
+	if n := lowerOfTwo(testing.AllocsPerRun(runs, f), func() float64 { return testing.AllocsPerRun(runs, f) }); n != 0 {
 		t.Errorf("%s: %v allocations per call on one worker, want 0", what, n)
 	}
-	if n := AllocsPerRun(runs, f); n != 0 {
+	if n := lowerOfTwo(AllocsPerRun(runs, f), func() float64 { return AllocsPerRun(runs, f) }); n != 0 {
 		t.Errorf("%s: %v allocations per call on %d workers, want 0", what, n, runtime.GOMAXPROCS(0))
 	}
+}
+
+// lowerOfTwo is first, or the lower of first and again() when first is
+// not 0.
+func lowerOfTwo(first float64, again func() float64) float64 {
+	if first == 0 {
+		return 0
+	}
+	return min(first, again())
 }

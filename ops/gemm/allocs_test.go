@@ -62,7 +62,7 @@ func noAllocs[T batchlas.Float](t *testing.T) {
 				}
 			}
 			what := fmt.Sprintf("%s %v", c, s)
-			runs := 20
+			runs := testmat.AllocRuns
 			if s.m*s.n*s.k*s.batch > 1<<24 {
 				runs = 3
 			}

@@ -78,7 +78,7 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 					}
 					continue
 				}
-				testmat.NoAllocsRuns(t, what, 10, call)
+				testmat.NoAllocs(t, what, call)
 			}
 		}
 	}

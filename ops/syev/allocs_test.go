@@ -105,7 +105,7 @@ func allocsOf[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice,
 	}
 	// The steady state: the job pools and parked helpers of the parallel
 	// loop warm on every P, not only on the one the first call ran on.
-	for range 5 {
+	for range 2 {
 		call()
 	}
 	if c.Vendor() {
@@ -127,7 +127,7 @@ func allocsOf[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice,
 	if testmat.RaceEnabled {
 		return
 	}
-	one, all := steadyAllocs(10, call)
+	one, all := steadyAllocs(testmat.AllocRuns, call)
 	if one != want {
 		t.Errorf("%s: %v allocations per call on one worker, want %v", what, one, want)
 	}

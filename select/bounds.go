@@ -12,18 +12,19 @@ import (
 // and its memory bounded whatever its shape (docs/select.md, "What a table
 // costs").
 
-// maxTableRows caps the rows of one table, all sections together. The
+// MaxTableRows caps the rows of one table, all sections together
+// (tools/tune keeps the tables it writes within it). The
 // largest shipped table has under 10,000 rows, and a full-grid table of
 // the largest op (gemm: 4,320 grid points per dtype, two dtypes) under
 // 9,000 before the tuner's refinement adds points; 65,536 leaves room for
 // several times that while bounding the rows' memory (about 550 bytes
 // each with the duplicate-key index) to about 36 MB.
-const maxTableRows = 1 << 16
+const MaxTableRows = 1 << 16
 
 // entriesPerCandidate is how many entries a row may have per candidate of
 // its op: a tuned row lists each candidate once, so 2 leaves room for a
 // hand-written row that also ranks spellings of another build, while
-// bounding the duplicate check's work per row and, with maxTableRows, the
+// bounding the duplicate check's work per row and, with MaxTableRows, the
 // memory of a table's entries (56 bytes each).
 const entriesPerCandidate = 2
 

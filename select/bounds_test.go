@@ -117,25 +117,25 @@ func TestDuplicateSpellingInARow(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// TestTableRowsCapped: a table of more than maxTableRows rows, all
+// TestTableRowsCapped: a table of more than MaxTableRows rows, all
 // sections together, is refused at the first row past the cap.
 func TestTableRowsCapped(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(synHead)
-	for i := range maxTableRows / 2 {
+	for i := range MaxTableRows / 2 {
 		fmt.Fprintf(&b, "uplo=L n=%d batch=1 | a 1\n", i+1)
 	}
 	b.WriteString("[float32]\n")
-	for i := range maxTableRows - maxTableRows/2 {
+	for i := range MaxTableRows - MaxTableRows/2 {
 		fmt.Fprintf(&b, "uplo=L n=%d batch=1 | a 1\n", i+1)
 	}
 	tb, err := ParseTable("syn.x86-64-v4.txt", []byte(b.String()), synOp)
 	require.NoError(t, err)
-	require.Len(t, tb.Sections[Float64], maxTableRows/2)
+	require.Len(t, tb.Sections[Float64], MaxTableRows/2)
 	b.WriteString("uplo=U n=1 batch=1 | a 1\n")
 	te := tableErr(t, "syn.x86-64-v4.txt", b.String(), synOp)
-	require.Equal(t, maxTableRows+5, te.Line) // 3 header lines, 1 section line
-	require.Contains(t, te.Error(), fmt.Sprintf("more than %d rows: a table may have at most %d", maxTableRows, maxTableRows))
+	require.Equal(t, MaxTableRows+5, te.Line) // 3 header lines, 1 section line
+	require.Contains(t, te.Error(), fmt.Sprintf("more than %d rows: a table may have at most %d", MaxTableRows, MaxTableRows))
 }
 
 // TestManyLinesCostLittle: a 16 MiB file of empty lines or of section

@@ -20,7 +20,7 @@ var widOp = unregistered(OpSpec{
 
 // largestTable builds a wid table of one of the shapes that cost the
 // parser most, each as large as a table may be (maxTableBytes, and
-// maxTableRows rows):
+// MaxTableRows rows):
 //
 //   - "rows": the most rows a table may have, as short as rows get;
 //   - "entries": rows at the entry cap, of the shortest entries, as many
@@ -36,7 +36,7 @@ func largestTable(shape string) string {
 	switch shape {
 	case "rows":
 		b.WriteString(synHead)
-		for i := 0; i < maxTableRows; i++ {
+		for i := 0; i < MaxTableRows; i++ {
 			row := fmt.Sprintf("uplo=L n=%d batch=1|blocked 1\n", i+1)
 			if b.Len()+len(row) > maxTableBytes {
 				break
@@ -52,7 +52,7 @@ func largestTable(shape string) string {
 		}
 		for i := 0; ; i++ {
 			row := fmt.Sprintf("uplo=L n=%d batch=1%s\n", i+1, tail)
-			if b.Len()+len(row) > maxTableBytes || i == maxTableRows {
+			if b.Len()+len(row) > maxTableBytes || i == MaxTableRows {
 				break
 			}
 			b.WriteString(row)

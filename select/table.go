@@ -150,7 +150,7 @@ type tableParser struct {
 	// sectionRows is the number of row lines after each section line (by
 	// its 1-based line number), to size the section's storage once.
 	sectionRows map[int]int
-	// rows counts the rows of the whole table, against maxTableRows.
+	// rows counts the rows of the whole table, against MaxTableRows.
 	rows int
 	// maxEntries caps the entries of one row (Op.maxRowEntries).
 	maxEntries int
@@ -396,8 +396,8 @@ func (p *tableParser) row(s string) error {
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		s = s[:i]
 	}
-	if p.rows++; p.rows > maxTableRows {
-		return p.fail("more than %d rows: a table may have at most %d, which bounds its memory (docs/select.md, \"What a table costs\")", maxTableRows, maxTableRows)
+	if p.rows++; p.rows > MaxTableRows {
+		return p.fail("more than %d rows: a table may have at most %d, which bounds its memory (docs/select.md, \"What a table costs\")", MaxTableRows, MaxTableRows)
 	}
 	if n := strings.Count(s, "|"); n > p.maxEntries {
 		return p.fail("row has %d entries; a row of %s may have at most %d (%d per candidate)", n, p.opName(), p.maxEntries, entriesPerCandidate)

@@ -50,6 +50,8 @@ func TestGridSizeIsBounded(t *testing.T) {
 		cells, err := expandGrid(tuners[name].op, gridFlag{name: "full", text: "full"})
 		require.NoError(t, err, name)
 		assert.LessOrEqual(t, len(cells), maxGridCells, name)
+		// A table of the largest grid, every dtype's cells, loads.
+		assert.LessOrEqual(t, maxGridCells*len(tuners[name].op.DTypes()), sel.MaxTableRows, name)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/batchlas-go/batchlas/internal/quote"
+	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // flagCheck is the accepted range of one flag: ok reports whether the
@@ -91,19 +92,21 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // Bounds of the tuner's counts: each is far above any useful value and
 // keeps one invocation's time and memory finite.
 const (
-	maxReps        = 1000
-	maxTarget      = time.Minute
-	maxBudget      = 30 * 24 * time.Hour
-	maxScreen      = 1000.0
-	maxRefineMax   = 1e6
-	maxPlanGFlops  = 1e7
-	maxCellFlops   = 1e300
-	maxShapes      = 10000
-	maxListed      = 10000 // --worst, --suggest
-	maxGeomean     = 1e6
-	maxThreads     = 4096
-	maxCases       = 1000
-	maxGridValues  = 64     // values of one --grid axis
-	maxGridCells   = 100000 // cells of one op's grid
-	maxGridFlagLen = 4096   // bytes of --grid
+	maxReps       = 1000
+	maxTarget     = time.Minute
+	maxBudget     = 30 * 24 * time.Hour
+	maxScreen     = 1000.0
+	maxRefineMax  = 1e6
+	maxPlanGFlops = 1e7
+	maxCellFlops  = 1e300
+	maxShapes     = 10000
+	maxListed     = 10000 // --worst, --suggest
+	maxGeomean    = 1e6
+	maxThreads    = 4096
+	maxCases      = 1000
+	maxGridValues = 64 // values of one --grid axis
+	// cells of one op's grid: a table holds every dtype's cells (two),
+	// within the library's cap on a table's rows
+	maxGridCells   = sel.MaxTableRows / 2
+	maxGridFlagLen = 4096 // bytes of --grid
 )

@@ -369,6 +369,12 @@ func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *prog
 		if cfg.refineMax >= 0 {
 			left = max(int(cfg.refineMax*float64(len(p.cells)))-st.refined, 0)
 		}
+		// Whatever the budget, the table written must stay loadable: each
+		// dtype's rows within its share of the library's cap on rows.
+		room := max(sel.MaxTableRows/len(p.t.op.DTypes())-len(r.results[p.dt]), 0)
+		if left < 0 || left > room {
+			left = room
+		}
 		next := pickRefinement(proposed, left)
 		if len(next) == 0 {
 			return nil

@@ -263,35 +263,24 @@ func hire(t task) bool {
 	default:
 	}
 	for {
-		n, most := started.Load(), maxParked()
-		if n >= most {
+		n := started.Load()
+		if n >= maxParked() {
 			return false
 		}
-		// Every goroutine the process will keep is started at once: one
-		// with t, the others parked. Starting them one hire at a time
-		// made a later call allocate whenever its helpers had not yet
-		// parked again and the count was still below the most.
-		if started.CompareAndSwap(n, most) {
+		if started.CompareAndSwap(n, n+1) {
 			go helper(t)
-			for range most - n - 1 {
-				go helper(task{})
-			}
 			return true
 		}
 	}
 }
 
-// helper runs t (none when t.l is nil: it parks at once), then each task
-// handed to it, for the life of the process.
+// helper runs t, then each task handed to it, for the life of the process.
 func helper(t task) {
 	for {
-		if t.l != nil {
-			t.l.work(t.w)
-			// Give the slot back before Done: it is free when the call
-			// returns.
-			helpers.Add(-1)
-			t.l.wg.Done() // t.l may be reused from here on
-		}
+		t.l.work(t.w)
+		// Give the slot back before Done: it is free when the call returns.
+		helpers.Add(-1)
+		t.l.wg.Done() // t.l may be reused from here on
 		t = <-tasks
 	}
 }

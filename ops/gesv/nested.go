@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/stash"
 	"github.com/batchlas-go/batchlas/ops/getrf"
 	"github.com/batchlas-go/batchlas/ops/getrs"
 )
@@ -58,9 +59,9 @@ func launchNested[T batchlas.Float](ctx context.Context, p *problem, a batchlas.
 	}
 	// The copy is made only when a system is singular, a call that
 	// returns an error (which allocates anyway).
-	saved := saveB(b, singular)
+	saved := stash.Save(b, singular)
 	err := solveAll(ctx, a, ipiv, b, ws)
-	restoreB(b, singular, saved)
+	stash.Restore(b, singular, saved)
 	if err != nil {
 		var ie *batchlas.InterruptedError
 		if errors.As(err, &ie) {
@@ -89,32 +90,4 @@ func solveAll[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv b
 		wsR = ws[:need]
 	}
 	return getrs.Getrs(ctx, batchlas.NoTrans, a, ipiv, b, wsR)
-}
-
-// saveB copies matrices idx of b, column by column, into one new slice.
-func saveB[T batchlas.Float](b batchlas.Batch[T], idx []int) []T {
-	if len(idx) == 0 {
-		return nil
-	}
-	n, nrhs := b.Rows, b.Cols
-	out := make([]T, 0, len(idx)*n*nrhs)
-	for _, i := range idx {
-		for c := 0; c < nrhs; c++ {
-			o := i*b.Stride + c*b.LD
-			out = append(out, b.Data[o:o+n]...)
-		}
-	}
-	return out
-}
-
-// restoreB writes back what saveB copied.
-func restoreB[T batchlas.Float](b batchlas.Batch[T], idx []int, saved []T) {
-	n, nrhs := b.Rows, b.Cols
-	k := 0
-	for _, i := range idx {
-		for c := 0; c < nrhs; c++ {
-			o := i*b.Stride + c*b.LD
-			k += copy(b.Data[o:o+n], saved[k:k+n])
-		}
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/stash"
 	"github.com/batchlas-go/batchlas/ops/potrf"
 	"github.com/batchlas-go/batchlas/ops/potrs"
 )
@@ -48,9 +49,9 @@ func nestedPosv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b 
 	if b.Empty() || len(failed) == b.Count {
 		return nil
 	}
-	saved := save(b, failed)
+	saved := stash.Save(b, failed)
 	err = potrs.Potrs(ctx, uplo, a, b, ws)
-	restore(b, failed, saved)
+	stash.Restore(b, failed, saved)
 	if err == nil {
 		return nil
 	}
@@ -59,34 +60,6 @@ func nestedPosv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b 
 		return &batchlas.InterruptedError{Count: a.Count, Completed: ie.Completed, Touched: a.Count, Err: ie.Err}
 	}
 	return err
-}
-
-// save copies matrices idx of b, column by column, into one new slice.
-func save[T batchlas.Float](b batchlas.Batch[T], idx []int) []T {
-	if len(idx) == 0 {
-		return nil
-	}
-	n, nrhs := b.Rows, b.Cols
-	out := make([]T, 0, len(idx)*n*nrhs)
-	for _, i := range idx {
-		for c := 0; c < nrhs; c++ {
-			o := i*b.Stride + c*b.LD
-			out = append(out, b.Data[o:o+n]...)
-		}
-	}
-	return out
-}
-
-// restore writes back what save copied.
-func restore[T batchlas.Float](b batchlas.Batch[T], idx []int, saved []T) {
-	n, nrhs := b.Rows, b.Cols
-	for j, i := range idx {
-		for c := 0; c < nrhs; c++ {
-			o := i*b.Stride + c*b.LD
-			s := (j*nrhs + c) * n
-			copy(b.Data[o:o+n], saved[s:s+n])
-		}
-	}
 }
 
 // nestedSize is the workspace of nested: the larger of potrf's and

@@ -45,6 +45,20 @@ func repsTargetChecks(fs *cmdFlags, reps *int, target *time.Duration) {
 	fs.durationIn("target", target, time.Microsecond, maxTarget, "")
 }
 
+// maxLD bounds --ld and --ld-pad: a leading dimension of 2^20 elements
+// already puts each column of a float64 matrix 8 MiB apart.
+const maxLD = 1 << 20
+
+// layoutFlags declares --ld and --ld-pad, the operands' layout of bench.
+func layoutFlags(fs *cmdFlags) *layout {
+	var l layout
+	fs.IntVar(&l.ld, "ld", 0, "leading dimension of every matrix operand, as views of a larger array (0: tight, the operand's rows; an operand with more rows keeps its rows)")
+	fs.IntVar(&l.pad, "ld-pad", 0, "elements added to each operand's leading dimension (with --ld 0: rows+pad); e.g. time --ld 1024 against --ld 1024 --ld-pad 8")
+	fs.intIn("ld", &l.ld, 0, maxLD)
+	fs.intIn("ld-pad", &l.pad, 0, maxLD)
+	return &l
+}
+
 // dtypeFlag declares --dtype for the commands that take one call shape
 // (bench, explain), which also take the dtype as a word after the op.
 func dtypeFlag(fs *cmdFlags) *string {
@@ -86,6 +100,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	dtype := dtypeFlag(fs)
 	maxBytes := maxBytesFlag(fs)
 	settings := protocolFlags(fs, 0)
+	lay := layoutFlags(fs)
 	fs.note(keysNote(tunedOps()))
 	if err := fs.parse(args); err != nil {
 		return err
@@ -93,6 +108,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() < 1 {
 		return fs.usageError("want an op and the call's keys")
 	}
+	operandLayout = *lay
 	if *maxBytes <= 0 {
 		return fs.usageError("--max-cell-bytes must be positive")
 	}

@@ -58,7 +58,23 @@ func elemSize(dt sel.DType) float64 {
 // no key value can overflow it: n=batch=3037000500 wraps an int64 product
 // to a negative count, which every cap admits.
 func cellBytes(t *opTuner, dt sel.DType, c cell) float64 {
-	return t.elems(c) * elemSize(dt)
+	return t.elems(c) * elemSize(dt) * layoutFactor(c)
+}
+
+// layoutFactor bounds how many times the storage of a tight cell its
+// operands take under operandLayout: the largest ld/rows over the row
+// counts an operand of the cell can have (its size keys).
+func layoutFactor(c cell) float64 {
+	f := 1.0
+	if operandLayout.tight() {
+		return f
+	}
+	for _, name := range []string{"m", "n", "k", "nrhs"} {
+		if v := c.num(name); v > 0 {
+			f = max(f, float64(operandLayout.of(v))/float64(v))
+		}
+	}
+	return f
 }
 
 // memoryErr refuses a cell whose operands take more than maxBytes (a

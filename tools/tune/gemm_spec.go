@@ -64,7 +64,7 @@ func newGemmCase[T batchlas.Float](c cell, seed uint64) (*gemmCase[T], error) {
 		ta: ta, tb: tb,
 		a:    tiledBatch[T](r, ar, ac, count, nil),
 		b:    tiledBatch[T](r, br, bc, count, nil),
-		c:    batchlas.NewBatch[T](m, n, count),
+		c:    newLaidBatch[T](m, n, count),
 		refs: map[int][2]dense{},
 	}, nil
 }

@@ -113,20 +113,6 @@ func (tc *getrsCase[T]) check() error {
 	return nil
 }
 
-// repeat returns a tight batch of count matrices, matrix i a copy of
-// matrix i%src.Count of the tight batch src (as tiledBatch lays them out).
-func repeat[T batchlas.Float](src batchlas.Batch[T], count int) batchlas.Batch[T] {
-	if src.Count == count {
-		return src
-	}
-	out := batchlas.NewBatch[T](src.Rows, src.Cols, count)
-	for i := 0; i < count; i++ {
-		j := i % src.Count
-		copy(out.Data[i*out.Stride:(i+1)*out.Stride], src.Data[j*src.Stride:(j+1)*src.Stride])
-	}
-	return out
-}
-
 // luScale returns P*|L|*|U| for the LU factor lu (as getrf leaves it)
 // with pivot vector i of ipiv: the scale of the rounding errors of an LU
 // solve. It refuses pivots outside [j, n).

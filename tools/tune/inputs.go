@@ -75,21 +75,86 @@ func (w *workspace[T]) nan(size int) []T {
 	return ws
 }
 
-// tiledBatch returns a tight batch of count rows x cols matrices whose
-// matrix i is a copy of matrix i%distinct of a random batch that fill
-// shapes (SPD, triangular, ...).
+// tiledBatch returns a batch of count rows x cols matrices whose matrix i
+// is a copy of matrix i%distinct of a random batch that fill shapes (SPD,
+// triangular, ...). It is tight unless a command set operandLayout.
 func tiledBatch[T batchlas.Float](r *rand.Rand, rows, cols, count int, fill func(batchlas.Batch[T])) batchlas.Batch[T] {
 	d := min(count, distinctMatrices)
 	src := testmat.Batch[T](r, rows, cols, d, 0, 0)
 	if fill != nil {
 		fill(src)
 	}
-	if d == count {
+	if d == count && operandLayout.tight() {
 		return src
 	}
-	out := batchlas.NewBatch[T](rows, cols, count)
+	return repeat(src, count)
+}
+
+// layout is the storage of the matrices a case builds: tight (LD = rows,
+// the default), or every operand with a leading dimension of its own, as a
+// view of a larger array has. Table keys carry no leading dimension, so
+// only bench and stride set one: a leading dimension that is a multiple of
+// the cache's set period can make a kernel read a column panel through a
+// few cache sets, and these time it.
+type layout struct {
+	ld  int // at least this leading dimension (0: the operand's rows)
+	pad int // and this many elements more
+}
+
+func (l layout) tight() bool { return l.ld == 0 && l.pad == 0 }
+
+// of is the leading dimension of an operand of rows rows.
+func (l layout) of(rows int) int { return max(l.ld, rows, 1) + l.pad }
+
+func (l layout) String() string {
+	switch {
+	case l.tight():
+		return "tight"
+	case l.ld == 0:
+		return fmt.Sprintf("rows+%d", l.pad)
+	}
+	return fmt.Sprintf("%d", l.ld+l.pad)
+}
+
+// operandLayout is the layout newCase builds its matrices with. A command
+// sets it before it builds a case (bench --ld, stride); tune run and peers
+// leave it tight.
+var operandLayout layout
+
+// newLaidBatch allocates count zeroed rows x cols matrices with the
+// leading dimension operandLayout gives (stride ld*cols). The rows past
+// rows in each column are NaN: a kernel that reads them into a result
+// fails verification.
+func newLaidBatch[T batchlas.Float](rows, cols, count int) batchlas.Batch[T] {
+	if operandLayout.tight() {
+		return batchlas.NewBatch[T](rows, cols, count)
+	}
+	ld := operandLayout.of(rows)
+	data := make([]T, ld*cols*count)
+	for i := range data {
+		if i%ld >= rows {
+			data[i] = T(math.NaN())
+		}
+	}
+	b, err := batchlas.WrapStrided(data, rows, cols, ld, ld*cols, count)
+	if err != nil {
+		panic(err) // sizes made here: a bug, not an input
+	}
+	return b
+}
+
+// repeat returns a batch of count matrices laid out by operandLayout,
+// matrix i a copy of matrix i%src.Count of src.
+func repeat[T batchlas.Float](src batchlas.Batch[T], count int) batchlas.Batch[T] {
+	if src.Count == count && src.LD == operandLayout.of(src.Rows) {
+		return src
+	}
+	out := newLaidBatch[T](src.Rows, src.Cols, count)
 	for i := 0; i < count; i++ {
-		copy(out.Data[i*out.Stride:(i+1)*out.Stride], src.Data[(i%d)*src.Stride:(i%d+1)*src.Stride])
+		j := i % src.Count
+		for c := 0; c < src.Cols; c++ {
+			copy(out.Data[i*out.Stride+c*out.LD:][:src.Rows], src.Data[j*src.Stride+c*src.LD:][:src.Rows])
+		}
 	}
 	return out
 }

@@ -33,6 +33,7 @@ func commands() []command {
 		{"explain", "show the whole selection walk for one call", cmdExplain},
 		{"bench", "time one call shape: auto versus every candidate pinned", cmdBench},
 		{"peers", "time numpy and batchlas on the same call shapes, with a memory-copy floor", cmdPeers},
+		{"stride", "time calls at a leading dimension against ld+8: stride cliffs", cmdStride},
 		{"docs", "write docs/tables.md and its plots (--check: fail when they are out of date)", cmdDocs},
 		{"plot", "draw SVG plots of tables: who wins where, and the gain over the best fixed candidate", cmdPlot},
 		{"coverage", "merge coverage shards; --require-reached, --suggest N", cmdCoverage},

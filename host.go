@@ -63,6 +63,7 @@ func DetectHost() *sel.Device {
 		ClockMHz: int(c.Hz / 1e6),
 		Limits:   map[string]int64{},
 	}
+	d.L1DWays, d.L2Ways = cacheWays()
 	if d.Name == "" {
 		d.Name = runtime.GOARCH
 	}

@@ -40,6 +40,8 @@ type Device struct {
 	Cores    int
 	L1D      int // bytes per core
 	L2       int // bytes per core
+	L1DWays  int // associativity of L1D (0: not reported)
+	L2Ways   int // associativity of L2 (0: not reported)
 	L3       int // bytes, shared
 	ClockMHz int
 }

@@ -132,11 +132,12 @@ func diagGo[T batchlas.Float](v, blk []T, lde, cnt int, back, unit bool) {
 
 // PackE copies the triangle of E that the substitution reads, its
 // diagonal included unless unit, into e as a column-major t x t matrix
-// (E[i,k] = e[i+k*t]), for PackDiag and SolveCols when E is not
-// column-major in a's storage (ers != 1). The entries it does not read are
+// with leading dimension lde >= t (E[i,k] = e[i+k*lde]), for PackDiag and
+// SolveCols when E is not column-major in a's storage (ers != 1) or its
+// columns lie where they would conflict in cache. The entries it does not read are
 // left as they are. It goes by tiles of peTile x peTile, so that the rows
 // it reads and the columns it writes stay in the L1 cache.
-func PackE[T batchlas.Float](e, a []T, t, ers, ecs int, back, unit bool) {
+func PackE[T batchlas.Float](e []T, lde int, a []T, t, ers, ecs int, back, unit bool) {
 	for i0 := 0; i0 < t; i0 += peTile {
 		i1 := min(i0+peTile, t)
 		for k0 := 0; k0 < t; k0 += peTile {
@@ -156,7 +157,7 @@ func PackE[T batchlas.Float](e, a []T, t, ers, ecs int, back, unit bool) {
 				}
 				row := a[i*ers:]
 				for k := lo; k < hi; k++ {
-					e[i+k*t] = row[k*ecs]
+					e[i+k*lde] = row[k*ecs]
 				}
 			}
 		}

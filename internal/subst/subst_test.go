@@ -146,11 +146,12 @@ func prepareCols[T batchlas.Float](a []T, s system) (e []T, lde int, dg []T) {
 	dg = make([]T, DiagSize[T](s.t))
 	e, lde = a, s.ecs
 	if s.ers != 1 {
-		e, lde = make([]T, s.t*s.t), s.t
+		// A leading dimension past t, as trsm's conflict-free copies have.
+		e, lde = make([]T, (s.t+3)*s.t), s.t+3
 		for i := range e {
 			e[i] = T(math.NaN())
 		}
-		PackE(e, a, s.t, s.ers, s.ecs, s.back, s.unit)
+		PackE(e, lde, a, s.t, s.ers, s.ecs, s.back, s.unit)
 	}
 	PackDiag(dg, e, lde, s.t, s.back, s.unit)
 	return e, lde, dg

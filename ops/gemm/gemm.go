@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/cache"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -18,6 +19,11 @@ type problem[T batchlas.Float] struct {
 	m, n, k        int
 	alpha, beta    T
 	a, b, c        batchlas.Batch[T]
+	// The caches of the device the call runs on (package cache): the simd
+	// kernels size their panels and groups from them and copy an A whose
+	// columns would fall into too few of their sets. Zero (no geometry:
+	// no copies, the default sizes) until Gemm sets them.
+	l1, l2 cache.Level
 }
 
 // Gemm computes C_i = alpha*op(A_i)*op(B_i) + beta*C_i for every matrix i of
@@ -65,6 +71,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 		return batchlas.Interrupted(opName, scaleC(ctx, p))
 	}
 	dev := batchlas.DeviceFrom(ctx)
+	p.l1, p.l2 = cache.L1D(dev), cache.L2(dev)
 	key := p.key()
 	err = Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, ch sel.Choice) error {
 		if !canRun(ch, key, dev) {

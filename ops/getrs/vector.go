@@ -83,8 +83,8 @@ func (j *job[T]) vector(w, lo, hi int) {
 		if pack {
 			// E[i,k] = A[k,i]: U^T into E's lower triangle and its
 			// diagonal, L^T (unit) into its strictly upper one.
-			subst.PackE(et, ai, n, a.LD, 1, false, false)
-			subst.PackE(et, ai, n, a.LD, 1, true, true)
+			subst.PackE(et, n, ai, n, a.LD, 1, false, false)
+			subst.PackE(et, n, ai, n, a.LD, 1, true, true)
 			subst.PackDiag(du, et, n, n, false, false)
 			subst.PackDiag(dl, et, n, n, true, true)
 		}

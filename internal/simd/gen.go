@@ -20,11 +20,13 @@ type dtype struct {
 	sfx   string // instruction suffix: PD or PS
 	bcast string // broadcast of one element
 	mov   string // unaligned vector move
+	movnt string // non-temporal (streaming) store, 64-byte aligned
+	ktest string // test of a whole lane mask (carry set when every lane is on)
 }
 
 var dtypes = []dtype{
-	{"F64", "PD", "VBROADCASTSD", "VMOVUPD"},
-	{"F32", "PS", "VBROADCASTSS", "VMOVUPS"},
+	{"F64", "PD", "VBROADCASTSD", "VMOVUPD", "VMOVNTPD", "KORTESTB"},
+	{"F32", "PS", "VBROADCASTSS", "VMOVUPS", "VMOVNTPS", "KORTESTW"},
 }
 
 // The byte offset registers of B's columns 1..7 (column 0 is at offset 0).
@@ -140,6 +142,8 @@ func variant(p func(string, ...any), d dtype, nvec, cols int) {
 	p("\tMOVQ c+48(FP), DI")
 	p("\tMOVQ ldc+56(FP), R8")
 	p("\tMOVQ ncols+80(FP), R9")
+	p("\tCMPQ hasBeta+96(FP), $2")
+	p("\tJEQ %s_stream", l)
 	p("\tCMPQ hasBeta+96(FP), $0")
 	p("\tJNE %s_beta", l)
 	for _, beta := range []bool{false, true} {
@@ -171,8 +175,34 @@ func variant(p func(string, ...any), d dtype, nvec, cols int) {
 				}
 			}
 		}
-		if !beta {
-			p("\tJMP %s_end", l)
+		p("\tJMP %s_end", l)
+	}
+	// hasBeta 2: C = alpha*acc with streaming stores, which write whole
+	// lines without reading them first (C 64-byte aligned, Tile's caller
+	// checks). A last vector whose mask leaves lanes off is stored as
+	// usual.
+	p("%s_stream:", l)
+	for c := 0; c < cols; c++ {
+		if c > 0 {
+			p("\tCMPQ R9, $%d", c)
+			p("\tJLE %s_end", l)
+			p("\tADDQ R8, DI")
+		}
+		for v := 0; v < nvec; v++ {
+			r := acc(c, v, nvec)
+			p("\tVMUL%s Z29, %s, %s", d.sfx, r, r)
+			if v < nvec-1 {
+				p("\t%s %s, %d(DI)", d.movnt, r, 64*v)
+				continue
+			}
+			lbl := fmt.Sprintf("%s_s%d", l, c)
+			p("\t%s K1, K1", d.ktest)
+			p("\tJCC %s_masked", lbl)
+			p("\t%s %s, %d(DI)", d.movnt, r, 64*v)
+			p("\tJMP %s_next", lbl)
+			p("%s_masked:", lbl)
+			p("\t%s %s, K1, %d(DI)", d.mov, r, 64*v)
+			p("%s_next:", lbl)
 		}
 	}
 	p("%s_end:", l)
@@ -186,6 +216,13 @@ func variant(p func(string, ...any), d dtype, nvec, cols int) {
 	p("\tADDQ R8, c+48(FP)")
 	p("\tJMP %s", l)
 	p("%s_ret:", l)
+	// Streaming stores are ordered after the call's other stores only
+	// by a fence: without it another goroutine told the batch is done
+	// could read C before they land.
+	p("\tCMPQ hasBeta+96(FP), $2")
+	p("\tJNE %s_noFence", l)
+	p("\tSFENCE")
+	p("%s_noFence:", l)
 	p("\tVZEROUPPER")
 	p("\tRET")
 }

@@ -103,6 +103,8 @@ F64_v3_c8_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v3_c8_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v3_c8_beta
 	VMULPD Z29, Z0, Z0
@@ -293,6 +295,125 @@ F64_v3_c8_beta:
 	VMOVUPD.Z 128(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z23
 	VMOVUPD Z23, K1, 128(DI)
+	JMP F64_v3_c8_end
+F64_v3_c8_stream:
+	VMULPD Z29, Z0, Z0
+	VMOVNTPD Z0, 0(DI)
+	VMULPD Z29, Z1, Z1
+	VMOVNTPD Z1, 64(DI)
+	VMULPD Z29, Z2, Z2
+	KORTESTB K1, K1
+	JCC F64_v3_c8_s0_masked
+	VMOVNTPD Z2, 128(DI)
+	JMP F64_v3_c8_s0_next
+F64_v3_c8_s0_masked:
+	VMOVUPD Z2, K1, 128(DI)
+F64_v3_c8_s0_next:
+	CMPQ R9, $1
+	JLE F64_v3_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z3, Z3
+	VMOVNTPD Z3, 0(DI)
+	VMULPD Z29, Z4, Z4
+	VMOVNTPD Z4, 64(DI)
+	VMULPD Z29, Z5, Z5
+	KORTESTB K1, K1
+	JCC F64_v3_c8_s1_masked
+	VMOVNTPD Z5, 128(DI)
+	JMP F64_v3_c8_s1_next
+F64_v3_c8_s1_masked:
+	VMOVUPD Z5, K1, 128(DI)
+F64_v3_c8_s1_next:
+	CMPQ R9, $2
+	JLE F64_v3_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z6, Z6
+	VMOVNTPD Z6, 0(DI)
+	VMULPD Z29, Z7, Z7
+	VMOVNTPD Z7, 64(DI)
+	VMULPD Z29, Z8, Z8
+	KORTESTB K1, K1
+	JCC F64_v3_c8_s2_masked
+	VMOVNTPD Z8, 128(DI)
+	JMP F64_v3_c8_s2_next
+F64_v3_c8_s2_masked:
+	VMOVUPD Z8, K1, 128(DI)
+F64_v3_c8_s2_next:
+	CMPQ R9, $3
+	JLE F64_v3_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z9, Z9
+	VMOVNTPD Z9, 0(DI)
+	VMULPD Z29, Z10, Z10
+	VMOVNTPD Z10, 64(DI)
+	VMULPD Z29, Z11, Z11
+	KORTESTB K1, K1
+	JCC F64_v3_c8_s3_masked
+	VMOVNTPD Z11, 128(DI)
+	JMP F64_v3_c8_s3_next
+F64_v3_c8_s3_masked:
+	VMOVUPD Z11, K1, 128(DI)
+F64_v3_c8_s3_next:
+	CMPQ R9, $4
+	JLE F64_v3_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z12, Z12
+	VMOVNTPD Z12, 0(DI)
+	VMULPD Z29, Z13, Z13
+	VMOVNTPD Z13, 64(DI)
+	VMULPD Z29, Z14, Z14
+	KORTESTB K1, K1
+	JCC F64_v3_c8_s4_masked
+	VMOVNTPD Z14, 128(DI)
+	JMP F64_v3_c8_s4_next
+F64_v3_c8_s4_masked:
+	VMOVUPD Z14, K1, 128(DI)
+F64_v3_c8_s4_next:
+	CMPQ R9, $5
+	JLE F64_v3_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z15, Z15
+	VMOVNTPD Z15, 0(DI)
+	VMULPD Z29, Z16, Z16
+	VMOVNTPD Z16, 64(DI)
+	VMULPD Z29, Z17, Z17
+	KORTESTB K1, K1
+	JCC F64_v3_c8_s5_masked
+	VMOVNTPD Z17, 128(DI)
+	JMP F64_v3_c8_s5_next
+F64_v3_c8_s5_masked:
+	VMOVUPD Z17, K1, 128(DI)
+F64_v3_c8_s5_next:
+	CMPQ R9, $6
+	JLE F64_v3_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z18, Z18
+	VMOVNTPD Z18, 0(DI)
+	VMULPD Z29, Z19, Z19
+	VMOVNTPD Z19, 64(DI)
+	VMULPD Z29, Z20, Z20
+	KORTESTB K1, K1
+	JCC F64_v3_c8_s6_masked
+	VMOVNTPD Z20, 128(DI)
+	JMP F64_v3_c8_s6_next
+F64_v3_c8_s6_masked:
+	VMOVUPD Z20, K1, 128(DI)
+F64_v3_c8_s6_next:
+	CMPQ R9, $7
+	JLE F64_v3_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z21, Z21
+	VMOVNTPD Z21, 0(DI)
+	VMULPD Z29, Z22, Z22
+	VMOVNTPD Z22, 64(DI)
+	VMULPD Z29, Z23, Z23
+	KORTESTB K1, K1
+	JCC F64_v3_c8_s7_masked
+	VMOVNTPD Z23, 128(DI)
+	JMP F64_v3_c8_s7_next
+F64_v3_c8_s7_masked:
+	VMOVUPD Z23, K1, 128(DI)
+F64_v3_c8_s7_next:
 F64_v3_c8_end:
 	DECQ count+104(FP)
 	JEQ F64_v3_c8_ret
@@ -304,6 +425,10 @@ F64_v3_c8_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v3_c8
 F64_v3_c8_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v3_c8_noFence
+	SFENCE
+F64_v3_c8_noFence:
 	VZEROUPPER
 	RET
 F64_v3_c4:
@@ -355,6 +480,8 @@ F64_v3_c4_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v3_c4_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v3_c4_beta
 	VMULPD Z29, Z0, Z0
@@ -449,6 +576,65 @@ F64_v3_c4_beta:
 	VMOVUPD.Z 128(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z11
 	VMOVUPD Z11, K1, 128(DI)
+	JMP F64_v3_c4_end
+F64_v3_c4_stream:
+	VMULPD Z29, Z0, Z0
+	VMOVNTPD Z0, 0(DI)
+	VMULPD Z29, Z1, Z1
+	VMOVNTPD Z1, 64(DI)
+	VMULPD Z29, Z2, Z2
+	KORTESTB K1, K1
+	JCC F64_v3_c4_s0_masked
+	VMOVNTPD Z2, 128(DI)
+	JMP F64_v3_c4_s0_next
+F64_v3_c4_s0_masked:
+	VMOVUPD Z2, K1, 128(DI)
+F64_v3_c4_s0_next:
+	CMPQ R9, $1
+	JLE F64_v3_c4_end
+	ADDQ R8, DI
+	VMULPD Z29, Z3, Z3
+	VMOVNTPD Z3, 0(DI)
+	VMULPD Z29, Z4, Z4
+	VMOVNTPD Z4, 64(DI)
+	VMULPD Z29, Z5, Z5
+	KORTESTB K1, K1
+	JCC F64_v3_c4_s1_masked
+	VMOVNTPD Z5, 128(DI)
+	JMP F64_v3_c4_s1_next
+F64_v3_c4_s1_masked:
+	VMOVUPD Z5, K1, 128(DI)
+F64_v3_c4_s1_next:
+	CMPQ R9, $2
+	JLE F64_v3_c4_end
+	ADDQ R8, DI
+	VMULPD Z29, Z6, Z6
+	VMOVNTPD Z6, 0(DI)
+	VMULPD Z29, Z7, Z7
+	VMOVNTPD Z7, 64(DI)
+	VMULPD Z29, Z8, Z8
+	KORTESTB K1, K1
+	JCC F64_v3_c4_s2_masked
+	VMOVNTPD Z8, 128(DI)
+	JMP F64_v3_c4_s2_next
+F64_v3_c4_s2_masked:
+	VMOVUPD Z8, K1, 128(DI)
+F64_v3_c4_s2_next:
+	CMPQ R9, $3
+	JLE F64_v3_c4_end
+	ADDQ R8, DI
+	VMULPD Z29, Z9, Z9
+	VMOVNTPD Z9, 0(DI)
+	VMULPD Z29, Z10, Z10
+	VMOVNTPD Z10, 64(DI)
+	VMULPD Z29, Z11, Z11
+	KORTESTB K1, K1
+	JCC F64_v3_c4_s3_masked
+	VMOVNTPD Z11, 128(DI)
+	JMP F64_v3_c4_s3_next
+F64_v3_c4_s3_masked:
+	VMOVUPD Z11, K1, 128(DI)
+F64_v3_c4_s3_next:
 F64_v3_c4_end:
 	DECQ count+104(FP)
 	JEQ F64_v3_c4_ret
@@ -460,6 +646,10 @@ F64_v3_c4_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v3_c4
 F64_v3_c4_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v3_c4_noFence
+	SFENCE
+F64_v3_c4_noFence:
 	VZEROUPPER
 	RET
 F64_v3_c2:
@@ -495,6 +685,8 @@ F64_v3_c2_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v3_c2_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v3_c2_beta
 	VMULPD Z29, Z0, Z0
@@ -541,6 +733,35 @@ F64_v3_c2_beta:
 	VMOVUPD.Z 128(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z5
 	VMOVUPD Z5, K1, 128(DI)
+	JMP F64_v3_c2_end
+F64_v3_c2_stream:
+	VMULPD Z29, Z0, Z0
+	VMOVNTPD Z0, 0(DI)
+	VMULPD Z29, Z1, Z1
+	VMOVNTPD Z1, 64(DI)
+	VMULPD Z29, Z2, Z2
+	KORTESTB K1, K1
+	JCC F64_v3_c2_s0_masked
+	VMOVNTPD Z2, 128(DI)
+	JMP F64_v3_c2_s0_next
+F64_v3_c2_s0_masked:
+	VMOVUPD Z2, K1, 128(DI)
+F64_v3_c2_s0_next:
+	CMPQ R9, $1
+	JLE F64_v3_c2_end
+	ADDQ R8, DI
+	VMULPD Z29, Z3, Z3
+	VMOVNTPD Z3, 0(DI)
+	VMULPD Z29, Z4, Z4
+	VMOVNTPD Z4, 64(DI)
+	VMULPD Z29, Z5, Z5
+	KORTESTB K1, K1
+	JCC F64_v3_c2_s1_masked
+	VMOVNTPD Z5, 128(DI)
+	JMP F64_v3_c2_s1_next
+F64_v3_c2_s1_masked:
+	VMOVUPD Z5, K1, 128(DI)
+F64_v3_c2_s1_next:
 F64_v3_c2_end:
 	DECQ count+104(FP)
 	JEQ F64_v3_c2_ret
@@ -552,6 +773,10 @@ F64_v3_c2_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v3_c2
 F64_v3_c2_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v3_c2_noFence
+	SFENCE
+F64_v3_c2_noFence:
 	VZEROUPPER
 	RET
 F64_v3_c1:
@@ -579,6 +804,8 @@ F64_v3_c1_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v3_c1_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v3_c1_beta
 	VMULPD Z29, Z0, Z0
@@ -601,6 +828,20 @@ F64_v3_c1_beta:
 	VMOVUPD.Z 128(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z2
 	VMOVUPD Z2, K1, 128(DI)
+	JMP F64_v3_c1_end
+F64_v3_c1_stream:
+	VMULPD Z29, Z0, Z0
+	VMOVNTPD Z0, 0(DI)
+	VMULPD Z29, Z1, Z1
+	VMOVNTPD Z1, 64(DI)
+	VMULPD Z29, Z2, Z2
+	KORTESTB K1, K1
+	JCC F64_v3_c1_s0_masked
+	VMOVNTPD Z2, 128(DI)
+	JMP F64_v3_c1_s0_next
+F64_v3_c1_s0_masked:
+	VMOVUPD Z2, K1, 128(DI)
+F64_v3_c1_s0_next:
 F64_v3_c1_end:
 	DECQ count+104(FP)
 	JEQ F64_v3_c1_ret
@@ -612,6 +853,10 @@ F64_v3_c1_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v3_c1
 F64_v3_c1_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v3_c1_noFence
+	SFENCE
+F64_v3_c1_noFence:
 	VZEROUPPER
 	RET
 F64_v2:
@@ -685,6 +930,8 @@ F64_v2_c8_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v2_c8_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v2_c8_beta
 	VMULPD Z29, Z0, Z0
@@ -827,6 +1074,109 @@ F64_v2_c8_beta:
 	VMOVUPD.Z 64(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z15
 	VMOVUPD Z15, K1, 64(DI)
+	JMP F64_v2_c8_end
+F64_v2_c8_stream:
+	VMULPD Z29, Z0, Z0
+	VMOVNTPD Z0, 0(DI)
+	VMULPD Z29, Z1, Z1
+	KORTESTB K1, K1
+	JCC F64_v2_c8_s0_masked
+	VMOVNTPD Z1, 64(DI)
+	JMP F64_v2_c8_s0_next
+F64_v2_c8_s0_masked:
+	VMOVUPD Z1, K1, 64(DI)
+F64_v2_c8_s0_next:
+	CMPQ R9, $1
+	JLE F64_v2_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z2, Z2
+	VMOVNTPD Z2, 0(DI)
+	VMULPD Z29, Z3, Z3
+	KORTESTB K1, K1
+	JCC F64_v2_c8_s1_masked
+	VMOVNTPD Z3, 64(DI)
+	JMP F64_v2_c8_s1_next
+F64_v2_c8_s1_masked:
+	VMOVUPD Z3, K1, 64(DI)
+F64_v2_c8_s1_next:
+	CMPQ R9, $2
+	JLE F64_v2_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z4, Z4
+	VMOVNTPD Z4, 0(DI)
+	VMULPD Z29, Z5, Z5
+	KORTESTB K1, K1
+	JCC F64_v2_c8_s2_masked
+	VMOVNTPD Z5, 64(DI)
+	JMP F64_v2_c8_s2_next
+F64_v2_c8_s2_masked:
+	VMOVUPD Z5, K1, 64(DI)
+F64_v2_c8_s2_next:
+	CMPQ R9, $3
+	JLE F64_v2_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z6, Z6
+	VMOVNTPD Z6, 0(DI)
+	VMULPD Z29, Z7, Z7
+	KORTESTB K1, K1
+	JCC F64_v2_c8_s3_masked
+	VMOVNTPD Z7, 64(DI)
+	JMP F64_v2_c8_s3_next
+F64_v2_c8_s3_masked:
+	VMOVUPD Z7, K1, 64(DI)
+F64_v2_c8_s3_next:
+	CMPQ R9, $4
+	JLE F64_v2_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z8, Z8
+	VMOVNTPD Z8, 0(DI)
+	VMULPD Z29, Z9, Z9
+	KORTESTB K1, K1
+	JCC F64_v2_c8_s4_masked
+	VMOVNTPD Z9, 64(DI)
+	JMP F64_v2_c8_s4_next
+F64_v2_c8_s4_masked:
+	VMOVUPD Z9, K1, 64(DI)
+F64_v2_c8_s4_next:
+	CMPQ R9, $5
+	JLE F64_v2_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z10, Z10
+	VMOVNTPD Z10, 0(DI)
+	VMULPD Z29, Z11, Z11
+	KORTESTB K1, K1
+	JCC F64_v2_c8_s5_masked
+	VMOVNTPD Z11, 64(DI)
+	JMP F64_v2_c8_s5_next
+F64_v2_c8_s5_masked:
+	VMOVUPD Z11, K1, 64(DI)
+F64_v2_c8_s5_next:
+	CMPQ R9, $6
+	JLE F64_v2_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z12, Z12
+	VMOVNTPD Z12, 0(DI)
+	VMULPD Z29, Z13, Z13
+	KORTESTB K1, K1
+	JCC F64_v2_c8_s6_masked
+	VMOVNTPD Z13, 64(DI)
+	JMP F64_v2_c8_s6_next
+F64_v2_c8_s6_masked:
+	VMOVUPD Z13, K1, 64(DI)
+F64_v2_c8_s6_next:
+	CMPQ R9, $7
+	JLE F64_v2_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z14, Z14
+	VMOVNTPD Z14, 0(DI)
+	VMULPD Z29, Z15, Z15
+	KORTESTB K1, K1
+	JCC F64_v2_c8_s7_masked
+	VMOVNTPD Z15, 64(DI)
+	JMP F64_v2_c8_s7_next
+F64_v2_c8_s7_masked:
+	VMOVUPD Z15, K1, 64(DI)
+F64_v2_c8_s7_next:
 F64_v2_c8_end:
 	DECQ count+104(FP)
 	JEQ F64_v2_c8_ret
@@ -838,6 +1188,10 @@ F64_v2_c8_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v2_c8
 F64_v2_c8_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v2_c8_noFence
+	SFENCE
+F64_v2_c8_noFence:
 	VZEROUPPER
 	RET
 F64_v2_c4:
@@ -880,6 +1234,8 @@ F64_v2_c4_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v2_c4_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v2_c4_beta
 	VMULPD Z29, Z0, Z0
@@ -950,6 +1306,57 @@ F64_v2_c4_beta:
 	VMOVUPD.Z 64(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z7
 	VMOVUPD Z7, K1, 64(DI)
+	JMP F64_v2_c4_end
+F64_v2_c4_stream:
+	VMULPD Z29, Z0, Z0
+	VMOVNTPD Z0, 0(DI)
+	VMULPD Z29, Z1, Z1
+	KORTESTB K1, K1
+	JCC F64_v2_c4_s0_masked
+	VMOVNTPD Z1, 64(DI)
+	JMP F64_v2_c4_s0_next
+F64_v2_c4_s0_masked:
+	VMOVUPD Z1, K1, 64(DI)
+F64_v2_c4_s0_next:
+	CMPQ R9, $1
+	JLE F64_v2_c4_end
+	ADDQ R8, DI
+	VMULPD Z29, Z2, Z2
+	VMOVNTPD Z2, 0(DI)
+	VMULPD Z29, Z3, Z3
+	KORTESTB K1, K1
+	JCC F64_v2_c4_s1_masked
+	VMOVNTPD Z3, 64(DI)
+	JMP F64_v2_c4_s1_next
+F64_v2_c4_s1_masked:
+	VMOVUPD Z3, K1, 64(DI)
+F64_v2_c4_s1_next:
+	CMPQ R9, $2
+	JLE F64_v2_c4_end
+	ADDQ R8, DI
+	VMULPD Z29, Z4, Z4
+	VMOVNTPD Z4, 0(DI)
+	VMULPD Z29, Z5, Z5
+	KORTESTB K1, K1
+	JCC F64_v2_c4_s2_masked
+	VMOVNTPD Z5, 64(DI)
+	JMP F64_v2_c4_s2_next
+F64_v2_c4_s2_masked:
+	VMOVUPD Z5, K1, 64(DI)
+F64_v2_c4_s2_next:
+	CMPQ R9, $3
+	JLE F64_v2_c4_end
+	ADDQ R8, DI
+	VMULPD Z29, Z6, Z6
+	VMOVNTPD Z6, 0(DI)
+	VMULPD Z29, Z7, Z7
+	KORTESTB K1, K1
+	JCC F64_v2_c4_s3_masked
+	VMOVNTPD Z7, 64(DI)
+	JMP F64_v2_c4_s3_next
+F64_v2_c4_s3_masked:
+	VMOVUPD Z7, K1, 64(DI)
+F64_v2_c4_s3_next:
 F64_v2_c4_end:
 	DECQ count+104(FP)
 	JEQ F64_v2_c4_ret
@@ -961,6 +1368,10 @@ F64_v2_c4_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v2_c4
 F64_v2_c4_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v2_c4_noFence
+	SFENCE
+F64_v2_c4_noFence:
 	VZEROUPPER
 	RET
 F64_v2_c2:
@@ -991,6 +1402,8 @@ F64_v2_c2_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v2_c2_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v2_c2_beta
 	VMULPD Z29, Z0, Z0
@@ -1025,6 +1438,31 @@ F64_v2_c2_beta:
 	VMOVUPD.Z 64(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z3
 	VMOVUPD Z3, K1, 64(DI)
+	JMP F64_v2_c2_end
+F64_v2_c2_stream:
+	VMULPD Z29, Z0, Z0
+	VMOVNTPD Z0, 0(DI)
+	VMULPD Z29, Z1, Z1
+	KORTESTB K1, K1
+	JCC F64_v2_c2_s0_masked
+	VMOVNTPD Z1, 64(DI)
+	JMP F64_v2_c2_s0_next
+F64_v2_c2_s0_masked:
+	VMOVUPD Z1, K1, 64(DI)
+F64_v2_c2_s0_next:
+	CMPQ R9, $1
+	JLE F64_v2_c2_end
+	ADDQ R8, DI
+	VMULPD Z29, Z2, Z2
+	VMOVNTPD Z2, 0(DI)
+	VMULPD Z29, Z3, Z3
+	KORTESTB K1, K1
+	JCC F64_v2_c2_s1_masked
+	VMOVNTPD Z3, 64(DI)
+	JMP F64_v2_c2_s1_next
+F64_v2_c2_s1_masked:
+	VMOVUPD Z3, K1, 64(DI)
+F64_v2_c2_s1_next:
 F64_v2_c2_end:
 	DECQ count+104(FP)
 	JEQ F64_v2_c2_ret
@@ -1036,6 +1474,10 @@ F64_v2_c2_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v2_c2
 F64_v2_c2_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v2_c2_noFence
+	SFENCE
+F64_v2_c2_noFence:
 	VZEROUPPER
 	RET
 F64_v2_c1:
@@ -1060,6 +1502,8 @@ F64_v2_c1_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v2_c1_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v2_c1_beta
 	VMULPD Z29, Z0, Z0
@@ -1076,6 +1520,18 @@ F64_v2_c1_beta:
 	VMOVUPD.Z 64(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z1
 	VMOVUPD Z1, K1, 64(DI)
+	JMP F64_v2_c1_end
+F64_v2_c1_stream:
+	VMULPD Z29, Z0, Z0
+	VMOVNTPD Z0, 0(DI)
+	VMULPD Z29, Z1, Z1
+	KORTESTB K1, K1
+	JCC F64_v2_c1_s0_masked
+	VMOVNTPD Z1, 64(DI)
+	JMP F64_v2_c1_s0_next
+F64_v2_c1_s0_masked:
+	VMOVUPD Z1, K1, 64(DI)
+F64_v2_c1_s0_next:
 F64_v2_c1_end:
 	DECQ count+104(FP)
 	JEQ F64_v2_c1_ret
@@ -1087,6 +1543,10 @@ F64_v2_c1_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v2_c1
 F64_v2_c1_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v2_c1_noFence
+	SFENCE
+F64_v2_c1_noFence:
 	VZEROUPPER
 	RET
 F64_v1:
@@ -1143,6 +1603,8 @@ F64_v1_c8_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v1_c8_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v1_c8_beta
 	VMULPD Z29, Z0, Z0
@@ -1237,6 +1699,93 @@ F64_v1_c8_beta:
 	VMOVUPD.Z 0(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z7
 	VMOVUPD Z7, K1, 0(DI)
+	JMP F64_v1_c8_end
+F64_v1_c8_stream:
+	VMULPD Z29, Z0, Z0
+	KORTESTB K1, K1
+	JCC F64_v1_c8_s0_masked
+	VMOVNTPD Z0, 0(DI)
+	JMP F64_v1_c8_s0_next
+F64_v1_c8_s0_masked:
+	VMOVUPD Z0, K1, 0(DI)
+F64_v1_c8_s0_next:
+	CMPQ R9, $1
+	JLE F64_v1_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z1, Z1
+	KORTESTB K1, K1
+	JCC F64_v1_c8_s1_masked
+	VMOVNTPD Z1, 0(DI)
+	JMP F64_v1_c8_s1_next
+F64_v1_c8_s1_masked:
+	VMOVUPD Z1, K1, 0(DI)
+F64_v1_c8_s1_next:
+	CMPQ R9, $2
+	JLE F64_v1_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z2, Z2
+	KORTESTB K1, K1
+	JCC F64_v1_c8_s2_masked
+	VMOVNTPD Z2, 0(DI)
+	JMP F64_v1_c8_s2_next
+F64_v1_c8_s2_masked:
+	VMOVUPD Z2, K1, 0(DI)
+F64_v1_c8_s2_next:
+	CMPQ R9, $3
+	JLE F64_v1_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z3, Z3
+	KORTESTB K1, K1
+	JCC F64_v1_c8_s3_masked
+	VMOVNTPD Z3, 0(DI)
+	JMP F64_v1_c8_s3_next
+F64_v1_c8_s3_masked:
+	VMOVUPD Z3, K1, 0(DI)
+F64_v1_c8_s3_next:
+	CMPQ R9, $4
+	JLE F64_v1_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z4, Z4
+	KORTESTB K1, K1
+	JCC F64_v1_c8_s4_masked
+	VMOVNTPD Z4, 0(DI)
+	JMP F64_v1_c8_s4_next
+F64_v1_c8_s4_masked:
+	VMOVUPD Z4, K1, 0(DI)
+F64_v1_c8_s4_next:
+	CMPQ R9, $5
+	JLE F64_v1_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z5, Z5
+	KORTESTB K1, K1
+	JCC F64_v1_c8_s5_masked
+	VMOVNTPD Z5, 0(DI)
+	JMP F64_v1_c8_s5_next
+F64_v1_c8_s5_masked:
+	VMOVUPD Z5, K1, 0(DI)
+F64_v1_c8_s5_next:
+	CMPQ R9, $6
+	JLE F64_v1_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z6, Z6
+	KORTESTB K1, K1
+	JCC F64_v1_c8_s6_masked
+	VMOVNTPD Z6, 0(DI)
+	JMP F64_v1_c8_s6_next
+F64_v1_c8_s6_masked:
+	VMOVUPD Z6, K1, 0(DI)
+F64_v1_c8_s6_next:
+	CMPQ R9, $7
+	JLE F64_v1_c8_end
+	ADDQ R8, DI
+	VMULPD Z29, Z7, Z7
+	KORTESTB K1, K1
+	JCC F64_v1_c8_s7_masked
+	VMOVNTPD Z7, 0(DI)
+	JMP F64_v1_c8_s7_next
+F64_v1_c8_s7_masked:
+	VMOVUPD Z7, K1, 0(DI)
+F64_v1_c8_s7_next:
 F64_v1_c8_end:
 	DECQ count+104(FP)
 	JEQ F64_v1_c8_ret
@@ -1248,6 +1797,10 @@ F64_v1_c8_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v1_c8
 F64_v1_c8_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v1_c8_noFence
+	SFENCE
+F64_v1_c8_noFence:
 	VZEROUPPER
 	RET
 F64_v1_c4:
@@ -1281,6 +1834,8 @@ F64_v1_c4_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v1_c4_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v1_c4_beta
 	VMULPD Z29, Z0, Z0
@@ -1327,6 +1882,49 @@ F64_v1_c4_beta:
 	VMOVUPD.Z 0(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z3
 	VMOVUPD Z3, K1, 0(DI)
+	JMP F64_v1_c4_end
+F64_v1_c4_stream:
+	VMULPD Z29, Z0, Z0
+	KORTESTB K1, K1
+	JCC F64_v1_c4_s0_masked
+	VMOVNTPD Z0, 0(DI)
+	JMP F64_v1_c4_s0_next
+F64_v1_c4_s0_masked:
+	VMOVUPD Z0, K1, 0(DI)
+F64_v1_c4_s0_next:
+	CMPQ R9, $1
+	JLE F64_v1_c4_end
+	ADDQ R8, DI
+	VMULPD Z29, Z1, Z1
+	KORTESTB K1, K1
+	JCC F64_v1_c4_s1_masked
+	VMOVNTPD Z1, 0(DI)
+	JMP F64_v1_c4_s1_next
+F64_v1_c4_s1_masked:
+	VMOVUPD Z1, K1, 0(DI)
+F64_v1_c4_s1_next:
+	CMPQ R9, $2
+	JLE F64_v1_c4_end
+	ADDQ R8, DI
+	VMULPD Z29, Z2, Z2
+	KORTESTB K1, K1
+	JCC F64_v1_c4_s2_masked
+	VMOVNTPD Z2, 0(DI)
+	JMP F64_v1_c4_s2_next
+F64_v1_c4_s2_masked:
+	VMOVUPD Z2, K1, 0(DI)
+F64_v1_c4_s2_next:
+	CMPQ R9, $3
+	JLE F64_v1_c4_end
+	ADDQ R8, DI
+	VMULPD Z29, Z3, Z3
+	KORTESTB K1, K1
+	JCC F64_v1_c4_s3_masked
+	VMOVNTPD Z3, 0(DI)
+	JMP F64_v1_c4_s3_next
+F64_v1_c4_s3_masked:
+	VMOVUPD Z3, K1, 0(DI)
+F64_v1_c4_s3_next:
 F64_v1_c4_end:
 	DECQ count+104(FP)
 	JEQ F64_v1_c4_ret
@@ -1338,6 +1936,10 @@ F64_v1_c4_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v1_c4
 F64_v1_c4_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v1_c4_noFence
+	SFENCE
+F64_v1_c4_noFence:
 	VZEROUPPER
 	RET
 F64_v1_c2:
@@ -1363,6 +1965,8 @@ F64_v1_c2_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v1_c2_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v1_c2_beta
 	VMULPD Z29, Z0, Z0
@@ -1385,6 +1989,27 @@ F64_v1_c2_beta:
 	VMOVUPD.Z 0(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z1
 	VMOVUPD Z1, K1, 0(DI)
+	JMP F64_v1_c2_end
+F64_v1_c2_stream:
+	VMULPD Z29, Z0, Z0
+	KORTESTB K1, K1
+	JCC F64_v1_c2_s0_masked
+	VMOVNTPD Z0, 0(DI)
+	JMP F64_v1_c2_s0_next
+F64_v1_c2_s0_masked:
+	VMOVUPD Z0, K1, 0(DI)
+F64_v1_c2_s0_next:
+	CMPQ R9, $1
+	JLE F64_v1_c2_end
+	ADDQ R8, DI
+	VMULPD Z29, Z1, Z1
+	KORTESTB K1, K1
+	JCC F64_v1_c2_s1_masked
+	VMOVNTPD Z1, 0(DI)
+	JMP F64_v1_c2_s1_next
+F64_v1_c2_s1_masked:
+	VMOVUPD Z1, K1, 0(DI)
+F64_v1_c2_s1_next:
 F64_v1_c2_end:
 	DECQ count+104(FP)
 	JEQ F64_v1_c2_ret
@@ -1396,6 +2021,10 @@ F64_v1_c2_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v1_c2
 F64_v1_c2_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v1_c2_noFence
+	SFENCE
+F64_v1_c2_noFence:
 	VZEROUPPER
 	RET
 F64_v1_c1:
@@ -1417,6 +2046,8 @@ F64_v1_c1_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F64_v1_c1_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F64_v1_c1_beta
 	VMULPD Z29, Z0, Z0
@@ -1427,6 +2058,16 @@ F64_v1_c1_beta:
 	VMOVUPD.Z 0(DI), K1, Z31
 	VFMADD231PD Z31, Z30, Z0
 	VMOVUPD Z0, K1, 0(DI)
+	JMP F64_v1_c1_end
+F64_v1_c1_stream:
+	VMULPD Z29, Z0, Z0
+	KORTESTB K1, K1
+	JCC F64_v1_c1_s0_masked
+	VMOVNTPD Z0, 0(DI)
+	JMP F64_v1_c1_s0_next
+F64_v1_c1_s0_masked:
+	VMOVUPD Z0, K1, 0(DI)
+F64_v1_c1_s0_next:
 F64_v1_c1_end:
 	DECQ count+104(FP)
 	JEQ F64_v1_c1_ret
@@ -1438,6 +2079,10 @@ F64_v1_c1_end:
 	ADDQ R8, c+48(FP)
 	JMP F64_v1_c1
 F64_v1_c1_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F64_v1_c1_noFence
+	SFENCE
+F64_v1_c1_noFence:
 	VZEROUPPER
 	RET
 
@@ -1540,6 +2185,8 @@ F32_v3_c8_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v3_c8_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v3_c8_beta
 	VMULPS Z29, Z0, Z0
@@ -1730,6 +2377,125 @@ F32_v3_c8_beta:
 	VMOVUPS.Z 128(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z23
 	VMOVUPS Z23, K1, 128(DI)
+	JMP F32_v3_c8_end
+F32_v3_c8_stream:
+	VMULPS Z29, Z0, Z0
+	VMOVNTPS Z0, 0(DI)
+	VMULPS Z29, Z1, Z1
+	VMOVNTPS Z1, 64(DI)
+	VMULPS Z29, Z2, Z2
+	KORTESTW K1, K1
+	JCC F32_v3_c8_s0_masked
+	VMOVNTPS Z2, 128(DI)
+	JMP F32_v3_c8_s0_next
+F32_v3_c8_s0_masked:
+	VMOVUPS Z2, K1, 128(DI)
+F32_v3_c8_s0_next:
+	CMPQ R9, $1
+	JLE F32_v3_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z3, Z3
+	VMOVNTPS Z3, 0(DI)
+	VMULPS Z29, Z4, Z4
+	VMOVNTPS Z4, 64(DI)
+	VMULPS Z29, Z5, Z5
+	KORTESTW K1, K1
+	JCC F32_v3_c8_s1_masked
+	VMOVNTPS Z5, 128(DI)
+	JMP F32_v3_c8_s1_next
+F32_v3_c8_s1_masked:
+	VMOVUPS Z5, K1, 128(DI)
+F32_v3_c8_s1_next:
+	CMPQ R9, $2
+	JLE F32_v3_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z6, Z6
+	VMOVNTPS Z6, 0(DI)
+	VMULPS Z29, Z7, Z7
+	VMOVNTPS Z7, 64(DI)
+	VMULPS Z29, Z8, Z8
+	KORTESTW K1, K1
+	JCC F32_v3_c8_s2_masked
+	VMOVNTPS Z8, 128(DI)
+	JMP F32_v3_c8_s2_next
+F32_v3_c8_s2_masked:
+	VMOVUPS Z8, K1, 128(DI)
+F32_v3_c8_s2_next:
+	CMPQ R9, $3
+	JLE F32_v3_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z9, Z9
+	VMOVNTPS Z9, 0(DI)
+	VMULPS Z29, Z10, Z10
+	VMOVNTPS Z10, 64(DI)
+	VMULPS Z29, Z11, Z11
+	KORTESTW K1, K1
+	JCC F32_v3_c8_s3_masked
+	VMOVNTPS Z11, 128(DI)
+	JMP F32_v3_c8_s3_next
+F32_v3_c8_s3_masked:
+	VMOVUPS Z11, K1, 128(DI)
+F32_v3_c8_s3_next:
+	CMPQ R9, $4
+	JLE F32_v3_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z12, Z12
+	VMOVNTPS Z12, 0(DI)
+	VMULPS Z29, Z13, Z13
+	VMOVNTPS Z13, 64(DI)
+	VMULPS Z29, Z14, Z14
+	KORTESTW K1, K1
+	JCC F32_v3_c8_s4_masked
+	VMOVNTPS Z14, 128(DI)
+	JMP F32_v3_c8_s4_next
+F32_v3_c8_s4_masked:
+	VMOVUPS Z14, K1, 128(DI)
+F32_v3_c8_s4_next:
+	CMPQ R9, $5
+	JLE F32_v3_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z15, Z15
+	VMOVNTPS Z15, 0(DI)
+	VMULPS Z29, Z16, Z16
+	VMOVNTPS Z16, 64(DI)
+	VMULPS Z29, Z17, Z17
+	KORTESTW K1, K1
+	JCC F32_v3_c8_s5_masked
+	VMOVNTPS Z17, 128(DI)
+	JMP F32_v3_c8_s5_next
+F32_v3_c8_s5_masked:
+	VMOVUPS Z17, K1, 128(DI)
+F32_v3_c8_s5_next:
+	CMPQ R9, $6
+	JLE F32_v3_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z18, Z18
+	VMOVNTPS Z18, 0(DI)
+	VMULPS Z29, Z19, Z19
+	VMOVNTPS Z19, 64(DI)
+	VMULPS Z29, Z20, Z20
+	KORTESTW K1, K1
+	JCC F32_v3_c8_s6_masked
+	VMOVNTPS Z20, 128(DI)
+	JMP F32_v3_c8_s6_next
+F32_v3_c8_s6_masked:
+	VMOVUPS Z20, K1, 128(DI)
+F32_v3_c8_s6_next:
+	CMPQ R9, $7
+	JLE F32_v3_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z21, Z21
+	VMOVNTPS Z21, 0(DI)
+	VMULPS Z29, Z22, Z22
+	VMOVNTPS Z22, 64(DI)
+	VMULPS Z29, Z23, Z23
+	KORTESTW K1, K1
+	JCC F32_v3_c8_s7_masked
+	VMOVNTPS Z23, 128(DI)
+	JMP F32_v3_c8_s7_next
+F32_v3_c8_s7_masked:
+	VMOVUPS Z23, K1, 128(DI)
+F32_v3_c8_s7_next:
 F32_v3_c8_end:
 	DECQ count+104(FP)
 	JEQ F32_v3_c8_ret
@@ -1741,6 +2507,10 @@ F32_v3_c8_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v3_c8
 F32_v3_c8_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v3_c8_noFence
+	SFENCE
+F32_v3_c8_noFence:
 	VZEROUPPER
 	RET
 F32_v3_c4:
@@ -1792,6 +2562,8 @@ F32_v3_c4_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v3_c4_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v3_c4_beta
 	VMULPS Z29, Z0, Z0
@@ -1886,6 +2658,65 @@ F32_v3_c4_beta:
 	VMOVUPS.Z 128(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z11
 	VMOVUPS Z11, K1, 128(DI)
+	JMP F32_v3_c4_end
+F32_v3_c4_stream:
+	VMULPS Z29, Z0, Z0
+	VMOVNTPS Z0, 0(DI)
+	VMULPS Z29, Z1, Z1
+	VMOVNTPS Z1, 64(DI)
+	VMULPS Z29, Z2, Z2
+	KORTESTW K1, K1
+	JCC F32_v3_c4_s0_masked
+	VMOVNTPS Z2, 128(DI)
+	JMP F32_v3_c4_s0_next
+F32_v3_c4_s0_masked:
+	VMOVUPS Z2, K1, 128(DI)
+F32_v3_c4_s0_next:
+	CMPQ R9, $1
+	JLE F32_v3_c4_end
+	ADDQ R8, DI
+	VMULPS Z29, Z3, Z3
+	VMOVNTPS Z3, 0(DI)
+	VMULPS Z29, Z4, Z4
+	VMOVNTPS Z4, 64(DI)
+	VMULPS Z29, Z5, Z5
+	KORTESTW K1, K1
+	JCC F32_v3_c4_s1_masked
+	VMOVNTPS Z5, 128(DI)
+	JMP F32_v3_c4_s1_next
+F32_v3_c4_s1_masked:
+	VMOVUPS Z5, K1, 128(DI)
+F32_v3_c4_s1_next:
+	CMPQ R9, $2
+	JLE F32_v3_c4_end
+	ADDQ R8, DI
+	VMULPS Z29, Z6, Z6
+	VMOVNTPS Z6, 0(DI)
+	VMULPS Z29, Z7, Z7
+	VMOVNTPS Z7, 64(DI)
+	VMULPS Z29, Z8, Z8
+	KORTESTW K1, K1
+	JCC F32_v3_c4_s2_masked
+	VMOVNTPS Z8, 128(DI)
+	JMP F32_v3_c4_s2_next
+F32_v3_c4_s2_masked:
+	VMOVUPS Z8, K1, 128(DI)
+F32_v3_c4_s2_next:
+	CMPQ R9, $3
+	JLE F32_v3_c4_end
+	ADDQ R8, DI
+	VMULPS Z29, Z9, Z9
+	VMOVNTPS Z9, 0(DI)
+	VMULPS Z29, Z10, Z10
+	VMOVNTPS Z10, 64(DI)
+	VMULPS Z29, Z11, Z11
+	KORTESTW K1, K1
+	JCC F32_v3_c4_s3_masked
+	VMOVNTPS Z11, 128(DI)
+	JMP F32_v3_c4_s3_next
+F32_v3_c4_s3_masked:
+	VMOVUPS Z11, K1, 128(DI)
+F32_v3_c4_s3_next:
 F32_v3_c4_end:
 	DECQ count+104(FP)
 	JEQ F32_v3_c4_ret
@@ -1897,6 +2728,10 @@ F32_v3_c4_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v3_c4
 F32_v3_c4_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v3_c4_noFence
+	SFENCE
+F32_v3_c4_noFence:
 	VZEROUPPER
 	RET
 F32_v3_c2:
@@ -1932,6 +2767,8 @@ F32_v3_c2_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v3_c2_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v3_c2_beta
 	VMULPS Z29, Z0, Z0
@@ -1978,6 +2815,35 @@ F32_v3_c2_beta:
 	VMOVUPS.Z 128(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z5
 	VMOVUPS Z5, K1, 128(DI)
+	JMP F32_v3_c2_end
+F32_v3_c2_stream:
+	VMULPS Z29, Z0, Z0
+	VMOVNTPS Z0, 0(DI)
+	VMULPS Z29, Z1, Z1
+	VMOVNTPS Z1, 64(DI)
+	VMULPS Z29, Z2, Z2
+	KORTESTW K1, K1
+	JCC F32_v3_c2_s0_masked
+	VMOVNTPS Z2, 128(DI)
+	JMP F32_v3_c2_s0_next
+F32_v3_c2_s0_masked:
+	VMOVUPS Z2, K1, 128(DI)
+F32_v3_c2_s0_next:
+	CMPQ R9, $1
+	JLE F32_v3_c2_end
+	ADDQ R8, DI
+	VMULPS Z29, Z3, Z3
+	VMOVNTPS Z3, 0(DI)
+	VMULPS Z29, Z4, Z4
+	VMOVNTPS Z4, 64(DI)
+	VMULPS Z29, Z5, Z5
+	KORTESTW K1, K1
+	JCC F32_v3_c2_s1_masked
+	VMOVNTPS Z5, 128(DI)
+	JMP F32_v3_c2_s1_next
+F32_v3_c2_s1_masked:
+	VMOVUPS Z5, K1, 128(DI)
+F32_v3_c2_s1_next:
 F32_v3_c2_end:
 	DECQ count+104(FP)
 	JEQ F32_v3_c2_ret
@@ -1989,6 +2855,10 @@ F32_v3_c2_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v3_c2
 F32_v3_c2_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v3_c2_noFence
+	SFENCE
+F32_v3_c2_noFence:
 	VZEROUPPER
 	RET
 F32_v3_c1:
@@ -2016,6 +2886,8 @@ F32_v3_c1_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v3_c1_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v3_c1_beta
 	VMULPS Z29, Z0, Z0
@@ -2038,6 +2910,20 @@ F32_v3_c1_beta:
 	VMOVUPS.Z 128(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z2
 	VMOVUPS Z2, K1, 128(DI)
+	JMP F32_v3_c1_end
+F32_v3_c1_stream:
+	VMULPS Z29, Z0, Z0
+	VMOVNTPS Z0, 0(DI)
+	VMULPS Z29, Z1, Z1
+	VMOVNTPS Z1, 64(DI)
+	VMULPS Z29, Z2, Z2
+	KORTESTW K1, K1
+	JCC F32_v3_c1_s0_masked
+	VMOVNTPS Z2, 128(DI)
+	JMP F32_v3_c1_s0_next
+F32_v3_c1_s0_masked:
+	VMOVUPS Z2, K1, 128(DI)
+F32_v3_c1_s0_next:
 F32_v3_c1_end:
 	DECQ count+104(FP)
 	JEQ F32_v3_c1_ret
@@ -2049,6 +2935,10 @@ F32_v3_c1_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v3_c1
 F32_v3_c1_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v3_c1_noFence
+	SFENCE
+F32_v3_c1_noFence:
 	VZEROUPPER
 	RET
 F32_v2:
@@ -2122,6 +3012,8 @@ F32_v2_c8_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v2_c8_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v2_c8_beta
 	VMULPS Z29, Z0, Z0
@@ -2264,6 +3156,109 @@ F32_v2_c8_beta:
 	VMOVUPS.Z 64(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z15
 	VMOVUPS Z15, K1, 64(DI)
+	JMP F32_v2_c8_end
+F32_v2_c8_stream:
+	VMULPS Z29, Z0, Z0
+	VMOVNTPS Z0, 0(DI)
+	VMULPS Z29, Z1, Z1
+	KORTESTW K1, K1
+	JCC F32_v2_c8_s0_masked
+	VMOVNTPS Z1, 64(DI)
+	JMP F32_v2_c8_s0_next
+F32_v2_c8_s0_masked:
+	VMOVUPS Z1, K1, 64(DI)
+F32_v2_c8_s0_next:
+	CMPQ R9, $1
+	JLE F32_v2_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z2, Z2
+	VMOVNTPS Z2, 0(DI)
+	VMULPS Z29, Z3, Z3
+	KORTESTW K1, K1
+	JCC F32_v2_c8_s1_masked
+	VMOVNTPS Z3, 64(DI)
+	JMP F32_v2_c8_s1_next
+F32_v2_c8_s1_masked:
+	VMOVUPS Z3, K1, 64(DI)
+F32_v2_c8_s1_next:
+	CMPQ R9, $2
+	JLE F32_v2_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z4, Z4
+	VMOVNTPS Z4, 0(DI)
+	VMULPS Z29, Z5, Z5
+	KORTESTW K1, K1
+	JCC F32_v2_c8_s2_masked
+	VMOVNTPS Z5, 64(DI)
+	JMP F32_v2_c8_s2_next
+F32_v2_c8_s2_masked:
+	VMOVUPS Z5, K1, 64(DI)
+F32_v2_c8_s2_next:
+	CMPQ R9, $3
+	JLE F32_v2_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z6, Z6
+	VMOVNTPS Z6, 0(DI)
+	VMULPS Z29, Z7, Z7
+	KORTESTW K1, K1
+	JCC F32_v2_c8_s3_masked
+	VMOVNTPS Z7, 64(DI)
+	JMP F32_v2_c8_s3_next
+F32_v2_c8_s3_masked:
+	VMOVUPS Z7, K1, 64(DI)
+F32_v2_c8_s3_next:
+	CMPQ R9, $4
+	JLE F32_v2_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z8, Z8
+	VMOVNTPS Z8, 0(DI)
+	VMULPS Z29, Z9, Z9
+	KORTESTW K1, K1
+	JCC F32_v2_c8_s4_masked
+	VMOVNTPS Z9, 64(DI)
+	JMP F32_v2_c8_s4_next
+F32_v2_c8_s4_masked:
+	VMOVUPS Z9, K1, 64(DI)
+F32_v2_c8_s4_next:
+	CMPQ R9, $5
+	JLE F32_v2_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z10, Z10
+	VMOVNTPS Z10, 0(DI)
+	VMULPS Z29, Z11, Z11
+	KORTESTW K1, K1
+	JCC F32_v2_c8_s5_masked
+	VMOVNTPS Z11, 64(DI)
+	JMP F32_v2_c8_s5_next
+F32_v2_c8_s5_masked:
+	VMOVUPS Z11, K1, 64(DI)
+F32_v2_c8_s5_next:
+	CMPQ R9, $6
+	JLE F32_v2_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z12, Z12
+	VMOVNTPS Z12, 0(DI)
+	VMULPS Z29, Z13, Z13
+	KORTESTW K1, K1
+	JCC F32_v2_c8_s6_masked
+	VMOVNTPS Z13, 64(DI)
+	JMP F32_v2_c8_s6_next
+F32_v2_c8_s6_masked:
+	VMOVUPS Z13, K1, 64(DI)
+F32_v2_c8_s6_next:
+	CMPQ R9, $7
+	JLE F32_v2_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z14, Z14
+	VMOVNTPS Z14, 0(DI)
+	VMULPS Z29, Z15, Z15
+	KORTESTW K1, K1
+	JCC F32_v2_c8_s7_masked
+	VMOVNTPS Z15, 64(DI)
+	JMP F32_v2_c8_s7_next
+F32_v2_c8_s7_masked:
+	VMOVUPS Z15, K1, 64(DI)
+F32_v2_c8_s7_next:
 F32_v2_c8_end:
 	DECQ count+104(FP)
 	JEQ F32_v2_c8_ret
@@ -2275,6 +3270,10 @@ F32_v2_c8_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v2_c8
 F32_v2_c8_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v2_c8_noFence
+	SFENCE
+F32_v2_c8_noFence:
 	VZEROUPPER
 	RET
 F32_v2_c4:
@@ -2317,6 +3316,8 @@ F32_v2_c4_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v2_c4_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v2_c4_beta
 	VMULPS Z29, Z0, Z0
@@ -2387,6 +3388,57 @@ F32_v2_c4_beta:
 	VMOVUPS.Z 64(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z7
 	VMOVUPS Z7, K1, 64(DI)
+	JMP F32_v2_c4_end
+F32_v2_c4_stream:
+	VMULPS Z29, Z0, Z0
+	VMOVNTPS Z0, 0(DI)
+	VMULPS Z29, Z1, Z1
+	KORTESTW K1, K1
+	JCC F32_v2_c4_s0_masked
+	VMOVNTPS Z1, 64(DI)
+	JMP F32_v2_c4_s0_next
+F32_v2_c4_s0_masked:
+	VMOVUPS Z1, K1, 64(DI)
+F32_v2_c4_s0_next:
+	CMPQ R9, $1
+	JLE F32_v2_c4_end
+	ADDQ R8, DI
+	VMULPS Z29, Z2, Z2
+	VMOVNTPS Z2, 0(DI)
+	VMULPS Z29, Z3, Z3
+	KORTESTW K1, K1
+	JCC F32_v2_c4_s1_masked
+	VMOVNTPS Z3, 64(DI)
+	JMP F32_v2_c4_s1_next
+F32_v2_c4_s1_masked:
+	VMOVUPS Z3, K1, 64(DI)
+F32_v2_c4_s1_next:
+	CMPQ R9, $2
+	JLE F32_v2_c4_end
+	ADDQ R8, DI
+	VMULPS Z29, Z4, Z4
+	VMOVNTPS Z4, 0(DI)
+	VMULPS Z29, Z5, Z5
+	KORTESTW K1, K1
+	JCC F32_v2_c4_s2_masked
+	VMOVNTPS Z5, 64(DI)
+	JMP F32_v2_c4_s2_next
+F32_v2_c4_s2_masked:
+	VMOVUPS Z5, K1, 64(DI)
+F32_v2_c4_s2_next:
+	CMPQ R9, $3
+	JLE F32_v2_c4_end
+	ADDQ R8, DI
+	VMULPS Z29, Z6, Z6
+	VMOVNTPS Z6, 0(DI)
+	VMULPS Z29, Z7, Z7
+	KORTESTW K1, K1
+	JCC F32_v2_c4_s3_masked
+	VMOVNTPS Z7, 64(DI)
+	JMP F32_v2_c4_s3_next
+F32_v2_c4_s3_masked:
+	VMOVUPS Z7, K1, 64(DI)
+F32_v2_c4_s3_next:
 F32_v2_c4_end:
 	DECQ count+104(FP)
 	JEQ F32_v2_c4_ret
@@ -2398,6 +3450,10 @@ F32_v2_c4_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v2_c4
 F32_v2_c4_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v2_c4_noFence
+	SFENCE
+F32_v2_c4_noFence:
 	VZEROUPPER
 	RET
 F32_v2_c2:
@@ -2428,6 +3484,8 @@ F32_v2_c2_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v2_c2_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v2_c2_beta
 	VMULPS Z29, Z0, Z0
@@ -2462,6 +3520,31 @@ F32_v2_c2_beta:
 	VMOVUPS.Z 64(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z3
 	VMOVUPS Z3, K1, 64(DI)
+	JMP F32_v2_c2_end
+F32_v2_c2_stream:
+	VMULPS Z29, Z0, Z0
+	VMOVNTPS Z0, 0(DI)
+	VMULPS Z29, Z1, Z1
+	KORTESTW K1, K1
+	JCC F32_v2_c2_s0_masked
+	VMOVNTPS Z1, 64(DI)
+	JMP F32_v2_c2_s0_next
+F32_v2_c2_s0_masked:
+	VMOVUPS Z1, K1, 64(DI)
+F32_v2_c2_s0_next:
+	CMPQ R9, $1
+	JLE F32_v2_c2_end
+	ADDQ R8, DI
+	VMULPS Z29, Z2, Z2
+	VMOVNTPS Z2, 0(DI)
+	VMULPS Z29, Z3, Z3
+	KORTESTW K1, K1
+	JCC F32_v2_c2_s1_masked
+	VMOVNTPS Z3, 64(DI)
+	JMP F32_v2_c2_s1_next
+F32_v2_c2_s1_masked:
+	VMOVUPS Z3, K1, 64(DI)
+F32_v2_c2_s1_next:
 F32_v2_c2_end:
 	DECQ count+104(FP)
 	JEQ F32_v2_c2_ret
@@ -2473,6 +3556,10 @@ F32_v2_c2_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v2_c2
 F32_v2_c2_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v2_c2_noFence
+	SFENCE
+F32_v2_c2_noFence:
 	VZEROUPPER
 	RET
 F32_v2_c1:
@@ -2497,6 +3584,8 @@ F32_v2_c1_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v2_c1_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v2_c1_beta
 	VMULPS Z29, Z0, Z0
@@ -2513,6 +3602,18 @@ F32_v2_c1_beta:
 	VMOVUPS.Z 64(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z1
 	VMOVUPS Z1, K1, 64(DI)
+	JMP F32_v2_c1_end
+F32_v2_c1_stream:
+	VMULPS Z29, Z0, Z0
+	VMOVNTPS Z0, 0(DI)
+	VMULPS Z29, Z1, Z1
+	KORTESTW K1, K1
+	JCC F32_v2_c1_s0_masked
+	VMOVNTPS Z1, 64(DI)
+	JMP F32_v2_c1_s0_next
+F32_v2_c1_s0_masked:
+	VMOVUPS Z1, K1, 64(DI)
+F32_v2_c1_s0_next:
 F32_v2_c1_end:
 	DECQ count+104(FP)
 	JEQ F32_v2_c1_ret
@@ -2524,6 +3625,10 @@ F32_v2_c1_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v2_c1
 F32_v2_c1_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v2_c1_noFence
+	SFENCE
+F32_v2_c1_noFence:
 	VZEROUPPER
 	RET
 F32_v1:
@@ -2580,6 +3685,8 @@ F32_v1_c8_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v1_c8_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v1_c8_beta
 	VMULPS Z29, Z0, Z0
@@ -2674,6 +3781,93 @@ F32_v1_c8_beta:
 	VMOVUPS.Z 0(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z7
 	VMOVUPS Z7, K1, 0(DI)
+	JMP F32_v1_c8_end
+F32_v1_c8_stream:
+	VMULPS Z29, Z0, Z0
+	KORTESTW K1, K1
+	JCC F32_v1_c8_s0_masked
+	VMOVNTPS Z0, 0(DI)
+	JMP F32_v1_c8_s0_next
+F32_v1_c8_s0_masked:
+	VMOVUPS Z0, K1, 0(DI)
+F32_v1_c8_s0_next:
+	CMPQ R9, $1
+	JLE F32_v1_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z1, Z1
+	KORTESTW K1, K1
+	JCC F32_v1_c8_s1_masked
+	VMOVNTPS Z1, 0(DI)
+	JMP F32_v1_c8_s1_next
+F32_v1_c8_s1_masked:
+	VMOVUPS Z1, K1, 0(DI)
+F32_v1_c8_s1_next:
+	CMPQ R9, $2
+	JLE F32_v1_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z2, Z2
+	KORTESTW K1, K1
+	JCC F32_v1_c8_s2_masked
+	VMOVNTPS Z2, 0(DI)
+	JMP F32_v1_c8_s2_next
+F32_v1_c8_s2_masked:
+	VMOVUPS Z2, K1, 0(DI)
+F32_v1_c8_s2_next:
+	CMPQ R9, $3
+	JLE F32_v1_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z3, Z3
+	KORTESTW K1, K1
+	JCC F32_v1_c8_s3_masked
+	VMOVNTPS Z3, 0(DI)
+	JMP F32_v1_c8_s3_next
+F32_v1_c8_s3_masked:
+	VMOVUPS Z3, K1, 0(DI)
+F32_v1_c8_s3_next:
+	CMPQ R9, $4
+	JLE F32_v1_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z4, Z4
+	KORTESTW K1, K1
+	JCC F32_v1_c8_s4_masked
+	VMOVNTPS Z4, 0(DI)
+	JMP F32_v1_c8_s4_next
+F32_v1_c8_s4_masked:
+	VMOVUPS Z4, K1, 0(DI)
+F32_v1_c8_s4_next:
+	CMPQ R9, $5
+	JLE F32_v1_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z5, Z5
+	KORTESTW K1, K1
+	JCC F32_v1_c8_s5_masked
+	VMOVNTPS Z5, 0(DI)
+	JMP F32_v1_c8_s5_next
+F32_v1_c8_s5_masked:
+	VMOVUPS Z5, K1, 0(DI)
+F32_v1_c8_s5_next:
+	CMPQ R9, $6
+	JLE F32_v1_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z6, Z6
+	KORTESTW K1, K1
+	JCC F32_v1_c8_s6_masked
+	VMOVNTPS Z6, 0(DI)
+	JMP F32_v1_c8_s6_next
+F32_v1_c8_s6_masked:
+	VMOVUPS Z6, K1, 0(DI)
+F32_v1_c8_s6_next:
+	CMPQ R9, $7
+	JLE F32_v1_c8_end
+	ADDQ R8, DI
+	VMULPS Z29, Z7, Z7
+	KORTESTW K1, K1
+	JCC F32_v1_c8_s7_masked
+	VMOVNTPS Z7, 0(DI)
+	JMP F32_v1_c8_s7_next
+F32_v1_c8_s7_masked:
+	VMOVUPS Z7, K1, 0(DI)
+F32_v1_c8_s7_next:
 F32_v1_c8_end:
 	DECQ count+104(FP)
 	JEQ F32_v1_c8_ret
@@ -2685,6 +3879,10 @@ F32_v1_c8_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v1_c8
 F32_v1_c8_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v1_c8_noFence
+	SFENCE
+F32_v1_c8_noFence:
 	VZEROUPPER
 	RET
 F32_v1_c4:
@@ -2718,6 +3916,8 @@ F32_v1_c4_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v1_c4_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v1_c4_beta
 	VMULPS Z29, Z0, Z0
@@ -2764,6 +3964,49 @@ F32_v1_c4_beta:
 	VMOVUPS.Z 0(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z3
 	VMOVUPS Z3, K1, 0(DI)
+	JMP F32_v1_c4_end
+F32_v1_c4_stream:
+	VMULPS Z29, Z0, Z0
+	KORTESTW K1, K1
+	JCC F32_v1_c4_s0_masked
+	VMOVNTPS Z0, 0(DI)
+	JMP F32_v1_c4_s0_next
+F32_v1_c4_s0_masked:
+	VMOVUPS Z0, K1, 0(DI)
+F32_v1_c4_s0_next:
+	CMPQ R9, $1
+	JLE F32_v1_c4_end
+	ADDQ R8, DI
+	VMULPS Z29, Z1, Z1
+	KORTESTW K1, K1
+	JCC F32_v1_c4_s1_masked
+	VMOVNTPS Z1, 0(DI)
+	JMP F32_v1_c4_s1_next
+F32_v1_c4_s1_masked:
+	VMOVUPS Z1, K1, 0(DI)
+F32_v1_c4_s1_next:
+	CMPQ R9, $2
+	JLE F32_v1_c4_end
+	ADDQ R8, DI
+	VMULPS Z29, Z2, Z2
+	KORTESTW K1, K1
+	JCC F32_v1_c4_s2_masked
+	VMOVNTPS Z2, 0(DI)
+	JMP F32_v1_c4_s2_next
+F32_v1_c4_s2_masked:
+	VMOVUPS Z2, K1, 0(DI)
+F32_v1_c4_s2_next:
+	CMPQ R9, $3
+	JLE F32_v1_c4_end
+	ADDQ R8, DI
+	VMULPS Z29, Z3, Z3
+	KORTESTW K1, K1
+	JCC F32_v1_c4_s3_masked
+	VMOVNTPS Z3, 0(DI)
+	JMP F32_v1_c4_s3_next
+F32_v1_c4_s3_masked:
+	VMOVUPS Z3, K1, 0(DI)
+F32_v1_c4_s3_next:
 F32_v1_c4_end:
 	DECQ count+104(FP)
 	JEQ F32_v1_c4_ret
@@ -2775,6 +4018,10 @@ F32_v1_c4_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v1_c4
 F32_v1_c4_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v1_c4_noFence
+	SFENCE
+F32_v1_c4_noFence:
 	VZEROUPPER
 	RET
 F32_v1_c2:
@@ -2800,6 +4047,8 @@ F32_v1_c2_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v1_c2_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v1_c2_beta
 	VMULPS Z29, Z0, Z0
@@ -2822,6 +4071,27 @@ F32_v1_c2_beta:
 	VMOVUPS.Z 0(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z1
 	VMOVUPS Z1, K1, 0(DI)
+	JMP F32_v1_c2_end
+F32_v1_c2_stream:
+	VMULPS Z29, Z0, Z0
+	KORTESTW K1, K1
+	JCC F32_v1_c2_s0_masked
+	VMOVNTPS Z0, 0(DI)
+	JMP F32_v1_c2_s0_next
+F32_v1_c2_s0_masked:
+	VMOVUPS Z0, K1, 0(DI)
+F32_v1_c2_s0_next:
+	CMPQ R9, $1
+	JLE F32_v1_c2_end
+	ADDQ R8, DI
+	VMULPS Z29, Z1, Z1
+	KORTESTW K1, K1
+	JCC F32_v1_c2_s1_masked
+	VMOVNTPS Z1, 0(DI)
+	JMP F32_v1_c2_s1_next
+F32_v1_c2_s1_masked:
+	VMOVUPS Z1, K1, 0(DI)
+F32_v1_c2_s1_next:
 F32_v1_c2_end:
 	DECQ count+104(FP)
 	JEQ F32_v1_c2_ret
@@ -2833,6 +4103,10 @@ F32_v1_c2_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v1_c2
 F32_v1_c2_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v1_c2_noFence
+	SFENCE
+F32_v1_c2_noFence:
 	VZEROUPPER
 	RET
 F32_v1_c1:
@@ -2854,6 +4128,8 @@ F32_v1_c1_loop:
 	MOVQ c+48(FP), DI
 	MOVQ ldc+56(FP), R8
 	MOVQ ncols+80(FP), R9
+	CMPQ hasBeta+96(FP), $2
+	JEQ F32_v1_c1_stream
 	CMPQ hasBeta+96(FP), $0
 	JNE F32_v1_c1_beta
 	VMULPS Z29, Z0, Z0
@@ -2864,6 +4140,16 @@ F32_v1_c1_beta:
 	VMOVUPS.Z 0(DI), K1, Z31
 	VFMADD231PS Z31, Z30, Z0
 	VMOVUPS Z0, K1, 0(DI)
+	JMP F32_v1_c1_end
+F32_v1_c1_stream:
+	VMULPS Z29, Z0, Z0
+	KORTESTW K1, K1
+	JCC F32_v1_c1_s0_masked
+	VMOVNTPS Z0, 0(DI)
+	JMP F32_v1_c1_s0_next
+F32_v1_c1_s0_masked:
+	VMOVUPS Z0, K1, 0(DI)
+F32_v1_c1_s0_next:
 F32_v1_c1_end:
 	DECQ count+104(FP)
 	JEQ F32_v1_c1_ret
@@ -2875,6 +4161,10 @@ F32_v1_c1_end:
 	ADDQ R8, c+48(FP)
 	JMP F32_v1_c1
 F32_v1_c1_ret:
+	CMPQ hasBeta+96(FP), $2
+	JNE F32_v1_c1_noFence
+	SFENCE
+F32_v1_c1_noFence:
 	VZEROUPPER
 	RET
 

@@ -13,6 +13,14 @@ func Tile[T batchlas.Float](k int, a []T, lda int, b []T, bsl int, boff *[Cols]i
 	TileGo(k, a, lda, b, bsl, boff, c, ldc, rows, ncols, ab, hasBeta, count, sa, sb, sc)
 }
 
+// TileStream is Tile without beta: streaming stores need the assembly.
+func TileStream[T batchlas.Float](k int, a []T, lda int, b []T, bsl int, boff *[Cols]int, c []T, ldc, rows, ncols int, ab *[2]T, count, sa, sb, sc int) {
+	TileGo(k, a, lda, b, bsl, boff, c, ldc, rows, ncols, ab, false, count, sa, sb, sc)
+}
+
+// StreamAligned is false: without the assembly nothing streams.
+func StreamAligned[T batchlas.Float]([]T, int, int) bool { return false }
+
 // Prefetch is a cache hint; without the amd64 assembly it does nothing.
 func Prefetch[T batchlas.Float]([]T, int, int, int, int) {}
 

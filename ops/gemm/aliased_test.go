@@ -82,3 +82,54 @@ func TestSIMDSizesFollowTheDevice(t *testing.T) {
 		require.Equal(t, c.group, simdGroupBytes(&p), "group bytes for L2 %d", c.l2)
 	}
 }
+
+// TestStreamedC: on a device whose last-level cache is smaller than C, a
+// batch with beta 0 and one k slice writes C with streaming stores
+// (streams); the result is the same bits as the usual stores (a device
+// with a large L3), agrees with gonum, and a beta != 0 call or a deep k
+// never streams.
+func TestStreamedC(t *testing.T) {
+	testStreamedC[float64](t)
+	testStreamedC[float32](t)
+}
+
+func testStreamedC[T batchlas.Float](t *testing.T) {
+	small := *batchlas.Host()
+	small.L3 = 64 << 10
+	big := small
+	big.L3 = 1 << 40
+	for _, sl := range []struct {
+		s shape
+		l layout
+	}{
+		{shape{batchlas.NoTrans, batchlas.NoTrans, 32, 32, 32, 40}, layout{}},
+		// Columns of 16 (64-byte aligned), 9 rows: a masked last vector.
+		{shape{batchlas.Trans, batchlas.NoTrans, 9, 8, 17, 300}, layout{padLD: 7}},
+		{shape{batchlas.NoTrans, batchlas.Trans, 48, 9, 20, 60}, layout{}},
+	} {
+		s := sl.s
+		name := fmt.Sprintf("%T m=%d n=%d k=%d", T(0), s.m, s.n, s.k)
+		r := testmat.Rand(uint64(s.m))
+		a, b, c0 := operands[T](r, s, sl.l)
+		p, err := newProblem(s.ta, s.tb, a, b, c0)
+		require.NoError(t, err)
+		require.True(t, streams(&p, &small), "%s: streams with a 64 KiB L3", name)
+		require.False(t, streams(&p, &big), "%s: streams with a 1 TiB L3", name)
+		p.beta = 1
+		require.False(t, streams(&p, &small), "%s: streams with beta 1", name)
+		var cs []batchlas.Batch[T]
+		for _, d := range []*sel.Device{&small, &big} {
+			ctx := batchlas.WithDevice(pinned(familySIMD.With()), d)
+			c := testmat.Clone(c0)
+			want, bound := oracle(s.ta, s.tb, T(1.5), a, b, T(0), c)
+			require.NoError(t, Gemm(ctx, s.ta, s.tb, 1.5, a, b, 0, c, nil))
+			checkAgainst(t, name, c, want, bound)
+			cs = append(cs, c)
+		}
+		for i := range cs[0].Data {
+			if cs[0].Data[i] != cs[1].Data[i] {
+				t.Fatalf("%s: C differs at %d between streamed and usual stores", name, i)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/cache"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/simd"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -24,6 +25,10 @@ type problem[T batchlas.Float] struct {
 	// columns would fall into too few of their sets. Zero (no geometry:
 	// no copies, the default sizes) until Gemm sets them.
 	l1, l2 cache.Level
+	// stream: simd's groups write C with streaming stores (simd.TileStream):
+	// beta 0, one k slice, and a C bigger than the device's last-level
+	// cache, so C would leave the caches before anyone reads it anyway.
+	stream bool
 }
 
 // Gemm computes C_i = alpha*op(A_i)*op(B_i) + beta*C_i for every matrix i of
@@ -72,6 +77,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 	}
 	dev := batchlas.DeviceFrom(ctx)
 	p.l1, p.l2 = cache.L1D(dev), cache.L2(dev)
+	p.stream = streams(p, dev)
 	key := p.key()
 	err = Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, ch sel.Choice) error {
 		if !canRun(ch, key, dev) {
@@ -245,3 +251,23 @@ func elemSize[T batchlas.Float]() int {
 // span is the number of elements one matrix of x occupies, from its first
 // element to its last (x is not empty).
 func span[T batchlas.Float](x batchlas.Batch[T]) int { return (x.Cols-1)*x.LD + x.Rows }
+
+// streamDefaultL3 stands in for a device that does not report its L3.
+const streamDefaultL3 = 32 << 20
+
+// streams reports whether simd's groups should stream C to memory
+// (problem.stream): a C that is written, not read (beta 0, one k slice),
+// 64-byte aligned, and bigger than the last-level cache of device d. gemm
+// n = 32 batch = 8192 float64 writes 64 MiB of C, and each line stored
+// the usual way is first read from memory.
+func streams[T batchlas.Float](p *problem[T], d *sel.Device) bool {
+	if p.beta != 0 || p.k > simdSliceDepth || p.c.Count < 2 {
+		return false
+	}
+	l3 := streamDefaultL3
+	if d != nil && d.L3 > 0 {
+		l3 = d.L3
+	}
+	bytes := float64(p.c.Stride) * float64(p.c.Count) * float64(elemSize[T]())
+	return bytes > float64(l3) && simd.StreamAligned(p.c.Data, p.c.LD, p.c.Stride)
+}

@@ -279,6 +279,10 @@ func simdGroups[T batchlas.Float](p *problem[T], a []T, lda, sa, lo, hi int) {
 				bj = bj[l0*bsl:]
 				for i0 := 0; i0 < m; i0 += tileRows {
 					rows := min(tileRows, m-i0)
+					if p.stream {
+						simd.TileStream(kb, ag[l0*lda+i0:], lda, bj, bsl, &boff, c[j0*ldc+i0:], ldc, rows, nc, &ab, count, sa, sb, sc)
+						continue
+					}
 					simd.Tile(kb, ag[l0*lda+i0:], lda, bj, bsl, &boff, c[j0*ldc+i0:], ldc, rows, nc, &ab, hasBeta, count, sa, sb, sc)
 				}
 			}

@@ -33,8 +33,12 @@
 //     rows by 8 columns) straight on the operands, no packing; a
 //     transposed A is copied a row block at a time, and a tile position
 //     runs over a group of matrices in one call of the assembly, so small
-//     matrices pay no per-matrix Go code. AVX-512 on x86-64-v4, a Go tile
-//     of the same shape elsewhere;
+//     matrices pay no per-matrix Go code. An A whose columns would share
+//     a few cache sets (a leading dimension that is a multiple of 4 KiB,
+//     as views of a larger array have) is copied to a tight buffer first,
+//     and a batch whose C is bigger than the last-level cache writes C with
+//     streaming stores; neither changes a bit of the result. AVX-512 on
+//     x86-64-v4, a Go tile of the same shape elsewhere;
 //   - packed:kc=K: contiguous panels and a register-blocked micro-kernel,
 //     for larger matrices. kc (128 or 256) is the depth of each slice of
 //     the sum over k; the rows of op(A) packed per block (mc) change

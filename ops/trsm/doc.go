@@ -14,7 +14,11 @@
 //   - vector: substitution per matrix on whole vectors (package subst:
 //     AVX-512 on x86-64-v4, a Go twin with the same bits elsewhere), along
 //     the triangle for side Left and along B's rows for side Right, the
-//     next matrix prefetched while one is solved;
+//     next matrix prefetched while one is solved; for side Left a
+//     triangle whose columns would share a few cache sets (a leading
+//     dimension that is a multiple of 4 KiB) is first copied to a padded
+//     buffer in the workspace, so its BufferSize depends on A's leading
+//     dimension;
 //   - simd: each matrix by blocks of 16 on one worker, B scaled by alpha
 //     first: the diagonal blocks by substitution, every product between
 //     blocks on package simd's vector tile (AVX-512 on x86-64-v4);

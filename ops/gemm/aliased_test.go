@@ -136,3 +136,12 @@ func testStreamedC[T batchlas.Float](t *testing.T) {
 		}
 	}
 }
+
+// TestSwappedGroupFollowsL1: swapped's groups take two thirds of the
+// device's L1D (32 KiB where it reports none).
+func TestSwappedGroupFollowsL1(t *testing.T) {
+	for _, c := range []struct{ l1, want int }{{48 << 10, 32 << 10}, {32 << 10, 21845}, {0, 32 << 10}} {
+		p := problem[float32]{l1: cache.Level{Size: c.l1, Ways: 8}}
+		require.Equal(t, c.want, swappedGroupBytes(&p), "L1D %d", c.l1)
+	}
+}

@@ -68,8 +68,14 @@ func swappedElems[T batchlas.Float](p *problem[T]) (per, shared int) {
 // (float32 m=4 n=k=32: 242 against 217 us per 1024 matrices on one core);
 // these were faster (205). Counting only the copies let a group's B read
 // in place outgrow L1 (float32 N T m=4 n=k=64: 2.7 to 3.0 ms against 1.95
-// with one matrix per pass).
-const swappedGroupBytes = 32 << 10
+// with one matrix per pass). Two thirds of the device's L1D (32 KiB where
+// it reports none, the size measured on Zen 5's 48 KiB).
+func swappedGroupBytes[T batchlas.Float](p *problem[T]) int {
+	if p.l1.Size <= 0 {
+		return 32 << 10
+	}
+	return p.l1.Size * 2 / 3
+}
 
 // swappedGroup is the number of matrices a group of swappedRange holds
 // with a buffer of size elements, given swappedElems' per and shared: at
@@ -83,7 +89,7 @@ func swappedGroup[T batchlas.Float](p *problem[T], per, shared, size int) int {
 	if p.b.Stride == 0 {
 		inL1 = p.n * p.m
 	}
-	return max(1, min(simdGroupSize(p), (size-shared)/per, swappedGroupBytes/(elemSize[T]()*inL1)))
+	return max(1, min(simdGroupSize(p), (size-shared)/per, swappedGroupBytes(p)/(elemSize[T]()*inL1)))
 }
 
 // swappedRange multiplies matrices lo .. hi-1 of p with buf as scratch

@@ -10,6 +10,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/testmat"
+	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // tiledCall factors a with tiles of order nb, with exactly the workspace
@@ -140,6 +141,19 @@ func TestTiledInfo(t *testing.T) {
 					require.Equal(t, -1, testmat.SameMatrices(a, ref, 1, 2), "p=%d: the SPD matrix beside it", p)
 				}
 			}
+		}
+	}
+}
+
+// TestTiledRowBlockFollowsL2: the rows of one update product scale with
+// the device's L2 from the 192 measured on a 1 MiB L2, in whole tiles of
+// 24, within [48, 768]; a device without an L2 gets the common default's.
+func TestTiledRowBlockFollowsL2(t *testing.T) {
+	for _, c := range []struct{ l2, want int }{
+		{1 << 20, 192}, {2 << 20, 384}, {512 << 10, 96}, {0, 96}, {64 << 10, 48}, {32 << 20, 768},
+	} {
+		if got := tiledRowBlock(&sel.Device{L2: c.l2}); got != c.want {
+			t.Errorf("L2 %d: %d rows, want %d", c.l2, got, c.want)
 		}
 	}
 }

@@ -151,11 +151,7 @@ func variant(p func(string, ...any), d dtype, nvec, cols int) {
 			p("%s_beta:", l)
 		}
 		for c := 0; c < cols; c++ {
-			if c > 0 {
-				p("\tCMPQ R9, $%d", c)
-				p("\tJLE %s_end", l)
-				p("\tADDQ R8, DI")
-			}
+			nextColumn(p, l, c)
 			for v := 0; v < nvec; v++ {
 				r := acc(c, v, nvec)
 				last := v == nvec-1
@@ -183,11 +179,7 @@ func variant(p func(string, ...any), d dtype, nvec, cols int) {
 	// usual.
 	p("%s_stream:", l)
 	for c := 0; c < cols; c++ {
-		if c > 0 {
-			p("\tCMPQ R9, $%d", c)
-			p("\tJLE %s_end", l)
-			p("\tADDQ R8, DI")
-		}
+		nextColumn(p, l, c)
 		for v := 0; v < nvec; v++ {
 			r := acc(c, v, nvec)
 			p("\tVMUL%s Z29, %s, %s", d.sfx, r, r)
@@ -225,6 +217,17 @@ func variant(p func(string, ...any), d dtype, nvec, cols int) {
 	p("%s_noFence:", l)
 	p("\tVZEROUPPER")
 	p("\tRET")
+}
+
+// nextColumn moves a store of variant l to column c of C (DI += ldc),
+// or ends it when the tile stores fewer than c+1 columns (R9 = ncols).
+func nextColumn(p func(string, ...any), l string, c int) {
+	if c == 0 {
+		return
+	}
+	p("\tCMPQ R9, $%d", c)
+	p("\tJLE %s_end", l)
+	p("\tADDQ R8, DI")
 }
 
 // prefetch writes the cache hints of Prefetch: for each of ncols columns

@@ -13,6 +13,7 @@ const (
 	runTinyPairs                     // tiny above unrollMax, two matrices in lockstep
 	runLowerInPlace                  // perMatrix, Lower: factor each matrix where it lies
 	runUpperCopied                   // perMatrix, Upper: through a transposed copy
+	runLowerCopied                   // perMatrix, Lower: through a copy (copiesLower)
 	runVendor
 	runBlockedDiag     // blocked's batch-wide path: the step's diagonal blocks
 	runBlockedTrailing // and the uplo triangles of its trailing diagonal blocks
@@ -42,7 +43,7 @@ type job[T batchlas.Float] struct {
 	rs, cs int         // tiny, unrolled: element (i, j) of the lower factor is at i*rs + j*cs
 	factor lowerFactor // perMatrix
 	panel  int         // perMatrix with factorLpanel
-	nn     int         // perMatrix, Upper: the per-worker scratch stride
+	nn     int         // perMatrix, copied: the per-worker scratch stride
 	k0, kb int         // blocked: the step's first column and its width
 	gld    int         // lanes: the group's leading dimension, in vectors
 }
@@ -68,12 +69,22 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 			info[i] = int32(j.lower(a.Data[i*stride:i*stride+(n-1)*ld+n], ld, n))
 		}
 	case runUpperCopied:
-		buf := j.ws[w*j.nn : w*j.nn+n*n]
+		ldb := scratchLD[T](n)
+		buf := j.ws[w*j.nn : w*j.nn+(n-1)*ldb+n]
 		for i := lo; i < hi; i++ {
 			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-			upperToLower(buf, m, ld, n)
-			info[i] = int32(j.lower(buf, n, n))
-			lowerToUpper(m, ld, buf, n)
+			upperToLower(buf, ldb, m, ld, n)
+			info[i] = int32(j.lower(buf, ldb, n))
+			lowerToUpper(m, ld, buf, ldb, n)
+		}
+	case runLowerCopied:
+		ldb := scratchLD[T](n)
+		buf := j.ws[w*j.nn : w*j.nn+(n-1)*ldb+n]
+		for i := lo; i < hi; i++ {
+			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
+			copyLower(buf, ldb, m, ld, n)
+			info[i] = int32(j.lower(buf, ldb, n))
+			copyLower(m, ld, buf, ldb, n)
 		}
 	case runVendor:
 		vendorRange(j.uplo, a, info, lo, hi)

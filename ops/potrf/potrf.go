@@ -211,8 +211,9 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 
 // bufferSize is the workspace kernel c needs for a on device d: lanes a
 // group of matrices per worker; the per-matrix kernels factor an Upper
-// matrix through a transposed copy, one n x n scratch per worker a call
-// with ctx may use (see perMatrix); tiled takes one such copy for all its
+// matrix through a transposed copy, and a Lower one whose columns conflict
+// in cache (copiesLower) through a copy, one scratch of order n per worker
+// a call with ctx may use (see perMatrix); tiled takes one such copy for all its
 // workers; everything else works in place (tiny on the stack) and needs
 // none. blocked needs the scratch only when it takes its per-matrix path;
 // on its batch-wide path it needs the largest workspace of its nested trsm
@@ -223,23 +224,23 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchl
 	case lanesFamily:
 		return parallel.Workers(ctx) * lanesSlot[T](a.Rows), nil
 	case tiledFamily:
-		return tiledScratch(uplo, a.Rows), nil
+		return tiledScratch[T](uplo, a.Rows), nil
 	case blockedFamily:
 		if blockedPath(a.Rows, a, d) == blockedByBatch {
 			return blockedNestedSize(ctx, uplo, a)
 		}
 	}
-	if uplo != batchlas.Upper {
+	n := a.Rows
+	if uplo != batchlas.Upper && !copiesLower[T](d, a.LD, n) {
 		return 0, nil
 	}
-	n := a.Rows
 	perWorker := 0
 	switch c.Family() {
 	case unblockedFamily, lpanelFamily:
-		perWorker = upperScratch(n)
+		perWorker = scratchSize[T](n)
 	case blockedFamily:
 		if blockedPath(n, a, d) == blockedByMatrix {
-			perWorker = upperScratch(n)
+			perWorker = scratchSize[T](n)
 		}
 	}
 	return parallel.Workers(ctx) * perWorker, nil

@@ -35,7 +35,7 @@ func tiledRowBlock(d *sel.Device) int {
 // tiledPotrf factors the matrices of a one after another, each spread
 // over the workers as a list of tasks on its tiles of order tiledNB (see
 // tiledLower). Upper goes through a transposed copy, as in perMatrix, in
-// the first upperScratch(n) elements of ws. This is the kernel for one big
+// the first scratchSize(n) elements of ws. This is the kernel for one big
 // matrix (a Gaussian process's covariance, say): the per-matrix kernels
 // use one worker per matrix, and blocked steps through the whole batch
 // with a nested call per block.
@@ -47,7 +47,7 @@ func tiledPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a bat
 // take small tiles to make many tasks of small matrices).
 func tiledPotrfNB[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32, nb int) error {
 	n, ld, stride := a.Rows, a.LD, a.Stride
-	if need := tiledScratch(uplo, n); len(ws) < need {
+	if need := tiledScratch[T](uplo, n); len(ws) < need {
 		ws = make([]T, need)
 	}
 	st := getTileState((n + nb - 1) / nb)
@@ -64,12 +64,13 @@ func tiledPotrfNB[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 		}
 		m, mld := a.Data[i*stride:i*stride+(n-1)*ld+n], ld
 		if uplo == batchlas.Upper {
-			upperToLower(ws, m, ld, n)
-			m, mld = ws[:n*n], n
+			mld = scratchLD[T](n)
+			upperToLower(ws, mld, m, ld, n)
+			m = ws[:(n-1)*mld+n]
 		}
 		info[i] = int32(tiledLower(ctx, j, m, mld, n, nb, st))
 		if uplo == batchlas.Upper {
-			lowerToUpper(a.Data[i*stride:i*stride+(n-1)*ld+n], ld, ws, n)
+			lowerToUpper(a.Data[i*stride:i*stride+(n-1)*ld+n], ld, ws, mld, n)
 		}
 	}
 	return nil
@@ -77,9 +78,9 @@ func tiledPotrfNB[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a b
 
 // tiledScratch is the workspace of the tiled kernel: a transposed copy of
 // one matrix for Upper, nothing for Lower.
-func tiledScratch(uplo batchlas.Uplo, n int) int {
+func tiledScratch[T batchlas.Float](uplo batchlas.Uplo, n int) int {
 	if uplo == batchlas.Upper {
-		return upperScratch(n)
+		return scratchSize[T](n)
 	}
 	return 0
 }

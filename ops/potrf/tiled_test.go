@@ -18,7 +18,7 @@ import (
 func tiledCall[T batchlas.Float](t *testing.T, ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], nb int) []int32 {
 	t.Helper()
 	info := make([]int32, a.Count)
-	ws := testmat.NaNs[T](tiledScratch(uplo, a.Rows))
+	ws := testmat.NaNs[T](tiledScratch[T](uplo, a.Rows))
 	require.NoError(t, tiledPotrfNB(ctx, uplo, a, ws, info, nb))
 	return info
 }

@@ -114,6 +114,7 @@ func swappedRange[T batchlas.Float](p *problem[T], per, shared, lo, hi int, buf 
 	q.transA, q.transB = false, !p.transA
 	q.a = batchlas.Batch[T]{Rows: n, Cols: k, LD: ldat, Stride: sat}
 	q.c = batchlas.Batch[T]{Data: ct, Rows: n, Cols: m, LD: n, Stride: n * m}
+	q.stream = false // C^T is a buffer read right back, never streamed
 	for g0 := lo; g0 < hi; g0 += g {
 		count := min(g, hi-g0)
 		if next := min(g, hi-g0-count); next > 0 {

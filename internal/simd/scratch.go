@@ -1,18 +1,16 @@
 package simd
 
 import (
-	"sync"
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/cache"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
 // Scratch is a buffer for copies of operands whose columns conflict in
-// cache (package cache): kernels that size no workspace for such copies
-// (simd's Gemm, gemm's simd kernel) take one for the length of a call and
-// put it back. The buffers are float64 storage viewed as either element
+// cache (package cache): a kernel that sizes no workspace for such copies
+// (gemm's simd kernel) takes one for the length of a call and puts it
+// back. The buffers are float64 storage viewed as either element
 // type; a free list keeps them between calls, so a call allocates nothing
 // once they exist.
 type Scratch struct{ words []float64 }
@@ -40,10 +38,3 @@ func CopyColumns[T batchlas.Float](dst []T, ldd int, src []T, lds, rows, cols in
 		copy(dst[j*ldd:j*ldd+rows], src[j*lds:j*lds+rows])
 	}
 }
-
-// hostCaches is the L1D and L2 of the CPU the process runs on, for the
-// tile loops that get no device of their own (Gemm).
-var hostCaches = sync.OnceValue(func() [2]cache.Level {
-	d := batchlas.Host()
-	return [2]cache.Level{cache.L1D(d), cache.L2(d)}
-})

@@ -27,13 +27,10 @@ func aligned[T batchlas.Float](n int) []T {
 // each column variant, one and several matrices, and leaves the rows past
 // the tile alone; an unaligned C falls back to Tile.
 func TestTileStreamMatchesTile(t *testing.T) {
-	for _, asm := range paths() {
-		old := AVX512
-		AVX512 = asm
+	onEachPath(func(asm bool) {
 		streamAgrees[float64](t, asm)
 		streamAgrees[float32](t, asm)
-		AVX512 = old
-	}
+	})
 }
 
 func streamAgrees[T batchlas.Float](t *testing.T, asm bool) {

@@ -22,6 +22,17 @@ func paths() []bool {
 	return []bool{false}
 }
 
+// onEachPath runs run once per path of paths, with AVX512 switched to it,
+// and puts AVX512 back.
+func onEachPath(run func(asm bool)) {
+	old := AVX512
+	defer func() { AVX512 = old }()
+	for _, asm := range paths() {
+		AVX512 = asm
+		run(asm)
+	}
+}
+
 // Gemm agrees with a float64 reference on shapes straddling every vector
 // and tile edge (rows around 8, 16, 24, 48; columns around 8 and each
 // column variant of the assembly, 1, 2, 4 and 8; depths around
@@ -29,13 +40,10 @@ func paths() []bool {
 // is not read), and leaves C's rows past m alone (ldc > m, NaN-poisoned
 // gaps stay NaN and other gaps stay as they were).
 func TestGemmMatchesReference(t *testing.T) {
-	for _, asm := range paths() {
-		old := AVX512
-		AVX512 = asm
+	onEachPath(func(asm bool) {
 		gemmAgrees[float64](t, asm, 1e-13)
 		gemmAgrees[float32](t, asm, 2e-5)
-		AVX512 = old
-	}
+	})
 }
 
 func gemmAgrees[T batchlas.Float](t *testing.T, asm bool, tol float64) {

@@ -12,13 +12,10 @@ import (
 // 8 x 8 blocks (and their edges in either direction) to its place, and
 // leaves the destination's gaps (ldd > m) as they were.
 func TestTranspose(t *testing.T) {
-	for _, asm := range paths() {
-		old := AVX512
-		AVX512 = asm
+	onEachPath(func(asm bool) {
 		transposeAgrees[float64](t, asm)
 		transposeAgrees[float32](t, asm)
-		AVX512 = old
-	}
+	})
 }
 
 func transposeAgrees[T batchlas.Float](t *testing.T, asm bool) {

@@ -14,13 +14,10 @@ import (
 // the unread triangle (NaN) and b's rows past n stay untouched, on both
 // tile paths.
 func TestTriSolve(t *testing.T) {
-	for _, asm := range paths() {
-		old := AVX512
-		AVX512 = asm
+	onEachPath(func(asm bool) {
 		triSolves[float64](t, asm, 1e-12)
 		triSolves[float32](t, asm, 1e-4)
-		AVX512 = old
-	}
+	})
 }
 
 func triSolves[T batchlas.Float](t *testing.T, asm bool, tol float64) {
@@ -74,13 +71,10 @@ func checkTriSolve[T batchlas.Float](t *testing.T, r *rand.Rand, what string, up
 // straddling its blocks, with more or fewer rows than a tile: X*op(A)
 // reproduces B, and b's rows past m stay untouched, on both tile paths.
 func TestTriSolveRight(t *testing.T) {
-	for _, asm := range paths() {
-		old := AVX512
-		AVX512 = asm
+	onEachPath(func(asm bool) {
 		triSolvesRight[float64](t, asm, 1e-12)
 		triSolvesRight[float32](t, asm, 1e-4)
-		AVX512 = old
-	}
+	})
 }
 
 func triSolvesRight[T batchlas.Float](t *testing.T, asm bool, tol float64) {

@@ -97,6 +97,19 @@ func Dense[T batchlas.Float](b batchlas.Batch[T], i int) []float64 {
 	return out
 }
 
+// WithLD returns src's matrices in a new batch with leading dimension ld
+// (stride ld*cols), the rows between its columns random from r: the same
+// matrices as a view of a larger array.
+func WithLD[T batchlas.Float](r *rand.Rand, src batchlas.Batch[T], ld int) batchlas.Batch[T] {
+	out := Batch[T](r, src.Rows, src.Cols, src.Count, ld, 0)
+	for i := range src.Count {
+		for c := range src.Cols {
+			copy(out.Data[i*out.Stride+c*ld:][:src.Rows], src.Data[i*src.Stride+c*src.LD:][:src.Rows])
+		}
+	}
+	return out
+}
+
 // Clone returns a deep copy of b.
 func Clone[T batchlas.Float](b batchlas.Batch[T]) batchlas.Batch[T] {
 	b.Data = append([]T(nil), b.Data...)

@@ -42,12 +42,7 @@ func testAliasedA[T batchlas.Float](t *testing.T, aliased int) {
 		c0 := testmat.Batch[T](r, s.m, s.n, s.batch, 0, 0)
 		var cs []batchlas.Batch[T]
 		for _, ld := range []int{aliased, aliased + 64/elemSize[T]()} {
-			a := testmat.Batch[T](r, s.m, s.k, s.batch, ld, 0)
-			for i := range s.batch {
-				for col := range s.k {
-					copy(a.Data[i*a.Stride+col*ld:][:s.m], src.Data[i*src.Stride+col*s.m:][:s.m])
-				}
-			}
+			a := testmat.WithLD(r, src, ld)
 			p := problem[T]{m: s.m, n: s.n, k: s.k, a: a, l1: cache.L1D(batchlas.Host()), l2: cache.L2(batchlas.Host())}
 			tileRows := 3 * 64 / elemSize[T]()
 			require.Equal(t, ld == aliased && s.n >= simdCopyMinCols, simdConflicts(&p, ld, min(s.m, tileRows), min(s.k, simdSliceDepth)),

@@ -52,12 +52,7 @@ func TestCopiedLowerSameBits(t *testing.T) {
 		var outs [][]float64
 		for _, ld := range []int{512, 520} {
 			require.Equal(t, ld == 512, copiesLower[float64](batchlas.Host(), ld, n))
-			a := testmat.Batch[float64](r, n, n, 2, ld, 0)
-			for i := range 2 {
-				for col := range n {
-					copy(a.Data[i*a.Stride+col*ld:][:n], src.Data[i*src.Stride+col*n:][:n])
-				}
-			}
+			a := testmat.WithLD(r, src, ld)
 			before := testmat.Clone(a)
 			err := Potrf(pin(c), batchlas.Lower, a, nil)
 			var ne *batchlas.NumericalError

@@ -12,8 +12,7 @@ const (
 	runTinyUnrolled jobKernel = iota // tiny, orders up to unrollMax
 	runTinyPairs                     // tiny above unrollMax, two matrices in lockstep
 	runLowerInPlace                  // perMatrix, Lower: factor each matrix where it lies
-	runUpperCopied                   // perMatrix, Upper: through a transposed copy
-	runLowerCopied                   // perMatrix, Lower: through a copy (copiesLower)
+	runCopied                        // perMatrix: Upper through a transposed copy, Lower through a copy (copiesLower)
 	runVendor
 	runBlockedDiag     // blocked's batch-wide path: the step's diagonal blocks
 	runBlockedTrailing // and the uplo triangles of its trailing diagonal blocks
@@ -68,23 +67,23 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			info[i] = int32(j.lower(a.Data[i*stride:i*stride+(n-1)*ld+n], ld, n))
 		}
-	case runUpperCopied:
+	case runCopied:
 		ldb := scratchLD[T](n)
 		buf := j.ws[w*j.nn : w*j.nn+(n-1)*ldb+n]
+		upper := j.uplo == batchlas.Upper
 		for i := lo; i < hi; i++ {
 			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-			upperToLower(buf, ldb, m, ld, n)
+			if upper {
+				upperToLower(buf, ldb, m, ld, n)
+			} else {
+				copyLower(buf, ldb, m, ld, n)
+			}
 			info[i] = int32(j.lower(buf, ldb, n))
-			lowerToUpper(m, ld, buf, ldb, n)
-		}
-	case runLowerCopied:
-		ldb := scratchLD[T](n)
-		buf := j.ws[w*j.nn : w*j.nn+(n-1)*ldb+n]
-		for i := lo; i < hi; i++ {
-			m := a.Data[i*stride : i*stride+(n-1)*ld+n]
-			copyLower(buf, ldb, m, ld, n)
-			info[i] = int32(j.lower(buf, ldb, n))
-			copyLower(m, ld, buf, ldb, n)
+			if upper {
+				lowerToUpper(m, ld, buf, ldb, n)
+			} else {
+				copyLower(m, ld, buf, ldb, n)
+			}
 		}
 	case runVendor:
 		vendorRange(j.uplo, a, info, lo, hi)

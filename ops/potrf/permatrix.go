@@ -37,10 +37,7 @@ func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 		ws = make([]T, parallel.Workers(ctx)*nn)
 	}
 	// At most one worker per slot of ws, so (w+1)*nn <= len(ws).
-	j.kernel, j.ws, j.nn = runUpperCopied, ws, nn
-	if uplo == batchlas.Lower {
-		j.kernel = runLowerCopied
-	}
+	j.kernel, j.ws, j.nn = runCopied, ws, nn
 	return parallel.RunScratch(ctx, a.Count, flopsPerMatrix(n), len(ws)/nn, j)
 }
 

@@ -38,12 +38,7 @@ func testAliased[T batchlas.Float](t *testing.T) {
 			b := testmat.Batch[T](r, tn, 13, 2, 0, 0)
 			var xs []batchlas.Batch[T]
 			for _, ld := range []int{aliased, aliased + 64/es} {
-				a := testmat.Batch[T](r, tn, tn, 2, ld, 0)
-				for i := range 2 {
-					for c := range tn {
-						copy(a.Data[i*a.Stride+c*ld:][:tn], src.Data[i*src.Stride+c*tn:][:tn])
-					}
-				}
+				a := testmat.WithLD(r, src, ld)
 				x := solve(t, ctx, v, 1.5, a, b)
 				for i := range 2 {
 					forward(t, name, v, 1.5, a, b, x, i)

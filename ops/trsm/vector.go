@@ -32,11 +32,16 @@ func vectorWorkSize[T batchlas.Float](p *problem, d *sel.Device, lda int) int {
 	if p.side == batchlas.Right {
 		return parallel.Pad(subst.StepsSize(p.t))
 	}
-	n := subst.DiagSize[T](p.t)
-	if copiesE[T](p, d, lda) {
-		n += cache.PaddedLD(p.t, elemSize[T]()) * p.t
+	return parallel.Pad(subst.DiagSize[T](p.t) + eCopyLD[T](p, d, lda)*p.t)
+}
+
+// eCopyLD is the leading dimension of E's copy in the workspace
+// (cache.PaddedLD), or 0 where E is read in place (copiesE).
+func eCopyLD[T batchlas.Float](p *problem, d *sel.Device, lda int) int {
+	if !copiesE[T](p, d, lda) {
+		return 0
 	}
-	return parallel.Pad(n)
+	return cache.PaddedLD(p.t, elemSize[T]())
 }
 
 // copiesE reports whether side Left copies E to the workspace: E = A^T,
@@ -71,10 +76,7 @@ func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a,
 	g := geometry(p, a.LD)
 	dev := batchlas.DeviceFrom(ctx)
 	per := vectorWorkSize[T](p, dev, a.LD)
-	lde := 0 // E read in place
-	if copiesE[T](p, dev, a.LD) {
-		lde = cache.PaddedLD(p.t, elemSize[T]())
-	}
+	lde := eCopyLD[T](p, dev, a.LD) // 0: E read in place
 	unit := p.diag == batchlas.Unit
 	left := p.side == batchlas.Left
 	tri := 1

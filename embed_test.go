@@ -30,7 +30,7 @@ func TestShippedTables(t *testing.T) {
 		if e.Name() == "README.md" {
 			continue
 		}
-		op, _, err := sel.SplitTableName(e.Name())
+		op, _, _, err := sel.SplitTableName(e.Name())
 		require.NoError(t, err, "tuned/ holds only <op>.<device>.txt tables and its README")
 		require.NotNil(t, sel.Lookup(op), "tuned/%s is a table of an op that is not linked", e.Name())
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/batchlas-go/batchlas/internal/cpuident"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -30,17 +31,26 @@ var host struct {
 }
 
 // Host returns the host CPU as a device, detected once per process.
-// BATCHLAS_DEVICE=<key> makes it present itself under another identity:
-// tables are looked up for that key, while flags, limits and performance
-// facts stay as detected (so borrowing can be exercised on one machine).
-// A malformed BATCHLAS_DEVICE is reported once as a warning (stderr, or
-// the writer SetWarnOutput gives) and ignored.
+// BATCHLAS_DEVICE=<key> makes it present itself as another level and
+// BATCHLAS_IDENTITY=<name> as another microarchitecture (zen5,
+// sapphirerapids): tables are looked up for that key and identity, while
+// flags, limits and performance facts stay as detected (so borrowing and
+// another CPU's tables can be exercised on one machine). A malformed value
+// is reported once as a warning (stderr, or the writer SetWarnOutput
+// gives) and ignored.
 func Host() *sel.Device {
 	host.once.Do(func() {
 		d := DetectHost()
 		if key := strings.TrimSpace(os.Getenv("BATCHLAS_DEVICE")); key != "" {
 			if d2, err := d.WithKey(key); err != nil {
 				sel.WarnOnce("BATCHLAS_DEVICE", fmt.Sprintf("batchlas: ignoring BATCHLAS_DEVICE: %v", err))
+			} else {
+				d = d2
+			}
+		}
+		if id := strings.TrimSpace(os.Getenv("BATCHLAS_IDENTITY")); id != "" {
+			if d2, err := d.WithIdentity(id); err != nil {
+				sel.WarnOnce("BATCHLAS_IDENTITY", fmt.Sprintf("batchlas: ignoring BATCHLAS_IDENTITY: %v", err))
 			} else {
 				d = d2
 			}
@@ -64,6 +74,11 @@ func DetectHost() *sel.Device {
 		Limits:   map[string]int64{},
 	}
 	d.L1DWays, d.L2Ways = cacheWays()
+	if runtime.GOARCH == "amd64" || runtime.GOARCH == "386" {
+		f := cpuident.FromCPUID(&c)
+		f.L1DWays, f.L2Ways = d.L1DWays, d.L2Ways
+		d.Identity = cpuident.Name(f)
+	}
 	if d.Name == "" {
 		d.Name = runtime.GOARCH
 	}

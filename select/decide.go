@@ -311,8 +311,8 @@ func (o *Op) decideSlow(s *settings, dt DType, k Key, d *Device, p pinIn, w *Wal
 	if out.borrowed && out.err == nil {
 		// A notice, not a warning: borrowing is the designed behaviour on
 		// any device without tables of its own, not something to fix.
-		s.noticeOnce("borrow:"+name+":"+string(dt)+":"+d.Key, fmt.Sprintf("batchlas: %s has no %s table for %s; borrowing %s (run tools/tune to tune this device)",
-			name, dt, d.Key, out.entry.device))
+		s.noticeOnce("borrow:"+name+":"+string(dt)+":"+d.Label(), fmt.Sprintf("batchlas: %s has no %s table for %s; borrowing %s (run tools/tune to tune this device)",
+			name, dt, d.Label(), out.entry.label()))
 	}
 
 	dec := &decision{choice: out.choice, err: out.err, via: out.via}
@@ -413,7 +413,7 @@ func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk)
 				return outcome{choice: row.Entries[win].Choice, via: via, entry: e, row: row, dist: dist, win: win, next: next, from: from, borrowed: !own}
 			}
 		}
-		from = append(from, e.device)
+		from = append(from, e.label())
 	}
 	cands := o.spec.Candidates[dt]
 	allowed := func(c Choice) bool { return !(native && c.Vendor()) && o.CanRun(c, k, d) }
@@ -433,7 +433,7 @@ func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk)
 }
 
 func (o *Op) traceDecision(dt DType, k Key, keyText string, d *Device, out *outcome) trace.Decision {
-	td := trace.Decision{Op: o.spec.Name, DType: string(dt), Key: keyText, Choice: out.choice.String(), Via: out.via, Device: d.Key}
+	td := trace.Decision{Op: o.spec.Name, DType: string(dt), Key: keyText, Choice: out.choice.String(), Via: out.via, Device: d.Label()}
 	if out.row != nil {
 		en := out.row.Entries[out.win]
 		td.Timed, td.MS = en.Timed, en.MS
@@ -441,7 +441,7 @@ func (o *Op) traceDecision(dt DType, k Key, keyText string, d *Device, out *outc
 			nx := out.row.Entries[out.next]
 			td.Next, td.NextMS = nx.Choice.String(), nx.MS
 		}
-		td.Table, td.Override = out.entry.device, out.entry.origin == OriginOverride
+		td.Table, td.Override = out.entry.label(), out.entry.origin == OriginOverride
 		td.From = strings.Join(out.from, ",")
 		if out.row.Key != k {
 			td.Row, td.Distance = o.rowText(out.row.Key, k), out.dist

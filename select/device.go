@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/batchlas-go/batchlas/internal/cpuident"
 	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
@@ -30,6 +31,13 @@ type Device struct {
 	Arch   int    // 4 for x86-64-v4, 90 for sm_90
 	Class  Class
 	Name   string // marketing name
+	// Identity is the microarchitecture (zen5, sapphirerapids, ...), or
+	// a name built from the vendor and facts for a CPU the detection
+	// does not know; "" when there is none (a device built by hand, a
+	// non-x86 host). It picks the device's own tables,
+	// <op>.<key>.<identity>.txt, ahead of the level's <op>.<key>.txt;
+	// like the key, it never gates.
+	Identity string
 
 	// Capability flags, sorted: avx2, fma, avx512f, fp64, vendor:blas, ...
 	Flags []string
@@ -66,6 +74,28 @@ func (d *Device) WithKey(key string) (*Device, error) {
 	c := *d
 	c.Key, c.Family, c.Arch, c.Class = key, fam, arch, class
 	return &c, nil
+}
+
+// WithIdentity returns a copy of d that presents itself as another
+// microarchitecture (tables only, like WithKey). The name must be valid in
+// a table file name: lower-case letters, digits and single '-', starting
+// with a letter, at most 40 bytes.
+func (d *Device) WithIdentity(name string) (*Device, error) {
+	if !cpuident.Valid(name) {
+		return nil, fmt.Errorf("identity %s: want lower-case letters, digits and single '-', starting with a letter, at most 40 bytes (zen5, sapphirerapids, intel-avx512-l2-2048k)", quote.Q(name))
+	}
+	c := *d
+	c.Identity = name
+	return &c, nil
+}
+
+// Label names the device as its own table does: the key, then the
+// identity when it has one (x86-64-v4.zen5).
+func (d *Device) Label() string {
+	if d.Identity == "" {
+		return d.Key
+	}
+	return d.Key + "." + d.Identity
 }
 
 // familyOrder is the fixed order in which other families of the same class

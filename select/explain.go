@@ -95,6 +95,8 @@ func switchesLine(s *settings) string {
 	var b strings.Builder
 	b.WriteString("batchlas: switches: BATCHLAS_DEVICE=")
 	b.WriteString(quote.Q(s.device))
+	b.WriteString(" BATCHLAS_IDENTITY=")
+	b.WriteString(quote.Q(s.identity))
 	b.WriteString(" BATCHLAS_TUNED_DIR=")
 	b.WriteString(quote.Q(s.tunedDir))
 	b.WriteString(" BATCHLAS_COVERAGE_OUT=")
@@ -115,7 +117,7 @@ func switchesLine(s *settings) string {
 
 // initLine reports what the core selected at initialisation for device d.
 func initLine(s *settings, d *Device) string {
-	in := trace.Init{Device: d.Key, Name: d.Name, Cores: d.Cores}
+	in := trace.Init{Device: d.Key, Identity: d.Identity, Name: d.Name, Cores: d.Cores}
 	for _, f := range d.Flags {
 		if lib, ok := strings.CutPrefix(f, "vendor:"); ok {
 			in.Vendor = append(in.Vendor, lib)
@@ -143,9 +145,11 @@ func (o *Op) tableSource(s *settings, d *Device) string {
 		if own, list := ts.order(dt, d); len(list) > 0 {
 			switch e := list[0]; {
 			case !own:
-				w = "borrowed:" + e.device
+				w = "borrowed:" + e.label()
 			case e.err != nil:
 				w = "error"
+			case e.identity != d.Identity:
+				w = e.origin + ":" + e.label() // the level's table, for an identity without its own
 			default:
 				w = e.origin
 			}

@@ -18,7 +18,8 @@ import (
 
 // The synthetic ops of the tests: families and tables shaped like a real
 // op's, kernels that do nothing. syn is the main one; ord, stl and gpo exist
-// for borrow order, staleness and the cpu/gpu wall.
+// for borrow order, staleness and the cpu/gpu wall; idn for the tables of
+// identities (microarchitectures).
 var (
 	famTiny    = &Family{Name: "tiny"}
 	famCTA     = &Family{Name: "cta", Fields: []string{"warps"}}
@@ -111,6 +112,7 @@ var (
 
 var ordOp = Register(OpSpec{Name: "ord", Revision: 1, Keys: "n:log", Families: abFamilies, Candidates: abCands, CanRun: canAll})
 var stlOp = Register(OpSpec{Name: "stl", Revision: 2, Keys: "n:log", Families: abFamilies, Candidates: abCands, CanRun: canAll})
+var idnOp = Register(OpSpec{Name: "idn", Revision: 1, Keys: "n:log", Families: abFamilies, Candidates: abCands, CanRun: canAll})
 var gpoOp = Register(OpSpec{Name: "gpo", Revision: 1, Keys: "n:log", Families: abFamilies, Candidates: abCands, CanRun: canAll,
 	LastResort: []string{"a"}})
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchlas-go/batchlas/internal/cpuident"
 	"github.com/batchlas-go/batchlas/internal/quote"
 	"github.com/batchlas-go/batchlas/internal/safefile"
 )
@@ -60,7 +61,7 @@ func (s *settings) overrides() map[string][]string {
 		s.ov = map[string][]string{}
 		for _, e := range ents {
 			path := filepath.Join(dir, e.Name())
-			op, _, err := SplitTableName(e.Name())
+			op, _, _, err := SplitTableName(e.Name())
 			if err != nil {
 				warnOnce("tuned-file:"+path, "batchlas: BATCHLAS_TUNED_DIR: skipping "+quote.Cut(path)+": "+tableNameProblem(e.Name()))
 				continue
@@ -81,13 +82,16 @@ func (s *settings) overrides() map[string][]string {
 // refuses, for the warning.
 func tableNameProblem(name string) string {
 	base, ok := strings.CutSuffix(name, ".txt")
-	op, dev, ok2 := strings.Cut(base, ".")
-	if ok && ok2 && validName(op) && !strings.Contains(dev, ".") {
-		if _, _, _, err := ParseDeviceKey(dev); err != nil {
+	parts := strings.Split(base, ".")
+	if ok && (len(parts) == 2 || len(parts) == 3) && validName(parts[0]) {
+		if _, _, _, err := ParseDeviceKey(parts[1]); err != nil {
 			return err.Error() + "; a device key is lower-case letters, digits, '-' and '_', like x86-64-v4, arm64, sm_90 or gfx90a"
 		}
+		if len(parts) == 3 && !cpuident.Valid(parts[2]) {
+			return fmt.Sprintf("identity %s: want lower-case letters, digits and single '-', starting with a letter, like zen5 or sapphirerapids", quote.Q(parts[2]))
+		}
 	}
-	return "want <op>.<device>.txt files (e.g. potrf.x86-64-v4.txt)"
+	return "want <op>.<device>[.<identity>].txt files (e.g. potrf.x86-64-v4.txt, potrf.x86-64-v4.zen5.txt)"
 }
 
 // readOverride reads one table file of BATCHLAS_TUNED_DIR for op. A file
@@ -152,14 +156,15 @@ func registeredNames() string {
 
 // tableEntry is one table file of an op: parsed, or broken with its error.
 type tableEntry struct {
-	name   string
-	device string
-	family string
-	arch   int
-	class  Class
-	origin string
-	t      *Table // nil when broken
-	err    error
+	name     string
+	device   string
+	identity string // "" for a level's table
+	family   string
+	arch     int
+	class    Class
+	origin   string
+	t        *Table // nil when broken
+	err      error
 	// replaced lists the dtypes whose sections an override of the same
 	// name replaces: this (built-in) table does not serve them.
 	replaced map[DType]bool
@@ -207,7 +212,7 @@ func (o *Op) load(s *settings) *opTables {
 	if fsys := builtinFS(); fsys != nil {
 		ents, _ := fs.ReadDir(fsys, ".") // an unreadable FS is an FS without tables
 		for _, e := range ents {
-			op, _, err := SplitTableName(e.Name())
+			op, _, _, err := SplitTableName(e.Name())
 			if err != nil || op != o.Name() || e.IsDir() {
 				continue
 			}
@@ -272,9 +277,9 @@ func (o *Op) load(s *settings) *opTables {
 // override that does not parse warns once too, since the error only reaches
 // the calls that need the table.
 func (o *Op) entry(s *settings, r rawTable, origin string) *tableEntry {
-	_, dev, _ := SplitTableName(r.name)
+	_, dev, ident, _ := SplitTableName(r.name)
 	fam, arch, class, _ := ParseDeviceKey(dev)
-	e := &tableEntry{name: r.name, device: dev, family: fam, arch: arch, class: class, origin: origin}
+	e := &tableEntry{name: r.name, device: dev, identity: ident, family: fam, arch: arch, class: class, origin: origin}
 	if r.err != nil {
 		e.err = r.err
 		return e
@@ -372,13 +377,18 @@ func deviceIdentity(d *Device) (string, int, Class) {
 }
 
 // order returns the op's tables for dt in borrow order for d
-// (docs/select.md, "Borrow order"): the device's own table; the same family at or below its
-// architecture, nearest first, then above, nearest first; then the other
-// families of the same class in the fixed family order, higher architecture
-// first. A table without rows for dt is not in the order, nor a built-in
-// table whose dt section an override replaces. A broken table is, since it
-// might have had them: a call that reaches it returns its error.
-// own reports whether the first entry is the device's own table.
+// (docs/select.md, "Borrow order"). Devices first: the device's own key;
+// the same family at or below its architecture, nearest first, then above,
+// nearest first; then the other families of the same class in the fixed
+// family order, higher architecture first. Within one device key: the
+// device's own identity's table and the level's table, BATCHLAS_TUNED_DIR's
+// before the built-in ones (an operator's level table outranks the
+// library's identity table), then the other identities' tables of the
+// same vendor, then the rest, by name. A table without rows
+// for dt is not in the order, nor a built-in table whose dt section an
+// override replaces. A broken table is, since it might have had them: a
+// call that reaches it returns its error. own reports whether the first
+// entry is the device's own: its identity's table or its level's.
 func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
 	fam, arch, class := deviceIdentity(d)
 	for _, e := range ts.entries {
@@ -410,12 +420,39 @@ func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
 		}
 		return 3 + famRank(e.family), -e.arch
 	}
+	vendor := cpuident.Vendor(d.Identity)
+	identRank := func(e *tableEntry) int {
+		r := 0 // the device's own identity
+		switch {
+		case e.identity != "" && e.identity == d.Identity:
+		case e.identity == "":
+			r = 1 // the level's table
+		case vendor != "" && cpuident.Vendor(e.identity) == vendor:
+			return 4
+		default:
+			return 5
+		}
+		if e.origin != OriginOverride {
+			r += 2 // BATCHLAS_TUNED_DIR's own and level tables come before the built-in ones
+		}
+		return r
+	}
 	slices.SortStableFunc(list, func(a, b *tableEntry) int {
 		ga, da := rank(a)
 		gb, db := rank(b)
-		return cmp.Or(cmp.Compare(ga, gb), strings.Compare(familyKey(a, ga, class), familyKey(b, gb, class)), cmp.Compare(da, db), strings.Compare(a.device, b.device))
+		return cmp.Or(cmp.Compare(ga, gb), strings.Compare(familyKey(a, ga, class), familyKey(b, gb, class)), cmp.Compare(da, db),
+			strings.Compare(a.device, b.device), cmp.Compare(identRank(a), identRank(b)), strings.Compare(a.identity, b.identity))
 	})
-	return len(list) > 0 && list[0].device == d.Key, list
+	return len(list) > 0 && list[0].device == d.Key && identRank(list[0]) <= 3, list
+}
+
+// label names the table's device as a trace does: its key, then its
+// identity for an identity's table (x86-64-v4.zen5).
+func (e *tableEntry) label() string {
+	if e.identity == "" {
+		return e.device
+	}
+	return e.device + "." + e.identity
 }
 
 // familyKey groups families outside the fixed order alphabetically.
@@ -464,7 +501,7 @@ func CheckBuiltin() error {
 	}
 	var errs []error
 	for _, e := range ents {
-		opName, _, err := SplitTableName(e.Name())
+		opName, _, _, err := SplitTableName(e.Name())
 		if err != nil {
 			continue
 		}

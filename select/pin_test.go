@@ -52,7 +52,7 @@ func TestPinSpelling(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, lp16, c, "trimmed, lower-cased, positional")
 	assert.Equal(t, []string{"syn float64 uplo=L n=64 batch=1024 -> lpanel:panel=16  [pinned]"}, tr.decisions())
-	assert.Contains(t, tr.lines(), `batchlas: switches: BATCHLAS_DEVICE="" BATCHLAS_TUNED_DIR="" BATCHLAS_COVERAGE_OUT="" pins: BATCHLAS_SYN_ROUTE="lpanel:16"`,
+	assert.Contains(t, tr.lines(), `batchlas: switches: BATCHLAS_DEVICE="" BATCHLAS_IDENTITY="" BATCHLAS_TUNED_DIR="" BATCHLAS_COVERAGE_OUT="" pins: BATCHLAS_SYN_ROUTE="lpanel:16"`,
 		"the startup report names the pin in force")
 }
 

@@ -26,9 +26,10 @@ type settings struct {
 	tunedDir string
 	covPath  string
 	rec      *coverage.Recorder
-	// device is BATCHLAS_DEVICE as set, for the startup report only: the
-	// host reads it once per process (batchlas.Host), not per snapshot.
-	device string
+	// device and identity are BATCHLAS_DEVICE and BATCHLAS_IDENTITY as
+	// set, for the startup report only: the host reads them once per
+	// process (batchlas.Host), not per snapshot.
+	device, identity string
 
 	// The tuned dir is scanned on first need, once per snapshot, so a
 	// program that never decides never touches it.
@@ -89,6 +90,7 @@ func loadLocked() *settings {
 		tunedDir: strings.TrimSpace(os.Getenv("BATCHLAS_TUNED_DIR")),
 		covPath:  strings.TrimSpace(os.Getenv("BATCHLAS_COVERAGE_OUT")),
 		device:   strings.TrimSpace(os.Getenv("BATCHLAS_DEVICE")),
+		identity: strings.TrimSpace(os.Getenv("BATCHLAS_IDENTITY")),
 	}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")

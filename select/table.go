@@ -6,14 +6,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/batchlas-go/batchlas/internal/cpuident"
 	"github.com/batchlas-go/batchlas/internal/quote"
 )
 
-// Table is one parsed `<op>.<device>.txt` file.
+// Table is one parsed `<op>.<device>.txt` or `<op>.<device>.<identity>.txt`
+// file.
 type Table struct {
-	File     string // base name, e.g. potrf.x86-64-v4.txt
+	File     string // base name, e.g. potrf.x86-64-v4.txt or potrf.x86-64-v4.zen5.txt
 	Op       string
 	Device   string
+	Identity string // the microarchitecture of an identity's table, "" for a level's table
 	Revision int
 	Origin   string // "builtin" or "override"; set by the loader
 	// Header keeps every k=v provenance word of the header lines (op,
@@ -87,20 +90,29 @@ func (e *StaleError) Error() string {
 // knownDTypes are the section names a table may use.
 var knownDTypes = []DType{Float32, Float64, "complex64", "complex128"}
 
-// SplitTableName splits `<op>.<device>.txt` into op and device key, checking
-// both spellings.
-func SplitTableName(file string) (op, device string, err error) {
+// SplitTableName splits a table file name into op, device key and
+// identity, checking each spelling: `<op>.<device>.txt` is a level's table
+// (identity ""), `<op>.<device>.<identity>.txt` one microarchitecture's.
+func SplitTableName(file string) (op, device, identity string, err error) {
 	base, ok := strings.CutSuffix(file, ".txt")
+	var parts []string
 	if ok {
-		op, device, ok = strings.Cut(base, ".")
+		parts = strings.Split(base, ".")
+		ok = (len(parts) == 2 || len(parts) == 3) && validName(parts[0])
 	}
-	if !ok || !validName(op) || strings.Contains(device, ".") {
-		return "", "", fmt.Errorf("file name %s: want <op>.<device>.txt, e.g. potrf.x86-64-v4.txt", quote.Q(file))
+	if !ok {
+		return "", "", "", fmt.Errorf("file name %s: want <op>.<device>.txt or <op>.<device>.<identity>.txt, e.g. potrf.x86-64-v4.txt or potrf.x86-64-v4.zen5.txt", quote.Q(file))
 	}
-	if _, _, _, err := ParseDeviceKey(device); err != nil {
-		return "", "", fmt.Errorf("file name %s: %v", quote.Q(file), err)
+	if _, _, _, err := ParseDeviceKey(parts[1]); err != nil {
+		return "", "", "", fmt.Errorf("file name %s: %v", quote.Q(file), err)
 	}
-	return op, device, nil
+	if len(parts) == 3 {
+		if !cpuident.Valid(parts[2]) {
+			return "", "", "", fmt.Errorf("file name %s: identity %s: want lower-case letters, digits and single '-', starting with a letter, at most 40 bytes (zen5, sapphirerapids)", quote.Q(file), quote.Q(parts[2]))
+		}
+		identity = parts[2]
+	}
+	return parts[0], parts[1], identity, nil
 }
 
 // ParseTable parses one table. file is its base name (`<op>.<device>.txt`):
@@ -168,7 +180,7 @@ func (p *tableParser) fail(format string, args ...any) error {
 
 func (p *tableParser) parse(data []byte) (*Table, error) {
 	p.line = 1
-	opName, dev, err := SplitTableName(p.file)
+	opName, dev, ident, err := SplitTableName(p.file)
 	if err != nil {
 		return nil, p.fail("%v", err)
 	}
@@ -176,7 +188,7 @@ func (p *tableParser) parse(data []byte) (*Table, error) {
 		return nil, p.fail("file is for op %s, not %s", opName, p.op.Name())
 	}
 	fam, arch, class, _ := ParseDeviceKey(dev)
-	p.t = &Table{File: p.file, Op: opName, Device: dev, Revision: -1, Header: map[string]string{},
+	p.t = &Table{File: p.file, Op: opName, Device: dev, Identity: ident, Revision: -1, Header: map[string]string{},
 		Sections: map[DType][]Row{}, family: fam, arch: arch, class: class}
 	p.sectLine = map[DType]int{}
 	if p.op != nil {
@@ -285,6 +297,13 @@ func (p *tableParser) comment(s string) error {
 		case "device":
 			if w[1] != p.t.Device {
 				return p.fail("header says device=%s but the file name says %s", quote.Cut(w[1]), p.t.Device)
+			}
+		case "identity":
+			if w[1] != p.t.Identity {
+				if p.t.Identity == "" {
+					return p.fail("header says identity=%s but the file name has no identity (name it %s.%s.%s.txt, or remove the word)", quote.Cut(w[1]), p.t.Op, p.t.Device, quote.Cut(w[1]))
+				}
+				return p.fail("header says identity=%s but the file name says %s", quote.Cut(w[1]), p.t.Identity)
 			}
 		case "revision":
 			n, err := strconv.Atoi(w[1])

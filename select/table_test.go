@@ -2,6 +2,7 @@ package sel
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -84,7 +85,7 @@ func TestParseTableErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, src, msg string
 	}{
-		{"file name", "syn.txt", head, `syn.txt:1: file name "syn.txt": want <op>.<device>.txt, e.g. potrf.x86-64-v4.txt`},
+		{"file name", "syn.txt", head, `syn.txt:1: file name "syn.txt": want <op>.<device>.txt or <op>.<device>.<identity>.txt, e.g. potrf.x86-64-v4.txt or potrf.x86-64-v4.zen5.txt`},
 		{"file of another op", "gemm.x86-64-v4.txt", head, `gemm.x86-64-v4.txt:1: file is for op gemm, not syn`},
 		{"op disagrees", "syn.x86-64-v4.txt", "# op=gemm\n", `syn.x86-64-v4.txt:1: header says op=gemm but the file name says syn`},
 		{"device disagrees", "syn.x86-64-v4.txt", "# revision=1 device=x86-64-v3\n", `syn.x86-64-v4.txt:1: header says device=x86-64-v3 but the file name says x86-64-v4`},
@@ -168,13 +169,34 @@ func TestDuplicateTuplesAcrossSectionsAllowed(t *testing.T) {
 }
 
 func TestSplitTableName(t *testing.T) {
-	op, d, err := SplitTableName("potrf.x86-64-v4.txt")
+	op, d, id, err := SplitTableName("potrf.x86-64-v4.txt")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"potrf", "x86-64-v4"}, []string{op, d})
-	for _, bad := range []string{"potrf.txt", "potrf.x86.64.txt", "Potrf.x86-64-v4.txt", "potrf.x86-64-v4.csv", "potrf..txt", "potrf.X86.txt"} {
-		_, _, err := SplitTableName(bad)
+	assert.Equal(t, []string{"potrf", "x86-64-v4", ""}, []string{op, d, id})
+	op, d, id, err = SplitTableName("gemm.x86-64-v4.zen5.txt")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"gemm", "x86-64-v4", "zen5"}, []string{op, d, id})
+	for _, bad := range []string{"potrf.txt", "potrf.x86.64.txt", "Potrf.x86-64-v4.txt", "potrf.x86-64-v4.csv", "potrf..txt", "potrf.X86.txt",
+		"potrf.x86-64-v4..txt", "potrf.x86-64-v4.Zen5.txt", "potrf.x86-64-v4.5zen.txt", "potrf.x86-64-v4.zen5.extra.txt", "potrf.x86-64-v4.zen_5.txt"} {
+		_, _, _, err := SplitTableName(bad)
 		assert.Error(t, err, bad)
 	}
+}
+
+// An identity's table says which identity it is for in its file name; a
+// header identity= word must agree with it, and a level's table has none.
+func TestTableIdentityWord(t *testing.T) {
+	src := "# op=syn device=x86-64-v4 identity=%s revision=1\n# keys: n:log batch:log\n[float32]\nn=1 batch=1 | a 1\n"
+	tb, err := ParseTable("syn.x86-64-v4.zen5.txt", fmt.Appendf(nil, src, "zen5"), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "zen5", tb.Identity)
+	_, err = ParseTable("syn.x86-64-v4.zen5.txt", fmt.Appendf(nil, src, "zen4"), nil)
+	require.ErrorContains(t, err, "header says identity=zen4 but the file name says zen5")
+	_, err = ParseTable("syn.x86-64-v4.txt", fmt.Appendf(nil, src, "zen5"), nil)
+	require.ErrorContains(t, err, "the file name has no identity")
+	// Without the word, the file name decides (as for op and device).
+	tb, err = ParseTable("syn.x86-64-v4.sapphirerapids.txt", []byte("# revision=1\n# keys: n:log batch:log\n[float32]\nn=1 batch=1 | a 1\n"), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "sapphirerapids", tb.Identity)
 }
 
 // The shipped testdata tables are all valid but one is stale on purpose:

@@ -261,7 +261,7 @@ func TestTunedDirSkipsWrongNames(t *testing.T) {
 			want = append(want, "batchlas: BATCHLAS_TUNED_DIR: not reading "+filepath.Join(dir, n)+": no op named other is registered in this program (registered: "+registeredList()+")")
 			continue
 		}
-		want = append(want, "batchlas: BATCHLAS_TUNED_DIR: skipping "+filepath.Join(dir, n)+": want <op>.<device>.txt files (e.g. potrf.x86-64-v4.txt)")
+		want = append(want, "batchlas: BATCHLAS_TUNED_DIR: skipping "+filepath.Join(dir, n)+": want <op>.<device>[.<identity>].txt files (e.g. potrf.x86-64-v4.txt, potrf.x86-64-v4.zen5.txt)")
 	}
 	assert.Equal(t, want, warn.lines())
 }

@@ -46,6 +46,114 @@ func tableDevices(t *testing.T, o *Op, dt DType, d *Device) []string {
 	return out
 }
 
+// tableLabels is tableDevices with each identity's table named by its
+// label, x86-64-v4.zen5.
+func tableLabels(t *testing.T, o *Op, dt DType, d *Device) []string {
+	t.Helper()
+	ts, err := o.Tables(dt, d)
+	require.NoError(t, err)
+	var out []string
+	for _, tb := range ts {
+		l := tb.Device
+		if tb.Identity != "" {
+			l += "." + tb.Identity
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// withIdentity is d presented as a microarchitecture.
+func withIdentity(t *testing.T, d *Device, id string) *Device {
+	t.Helper()
+	c, err := d.WithIdentity(id)
+	require.NoError(t, err)
+	return c
+}
+
+// Within one device key: the identity's own table, the level's, the same
+// vendor's identities, then the rest by name; keys keep their order.
+func TestBorrowOrderByIdentity(t *testing.T) {
+	fresh(t)
+	for _, tc := range []struct {
+		d    *Device
+		want []string
+	}{
+		{withIdentity(t, v4, "zen5"), []string{"x86-64-v4.zen5", "x86-64-v4", "x86-64-v4.zen4", "x86-64-v4.sapphirerapids", "x86-64-v2.zen5", "x86-64-v2"}},
+		{withIdentity(t, v4, "zen4"), []string{"x86-64-v4.zen4", "x86-64-v4", "x86-64-v4.zen5", "x86-64-v4.sapphirerapids", "x86-64-v2", "x86-64-v2.zen5"}},
+		{withIdentity(t, v4, "graniterapids"), []string{"x86-64-v4", "x86-64-v4.sapphirerapids", "x86-64-v4.zen4", "x86-64-v4.zen5", "x86-64-v2", "x86-64-v2.zen5"}},
+		{withIdentity(t, v4, "intel-avx512-l2-2048k"), []string{"x86-64-v4", "x86-64-v4.sapphirerapids", "x86-64-v4.zen4", "x86-64-v4.zen5", "x86-64-v2", "x86-64-v2.zen5"}},
+		{v4, []string{"x86-64-v4", "x86-64-v4.sapphirerapids", "x86-64-v4.zen4", "x86-64-v4.zen5", "x86-64-v2", "x86-64-v2.zen5"}},
+		{withIdentity(t, v3, "zen5"), []string{"x86-64-v2.zen5", "x86-64-v2", "x86-64-v4.zen5", "x86-64-v4", "x86-64-v4.zen4", "x86-64-v4.sapphirerapids"}},
+	} {
+		assert.Equal(t, tc.want, tableLabels(t, idnOp, Float64, tc.d), tc.d.Label())
+	}
+}
+
+// BATCHLAS_TUNED_DIR's table of the level outranks the library's table of
+// the identity (an operator's measurement of this machine wins), and its
+// table of the identity replaces the built-in one of the same name.
+func TestOverridesOfIdentityTables(t *testing.T) {
+	fresh(t)
+	zen5 := withIdentity(t, v4, "zen5")
+	table := func(dev, id string) string {
+		return "# op=idn device=" + dev + " identity=" + id + " revision=1\n# keys: n:log\n[float64]\nn=64 | b 1.0 | a 2.0\n"
+	}
+	override(t, map[string]string{"idn.x86-64-v4.txt": strings.Replace(table("x86-64-v4", ""), " identity=", "", 1)})
+	Reload()
+	ts, err := idnOp.Tables(Float64, zen5)
+	require.NoError(t, err)
+	require.NotEmpty(t, ts)
+	assert.Equal(t, []string{"x86-64-v4", "x86-64-v4.zen5", "x86-64-v4.zen4", "x86-64-v4.sapphirerapids", "x86-64-v2.zen5", "x86-64-v2"},
+		tableLabels(t, idnOp, Float64, zen5))
+	assert.Equal(t, OriginOverride, ts[0].Origin)
+	c, err := run(bg, idnOp, Float64, MakeKey(Int(64)), zen5)
+	require.NoError(t, err)
+	assert.Equal(t, famB.With(), c, "the override's ranking decides")
+
+	override(t, map[string]string{"idn.x86-64-v4.zen5.txt": table("x86-64-v4", "zen5")})
+	Reload()
+	assert.Equal(t, []string{"x86-64-v4.zen5", "x86-64-v4", "x86-64-v4.zen4", "x86-64-v4.sapphirerapids", "x86-64-v2.zen5", "x86-64-v2"},
+		tableLabels(t, idnOp, Float64, zen5), "the override replaces the built-in table of the same name")
+	ts, err = idnOp.Tables(Float64, zen5)
+	require.NoError(t, err)
+	assert.Equal(t, OriginOverride, ts[0].Origin)
+}
+
+// The trace names the table that decided by its label, and only another
+// identity's table (or another level's) is a borrow.
+func TestIdentityTablesInTheTrace(t *testing.T) {
+	_, tr := fresh(t)
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	for _, tc := range []struct {
+		d    *Device
+		want string
+	}{
+		{withIdentity(t, v4, "zen5"), "idn float64 n=64 -> a  1.00 ms, next b 2.00 ms  [x86-64-v4.zen5]"},
+		{withIdentity(t, v4, "graniterapids"), "idn float64 n=64 -> a  1.00 ms, next b 2.00 ms  [x86-64-v4]"},
+		{withIdentity(t, v3, "zen5"), "idn float64 n=64 -> b  1.00 ms, next a 2.00 ms  [x86-64-v2.zen5 table, borrowed for x86-64-v3.zen5]"},
+	} {
+		_, err := run(bg, idnOp, Float64, MakeKey(Int(64)), tc.d)
+		require.NoError(t, err)
+		ds := tr.decisions()
+		require.NotEmpty(t, ds)
+		assert.Equal(t, tc.want, ds[len(ds)-1], tc.d.Label())
+	}
+	assert.Equal(t, []string{"batchlas: idn has no float64 table for x86-64-v3.zen5; borrowing x86-64-v2.zen5 (run tools/tune to tune this device)"},
+		grep(tr.lines(), "borrowing"), "the level's table is no borrow; another level's is")
+}
+
+func TestDeviceWithIdentity(t *testing.T) {
+	d, err := v4.WithIdentity("zen5")
+	require.NoError(t, err)
+	assert.Equal(t, "x86-64-v4.zen5", d.Label())
+	assert.Equal(t, "x86-64-v4", v4.Label(), "the original is unchanged")
+	for _, bad := range []string{"", "Zen5", "zen.5", "5zen", "zen5-", "zen--5", strings.Repeat("a", 41)} {
+		_, err := v4.WithIdentity(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
 func TestBorrowOrder(t *testing.T) {
 	fresh(t)
 	for _, tc := range []struct {

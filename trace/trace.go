@@ -224,12 +224,13 @@ func (d Decision) writeRow(b *strings.Builder) {
 // Init is the one line printed before the first traced decision of a
 // process: what the core selected at initialisation.
 type Init struct {
-	Device string // device key
-	Name   string // marketing name
-	Cores  int
-	Flags  []string // capability flags that gate kernels (vendor:* excluded)
-	Vendor []string // vendor library groups in the build; empty: none
-	Tables []OpTables
+	Device   string // device key
+	Identity string // microarchitecture, "" when none
+	Name     string // marketing name
+	Cores    int
+	Flags    []string // capability flags that gate kernels (vendor:* excluded)
+	Vendor   []string // vendor library groups in the build; empty: none
+	Tables   []OpTables
 }
 
 // OpTables says where one op's tables come from for the device.
@@ -240,11 +241,15 @@ type OpTables struct {
 
 // String formats the init line:
 //
-//	batchlas: device x86-64-v4 "AMD EPYC 9R14" cores=2 flags=avx2,fma,fp64 vendor=blas,lapack tables: gemm=builtin potrf=borrowed:x86-64-v3
+//	batchlas: device x86-64-v4 identity=zen4 "AMD EPYC 9R14" cores=2 flags=avx2,fma,fp64 vendor=blas,lapack tables: gemm=builtin potrf=borrowed:x86-64-v3
 func (in Init) String() string {
 	var b strings.Builder
 	b.WriteString("batchlas: device ")
 	b.WriteString(in.Device)
+	if in.Identity != "" {
+		b.WriteString(" identity=")
+		b.WriteString(in.Identity)
+	}
 	b.WriteString(" ")
 	b.WriteString(quote.Q(in.Name)) // cut: a name may come from the environment
 	b.WriteString(" cores=")

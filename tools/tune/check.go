@@ -108,7 +108,7 @@ func checkDir(dir string, stdout, stderr io.Writer) ([]checkedTable, int, error)
 // problems as `<file>:<line>: <reason>`. The table is nil when it does not
 // parse (or names no linked op).
 func checkTable(name string, data []byte) (*sel.Table, *sel.Op, []string) {
-	opName, _, err := sel.SplitTableName(name)
+	opName, _, _, err := sel.SplitTableName(name)
 	if err != nil {
 		return nil, nil, []string{fmt.Sprintf("%s:1: %v", name, err)}
 	}

@@ -74,13 +74,13 @@ func (r *opRun) confirm(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 		prog.grow(len(cells), cfg.cellsCost(p.t, p.dt, cells))
 		for _, c := range cells {
 			prog.start(fmt.Sprintf("%s %s %s (confirming)", p.t.op.Name(), p.dt, c))
-			again, err := measureCell(ctx, p.t, p.dt, c, cfg.measure)
+			again, err := measureCell(ctx, p.t, p.dt, c, r.settingsFor(cfg, p.dt, c))
 			if err != nil {
 				return err
 			}
 			i := r.resultIndex(p.dt, c)
 			merged := mergeMeasurements(p.t.op, p.dt, r.results[p.dt][i], again)
-			merged.Device, merged.Revision, merged.Kernels = dev.Key, p.t.op.Spec().Revision, r.kernels
+			merged.Device, merged.Revision, merged.Kernels = dev.Label()+profileSuffix(cfg.profile), p.t.op.Spec().Revision, r.kernels
 			if err := r.ledger.record(merged); err != nil {
 				return err
 			}
@@ -128,14 +128,14 @@ func (r *opRun) fragileCells(dt sel.DType, dev *sel.Device) ([]cell, error) {
 // sectionTable is the table section dt would be if written now, parsed back
 // the way the selection core reads it.
 func (r *opRun) sectionTable(dt sel.DType, dev *sel.Device) (*sel.Table, error) {
-	prov := provenance{op: r.t.op.Name(), device: dev.Key, revision: r.t.op.Spec().Revision,
+	prov := provenance{op: r.t.op.Name(), device: dev.Key, identity: dev.Identity, revision: r.t.op.Spec().Revision,
 		kernels: r.kernels, date: time.Now()}
 	prov.deviceFacts(dev)
 	doc := &tableDoc{header: prov.header(), keys: r.t.op.Keys()}
 	if sec := r.section(dt); len(sec.rows) > 0 {
 		doc.sections = []tableSection{sec}
 	}
-	return sel.ParseTable(tableFileName(r.t.op.Name(), dev.Key), doc.bytes(), r.t.op)
+	return sel.ParseTable(tableFileName(r.t.op.Name(), dev.Label()), doc.bytes(), r.t.op)
 }
 
 // resultIndex is the position of cell c in the results of dt, -1 if absent.

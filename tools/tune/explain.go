@@ -61,7 +61,7 @@ func deviceFor(key string) (*sel.Device, error) {
 // its trace line.
 func printWalk(w io.Writer, op *sel.Op, dt sel.DType, c cell, dev *sel.Device, walk *sel.Walk) {
 	fmt.Fprintf(w, "call:     %s %s %s\n", op.Name(), dt, c)
-	fmt.Fprintf(w, "device:   %s (%s, %d cores; flags %s)\n", dev.Key, dev.Name, dev.Cores, strings.Join(dev.Flags, " "))
+	fmt.Fprintf(w, "device:   %s, identity %s (%s, %d cores; flags %s)\n", dev.Key, identityWord(dev), dev.Name, dev.Cores, strings.Join(dev.Flags, " "))
 	switch {
 	case walk.Pin == "" || walk.Pin == "auto":
 		fmt.Fprintf(w, "pin:      none (automatic)\n")

@@ -157,7 +157,7 @@ func TestRunExcludesAndReportsWrongResults(t *testing.T) {
 		assert.Equal(t, 1, code, "%s: a bad result fails the run\n%s", pass, stderr.String())
 		assert.Contains(t, stderr.String(), "tune run: 1 candidate result(s) failed verification (never ranked):", pass)
 		assert.Contains(t, stderr.String(), "  potrf float64 uplo=L n=5 batch=3: unblocked: matrix 2", pass)
-		data, err := os.ReadFile(filepath.Join(out, "potrf."+batchlas.Host().Key+".txt"))
+		data, err := os.ReadFile(filepath.Join(out, "potrf."+batchlas.Host().Label()+".txt"))
 		require.NoError(t, err, pass)
 		row := rowsOf(string(data))
 		require.Len(t, row, 1, pass)
@@ -172,8 +172,8 @@ func TestRunExcludesAndReportsWrongResults(t *testing.T) {
 // tiny at the first shape and the fastest at the second.
 func TestValidateSlowdownIsPickOverFastest(t *testing.T) {
 	dir := t.TempDir()
-	key := batchlas.Host().Key
-	prov := provenance{op: "potrf", device: key, revision: potrf.Op.Spec().Revision, kernels: "00000000",
+	key := batchlas.Host().Label()
+	prov := provenance{op: "potrf", device: batchlas.Host().Key, identity: batchlas.Host().Identity, revision: potrf.Op.Spec().Revision, kernels: "00000000",
 		date: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), host: "test", cores: 1, grid: "test"}
 	doc := &tableDoc{header: prov.header(), keys: potrf.Op.Keys(), sections: []tableSection{{dtype: sel.Float64, rows: []tableRow{
 		{cell: potrfCell("L", "8", "8"), entries: []entry{{"unblocked", 1, 0.5}}},
@@ -199,7 +199,7 @@ func TestValidateSlowdownIsPickOverFastest(t *testing.T) {
 		return cellResult{Op: ot.op.Name(), DType: dt, Vals: c.vals, Entries: rankEntries(es)}, nil
 	}
 	var out bytes.Buffer
-	rep, err := validateShapes(context.Background(), tu, sel.Float64, cells, measureSettings{}, fake, &out)
+	rep, err := validateShapes(context.Background(), tu, sel.Float64, cells, measureSettings{}, fake, &out, nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 2, rep.shapes)
 	assert.InDelta(t, 3.0, rep.worst, 1e-12)

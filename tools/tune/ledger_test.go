@@ -172,7 +172,7 @@ func TestRunMeasuresInvalidLedgerRecordsAgain(t *testing.T) {
 	require.NoError(t, err)
 	kernels, err := opKernelsHash(root, tuners["potrf"])
 	require.NoError(t, err)
-	key := batchlas.Host().Key
+	key := batchlas.Host().Label()
 	bogus := cellResult{Op: "potrf", Device: key, Revision: potrf.Op.Spec().Revision, Kernels: kernels, DType: sel.Float64,
 		Vals: []string{"L", "2", "2"}, Entries: []entry{{Spelling: "warp:nb=9", MS: 1e-6}, {Spelling: "tiny", MS: 0.5}}}
 	line, err := json.Marshal(bogus)

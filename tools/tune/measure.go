@@ -18,6 +18,10 @@ type measureSettings struct {
 	// maxBytes is the memory cap a cell's operands must fit before they
 	// are allocated (--max-cell-bytes; 0 means defaultMaxCellBytes).
 	maxBytes int64
+	// keep, when not nil, names the only candidates timed (by spelling):
+	// the express profile's pick from a prior table (prior.go). The others
+	// are neither run nor listed in the cell's result.
+	keep map[string]bool
 }
 
 // newCellCase makes a cell's inputs once the cell is known to fit the
@@ -49,6 +53,9 @@ func prepareCandidates(ctx context.Context, t *opTuner, dt sel.DType, oc opCase,
 	for i, ch := range t.op.Candidates(dt) {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
+		}
+		if ms.keep != nil && !ms.keep[ch.String()] {
+			continue
 		}
 		pctx := sel.WithStrictPin(ctx, t.op.Name(), ch.String())
 		b, err := oc.bind(pctx)

@@ -661,8 +661,8 @@ func machineLine(rep numpyReport, threads []int) string {
 	if rep.Scipy != "" {
 		scipy = "scipy " + rep.Scipy
 	}
-	return fmt.Sprintf("machine: %s (%d cores, %s); %s GOMAXPROCS=%d; numpy %s, %s, %s (OPENBLAS_NUM_THREADS=%s: the fastest per shape)",
-		cpu, d.Cores, d.Key, runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, scipy, rep.BLAS, strings.Join(ts, ","))
+	return fmt.Sprintf("machine: %s (%d cores, %s, identity %s); %s GOMAXPROCS=%d; numpy %s, %s, %s (OPENBLAS_NUM_THREADS=%s: the fastest per shape)",
+		cpu, d.Cores, d.Key, identityWord(d), runtime.Version(), runtime.GOMAXPROCS(0), rep.Numpy, scipy, rep.BLAS, strings.Join(ts, ","))
 }
 
 // measurePeaks measures the FMA peak of each dtype on the call's default

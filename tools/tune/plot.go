@@ -113,14 +113,14 @@ func readTables(ops []*sel.Op, fsys fs.FS) ([]namedTable, error) {
 	}
 	var names []string
 	for _, e := range ents {
-		if _, _, err := sel.SplitTableName(e.Name()); err == nil && !e.IsDir() {
+		if _, _, _, err := sel.SplitTableName(e.Name()); err == nil && !e.IsDir() {
 			names = append(names, e.Name())
 		}
 	}
 	sort.Strings(names)
 	var out []namedTable
 	for _, n := range names {
-		opName, _, _ := sel.SplitTableName(n)
+		opName, _, _, _ := sel.SplitTableName(n)
 		i := slices.IndexFunc(ops, func(o *sel.Op) bool { return o.Name() == opName })
 		if i < 0 {
 			continue

@@ -229,6 +229,7 @@ func codeOf(name string, src []byte) []byte {
 type provenance struct {
 	op       string
 	device   string
+	identity string // the microarchitecture of an identity's table, "" for a level's
 	revision int
 	kernels  string
 	date     time.Time
@@ -245,9 +246,13 @@ type provenance struct {
 
 func (p provenance) header() [][]headerWord {
 	line1 := []headerWord{
-		{"op", p.op}, {"device", p.device}, {"revision", strconv.Itoa(p.revision)},
-		{"kernels", p.kernels}, {"date", p.date.Format("2006-01-02")},
+		{"op", p.op}, {"device", p.device},
 	}
+	if p.identity != "" {
+		line1 = append(line1, headerWord{"identity", p.identity})
+	}
+	line1 = append(line1, headerWord{"revision", strconv.Itoa(p.revision)},
+		headerWord{"kernels", p.kernels}, headerWord{"date", p.date.Format("2006-01-02")})
 	line2 := []headerWord{
 		{"host", p.host}, {"cores", strconv.Itoa(p.cores)},
 		{"l1d", strconv.Itoa(p.l1d)}, {"l2", strconv.Itoa(p.l2)}, {"l3", strconv.Itoa(p.l3)},

@@ -32,9 +32,15 @@ type runConfig struct {
 	refineMax  float64
 	planGFlops float64
 	measure    measureSettings
+	// profile is "express" for the quick tune of a new machine (prior.go),
+	// "" for a run of the flags as given.
+	profile string
+	// priors are the express profile's prior tables, by op name; nil
+	// otherwise.
+	priors map[string]*prior
 }
 
-const runSynopsis = "run --op potrf[,gemm,...|all] --dtype float64[,float32] --grid quick|full|key=v1:v2:... --out DIR [--budget 10m] [--ledger DIR] [--plan]"
+const runSynopsis = "run --op potrf[,gemm,...|all] [--profile express] --dtype float64[,float32] --grid quick|full|key=v1:v2:... --out DIR [--budget 10m] [--ledger DIR] [--plan]"
 
 func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) {
 	fs := newFlags("run", runSynopsis, stdout, stderr)
@@ -50,6 +56,7 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
 	settings := protocolFlags(fs, defaultProtocol().screen)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
+	profile := fs.String("profile", "", "express: tune a new machine in about ten minutes, timing only the candidates the tables it would borrow rank near the top (sets --reps, --target, --max-cell-flops and --refine-max unless given)")
 	fs.durationIn("budget", budget, time.Nanosecond, maxBudget, "no limit")
 	fs.check("refine-max", fmt.Sprintf("a number from 0 to %g, or a negative one for no limit (not NaN or infinite)", maxRefineMax), func() bool {
 		return finite(*refineMax) && *refineMax <= maxRefineMax
@@ -62,7 +69,14 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	if fs.NArg() > 0 {
 		return nil, fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
-	cfg := &runConfig{out: *out, budget: *budget, ledgerDir: *ledgerDir, plan: *plan,
+	switch *profile {
+	case "":
+	case profileExpress:
+		expressDefaults(fs.Changed, maxFlops, refineMax)
+	default:
+		return nil, fs.usageError("--profile %s: want %s (or leave it out)", quote.Q(*profile), profileExpress)
+	}
+	cfg := &runConfig{profile: *profile, out: *out, budget: *budget, ledgerDir: *ledgerDir, plan: *plan,
 		caps: cellCaps{maxFlops: *maxFlops, maxBytes: *maxBytes}, refine: *refine, refineMax: *refineMax,
 		planGFlops: *gflops}
 	var err error
@@ -92,6 +106,14 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	}
 	cfg.measure = settings()
 	cfg.measure.maxBytes = *maxBytes
+	if cfg.profile == profileExpress {
+		expressProtocol(fs.Changed, &cfg.measure.proto)
+		cfg.priors = map[string]*prior{}
+		for _, t := range cfg.tuners {
+			p := loadPrior(t.op, cfg.dtypes, batchlas.Host())
+			cfg.priors[t.op.Name()] = &p
+		}
+	}
 	return cfg, nil
 }
 
@@ -109,8 +131,14 @@ type opPlan struct {
 func (cfg *runConfig) cellCost(t *opTuner, dt sel.DType, c cell) float64 {
 	call := t.flops(c) / (cfg.planGFlops * 1e9) * 1e3
 	target := float64(cfg.measure.proto.target) / float64(time.Millisecond)
-	per := 4*call + 2*float64(cfg.measure.proto.reps)*max(target, call)
-	return float64(len(t.op.Candidates(dt))) * per
+	per := 4*call + 2*float64(cfg.measure.proto.reps)*max(target, call) + candidateOverheadMS
+	n := len(t.op.Candidates(dt))
+	if p := cfg.priors[t.op.Name()]; p != nil {
+		if keep, _ := p.keep(dt, c); keep != nil {
+			n = len(keep)
+		}
+	}
+	return float64(n)*per + cellOverheadMS
 }
 
 // cellsCost is the estimated wall time of cells, in ms.
@@ -176,6 +204,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 // opRun is the state of one op during a run.
 type opRun struct {
 	t       *opTuner
+	prior   *prior // the express profile's prior, nil otherwise
 	kernels string
 	ledger  *ledger
 	results map[sel.DType][]cellResult
@@ -210,7 +239,7 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 	var bad []string
 	var stopped error
 	for _, t := range cfg.tuners {
-		r := &opRun{t: t, results: map[sel.DType][]cellResult{}, stats: map[sel.DType]*runStats{}, kernels: "unknown"}
+		r := &opRun{t: t, prior: cfg.priors[t.op.Name()], results: map[sel.DType][]cellResult{}, stats: map[sel.DType]*runStats{}, kernels: "unknown"}
 		if rootErr != nil {
 			fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", t.op.Name(), rootErr)
 		} else if h, err := opKernelsHash(root, t); err != nil {
@@ -219,7 +248,9 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 			r.kernels = h
 		}
 		if cfg.ledgerDir != "" {
-			l, err := openLedger(cfg.ledgerDir, t.op, dev.Key, t.op.Spec().Revision, r.kernels)
+			// An express ledger is kept apart: its cells time only some
+			// candidates, and a full run must not resume from them.
+			l, err := openLedger(cfg.ledgerDir, t.op, dev.Label()+profileSuffix(cfg.profile), t.op.Spec().Revision, r.kernels)
 			if err != nil {
 				return err
 			}
@@ -290,6 +321,16 @@ func stopReason(err error) string {
 	return "interrupted"
 }
 
+// settingsFor is the measurement settings of cell c: the run's, with the
+// candidates the prior keeps under the express profile.
+func (r *opRun) settingsFor(cfg *runConfig, dt sel.DType, c cell) measureSettings {
+	ms := cfg.measure
+	if r.prior != nil {
+		ms.keep, _ = r.prior.keep(dt, c)
+	}
+	return ms
+}
+
 // runPlan measures one op and dtype: the grid, then the refinement along
 // every size key, then the confirmation pass, keeping each finished cell in
 // the ledger.
@@ -316,11 +357,11 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 				prog.finish(cost)
 				continue
 			}
-			res, err := measureCell(ctx, p.t, p.dt, c, cfg.measure)
+			res, err := measureCell(ctx, p.t, p.dt, c, r.settingsFor(cfg, p.dt, c))
 			if err != nil {
 				return err
 			}
-			res.Device, res.Revision, res.Kernels = dev.Key, p.t.op.Spec().Revision, r.kernels
+			res.Device, res.Revision, res.Kernels = dev.Label()+profileSuffix(cfg.profile), p.t.op.Spec().Revision, r.kernels
 			if err := r.ledger.record(res); err != nil {
 				return err
 			}
@@ -392,7 +433,7 @@ func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *prog
 // It writes nothing when no cell is complete (an existing table stays).
 func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (string, int, error) {
 	doc := &tableDoc{keys: r.t.op.Keys()}
-	path := filepath.Join(cfg.out, tableFileName(r.t.op.Name(), dev.Key))
+	path := filepath.Join(cfg.out, tableFileName(r.t.op.Name(), dev.Label()))
 	kept := keptSections(path, r.t.op, cfg.dtypes)
 	rows := 0
 	var keptNames []string
@@ -421,7 +462,7 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 			rows += len(sec.rows)
 		}
 	}
-	prov := provenance{op: r.t.op.Name(), device: dev.Key, revision: r.t.op.Spec().Revision,
+	prov := provenance{op: r.t.op.Name(), device: dev.Key, identity: dev.Identity, revision: r.t.op.Spec().Revision,
 		kernels: r.kernels, date: time.Now(), grid: cfg.grid.text}
 	prov.deviceFacts(dev)
 	prov.extra = []headerWord{
@@ -430,6 +471,12 @@ func (r *opRun) writeTable(cfg *runConfig, dev *sel.Device, partial bool) (strin
 		{"screen", strconv.FormatFloat(cfg.measure.proto.screen, 'g', -1, 64)},
 		{"max_cell_flops", strconv.FormatFloat(cfg.caps.maxFlops, 'g', -1, 64)},
 		{"refine_max", refineMaxWord(cfg)},
+	}
+	if cfg.profile != "" {
+		prov.extra = append(prov.extra, headerWord{"profile", cfg.profile})
+		if from := r.priorFiles(); from != "" {
+			prov.extra = append(prov.extra, headerWord{"prior", from})
+		}
 	}
 	if partial {
 		prov.extra = append(prov.extra, headerWord{"partial", "yes"})

@@ -118,7 +118,7 @@ func TestRunWritesACheckedTableAndResumes(t *testing.T) {
 		"--out", out, "--ledger", led, "--reps", "1", "--target", "20us", "--refine=false"}
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, mainCode(args, &stdout, &stderr), stderr.String())
-	name := "potrf." + batchlas.Host().Key + ".txt"
+	name := "potrf." + batchlas.Host().Label() + ".txt"
 	data, err := os.ReadFile(filepath.Join(out, name))
 	require.NoError(t, err)
 	_, _, problems := checkTable(name, data)
@@ -169,9 +169,9 @@ func TestRunPlanPrintsCellsAndExits(t *testing.T) {
 // Tuning one dtype keeps the other dtype's rows of the table already there.
 func TestRunKeepsSectionsOfOtherDTypes(t *testing.T) {
 	out := t.TempDir()
-	key := batchlas.Host().Key
+	key := batchlas.Host().Label()
 	doc := sampleDoc()
-	doc.header[0][1].v = key
+	doc.header[0][1].v = batchlas.Host().Key
 	name := "potrf." + key + ".txt"
 	require.NoError(t, os.WriteFile(filepath.Join(out, name), doc.bytes(), 0o644))
 	args := []string{"run", "--op", "potrf", "--dtype", "float64", "--grid", "uplo=L,n=3,batch=2",

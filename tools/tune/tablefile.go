@@ -31,8 +31,9 @@ type tableRow struct {
 	comment string // e.g. "noisy"
 }
 
-// fileName is the table's name for an op and device: <op>.<device>.txt.
-func tableFileName(op, device string) string { return op + "." + device + ".txt" }
+// tableFileName is the table's name for an op and a device label:
+// <op>.<device>.txt, or <op>.<device>.<identity>.txt for an identity's.
+func tableFileName(op, label string) string { return op + "." + label + ".txt" }
 
 // quoteValue double-quotes a header value that is not a single plain word.
 func quoteValue(v string) string {

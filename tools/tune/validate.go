@@ -15,7 +15,7 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-const validateSynopsis = "validate --op potrf[,...|all] --dtype float64[,float32] [--shapes 30] [--seed 1] [--space whole|diagonal] [--dir DIR]"
+const validateSynopsis = "validate --op potrf[,...|all] --dtype float64[,float32] [--shapes 30] [--seed 1] [--space whole|diagonal] [--dir DIR] [--against DIR|builtin]"
 
 // cmdValidate measures how good automatic selection is away from the rows:
 // at random call shapes that are not grid cells, every candidate is timed
@@ -27,6 +27,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	shapes := fs.Int("shapes", 30, "random call shapes per op and dtype")
 	grid := fs.String("grid", "quick", "the grid whose cells are excluded and whose ranges the shapes are drawn from")
 	dir := fs.String("dir", "", "validate the tables of this directory (sets BATCHLAS_TUNED_DIR); default: the built-in tables")
+	against := fs.String("against", "", "also score another set of tables on the same timings: a directory, or builtin for the built-in tables alone")
 	maxGeo := fs.Float64("max-geomean", 0, "exit non-zero when the geometric-mean slowdown of an op and dtype exceeds this (0: report only)")
 	space := fs.String("space", spaceWhole, "where shapes are drawn: whole (every key on its own) or diagonal (first exact values, equal sizes)")
 	maxFlops, maxBytes := capFlags(fs)
@@ -60,13 +61,26 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *dir != "" {
-		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
-			return fmt.Errorf("--dir %s: not a directory", *dir)
-		}
-		os.Setenv("BATCHLAS_TUNED_DIR", *dir)
-		sel.Reload()
+	primary := tableSet{name: "--dir " + *dir, dir: *dir}
+	if *dir == "" {
+		primary.name = "the built-in tables"
 	}
+	var alt *tableSet
+	if *against != "" {
+		alt = &tableSet{name: "--against " + *against, dir: *against}
+		if *against == "builtin" {
+			alt.dir = ""
+		}
+	}
+	for _, ts := range []*tableSet{&primary, alt} {
+		if ts != nil && ts.dir != "" {
+			if st, err := os.Stat(ts.dir); err != nil || !st.IsDir() {
+				return fmt.Errorf("%s: not a directory", ts.name)
+			}
+		}
+	}
+	primary.use()
+	defer func() { os.Unsetenv("BATCHLAS_TUNED_DIR"); sel.Reload() }()
 	if !(*maxFlops > 0) || *maxBytes <= 0 {
 		return fs.usageError("--max-cell-flops and --max-cell-bytes must be positive")
 	}
@@ -85,7 +99,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
-			rep, err := validateShapes(context.Background(), t, dt, cells, ms, measureCell, stdout)
+			rep, err := validateShapes(context.Background(), t, dt, cells, ms, measureCell, stdout, &primary, alt)
 			if err != nil {
 				return err
 			}
@@ -203,15 +217,60 @@ type validateReport struct {
 	fixed        string
 	fixedGeomean float64
 	autoSpeedup  float64
+	// altGeomean and altWorst score --against's picks on the same
+	// timings (0 without --against).
+	altGeomean, altWorst float64
 }
 
 // cellMeasurer measures one cell: measureCell, or a stand-in in tests.
 type cellMeasurer func(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings) (cellResult, error)
 
+// tableSet is a set of tables whose picks validate scores: the built-in
+// tables (dir "") or a directory's over them (BATCHLAS_TUNED_DIR).
+type tableSet struct {
+	name string
+	dir  string
+}
+
+// use makes the selection core read the set's tables.
+func (ts *tableSet) use() {
+	if ts.dir == "" {
+		os.Unsetenv("BATCHLAS_TUNED_DIR")
+	} else {
+		os.Setenv("BATCHLAS_TUNED_DIR", ts.dir)
+	}
+	sel.Reload()
+}
+
+// slowdowns accumulates one table set's scores over the shapes.
+type slowdowns struct {
+	logSum     float64
+	n          int
+	worst      float64
+	worstShape string
+}
+
+func (s *slowdowns) add(shape string, slow float64) {
+	s.logSum += math.Log(slow)
+	s.n++
+	if slow > s.worst {
+		s.worst, s.worstShape = slow, shape
+	}
+}
+
+func (s *slowdowns) geomean() float64 {
+	if s.n == 0 {
+		return math.NaN()
+	}
+	return math.Exp(s.logSum / float64(s.n))
+}
+
 // validateShapes times every candidate at each shape with measure, asks
-// automatic selection what it would run there, and compares: a shape's
-// slowdown is the time of the pick over the time of the fastest.
-func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell, ms measureSettings, measure cellMeasurer, w io.Writer) (validateReport, error) {
+// automatic selection what it would run there under the table set primary
+// (and alt, when not nil, on the same timings), and compares: a shape's
+// slowdown is the time of the pick over the time of the fastest. A nil
+// primary is the tables in force (the built-in ones after an alt's turn).
+func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell, ms measureSettings, measure cellMeasurer, w io.Writer, primary, alt *tableSet) (validateReport, error) {
 	dev := batchlas.Host()
 	var rep validateReport
 	type shapeResult struct {
@@ -220,9 +279,14 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 		slow float64
 	}
 	var results []shapeResult
+	var altScore slowdowns
 	logSum := 0.0
 	fmt.Fprintf(w, "%s %s: %d random off-grid shapes\n", t.op.Name(), dt, len(cells))
-	fmt.Fprintf(w, "  %-44s %-22s %-22s %8s\n", "shape", "auto", "fastest", "slowdown")
+	if alt != nil {
+		fmt.Fprintf(w, "  %-44s %-22s %-22s %8s %-22s %8s\n", "shape", "auto", "fastest", "slowdown", "auto, "+quote.Cut(alt.name), "slowdown")
+	} else {
+		fmt.Fprintf(w, "  %-44s %-22s %-22s %8s\n", "shape", "auto", "fastest", "slowdown")
+	}
 	for _, c := range cells {
 		res, err := measure(ctx, t, dt, c, ms)
 		if err != nil {
@@ -237,13 +301,39 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 			return rep, fmt.Errorf("%s %s %s: the automatic decision fails: %w", t.op.Name(), dt, c, err)
 		}
 		fastest := fastestOf(res.Entries)
-		i := slices.IndexFunc(res.Entries, func(e entry) bool { return e.Spelling == pick.String() })
-		if i < 0 || fastest.MS <= 0 {
+		slowOf := func(spelling string) (float64, bool) {
+			i := slices.IndexFunc(res.Entries, func(e entry) bool { return e.Spelling == spelling })
+			if i < 0 || fastest.MS <= 0 {
+				return 0, false
+			}
+			return res.Entries[i].MS / fastest.MS, true
+		}
+		slow, ok := slowOf(pick.String())
+		if !ok {
 			fmt.Fprintf(w, "  %-44s %-22s not timed here (skipped or bad)\n", c, pick)
 			continue
 		}
-		slow := res.Entries[i].MS / fastest.MS
-		fmt.Fprintf(w, "  %-44s %-22s %-22s %8.3f\n", c, pick, fastest.Spelling, slow)
+		line := fmt.Sprintf("  %-44s %-22s %-22s %8.3f", c, pick, fastest.Spelling, slow)
+		if alt != nil {
+			alt.use()
+			altPick, err := t.op.Pick(ctx, dt, c.key(), dev)
+			if primary != nil {
+				primary.use()
+			} else {
+				os.Unsetenv("BATCHLAS_TUNED_DIR")
+				sel.Reload()
+			}
+			if err != nil {
+				return rep, fmt.Errorf("%s %s %s: the automatic decision under %s fails: %w", t.op.Name(), dt, c, alt.name, err)
+			}
+			if as, ok := slowOf(altPick.String()); ok {
+				altScore.add(c.String(), as)
+				line += fmt.Sprintf(" %-22s %8.3f", altPick, as)
+			} else {
+				line += fmt.Sprintf(" %-22s %8s", altPick, "-")
+			}
+		}
+		fmt.Fprintln(w, line)
 		results = append(results, shapeResult{res: res, pick: pick.String(), slow: slow})
 		logSum += math.Log(slow)
 		if slow > rep.worst {
@@ -272,6 +362,11 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 		}
 	}
 	fmt.Fprintf(w, "  auto vs fastest: geomean slowdown %.3f, worst %.3f at %s (%d shapes)\n", rep.geomean, rep.worst, rep.worstShape, rep.shapes)
+	if alt != nil && altScore.n > 0 {
+		rep.altGeomean, rep.altWorst = altScore.geomean(), altScore.worst
+		fmt.Fprintf(w, "  %s on the same timings: geomean slowdown %.3f, worst %.3f at %s (%d shapes); ratio of geomeans %.3f\n",
+			quote.Cut(alt.name), rep.altGeomean, rep.altWorst, altScore.worstShape, altScore.n, rep.geomean/rep.altGeomean)
+	}
 	if rep.fixed != "" {
 		rep.autoSpeedup = rep.fixedGeomean / rep.geomean
 		fmt.Fprintf(w, "  auto vs the best single fixed candidate (%s, geomean slowdown %.3f): speedup %.3fx (geomean)\n", rep.fixed, rep.fixedGeomean, rep.autoSpeedup)

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"slices"
+
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// The express profile measures a new machine starting from what the tables
+// it would otherwise borrow already know. Most of a full tune's time goes
+// to candidates that lose by a wide margin everywhere on every CPU (a
+// per-matrix kernel on a batch of 32,768 tiny matrices, the vendor's
+// per-call overhead at n=4). A table measured on another CPU ranks those
+// just as last: what a different microarchitecture changes is the order of
+// the few candidates near the top, where cache sizes and ports decide. So
+// at each cell, express times the candidates the prior's nearest row ranks
+// within priorKeepRatio of its fastest (at least priorKeepMin of them),
+// and every candidate the prior did not rank (a kernel newer than the
+// table). Where no table knows the op, every candidate is timed.
+
+// priorKeepRatio is how much slower than the prior's fastest a candidate
+// may be ranked and still be timed. Two CPUs of the same level disagree by
+// up to 1.7-1.9x on a candidate's relative speed where cache sizes differ
+// (gemm n=1024 on a Zen 5 and a Xeon with twice the L2, in docs/tuning.md);
+// 2x keeps every such candidate.
+const priorKeepRatio = 2.0
+
+// priorKeepMin and priorKeepMax bound the candidates timed per cell from a
+// prior's row: a runner-up always, since the prior's winner may be the one
+// this machine disagrees on; at most four, since a row of seven candidates
+// all within 2x says the prior cannot tell them apart there and the top
+// four cover the ones that matter.
+const (
+	priorKeepMin = 2
+	priorKeepMax = 4
+)
+
+// prior is the ranking the tables a device reads (before this run's own)
+// give each cell: the first table in borrow order with a row for the dtype.
+type prior struct {
+	op     *sel.Op
+	tables map[sel.DType]*sel.Table
+}
+
+// loadPrior takes, for each dtype, the first of op's tables in the borrow
+// order of dev. A table that does not parse is left out (the error is the
+// selection core's business; the run times every candidate there).
+func loadPrior(op *sel.Op, dtypes []sel.DType, dev *sel.Device) prior {
+	p := prior{op: op, tables: map[sel.DType]*sel.Table{}}
+	for _, dt := range dtypes {
+		ts, _ := op.Tables(dt, dev)
+		if len(ts) > 0 {
+			p.tables[dt] = ts[0]
+		}
+	}
+	return p
+}
+
+// keep returns the candidates of dt to time at cell c, by spelling, and
+// the table they come from; nil when every candidate is timed.
+func (p prior) keep(dt sel.DType, c cell) (map[string]bool, *sel.Table) {
+	t := p.tables[dt]
+	if t == nil {
+		return nil, nil
+	}
+	row, _, err := t.Nearest(dt, c.key())
+	if err != nil || row == nil {
+		return nil, nil
+	}
+	return keepFromRow(p.op.Candidates(dt), row), t
+}
+
+// keepFromRow picks a row's candidates to time: the timed entries within
+// priorKeepRatio of the fastest, between priorKeepMin and priorKeepMax of
+// them in the row's order, plus every candidate the row does not rank. An
+// untimed (hand-ranked) row keeps its first priorKeepMin.
+func keepFromRow(cands []sel.Choice, row *sel.Row) map[string]bool {
+	keep := map[string]bool{}
+	ranked := map[string]bool{}
+	best := -1.0
+	n := 0
+	for _, e := range row.Entries {
+		if e.Choice.IsZero() || !slices.ContainsFunc(cands, func(c sel.Choice) bool { return c == e.Choice }) {
+			continue // not a candidate of this build: nothing to time
+		}
+		ranked[e.Choice.String()] = true
+		if best < 0 {
+			best = e.MS
+		}
+		within := e.Timed && e.MS <= priorKeepRatio*best
+		if n < priorKeepMin || within && n < priorKeepMax {
+			keep[e.Choice.String()] = true
+			n++
+		}
+	}
+	for _, c := range cands {
+		if !ranked[c.String()] {
+			keep[c.String()] = true
+		}
+	}
+	return keep
+}

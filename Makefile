@@ -4,7 +4,7 @@ COV     := $(CURDIR)/.cov
 # Race-checked tests: the concurrency tests of every package.
 RACE    := Concurrent
 
-.PHONY: test vet unit novendor v3 race fuzz tablecheck docscheck coverage bench bench-peers tune docs lint
+.PHONY: test vet unit novendor v3 race fuzz tablecheck docscheck coverage bench bench-peers tune tune-full docs lint
 
 test: vet unit novendor v3 race fuzz tablecheck docscheck coverage
 
@@ -87,9 +87,15 @@ bench-peers:
 		fi; }
 	$(GO) run ./tools/tune peers --python $(PYTHON) $(PEERS_FLAGS)
 
-# Measure this machine and write draft tables to out/tuned: the quick grid
-# with a light protocol (docs/tuning.md gives the shipping command).
+# Measure this machine and write its tables to out/tuned: the express
+# profile, about ten minutes on 2 cores, starting from the tables the
+# machine would otherwise borrow. tune-full times every candidate at every
+# cell with a light protocol (about 40 minutes; docs/tuning.md gives the
+# shipping command).
 tune:
+	$(GO) run ./tools/tune run --op all --profile express --out out/tuned --ledger out/ledger
+
+tune-full:
 	$(GO) run ./tools/tune run --op all --dtype float64,float32 --grid quick \
 		--reps 3 --max-cell-flops 1e8 --refine-max 0.25 --out out/tuned --ledger out/ledger
 

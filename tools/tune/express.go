@@ -26,16 +26,6 @@ const (
 	expressRefineMax    = 0.1
 )
 
-// The plan's fixed costs, measured on a 2-core Zen 5 guest: binding a
-// candidate to a cell, verifying its result against the reference and its
-// two warm-up calls take about 1.5 ms beyond the calls themselves, and
-// making a cell's inputs, collecting the heap and ranking take about 2 ms.
-// Without them the plan undercounted a run of small cells by 1.6x.
-const (
-	candidateOverheadMS = 1.5
-	cellOverheadMS      = 2.0
-)
-
 // profileSuffix keeps an express run's ledger apart from a full run's.
 func profileSuffix(profile string) string {
 	if profile == "" {

@@ -48,6 +48,10 @@ type getrsCase[T batchlas.Float] struct {
 	ipiv  batchlas.Vectors[int32]
 	b     *inPlace[T]
 	ws    workspace[T]
+	// scales holds P*|L|*|U| of each checked matrix, computed on the first
+	// check: it depends on the inputs only, and every candidate's check
+	// needs it (recomputing it was most of a tuning run's time for getrs).
+	scales map[int]dense
 }
 
 func newGetrsCase[T batchlas.Float](c cell, seed uint64) (*getrsCase[T], error) {
@@ -97,10 +101,17 @@ func (tc *getrsCase[T]) bind(ctx context.Context) (*boundCase, error) {
 func (tc *getrsCase[T]) check() error {
 	n := tc.orig.Rows
 	tol := 8 * float64(n+2) * epsOf[T]()
+	if tc.scales == nil {
+		tc.scales = map[int]dense{}
+	}
 	for _, i := range checkedMatrices(tc.b.orig.Count) {
-		scale, err := luScale(denseOf(tc.lu, i), tc.ipiv, i)
-		if err != nil {
-			return err
+		scale, ok := tc.scales[i]
+		if !ok {
+			var err error
+			if scale, err = luScale(denseOf(tc.lu, i), tc.ipiv, i); err != nil {
+				return err
+			}
+			tc.scales[i] = scale
 		}
 		x, b := denseOf(tc.b.work[0], i), denseOf(tc.b.orig, i)
 		trans := tc.trans == batchlas.Trans

@@ -131,14 +131,14 @@ type opPlan struct {
 func (cfg *runConfig) cellCost(t *opTuner, dt sel.DType, c cell) float64 {
 	call := t.flops(c) / (cfg.planGFlops * 1e9) * 1e3
 	target := float64(cfg.measure.proto.target) / float64(time.Millisecond)
-	per := 4*call + 2*float64(cfg.measure.proto.reps)*max(target, call) + candidateOverheadMS
+	per := 4*call + 2*float64(cfg.measure.proto.reps)*max(target, call)
 	n := len(t.op.Candidates(dt))
 	if p := cfg.priors[t.op.Name()]; p != nil {
 		if keep, _ := p.keep(dt, c); keep != nil {
 			n = len(keep)
 		}
 	}
-	return float64(n)*per + cellOverheadMS
+	return float64(n) * per
 }
 
 // cellsCost is the estimated wall time of cells, in ms.

@@ -119,10 +119,10 @@ type Decision struct {
 	MS       float64
 	Next     string // runner-up spelling, "" when none
 	NextMS   float64
-	Table    string // device key of the table that served
+	Table    string // label of the table that served: its device key, then its identity for an identity's table (x86-64-v4.zen5)
 	Override bool   // that table came from BATCHLAS_TUNED_DIR
-	Device   string // device key of the call (named by "borrowed for")
-	From     string // device keys of the tables fallen through, comma-separated
+	Device   string // label of the call's device, key and identity (named by "borrowed for")
+	From     string // labels of the tables fallen through, comma-separated
 
 	// The row that decided, when it is not an exact match for the call's
 	// key: Row is its key fields as the core spells them ("side=L m=32

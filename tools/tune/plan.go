@@ -14,8 +14,12 @@ func printPlan(w io.Writer, cfg *runConfig, plans []opPlan) {
 	total, cells := 0.0, 0
 	for _, p := range plans {
 		sub := cfg.cellsCost(p.t, p.dt, p.cells)
-		fmt.Fprintf(w, "%s %s: %d cells, %d candidates, %d over the caps, about %s\n",
-			p.t.op.Name(), p.dt, len(p.cells), len(p.t.op.Candidates(p.dt)), len(p.capped), roundDuration(sub))
+		cands := fmt.Sprintf("%d candidates", len(p.t.op.Candidates(p.dt)))
+		if pr := cfg.priors[p.t.op.Name()]; pr != nil {
+			cands += fmt.Sprintf(" (the prior keeps %.1f per cell on average)", pr.meanKept(p.dt, p.cells, len(p.t.op.Candidates(p.dt))))
+		}
+		fmt.Fprintf(w, "%s %s: %d cells, %s, %d over the caps, about %s\n",
+			p.t.op.Name(), p.dt, len(p.cells), cands, len(p.capped), roundDuration(sub))
 		for _, c := range p.cells {
 			fmt.Fprintf(w, "  %-48s %8.3g flops  ~%s\n", c, p.t.flops(c), roundDuration(cfg.cellCost(p.t, p.dt, c)))
 		}

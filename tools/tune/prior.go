@@ -100,3 +100,21 @@ func keepFromRow(cands []sel.Choice, row *sel.Row) map[string]bool {
 	}
 	return keep
 }
+
+// meanKept is the mean number of candidates timed per cell of cells (all
+// of them, all where the prior has no row), for the plan.
+func (p prior) meanKept(dt sel.DType, cells []cell, all int) float64 {
+	if len(cells) == 0 {
+		return 0
+	}
+	sum := 0
+	for _, c := range cells {
+		keep, _ := p.keep(dt, c)
+		if keep == nil {
+			sum += all
+		} else {
+			sum += len(keep)
+		}
+	}
+	return float64(sum) / float64(len(cells))
+}

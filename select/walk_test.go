@@ -35,19 +35,9 @@ func override(t testing.TB, files map[string]string) string {
 	return dir
 }
 
-func tableDevices(t *testing.T, o *Op, dt DType, d *Device) []string {
-	t.Helper()
-	ts, err := o.Tables(dt, d)
-	require.NoError(t, err)
-	var out []string
-	for _, tb := range ts {
-		out = append(out, tb.Device)
-	}
-	return out
-}
-
-// tableLabels is tableDevices with each identity's table named by its
-// label, x86-64-v4.zen5.
+// tableLabels names the op's tables for dt in borrow order for d by their
+// labels: the device key, then the identity of an identity's table
+// (x86-64-v4.zen5).
 func tableLabels(t *testing.T, o *Op, dt DType, d *Device) []string {
 	t.Helper()
 	ts, err := o.Tables(dt, d)
@@ -173,9 +163,9 @@ func TestBorrowOrder(t *testing.T) {
 		{sm90, []string{"sm_90", "sm_70"}},
 		{gfx, []string{"sm_90", "sm_70"}},
 	} {
-		assert.Equal(t, tc.want, tableDevices(t, ordOp, Float64, tc.d), tc.d.Key)
+		assert.Equal(t, tc.want, tableLabels(t, ordOp, Float64, tc.d), tc.d.Key)
 	}
-	assert.Empty(t, tableDevices(t, ordOp, Float32, v4), "tables without rows for the dtype are not in the order")
+	assert.Empty(t, tableLabels(t, ordOp, Float32, v4), "tables without rows for the dtype are not in the order")
 }
 
 // Borrowing is silent with tracing off: no warning, nothing remembered.
@@ -304,7 +294,7 @@ func TestStaleTableSkippedWithOneNotice(t *testing.T) {
 		"batchlas: stl has no float64 table for x86-64-v4; borrowing x86-64-v2 (run tools/tune to tune this device)",
 	}, grep(tr.lines(), " stl "), "the notices; the decision lines start with stl")
 	assert.Empty(t, warn.lines(), "a stale built-in table is not the user's to fix")
-	assert.Equal(t, []string{"x86-64-v2"}, tableDevices(t, stlOp, Float64, v4))
+	assert.Equal(t, []string{"x86-64-v2"}, tableLabels(t, stlOp, Float64, v4))
 }
 
 func TestMemo(t *testing.T) {

@@ -27,7 +27,7 @@ func keptOf(t *testing.T, row string) []string {
 	src := "# op=potrf device=x86-64-v4 revision=" + strconv.Itoa(potrf.Op.Spec().Revision) + "\n# keys: uplo:exact n:log:4 batch:log\n[float64]\n" + row + "\n"
 	tab, err := sel.ParseTable("potrf.x86-64-v4.zen5.txt", []byte(src), potrf.Op)
 	require.NoError(t, err)
-	keep := keepFromRow(potrf.Op.Candidates(sel.Float64), &tab.Sections[sel.Float64][0])
+	keep := keepFromRow(potrf.Op, sel.Float64, &tab.Sections[sel.Float64][0])
 	var out []string
 	for s := range keep {
 		out = append(out, s)
@@ -139,9 +139,8 @@ func TestExpressPlanCountsTheKeptCandidates(t *testing.T) {
 	assert.Equal(t, time.Millisecond, exp.measure.proto.target)
 	c := potrfCell("L", "8", "32768")
 	tu := tuners["potrf"]
-	if keep, _ := exp.priors["potrf"].keep(sel.Float64, c); keep == nil {
-		t.Skip("no built-in potrf table to take a prior from")
-	}
+	keep, _ := exp.priors["potrf"].keep(sel.Float64, c)
+	require.NotNil(t, keep, "the built-in potrf table is the prior")
 	assert.Less(t, exp.cellCost(tu, sel.Float64, c), full.cellCost(tu, sel.Float64, c), "fewer candidates timed")
 	_, err = parseRunFlags([]string{"--op", "potrf", "--out", t.TempDir(), "--profile", "fast"}, &bytes.Buffer{}, &bytes.Buffer{})
 	require.ErrorContains(t, err, "--profile")

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"slices"
-
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -67,20 +65,20 @@ func (p prior) keep(dt sel.DType, c cell) (map[string]bool, *sel.Table) {
 	if err != nil || row == nil {
 		return nil, nil
 	}
-	return keepFromRow(p.op.Candidates(dt), row), t
+	return keepFromRow(p.op, dt, row), t
 }
 
 // keepFromRow picks a row's candidates to time: the timed entries within
 // priorKeepRatio of the fastest, between priorKeepMin and priorKeepMax of
 // them in the row's order, plus every candidate the row does not rank. An
 // untimed (hand-ranked) row keeps its first priorKeepMin.
-func keepFromRow(cands []sel.Choice, row *sel.Row) map[string]bool {
+func keepFromRow(op *sel.Op, dt sel.DType, row *sel.Row) map[string]bool {
 	keep := map[string]bool{}
 	ranked := map[string]bool{}
 	best := -1.0
 	n := 0
 	for _, e := range row.Entries {
-		if e.Choice.IsZero() || !slices.ContainsFunc(cands, func(c sel.Choice) bool { return c == e.Choice }) {
+		if e.Choice.IsZero() || !op.IsCandidate(dt, e.Choice) {
 			continue // not a candidate of this build: nothing to time
 		}
 		ranked[e.Choice.String()] = true
@@ -93,7 +91,7 @@ func keepFromRow(cands []sel.Choice, row *sel.Row) map[string]bool {
 			n++
 		}
 	}
-	for _, c := range cands {
+	for _, c := range op.Candidates(dt) {
 		if !ranked[c.String()] {
 			keep[c.String()] = true
 		}

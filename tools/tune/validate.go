@@ -279,8 +279,7 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 		slow float64
 	}
 	var results []shapeResult
-	var altScore slowdowns
-	logSum := 0.0
+	var score, altScore slowdowns
 	fmt.Fprintf(w, "%s %s: %d random off-grid shapes\n", t.op.Name(), dt, len(cells))
 	if alt != nil {
 		fmt.Fprintf(w, "  %-44s %-22s %-22s %8s %-22s %8s\n", "shape", "auto", "fastest", "slowdown", "auto, "+quote.Cut(alt.name), "slowdown")
@@ -335,16 +334,13 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 		}
 		fmt.Fprintln(w, line)
 		results = append(results, shapeResult{res: res, pick: pick.String(), slow: slow})
-		logSum += math.Log(slow)
-		if slow > rep.worst {
-			rep.worst, rep.worstShape = slow, c.String()
-		}
+		score.add(c.String(), slow)
 	}
 	rep.shapes = len(results)
 	if rep.shapes == 0 {
 		return rep, nil
 	}
-	rep.geomean = math.Exp(logSum / float64(rep.shapes))
+	rep.geomean, rep.worst, rep.worstShape = score.geomean(), score.worst, score.worstShape
 	// The best single fixed candidate over these shapes.
 	rep.fixedGeomean = math.Inf(1)
 	for _, ch := range t.op.Candidates(dt) {

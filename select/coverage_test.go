@@ -107,7 +107,7 @@ func TestCoverageRows(t *testing.T) {
 			ops = append(ops, r.Op)
 		}
 	}
-	assert.ElementsMatch(t, []string{"syn", "aux", "ord", "stl", "gpo", "lro", "big", "idn"}, ops, "every registered op")
+	assert.ElementsMatch(t, []string{"syn", "aux", "ord", "stl", "gpo", "lro", "big", "idn", "onl"}, ops, "every registered op")
 }
 
 func TestCoverageOpenFailureWarnsOnce(t *testing.T) {

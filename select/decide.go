@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas/coverage"
 	"github.com/batchlas-go/batchlas/internal/quote"
@@ -102,6 +103,14 @@ type decision struct {
 	line   string            // trace line, when tracing was on
 	cov    *coverage.Counter // reached or miss counter, when coverage was on
 	via    string
+	// wantTune: an automatic decision with no own-identity row near the
+	// call, which first-use tuning may replace by a measurement (online.go).
+	wantTune bool
+	// tunedNow: this decision was measured; its trace line says so on
+	// the first traced call only (printed).
+	tunedNow  bool
+	printed   atomic.Bool
+	lineAfter string // the trace line of the calls after the first
 }
 
 type memoKey struct {
@@ -192,8 +201,20 @@ func (o *Op) decide(ctx context.Context, s *settings, dt DType, k Key, d *Device
 		return dec
 	}
 	dec = o.decideSlow(s, dt, k, d, p, nil)
+	if dec.wantTune && mayTune(ctx, s, d) {
+		dec = o.tuned(ctx, s, dt, k, d, dec)
+	}
 	memo.Lock()
 	if memo.gen == s.gen { // not reloaded meanwhile
+		if memo.n >= memoMax && s.tune.online {
+			// Dropping decisions while rows are being added could decide
+			// a shape twice, differently (BufferSize and its call): the
+			// memo is kept and tuning stops; later shapes decide from
+			// tables that no longer change.
+			online.closed.Store(true)
+			memo.Unlock()
+			return dec
+		}
 		if memo.n >= memoMax {
 			clear(memo.m)
 			memo.n = 0
@@ -316,6 +337,7 @@ func (o *Op) decideSlow(s *settings, dt DType, k Key, d *Device, p pinIn, w *Wal
 	}
 
 	dec := &decision{choice: out.choice, err: out.err, via: out.via}
+	dec.wantTune = s.tune.online && w == nil && out.err == nil && (p.val == "" || p.val == "auto") && o.measure != nil && !o.nearOwn(&out, k, d)
 	if s.trace || w != nil {
 		if out.err == nil {
 			dec.line = o.traceDecision(dt, k, keyText, d, &out).String()
@@ -358,13 +380,20 @@ func spellings(cands []Choice) string {
 func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk) outcome {
 	own, list := o.tables(s).order(dt, d)
 	var from []string
-	for i, e := range list {
+	pos := 0 // position among the tables that are not the tuning cache
+	for _, e := range list {
+		cached := e.origin == OriginCache
 		role := RoleFallthrough
 		switch {
-		case i == 0 && own:
+		case cached:
 			role = RoleOwn
-		case i == 0:
+		case pos == 0 && own:
+			role = RoleOwn
+		case pos == 0:
 			role = RoleBorrowed
+		}
+		if !cached {
+			pos++
 		}
 		if e.err != nil {
 			// A table this call needs is broken: say so rather than
@@ -374,6 +403,11 @@ func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk)
 		row, dist, err := e.t.Nearest(dt, k)
 		if err != nil {
 			return outcome{err: fmt.Errorf("%s: %w", o.spec.Name, err)}
+		}
+		if cached && row != nil && !o.near(row, dist, k) {
+			// The cache serves only the shapes near what was measured;
+			// the tables after it decide the others, as without it.
+			row = nil
 		}
 		var step *WalkStep
 		if w != nil {
@@ -403,6 +437,8 @@ func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk)
 			if win >= 0 {
 				via := trace.ViaFallthrough
 				switch {
+				case cached:
+					via = trace.ViaCache
 				case role == RoleOwn && e.origin == OriginOverride:
 					via = trace.ViaOverride
 				case role == RoleOwn:
@@ -410,8 +446,11 @@ func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk)
 				case role == RoleBorrowed:
 					via = trace.ViaBorrowed
 				}
-				return outcome{choice: row.Entries[win].Choice, via: via, entry: e, row: row, dist: dist, win: win, next: next, from: from, borrowed: !own}
+				return outcome{choice: row.Entries[win].Choice, via: via, entry: e, row: row, dist: dist, win: win, next: next, from: from, borrowed: !own && !cached}
 			}
+		}
+		if cached {
+			continue
 		}
 		from = append(from, e.label())
 	}

@@ -91,6 +91,10 @@ func traceHeader(s *settings, d *Device) {
 // the environment pins in force:
 //
 //	batchlas: switches: BATCHLAS_DEVICE="x86-64-v3" BATCHLAS_TUNED_DIR="" BATCHLAS_COVERAGE_OUT="" pins: BATCHLAS_POTRF_ROUTE="lpanel:16"
+//
+// With first-use tuning on, the cache directory and budgets follow
+// BATCHLAS_COVERAGE_OUT: BATCHLAS_TUNE=online cache="/home/u/.cache/batchlas"
+// budget=call=40ms,process=2s.
 func switchesLine(s *settings) string {
 	var b strings.Builder
 	b.WriteString("batchlas: switches: BATCHLAS_DEVICE=")
@@ -101,6 +105,12 @@ func switchesLine(s *settings) string {
 	b.WriteString(quote.Q(s.tunedDir))
 	b.WriteString(" BATCHLAS_COVERAGE_OUT=")
 	b.WriteString(quote.Q(s.covPath))
+	if s.tune.online {
+		// Only when on: off is the default and says nothing.
+		b.WriteString(" BATCHLAS_TUNE=online cache=")
+		b.WriteString(quote.Q(s.tune.cacheDir))
+		b.WriteString(" budget=call=" + s.tune.call.String() + ",process=" + s.tune.process.String())
+	}
 	b.WriteString(" pins:")
 	n := 0
 	for _, name := range slices.Sorted(maps.Keys(s.pins)) {

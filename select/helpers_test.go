@@ -247,6 +247,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("SEL_TEST_CHILD") != "" {
 		os.Exit(childMain())
 	}
+	if os.Getenv("SEL_TEST_TUNECHILD") != "" {
+		os.Exit(tuneChildMain())
+	}
 	if os.Getenv("SEL_TEST_MEMCHILD") != "" {
 		os.Exit(memChildMain())
 	}

@@ -168,6 +168,10 @@ type tableEntry struct {
 	// replaced lists the dtypes whose sections an override of the same
 	// name replaces: this (built-in) table does not serve them.
 	replaced map[DType]bool
+	// For the tuning cache's entries (origin cache): the core count the
+	// rows were measured with, and the rows as lines (tunecache.go).
+	cores int
+	cache *cacheGroup
 }
 
 // opTables is the set of usable (non-stale) tables of one op under one
@@ -239,6 +243,9 @@ func (o *Op) load(s *settings) *opTables {
 	}
 	slices.Sort(names)
 	ts := &opTables{gen: s.gen}
+	if s.tune.online {
+		ts.entries = o.loadCache(s)
+	}
 	for _, name := range names {
 		var b, v *tableEntry
 		if r, ok := builtin[name]; ok {
@@ -395,6 +402,9 @@ func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
 		if e.class != class {
 			continue // a cpu never reads a gpu table, nor the reverse
 		}
+		if e.origin == OriginCache && (e.device != d.Key || e.identity != d.Identity || e.cores != deviceCores(d)) {
+			continue // rows measured on another CPU or core count
+		}
 		if e.replaced[dt] {
 			continue // an override's section of the same device serves instead
 		}
@@ -424,16 +434,18 @@ func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
 	identRank := func(e *tableEntry) int {
 		r := 0 // the device's own identity
 		switch {
+		case e.origin == OriginCache:
+			return 2 // after BATCHLAS_TUNED_DIR's tables, before the built-in ones
 		case e.identity != "" && e.identity == d.Identity:
 		case e.identity == "":
 			r = 1 // the level's table
 		case vendor != "" && cpuident.Vendor(e.identity) == vendor:
-			return 4
-		default:
 			return 5
+		default:
+			return 6
 		}
 		if e.origin != OriginOverride {
-			r += 2 // BATCHLAS_TUNED_DIR's own and level tables come before the built-in ones
+			r += 3 // BATCHLAS_TUNED_DIR's own and level tables come before the built-in ones
 		}
 		return r
 	}
@@ -443,7 +455,14 @@ func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
 		return cmp.Or(cmp.Compare(ga, gb), strings.Compare(familyKey(a, ga, class), familyKey(b, gb, class)), cmp.Compare(da, db),
 			strings.Compare(a.device, b.device), cmp.Compare(identRank(a), identRank(b)), strings.Compare(a.identity, b.identity))
 	})
-	return len(list) > 0 && list[0].device == d.Key && identRank(list[0]) <= 3, list
+	// The cache serves only near its rows (walk): whether the device has
+	// a table of its own is decided by the first other table.
+	for _, e := range list {
+		if e.origin != OriginCache {
+			return e.device == d.Key && identRank(e) <= 4, list
+		}
+	}
+	return false, list
 }
 
 // label names the table's device as a trace does: its key, then its

@@ -20,6 +20,9 @@ type Op struct {
 
 	loadMu sync.Mutex // serialises table loading
 	tabs   atomic.Pointer[opTables]
+
+	measure     *Measure // set once at initialisation (SetMeasure)
+	kernelsHash string   // set once at initialisation (SetKernelsHash)
 }
 
 var registry struct {
@@ -163,17 +166,28 @@ func (o *Op) Run(ctx context.Context, dt DType, k Key, d *Device, launch LaunchF
 	}
 	s := current()
 	dec := o.decide(ctx, s, dt, k, d)
-	if dec.cov != nil {
+	// A measurement's calls (first-use tuning) are not the program's:
+	// neither counted nor traced.
+	quiet := s.tune.online && measuring(ctx)
+	if dec.cov != nil && !quiet {
 		dec.cov.Add()
 	}
 	if dec.err != nil {
 		return dec.err
 	}
-	if s.trace {
+	if s.trace && !quiet {
 		traceHeader(s, d)
-		trace.Print(ctx, dec.line)
+		if !dec.tunedNow || !dec.printed.Swap(true) {
+			trace.Print(ctx, dec.line)
+		} else {
+			trace.Print(ctx, dec.lineAfter)
+		}
 		// Only while tracing: nesting costs a context allocation.
 		ctx = trace.Nest(ctx)
+	}
+	if s.tune.online && !insideOp(ctx) {
+		// The calls this call makes inside itself never tune (online.go).
+		ctx = context.WithValue(ctx, opCallKey{}, nestedCall)
 	}
 	return launch(ctx, dec.choice)
 }

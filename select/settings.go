@@ -30,6 +30,8 @@ type settings struct {
 	// set, for the startup report only: the host reads them once per
 	// process (batchlas.Host), not per snapshot.
 	device, identity string
+	// tune is BATCHLAS_TUNE and its companions (online.go).
+	tune tuneSettings
 
 	// The tuned dir is scanned on first need, once per snapshot, so a
 	// program that never decides never touches it.
@@ -91,6 +93,7 @@ func loadLocked() *settings {
 		covPath:  strings.TrimSpace(os.Getenv("BATCHLAS_COVERAGE_OUT")),
 		device:   strings.TrimSpace(os.Getenv("BATCHLAS_DEVICE")),
 		identity: strings.TrimSpace(os.Getenv("BATCHLAS_IDENTITY")),
+		tune:     readTuneSettings(),
 	}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")

@@ -17,7 +17,7 @@ const (
 	staleSTL     = "batchlas: skipping builtin stl table stl.x86-64-v4.txt: written for stl revision 1, the op is at revision 2 (run tools/tune to re-tune this device)"
 )
 
-const initV4 = `batchlas: device x86-64-v4 "Test x86-64-v4" cores=2 flags=avx2,fma,fp64 vendor=lapack tables: aux=none big=none gpo=none idn=builtin lro=none ord=builtin stl=borrowed:x86-64-v2 syn=builtin`
+const initV4 = `batchlas: device x86-64-v4 "Test x86-64-v4" cores=2 flags=avx2,fma,fp64 vendor=lapack tables: aux=none big=none gpo=none idn=builtin lro=none onl=none ord=builtin stl=borrowed:x86-64-v2 syn=builtin`
 
 func TestTraceLines(t *testing.T) {
 	for _, tc := range []struct {
@@ -113,7 +113,7 @@ func TestTraceInitLineOnce(t *testing.T) {
 	forget()
 	_, err := run(bg, synOp, Float64, synKey("L", 8, 1024), dev("x86-64-v3", "fp64"))
 	require.NoError(t, err)
-	assert.Equal(t, `batchlas: device x86-64-v3 "Test x86-64-v3" cores=2 flags=fp64 vendor=none tables: aux=none big=none gpo=none idn=borrowed:x86-64-v2 lro=none ord=borrowed:x86-64-v2 stl=borrowed:x86-64-v2 syn=float32/borrowed:x86-64-v4,float64/borrowed:x86-64-v2`, tr.lines()[6])
+	assert.Equal(t, `batchlas: device x86-64-v3 "Test x86-64-v3" cores=2 flags=fp64 vendor=none tables: aux=none big=none gpo=none idn=borrowed:x86-64-v2 lro=none onl=none ord=borrowed:x86-64-v2 stl=borrowed:x86-64-v2 syn=float32/borrowed:x86-64-v4,float64/borrowed:x86-64-v2`, tr.lines()[6])
 }
 
 func TestTraceNesting(t *testing.T) {

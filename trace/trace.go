@@ -100,6 +100,8 @@ const (
 	ViaNative      = "pinned native" // the native class pin
 	ViaVendor      = "pinned vendor" // the vendor class pin
 	ViaLastResort  = "last resort"   // no table served
+	ViaCache       = "cache"         // a row first-use tuning recorded on this machine (BATCHLAS_TUNE=online)
+	ViaTuned       = "tuned"         // measured by first-use tuning at this call
 )
 
 // TieRatio is the relative gap within which two timings are "tied with"
@@ -130,6 +132,11 @@ type Decision struct {
 	// means an exact match (or no row): the line says nothing more.
 	Row      string
 	Distance float64
+
+	// For ViaTuned: how many candidates were measured and what the
+	// measurement cost, in milliseconds of wall time.
+	Measured int
+	CostMS   float64
 }
 
 // String returns the line in its fixed format (docs/select.md, "Trace"):
@@ -192,7 +199,19 @@ func (d Decision) String() string {
 		d.writeRow(&b)
 	}
 	b.WriteString("  [")
-	if d.Override {
+	switch {
+	case d.Via == ViaTuned:
+		b.WriteString("tuned now on ")
+		b.WriteString(d.Device)
+		b.WriteString(": ")
+		b.WriteString(strconv.Itoa(d.Measured))
+		b.WriteString(" candidates measured in ")
+		b.WriteString(MS(d.CostMS))
+		b.WriteString(" ms]")
+		return b.String()
+	case d.Via == ViaCache:
+		b.WriteString("cache ")
+	case d.Override:
 		b.WriteString("override ")
 	}
 	b.WriteString(d.Table)

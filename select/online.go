@@ -68,14 +68,11 @@ func readTuneSettings() tuneSettings {
 	if !ts.online {
 		return ts
 	}
-	ts.cacheDir = strings.TrimSpace(os.Getenv("BATCHLAS_TUNE_CACHE"))
-	if ts.cacheDir == "" {
-		if base, err := os.UserCacheDir(); err == nil {
-			ts.cacheDir = filepath.Join(base, "batchlas")
-		} else {
-			warnOnce("tune-cache-none", fmt.Sprintf("batchlas: BATCHLAS_TUNE=online: no cache directory (%v); set BATCHLAS_TUNE_CACHE; tuned rows serve this process only", err))
-		}
+	dir, err := TuneCacheDir()
+	if err != nil {
+		warnOnce("tune-cache-none", fmt.Sprintf("batchlas: BATCHLAS_TUNE=online: %v; tuned rows serve this process only", err))
 	}
+	ts.cacheDir = dir
 	if v := strings.TrimSpace(os.Getenv("BATCHLAS_TUNE_BUDGET")); v != "" {
 		call, process, err := parseTuneBudget(v)
 		if err != nil {
@@ -85,6 +82,20 @@ func readTuneSettings() tuneSettings {
 		}
 	}
 	return ts
+}
+
+// TuneCacheDir is the directory of the tuning cache: BATCHLAS_TUNE_CACHE,
+// or batchlas under the user's cache directory (os.UserCacheDir:
+// $XDG_CACHE_HOME or ~/.cache on Linux).
+func TuneCacheDir() (string, error) {
+	if dir := strings.TrimSpace(os.Getenv("BATCHLAS_TUNE_CACHE")); dir != "" {
+		return dir, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory (%v); set BATCHLAS_TUNE_CACHE", err)
+	}
+	return filepath.Join(base, "batchlas"), nil
 }
 
 // parseTuneBudget parses "call=40ms,process=2s" (either part may be left

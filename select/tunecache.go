@@ -177,6 +177,93 @@ func rowLine(keys []KeySpec, k Key, es []Entry) string {
 	return b.String()
 }
 
+// CacheFile is one file of the tuning cache, as read by ReadCacheDir.
+type CacheFile struct {
+	Path    string
+	Op      *Op    // nil when no op of that name is registered in this program
+	Table   *Table // nil when the file cannot be read or parsed
+	Err     error  // why Table is nil
+	Problem string // why this program does not use its rows ("" when it does)
+	Cores   int
+	mod     time.Time
+}
+
+// ReadCacheDir reads every cache file of dir (those of op only, when op is
+// not nil), newest first: a shape measured twice keeps the later
+// measurement. A directory that does not exist holds no files.
+func ReadCacheDir(dir string, op *Op) ([]CacheFile, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []CacheFile
+	for _, e := range ents {
+		table, _, ok := CacheFileName(e.Name())
+		if !ok {
+			continue
+		}
+		name, _, _, _ := SplitTableName(table)
+		if op != nil && name != op.Name() {
+			continue
+		}
+		cf := CacheFile{Path: filepath.Join(dir, e.Name()), Op: Lookup(name)}
+		if fi, err := e.Info(); err == nil {
+			cf.mod = fi.ModTime()
+		}
+		data, why, err := readTableFile(cf.Path)
+		switch {
+		case why != "":
+			cf.Err = fmt.Errorf("it %s", why)
+		case err != nil:
+			cf.Err = err
+		case cf.Op == nil:
+			cf.Problem = "no op named " + name + " is registered in this program"
+		default:
+			t, perr := ParseTable(table, data, cf.Op)
+			if t == nil {
+				cf.Err = perr
+				break
+			}
+			cf.Table = t
+			cf.Problem = CacheKeyProblem(cf.Op, t, perr)
+			cf.Cores, _ = strconv.Atoi(t.Header["cores"])
+		}
+		out = append(out, cf)
+	}
+	slices.SortFunc(out, func(a, b CacheFile) int { return cmp.Or(b.mod.Compare(a.mod), strings.Compare(a.Path, b.Path)) })
+	return out, nil
+}
+
+// MergeCache renders the usable rows of files for op o measured on
+// (device, identity, cores) as one table, the newest row of each shape
+// kept; rows is how many it holds.
+func MergeCache(o *Op, device, identity string, cores int, files []CacheFile) (text []byte, rows int) {
+	g := mergeGroup(o, device, identity, cores, files)
+	for _, ls := range g.lines {
+		rows += len(ls)
+	}
+	return cacheText(o, device, identity, cores, g.lines), rows
+}
+
+func mergeGroup(o *Op, device, identity string, cores int, files []CacheFile) *cacheGroup {
+	g := &cacheGroup{device: device, identity: identity, cores: cores, lines: map[DType][]string{}, has: map[string]bool{}}
+	for _, f := range files {
+		t := f.Table
+		if t == nil || f.Problem != "" || f.Op != o || t.Device != device || t.Identity != identity || f.Cores != cores {
+			continue
+		}
+		for _, dt := range knownDTypes {
+			for _, r := range t.Sections[dt] {
+				g.add(dt, r.Key.Format(t.Keys), rowLine(t.Keys, r.Key, r.Entries))
+			}
+		}
+	}
+	return g
+}
+
 // loadCache merges the op's cache files into one entry per (device,
 // identity, cores). A file that cannot be read or parsed is skipped with
 // one warning; one whose key differs, with one notice while tracing.
@@ -185,73 +272,31 @@ func (o *Op) loadCache(s *settings) []*tableEntry {
 	if dir == "" {
 		return nil
 	}
-	ents, err := os.ReadDir(dir)
+	files, err := ReadCacheDir(dir, o)
 	if err != nil {
-		if !os.IsNotExist(err) {
-			warnOnce("tune-cache-dir:"+dir, fmt.Sprintf("batchlas: BATCHLAS_TUNE_CACHE=%s is not a readable directory (%v); no cached rows are read", quote.Q(dir), err))
-		}
+		warnOnce("tune-cache-dir:"+dir, fmt.Sprintf("batchlas: BATCHLAS_TUNE_CACHE=%s is not a readable directory (%v); no cached rows are read", quote.Q(dir), err))
 		return nil
 	}
-	type file struct {
-		name, table string
-		mod         time.Time
+	type group struct {
+		device, identity string
+		cores            int
 	}
-	var files []file
-	for _, e := range ents {
-		table, _, ok := CacheFileName(e.Name())
-		if !ok || !strings.HasPrefix(e.Name(), o.Name()+".") {
-			continue
-		}
-		if op, _, _, _ := SplitTableName(table); op != o.Name() {
-			continue
-		}
-		var mod time.Time
-		if fi, err := e.Info(); err == nil {
-			mod = fi.ModTime()
-		}
-		files = append(files, file{e.Name(), table, mod})
-	}
-	// Newest first: a shape measured twice keeps the later measurement.
-	slices.SortFunc(files, func(a, b file) int { return cmp.Or(b.mod.Compare(a.mod), strings.Compare(a.name, b.name)) })
-	groups := map[string]*cacheGroup{}
-	var order []string
+	var groups []group
 	for _, f := range files {
-		path := filepath.Join(dir, f.name)
-		data, why, err := readTableFile(path)
-		if why != "" || err != nil {
-			if why == "" {
-				why = err.Error()
-			}
-			warnOnce("tune-cache-file:"+path, fmt.Sprintf("batchlas: tuning cache: skipping %s: %s", quote.Cut(path), why))
-			continue
-		}
-		t, perr := ParseTable(f.table, data, o)
-		if t == nil {
-			warnOnce("tune-cache-file:"+path, fmt.Sprintf("batchlas: tuning cache: skipping %s: %v (remove it, or run `tune cache clear`)", quote.Cut(path), perr))
-			continue
-		}
-		if why := CacheKeyProblem(o, t, perr); why != "" {
-			s.noticeOnce("tune-cache-key:"+path, fmt.Sprintf("batchlas: tuning cache: not using %s: %s", quote.Cut(path), why))
-			continue
-		}
-		cores, _ := strconv.Atoi(t.Header["cores"])
-		gk := t.Device + "/" + t.Identity + "/" + strconv.Itoa(cores)
-		g := groups[gk]
-		if g == nil {
-			g = &cacheGroup{device: t.Device, identity: t.Identity, cores: cores, lines: map[DType][]string{}, has: map[string]bool{}}
-			groups[gk] = g
-			order = append(order, gk)
-		}
-		for dt, rows := range t.Sections {
-			for _, r := range rows {
-				keyText := r.Key.Format(t.Keys)
-				g.add(dt, keyText, rowLine(t.Keys, r.Key, r.Entries))
+		switch {
+		case f.Err != nil:
+			warnOnce("tune-cache-file:"+f.Path, fmt.Sprintf("batchlas: tuning cache: skipping %s: %v (remove it, or run `go run ./tools/tune cache clear`)", quote.Cut(f.Path), f.Err))
+		case f.Problem != "":
+			s.noticeOnce("tune-cache-key:"+f.Path, fmt.Sprintf("batchlas: tuning cache: not using %s: %s", quote.Cut(f.Path), f.Problem))
+		default:
+			if g := (group{f.Table.Device, f.Table.Identity, f.Cores}); !slices.Contains(groups, g) {
+				groups = append(groups, g)
 			}
 		}
 	}
 	var out []*tableEntry
-	for _, gk := range order {
-		if e := o.cacheEntry(groups[gk]); e != nil {
+	for _, g := range groups {
+		if e := o.cacheEntry(mergeGroup(o, g.device, g.identity, g.cores, files)); e != nil {
 			out = append(out, e)
 		}
 	}

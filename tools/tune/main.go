@@ -37,6 +37,7 @@ func commands() []command {
 		{"docs", "write docs/tables.md and its plots (--check: fail when they are out of date)", cmdDocs},
 		{"plot", "draw SVG plots of tables: who wins where, and the gain over the best fixed candidate", cmdPlot},
 		{"coverage", "merge coverage shards; --require-reached, --suggest N", cmdCoverage},
+		{"cache", "list, check, merge or clear the cache first-use tuning (BATCHLAS_TUNE=online) fills", cmdCache},
 	}
 }
 
@@ -47,6 +48,9 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
+	// The tuner measures under its own protocol: a call it makes never
+	// tunes itself, whatever BATCHLAS_TUNE says.
+	sel.DisableOnlineTuning()
 	code := mainCode(os.Args[1:], os.Stdout, os.Stderr)
 	// Complete this process's coverage file, if the instrument is on.
 	if err := sel.Flush(); err != nil {

@@ -184,6 +184,7 @@ type CacheFile struct {
 	Table   *Table // nil when the file cannot be read or parsed
 	Err     error  // why Table is nil
 	Problem string // why this program does not use its rows ("" when it does)
+	Foreign bool   // a table first-use tuning did not write (no source=online)
 	Cores   int
 	mod     time.Time
 }
@@ -229,6 +230,7 @@ func ReadCacheDir(dir string, op *Op) ([]CacheFile, error) {
 			}
 			cf.Table = t
 			cf.Problem = CacheKeyProblem(cf.Op, t, perr)
+			cf.Foreign = t.Header["source"] != "online"
 			cf.Cores, _ = strconv.Atoi(t.Header["cores"])
 		}
 		out = append(out, cf)
@@ -286,6 +288,8 @@ func (o *Op) loadCache(s *settings) []*tableEntry {
 		switch {
 		case f.Err != nil:
 			warnOnce("tune-cache-file:"+f.Path, fmt.Sprintf("batchlas: tuning cache: skipping %s: %v (remove it, or run `go run ./tools/tune cache clear`)", quote.Cut(f.Path), f.Err))
+		case f.Foreign:
+			warnOnce("tune-cache-file:"+f.Path, fmt.Sprintf("batchlas: tuning cache: skipping %s: %s (only first-use tuning writes *%s files; move it away)", quote.Cut(f.Path), f.Problem, CacheSuffix))
 		case f.Problem != "":
 			s.noticeOnce("tune-cache-key:"+f.Path, fmt.Sprintf("batchlas: tuning cache: not using %s: %s", quote.Cut(f.Path), f.Problem))
 		default:

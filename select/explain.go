@@ -94,7 +94,7 @@ func traceHeader(s *settings, d *Device) {
 //
 // With first-use tuning on, the cache directory and budgets follow
 // BATCHLAS_COVERAGE_OUT: BATCHLAS_TUNE=online cache="/home/u/.cache/batchlas"
-// budget=call=40ms,process=2s.
+// budget=call=30ms,process=2s.
 func switchesLine(s *settings) string {
 	var b strings.Builder
 	b.WriteString("batchlas: switches: BATCHLAS_DEVICE=")
@@ -145,14 +145,19 @@ func initLine(s *settings, d *Device) string {
 
 // tableSource says where the op's tables come from on d, per dtype: its own
 // table (builtin or override, "error" when it does not parse), a borrowed
-// one, or none. One word when every dtype agrees, else dtype/word pairs.
+// one, or none; "+cache" when first-use tuning's cache has rows for it. One word when every dtype agrees, else dtype/word pairs.
 func (o *Op) tableSource(s *settings, d *Device) string {
 	ts := o.tables(s)
 	var words []string
 	same := true
 	for _, dt := range o.DTypes() {
 		w := "none"
-		if own, list := ts.order(dt, d); len(list) > 0 {
+		own, list := ts.order(dt, d)
+		cached := len(list) > 0 && list[0].origin == OriginCache
+		if cached {
+			list = list[1:] // the cache serves near its rows only: the table after it is the source
+		}
+		if len(list) > 0 {
 			switch e := list[0]; {
 			case !own:
 				w = "borrowed:" + e.label()
@@ -163,6 +168,9 @@ func (o *Op) tableSource(s *settings, d *Device) string {
 			default:
 				w = e.origin
 			}
+		}
+		if cached {
+			w += "+cache"
 		}
 		same = same && (len(words) == 0 || words[0] == w)
 		words = append(words, w)

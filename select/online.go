@@ -32,7 +32,7 @@ import (
 // program can pay in all, so 20 distinct small shapes cost well under a
 // second.
 const (
-	defaultCallBudget    = 40 * time.Millisecond
+	defaultCallBudget    = 30 * time.Millisecond
 	defaultProcessBudget = 2 * time.Second
 	// tuneMaxBytes caps the synthetic operands of one measurement: tuning
 	// must never be what runs a program out of memory.
@@ -98,7 +98,7 @@ func TuneCacheDir() (string, error) {
 	return filepath.Join(base, "batchlas"), nil
 }
 
-// parseTuneBudget parses "call=40ms,process=2s" (either part may be left
+// parseTuneBudget parses "call=30ms,process=2s" (either part may be left
 // out, in any order).
 func parseTuneBudget(v string) (call, process time.Duration, err error) {
 	call, process = defaultCallBudget, defaultProcessBudget
@@ -107,9 +107,9 @@ func parseTuneBudget(v string) (call, process time.Duration, err error) {
 		d, derr := time.ParseDuration(strings.TrimSpace(val))
 		switch {
 		case !ok || (name != "call" && name != "process"):
-			return 0, 0, fmt.Errorf("want call=<duration>,process=<duration> (e.g. call=40ms,process=2s), got %s", quote.Q(part))
+			return 0, 0, fmt.Errorf("want call=<duration>,process=<duration> (e.g. call=30ms,process=2s), got %s", quote.Q(part))
 		case derr != nil || d <= 0 || d > time.Hour:
-			return 0, 0, fmt.Errorf("%s=%s: want a positive duration of at most 1h, like 40ms or 2s", name, quote.Q(val))
+			return 0, 0, fmt.Errorf("%s=%s: want a positive duration of at most 1h, like 30ms or 2s", name, quote.Q(val))
 		case name == "call":
 			call = d
 		default:
@@ -306,11 +306,13 @@ func (o *Op) measureShape(ctx context.Context, dt DType, k Key, d *Device, budge
 	}
 	old := debug.SetGCPercent(2000) // keep collections out of the timings (tools/tune does the same)
 	defer debug.SetGCPercent(old)
-	share := budget / time.Duration(len(cands))
-	for _, c := range cands {
+	for i, c := range cands {
 		if mctx.Err() != nil || time.Since(start) >= budget {
 			break
 		}
+		// An equal share of what is left for this candidate and the ones
+		// after it, so the measurement ends near its budget.
+		share := (budget - time.Since(start)) / time.Duration(len(cands)-i)
 		pctx := WithStrictPin(mctx, o.spec.Name, c.String())
 		b, err := trial.Bind(pctx)
 		if err != nil {
@@ -328,6 +330,7 @@ func (o *Op) measureShape(ctx context.Context, dt DType, k Key, d *Device, budge
 			one = min(one, again)
 		}
 		if err != nil || time.Since(start)+time.Duration(tuneReps)*one > budget {
+			// Verified, but its timings would overrun the budget.
 			continue
 		}
 		calls := max(1, int(share/time.Duration(tuneReps)/max(one, time.Microsecond)))

@@ -142,7 +142,7 @@ func TestOnlineTunesOnceRecordsAndServesLaterProcesses(t *testing.T) {
 	assert.EqualValues(t, 1, Measurements())
 	d := tr.decisions()
 	require.Len(t, d, 1)
-	assert.Contains(t, tr.String(), ` BATCHLAS_TUNE=online cache="`+dir+`" budget=call=40ms,process=2s pins:`)
+	assert.Contains(t, tr.String(), ` BATCHLAS_TUNE=online cache="`+dir+`" budget=call=30ms,process=2s pins:`)
 	assert.Regexp(t, `^onl float64 n=48 batch=100 -> fast  [0-9.]+ ms, next slow [0-9.]+ ms  \[tuned now on x86-64-v4: 2 candidates measured in [0-9.]+ ms\]$`, d[0])
 
 	// Same shape again: decided, never measured again.

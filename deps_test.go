@@ -40,7 +40,9 @@ func deps(t *testing.T, tags string) []string {
 // TestLibraryDeps: with -tags novendor the library links no gonum package
 // (gonum is then only the tests' oracle and the gonummat package's
 // business), and in no build does it link gonummat, which a program
-// imports only if it wants the conversions.
+// imports only if it wants the conversions, nor package testing: the
+// ops' measurements (trial.go, linked for first-use tuning) make their
+// inputs with internal/matgen, not with the tests' internal/testmat.
 func TestLibraryDeps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -54,7 +56,7 @@ func TestLibraryDeps(t *testing.T) {
 			if strings.Contains(tags, "novendor") && strings.HasPrefix(p, "gonum.org/") {
 				t.Errorf("tags %q: the library depends on %s", tags, p)
 			}
-			if strings.HasSuffix(p, "/gonummat") {
+			if strings.HasSuffix(p, "/gonummat") || p == "testing" || strings.HasSuffix(p, "/internal/testmat") {
 				t.Errorf("tags %q: the library depends on %s", tags, p)
 			}
 		}

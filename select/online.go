@@ -235,7 +235,7 @@ func (o *Op) tuned(ctx context.Context, s *settings, dt DType, k Key, d *Device,
 	if left <= 0 || online.closed.Load() {
 		return dec
 	}
-	res := o.measureShape(ctx, dt, k, d, min(s.tune.call, left))
+	res := o.measureShape(ctx, dt, k, d, min(s.tune.call, left), dec.choice)
 	online.spent += res.cost
 	keyText := k.Format(o.keys)
 	if len(res.entries) == 0 {
@@ -263,11 +263,13 @@ func (o *Op) tuned(ctx context.Context, s *settings, dt DType, k Key, d *Device,
 }
 
 // measureShape times every candidate that can run the call on synthetic
-// inputs of its shape, within budget: each is bound under a strict pin,
-// its result verified, then timed tuneReps times over enough calls to fill
-// its share of the budget. A candidate whose single call would overrun
-// what is left of the budget is not timed.
-func (o *Op) measureShape(ctx context.Context, dt DType, k Key, d *Device, budget time.Duration) (res tuneResult) {
+// inputs of its shape, within budget, the tables' choice first: each is
+// bound under a strict pin, its result verified, then timed tuneReps times
+// over enough calls to fill its share of what is left of the budget. A
+// candidate whose three timings would overrun the budget keeps its single
+// call's time; candidates not reached before the budget ends are not in
+// the row.
+func (o *Op) measureShape(ctx context.Context, dt DType, k Key, d *Device, budget time.Duration, first Choice) (res tuneResult) {
 	start := time.Now()
 	defer func() {
 		res.cost = time.Since(start)
@@ -281,9 +283,15 @@ func (o *Op) measureShape(ctx context.Context, dt DType, k Key, d *Device, budge
 		res.note = fmt.Sprintf("its operands need %.0f MiB, more than the %d MiB first-use tuning allocates", bytes/(1<<20), tuneMaxBytes>>20)
 		return res
 	}
+	// The tables' choice first: if the budget runs out before every
+	// candidate is timed, the row still holds the kernel the call would
+	// have run, and whatever beat it.
 	var cands []Choice
+	if !first.IsZero() {
+		cands = append(cands, first)
+	}
 	for _, c := range o.spec.Candidates[dt] {
-		if o.CanRun(c, k, d) {
+		if c != first && o.CanRun(c, k, d) {
 			cands = append(cands, c)
 		}
 	}
@@ -329,8 +337,14 @@ func (o *Op) measureShape(ctx context.Context, dt DType, k Key, d *Device, budge
 			again, err = b.Run(pctx, 1)
 			one = min(one, again)
 		}
-		if err != nil || time.Since(start)+time.Duration(tuneReps)*one > budget {
-			// Verified, but its timings would overrun the budget.
+		if err != nil {
+			continue
+		}
+		if time.Since(start)+time.Duration(tuneReps)*one > budget {
+			// Verified, but three timings would overrun the budget: its
+			// single call is its time. A large shape still gets a row,
+			// so a later process does not measure it again.
+			res.entries = append(res.entries, Entry{Spelling: c.String(), Choice: c, MS: roundMS(float64(one) / 1e6), Timed: true})
 			continue
 		}
 		calls := max(1, int(share/time.Duration(tuneReps)/max(one, time.Microsecond)))

@@ -34,7 +34,7 @@ func TestSecondRunMeasuresNothing(t *testing.T) {
 	tuned := func() int {
 		cmd := exec.Command(exe, "-test.run=^$")
 		cmd.Env = append(os.Environ(), "FIRSTUSE_CHILD=1", "BATCHLAS_TUNE=online", "BATCHLAS_TUNE_CACHE="+cache,
-			"BATCHLAS_IDENTITY=firstuse-test-cpu", "BATCHLAS_SELECT_TRACE=", "BATCHLAS_TUNED_DIR=")
+			"BATCHLAS_IDENTITY=firstuse-test-cpu", "BATCHLAS_TUNE_BUDGET=call=30ms,process=60s", "BATCHLAS_SELECT_TRACE=", "BATCHLAS_TUNED_DIR=")
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("%v: %s", err, out)

@@ -1,7 +1,9 @@
 // Package testmat makes deterministic test inputs for the ops' conformance
-// suites and the tuner: random, SPD, well-conditioned triangular and
-// structured batches, NaN-poisoned workspaces, and norms for residual
-// checks. It is used by tests and tools only.
+// suites: random, SPD, well-conditioned triangular and structured batches
+// (those the ops' trials make too come from internal/matgen, re-exported
+// here), NaN-poisoned workspaces, and norms for residual checks. It is
+// used by tests only: it imports package testing, which the library must
+// not link.
 package testmat
 
 import (
@@ -9,105 +11,34 @@ import (
 	"math/rand/v2"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/matgen"
 )
 
-// Rand returns a deterministic generator for a test seed.
-func Rand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+// Rand returns a deterministic generator for a test seed (matgen.Rand).
+func Rand(seed uint64) *rand.Rand { return matgen.Rand(seed) }
 
-// Batch allocates a batch with the given ld and stride (0 means tight:
-// ld = max(1, rows), stride = ld*cols) and fills every element of the
-// backing slice, padding included, with uniform values in [-1, 1).
-// Padding therefore holds values a kernel must not touch.
+// Batch allocates a batch with the given ld and stride (0 means tight)
+// and fills every element of the backing slice, padding included, with
+// uniform values in [-1, 1) (matgen.Batch).
 func Batch[T batchlas.Float](r *rand.Rand, rows, cols, count, ld, stride int) batchlas.Batch[T] {
-	if ld == 0 {
-		ld = max(1, rows)
-	}
-	if stride == 0 {
-		stride = ld * cols
-	}
-	n := stride * count
-	if count > 0 && stride == 0 {
-		n = ld * cols
-	}
-	data := make([]T, n)
-	for i := range data {
-		data[i] = T(2*r.Float64() - 1)
-	}
-	return batchlas.Batch[T]{Data: data, Rows: rows, Cols: cols, LD: ld, Stride: stride, Count: count}
+	return matgen.Batch[T](r, rows, cols, count, ld, stride)
 }
 
 // SPD overwrites every matrix of the square batch a with a random symmetric
-// positive definite matrix, B*B^T/n + I scaled so its condition number stays
-// modest. Both triangles are written.
-func SPD[T batchlas.Float](r *rand.Rand, a batchlas.Batch[T]) {
-	n := a.Rows
-	b := make([]float64, n*n)
-	bt := make([]float64, n*n) // B transposed: row r of B is bt[r*n : r*n+n]
-	for i := 0; i < a.Count; i++ {
-		for j := range b {
-			b[j] = 2*r.Float64() - 1
-		}
-		// The dot products walk rows of B, contiguous in its transpose; read
-		// in place they strided by n and made the tuner's inputs at order
-		// 512 cost more than timing them. The sums are the same, in the
-		// same order.
-		for k := 0; k < n; k++ {
-			for row := 0; row < n; row++ {
-				bt[k+row*n] = b[row+k*n]
-			}
-		}
-		for c := 0; c < n; c++ {
-			bc := bt[c*n : c*n+n]
-			for row := c; row < n; row++ {
-				br := bt[row*n : row*n+n]
-				s := 0.0
-				for k, x := range br {
-					s += x * bc[k]
-				}
-				s /= float64(n)
-				if row == c {
-					s += 1
-				}
-				a.Set(i, row, c, T(s))
-				a.Set(i, c, row, T(s))
-			}
-		}
-	}
-}
+// positive definite matrix of modest condition, both triangles
+// (matgen.SPD).
+func SPD[T batchlas.Float](r *rand.Rand, a batchlas.Batch[T]) { matgen.SPD(r, a) }
 
-// Triangular overwrites every matrix of the square batch a with a
-// well-conditioned triangle: off-diagonal entries uniform in [-1, 1)/n and a
-// diagonal in [1, 2) with random sign. The other triangle is left as it was,
-// so a kernel that reads it produces a wrong answer.
+// Triangular overwrites the uplo triangle of every matrix of the square
+// batch a with a well-conditioned triangle, leaving the other triangle as
+// it was (matgen.Triangular).
 func Triangular[T batchlas.Float](r *rand.Rand, a batchlas.Batch[T], uplo batchlas.Uplo) {
-	n := a.Rows
-	for i := 0; i < a.Count; i++ {
-		for c := 0; c < n; c++ {
-			for row := 0; row < n; row++ {
-				if (uplo == batchlas.Lower && row > c) || (uplo == batchlas.Upper && row < c) {
-					a.Set(i, row, c, T((2*r.Float64()-1)/float64(n)))
-				}
-			}
-			d := 1 + r.Float64()
-			if r.IntN(2) == 0 {
-				d = -d
-			}
-			a.Set(i, c, c, T(d))
-		}
-	}
+	matgen.Triangular(r, a, uplo)
 }
 
 // Dense copies matrix i of b into a new rows x cols column-major float64
-// slice with leading dimension rows.
-func Dense[T batchlas.Float](b batchlas.Batch[T], i int) []float64 {
-	out := make([]float64, b.Rows*b.Cols)
-	for c := 0; c < b.Cols; c++ {
-		for r := 0; r < b.Rows; r++ {
-			out[r+c*b.Rows] = float64(b.At(i, r, c))
-		}
-	}
-	return out
-}
+// slice with leading dimension rows (matgen.Dense).
+func Dense[T batchlas.Float](b batchlas.Batch[T], i int) []float64 { return matgen.Dense(b, i) }
 
 // WithLD returns src's matrices in a new batch with leading dimension ld
 // (stride ld*cols), the rows between its columns random from r: the same
@@ -123,10 +54,7 @@ func WithLD[T batchlas.Float](r *rand.Rand, src batchlas.Batch[T], ld int) batch
 }
 
 // Clone returns a deep copy of b.
-func Clone[T batchlas.Float](b batchlas.Batch[T]) batchlas.Batch[T] {
-	b.Data = append([]T(nil), b.Data...)
-	return b
-}
+func Clone[T batchlas.Float](b batchlas.Batch[T]) batchlas.Batch[T] { return matgen.Clone(b) }
 
 // NaNs returns a workspace of n elements, every one NaN, so a kernel that
 // reads workspace it did not write poisons its result.
@@ -139,13 +67,7 @@ func NaNs[T batchlas.Float](n int) []T {
 }
 
 // Eps is the unit round-off of T.
-func Eps[T batchlas.Float]() float64 {
-	var z T
-	if _, ok := any(z).(float32); ok {
-		return 0x1p-24
-	}
-	return 0x1p-53
-}
+func Eps[T batchlas.Float]() float64 { return matgen.Eps[T]() }
 
 // MaxAbs is the largest absolute value of x (NaN if any element is NaN).
 func MaxAbs(x []float64) float64 {

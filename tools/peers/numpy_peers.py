@@ -52,7 +52,7 @@ except ImportError:
     scipy, sla = None, None
 
 # How many different matrices an input batch holds; the rest repeat them,
-# as on the Go side (tools/tune/inputs.go): the speed of these calls does
+# as on the Go side (internal/trial/inputs.go): the speed of these calls does
 # not depend on the values of well-conditioned inputs, and making 65536
 # SPD matrices would take longer than timing them.
 DISTINCT = 7

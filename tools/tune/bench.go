@@ -10,6 +10,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/quote"
+	"github.com/batchlas-go/batchlas/internal/trial"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -50,12 +51,12 @@ func repsTargetChecks(fs *cmdFlags, reps *int, target *time.Duration) {
 const maxLD = 1 << 20
 
 // layoutFlags declares --ld and --ld-pad, the operands' layout of bench.
-func layoutFlags(fs *cmdFlags) *layout {
-	var l layout
-	fs.IntVar(&l.ld, "ld", 0, "leading dimension of every matrix operand, as views of a larger array (0: tight, the operand's rows; an operand with more rows keeps its rows)")
-	fs.IntVar(&l.pad, "ld-pad", 0, "elements added to each operand's leading dimension (with --ld 0: rows+pad); e.g. time --ld 1024 against --ld 1024 --ld-pad 8")
-	fs.intIn("ld", &l.ld, 0, maxLD)
-	fs.intIn("ld-pad", &l.pad, 0, maxLD)
+func layoutFlags(fs *cmdFlags) *trial.Layout {
+	var l trial.Layout
+	fs.IntVar(&l.LD, "ld", 0, "leading dimension of every matrix operand, as views of a larger array (0: tight, the operand's rows; an operand with more rows keeps its rows)")
+	fs.IntVar(&l.Pad, "ld-pad", 0, "elements added to each operand's leading dimension (with --ld 0: rows+pad); e.g. time --ld 1024 against --ld 1024 --ld-pad 8")
+	fs.intIn("ld", &l.LD, 0, maxLD)
+	fs.intIn("ld-pad", &l.Pad, 0, maxLD)
 	return &l
 }
 
@@ -108,7 +109,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() < 1 {
 		return fs.usageError("want an op and the call's keys")
 	}
-	operandLayout = *lay
+	trial.OperandLayout = *lay
 	if *maxBytes <= 0 {
 		return fs.usageError("--max-cell-bytes must be positive")
 	}
@@ -117,7 +118,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if _, err := opByName(fs.Arg(0)); err != nil {
 			return err
 		}
-		return fmt.Errorf("the tuner has no spec for op %s (tools/tune/%s_spec.go)", fs.Arg(0), fs.Arg(0))
+		return fmt.Errorf("the tuner has no measurement for op %s (ops/%s/trial.go)", fs.Arg(0), fs.Arg(0))
 	}
 	dt, keys, err := callDType(t.op, fs.Args()[1:], fs, *dtype)
 	if err != nil {
@@ -162,22 +163,22 @@ func benchCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measure
 	}
 	// The automatic call, on the same inputs: no pin of the tuner's, so the
 	// tables decide (as for any user, BATCHLAS_<OP>_ROUTE still applies).
-	auto, err := oc.bind(ctx)
+	auto, err := oc.Bind(ctx)
 	if err != nil {
 		return res, fmt.Errorf("sizing the automatic call: %w", err)
 	}
-	if err := auto.verify(ctx); err != nil {
+	if err := auto.Verify(ctx); err != nil {
 		res.Bad = append(res.Bad, note{"auto", err.Error()})
 	}
-	_, _ = auto.run(ctx, 1)
-	one, err := auto.run(ctx, 1)
+	_, _ = auto.Run(ctx, 1)
+	one, err := auto.Run(ctx, 1)
 	if err != nil {
 		return res, err
 	}
-	timers := []timer{func(ctx context.Context, n int) (time.Duration, error) { return auto.run(ctx, n) }}
+	timers := []timer{func(ctx context.Context, n int) (time.Duration, error) { return auto.Run(ctx, n) }}
 	allCalls := []int{ms.proto.calibrate(one)}
 	for _, r := range runs {
-		timers = append(timers, func(_ context.Context, n int) (time.Duration, error) { return r.bound.run(r.ctx, n) })
+		timers = append(timers, func(_ context.Context, n int) (time.Duration, error) { return r.bound.Run(r.ctx, n) })
 	}
 	allCalls = append(allCalls, calls...)
 	got, err := ms.proto.measure(ctx, timers, allCalls)

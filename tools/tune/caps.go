@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/batchlas-go/batchlas/internal/trial"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -62,16 +63,16 @@ func cellBytes(t *opTuner, dt sel.DType, c cell) float64 {
 }
 
 // layoutFactor bounds how many times the storage of a tight cell its
-// operands take under operandLayout: the largest ld/rows over the row
+// operands take under trial.OperandLayout: the largest ld/rows over the row
 // counts an operand of the cell can have (its size keys).
 func layoutFactor(c cell) float64 {
 	f := 1.0
-	if operandLayout.tight() {
+	if trial.OperandLayout.Tight() {
 		return f
 	}
 	for _, name := range []string{"m", "n", "k", "nrhs"} {
 		if v := c.num(name); v > 0 {
-			f = max(f, float64(operandLayout.of(v))/float64(v))
+			f = max(f, float64(trial.OperandLayout.Of(v))/float64(v))
 		}
 	}
 	return f

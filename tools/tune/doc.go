@@ -20,14 +20,20 @@
 // ops/<op>/choice.go) and writes tuned/<op>.<device>.txt in the table
 // format docs/select.md describes. What the tuner needs to know about an op beyond
 // its selection spec (how to make inputs for a cell, how to verify a result,
-// the flop count, which source files are its kernels) lives in
-// <op>_spec.go, one file per op.
+// the flop count) is the op's measurement, declared next to its kernels in
+// ops/<op>/trial.go (sel.Measure, with the helpers of internal/trial): a
+// program's first-use tuning measures with it too. The op's kernel source
+// files are derived from its package's imports (provenance.go), trial.go
+// left out.
 //
 // docs writes docs/tables.md and the SVG plots it shows (docs/plots/),
 // drawn by the code of plot (gonum.org/v1/plot, a dependency of this tool
 // only): who wins where over size and batch, and what each table gains over
 // the best single fixed candidate. Both depend only on the candidate lists
-// and the tables, so docs --check compares bytes.
+// and the tables, so docs --check compares bytes. docs also writes each
+// op's ops/<op>/kernelshash.go, the hash of its kernel sources compiled
+// into the op for first-use tuning, and --check fails when one is out of
+// date.
 //
 // docs/tuning.md is the operator's guide: the design of the measured
 // cells, the protocol, and how to check and ship the tables.

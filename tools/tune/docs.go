@@ -30,6 +30,10 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fs.usageError("unexpected arguments %s", quoteList(fs.Args()))
 	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
 	path := *out
 	if st, err := os.Stat(path); path != "" && err == nil && st.IsDir() {
 		// An existing directory is where the page goes, under its usual
@@ -38,13 +42,15 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 		path = filepath.Join(path, tablesMD)
 	}
 	if path == "" {
-		root, err := moduleRoot()
-		if err != nil {
-			return err
-		}
 		path = filepath.Join(root, "docs", "tables.md")
 	}
 	files, err := docFiles(sel.Ops(), batchlas.BuiltinTables())
+	if err != nil {
+		return err
+	}
+	// The ops' kernels hash files live in the checkout whatever --out says:
+	// the ops' packages compile them in.
+	hashes, err := kernelsHashFiles(root, sel.Ops())
 	if err != nil {
 		return err
 	}
@@ -56,16 +62,34 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 	}
 	if *check {
 		stale := staleDocFiles(dir, files)
-		for _, s := range stale {
+		staleHashes := staleKernelsHashFiles(root, hashes)
+		for _, s := range append(stale, staleHashes...) {
 			fmt.Fprintf(stderr, "tune docs: %s\n", s)
 		}
 		if len(stale) > 0 {
 			fmt.Fprintf(stderr, "tune docs: the docs are out of date with the candidate lists and tuned/ tables: run `make docs` (go run ./tools/tune docs) and commit %s and %s\n",
 				path, filepath.Join(dir, plotsDir))
+		}
+		if len(staleHashes) > 0 {
+			fmt.Fprintf(stderr, "tune docs: the ops' kernels hash files are out of date with their kernel sources: run `go run ./tools/tune docs` and commit ops/*/%s\n", kernelsHashName)
+		}
+		if len(stale)+len(staleHashes) > 0 {
 			return exitError{1}
 		}
-		fmt.Fprintf(stdout, "%s and its %d plots are up to date\n", path, len(files)-1)
+		fmt.Fprintf(stdout, "%s and its %d plots are up to date, and so are the %d ops' kernels hash files\n", path, len(files)-1, len(hashes))
 		return nil
+	}
+	// A hash file is written only when it changes: the ops' packages
+	// compile it, and rewriting the same bytes would only touch them.
+	for _, f := range hashes {
+		p := filepath.Join(root, f.rel)
+		if have, err := safefile.ReadFile(p, sourceLimit); err == nil && bytes.Equal(have, f.data) {
+			continue
+		}
+		if err := safefile.WriteAtomic(p, f.data); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", p)
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, f.rel)

@@ -48,6 +48,7 @@ var badFlagValues = map[string][]string{
 	"suggest":        {"-1", "10001"},
 	"ld":             {"-1", "1048577"},
 	"ld-pad":         {"-8", "1048577"},
+	"cores":          {"0", "-1", "65537"},
 }
 
 // anyValueFlags are numeric flags for which every parsed value means

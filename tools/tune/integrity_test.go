@@ -59,17 +59,17 @@ type spinCase struct {
 	bound int
 }
 
-func (s *spinCase) bind(context.Context) (*boundCase, error) {
+func (s *spinCase) Bind(context.Context) (*sel.Bound, error) {
 	d := time.Duration(s.bound+1) * s.unit
 	s.bound++
-	return &boundCase{
-		call: func(context.Context, int) error {
+	return &sel.Bound{
+		Call: func(context.Context, int) error {
 			for t0 := time.Now(); time.Since(t0) < d; {
 			}
 			return nil
 		},
-		copies: 1,
-		check:  func() error { return nil },
+		Copies: 1,
+		Check:  func() error { return nil },
 	}, nil
 }
 
@@ -83,7 +83,7 @@ func TestMeasureCellTimesEachCandidateOnItsOwn(t *testing.T) {
 		op:    potrf.Op,
 		flops: func(cell) float64 { return 1 },
 		elems: func(cell) float64 { return 1 },
-		newCase: func(sel.DType, cell, uint64) (opCase, error) {
+		newCase: func(sel.DType, cell, uint64) (sel.Trial, error) {
 			return &spinCase{unit: unit}, nil
 		},
 	}
@@ -106,26 +106,26 @@ func TestMeasureCellTimesEachCandidateOnItsOwn(t *testing.T) {
 	}
 }
 
-// corruptingCase wraps a float64 potrf case so that the bad-th candidate
+// corruptingCase wraps a float64 potrf trial so that the bad-th candidate
 // bound (candidate order) writes a wrong result.
 type corruptingCase struct {
-	opCase
+	sel.Trial
 	bad, bound int
 }
 
-func (c *corruptingCase) bind(ctx context.Context) (*boundCase, error) {
+func (c *corruptingCase) Bind(ctx context.Context) (*sel.Bound, error) {
 	k := c.bound
 	c.bound++
-	b, err := c.opCase.bind(ctx)
+	b, err := c.Trial.Bind(ctx)
 	if err != nil || k != c.bad {
 		return b, err
 	}
-	call := b.call
-	b.call = func(ctx context.Context, j int) error {
+	call := b.Call
+	b.Call = func(ctx context.Context, j int) error {
 		if err := call(ctx, j); err != nil {
 			return err
 		}
-		corruptLastOutput(c.opCase)
+		corruptLastOutput(c.Trial)
 		return nil
 	}
 	return b, nil
@@ -137,12 +137,12 @@ func (c *corruptingCase) bind(ctx context.Context) (*boundCase, error) {
 func TestRunExcludesAndReportsWrongResults(t *testing.T) {
 	real := tuners["potrf"]
 	fake := *real
-	fake.newCase = func(dt sel.DType, c cell, seed uint64) (opCase, error) {
+	fake.newCase = func(dt sel.DType, c cell, seed uint64) (sel.Trial, error) {
 		oc, err := real.newCase(dt, c, seed)
 		if err != nil {
 			return nil, err
 		}
-		return &corruptingCase{opCase: oc, bad: 1}, nil // unblocked
+		return &corruptingCase{Trial: oc, bad: 1}, nil // unblocked
 	}
 	tuners["potrf"] = &fake
 	t.Cleanup(func() { tuners["potrf"] = real })

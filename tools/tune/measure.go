@@ -28,7 +28,7 @@ type measureSettings struct {
 // memory cap. Every measurement (run, validate, bench) allocates through
 // it, so no command can ask for more memory than the cap, whatever keys it
 // is given.
-func newCellCase(t *opTuner, dt sel.DType, c cell, ms measureSettings) (opCase, error) {
+func newCellCase(t *opTuner, dt sel.DType, c cell, ms measureSettings) (sel.Trial, error) {
 	if err := memoryErr(t, dt, c, ms.maxBytes); err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func newCellCase(t *opTuner, dt sel.DType, c cell, ms measureSettings) (opCase, 
 type candidateRun struct {
 	choice sel.Choice
 	order  int // position in the candidate list
-	bound  *boundCase
+	bound  *sel.Bound
 	ctx    context.Context // carries the candidate's strict pin
 }
 
@@ -47,7 +47,7 @@ type candidateRun struct {
 // under a strict pin, verifies its result and warms it up. Candidates whose
 // pin is refused are skipped; candidates with a wrong result are bad. Both
 // are reported in res; the rest are returned, with their calls per timing.
-func prepareCandidates(ctx context.Context, t *opTuner, dt sel.DType, oc opCase, ms measureSettings, res *cellResult) ([]candidateRun, []int, error) {
+func prepareCandidates(ctx context.Context, t *opTuner, dt sel.DType, oc sel.Trial, ms measureSettings, res *cellResult) ([]candidateRun, []int, error) {
 	var runs []candidateRun
 	var calls []int
 	for i, ch := range t.op.Candidates(dt) {
@@ -58,22 +58,22 @@ func prepareCandidates(ctx context.Context, t *opTuner, dt sel.DType, oc opCase,
 			continue
 		}
 		pctx := sel.WithStrictPin(ctx, t.op.Name(), ch.String())
-		b, err := oc.bind(pctx)
+		b, err := oc.Bind(pctx)
 		if err != nil {
 			res.Skipped = append(res.Skipped, note{ch.String(), err.Error()})
 			continue
 		}
 		// The verified call is also the first warm-up call.
-		if err := b.verify(pctx); err != nil {
+		if err := b.Verify(pctx); err != nil {
 			res.Bad = append(res.Bad, note{ch.String(), err.Error()})
 			continue
 		}
 		// A second warm-up call, then one timed call to size the timings.
-		if _, err := b.run(pctx, 1); err != nil {
+		if _, err := b.Run(pctx, 1); err != nil {
 			res.Bad = append(res.Bad, note{ch.String(), "warm-up call failed: " + err.Error()})
 			continue
 		}
-		one, err := b.run(pctx, 1)
+		one, err := b.Run(pctx, 1)
 		if err != nil {
 			res.Bad = append(res.Bad, note{ch.String(), "timed call failed: " + err.Error()})
 			continue
@@ -135,7 +135,7 @@ func measureCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measu
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
-			return r.bound.run(r.ctx, n)
+			return r.bound.Run(r.ctx, n)
 		})
 	}
 	got, err := ms.proto.measure(ctx, timers, timedCalls)

@@ -31,7 +31,7 @@ const peersScript = "tools/peers/numpy_peers.py"
 
 // The call shapes of the peer benchmark, one per line as `bench` takes
 // them: op, dtype, keys. They are defined here only; the numpy script gets
-// them as JSON. An op this build of the tuner has no spec for (syev,
+// them as JSON. An op this build of the tuner has no measurement for (syev,
 // before its package lands) is skipped with a note, so the list can name
 // ops ahead of them.
 var defaultPeerShapes = []string{
@@ -228,7 +228,7 @@ func checkNumpyResult(r numpyResult) error {
 
 // resolvePeerShapes turns shape lines into runs of this tuner, keeping
 // those of the dtypes and ops asked for (ops: nil for every op). A shape
-// whose op this tuner has no spec for is left out with a note; a shape
+// whose op this tuner has no measurement for is left out with a note; a shape
 // that is wrong is an error.
 func resolvePeerShapes(lines []string, dtypes []sel.DType, ops []string, maxBytes int64) (runs []peerRun, notes []string, err error) {
 	for _, line := range lines {
@@ -242,7 +242,7 @@ func resolvePeerShapes(lines []string, dtypes []sel.DType, ops []string, maxByte
 		}
 		t, ok := tuners[name]
 		if !ok {
-			notes = append(notes, fmt.Sprintf("%s: skipped, this build of the tuner has no spec for op %s (tools/tune/%s_spec.go)", line, name, name))
+			notes = append(notes, fmt.Sprintf("%s: skipped, this build of the tuner has no measurement for op %s (ops/%s/trial.go)", line, name, name))
 			continue
 		}
 		if !slices.Contains(t.op.DTypes(), dt) {
@@ -358,21 +358,21 @@ func timeAuto(ctx context.Context, r peerRun, ms measureSettings) (float64, stri
 	if err != nil {
 		return 0, "", err
 	}
-	auto, err := oc.bind(ctx)
+	auto, err := oc.Bind(ctx)
 	if err != nil {
 		return 0, "", fmt.Errorf("sizing the automatic call: %w", err)
 	}
-	if err := auto.verify(ctx); err != nil {
+	if err := auto.Verify(ctx); err != nil {
 		return 0, "", fmt.Errorf("BAD RESULT: %w", err)
 	}
-	if _, err := auto.run(ctx, 1); err != nil {
+	if _, err := auto.Run(ctx, 1); err != nil {
 		return 0, "", err
 	}
-	one, err := auto.run(ctx, 1)
+	one, err := auto.Run(ctx, 1)
 	if err != nil {
 		return 0, "", err
 	}
-	best, err := ms.proto.bestOf(ctx, auto.run, ms.proto.calibrate(one))
+	best, err := ms.proto.bestOf(ctx, auto.Run, ms.proto.calibrate(one))
 	return best, walk.Choice.String(), err
 }
 
@@ -401,7 +401,10 @@ func peerTraffic(op string, dt sel.DType, c cell) (tr traffic, ok bool) {
 		}
 		return traffic{n * n * e * b, w * b}, true
 	case "trsm": // the triangle read, B solved in place
-		t := float64(trsmOrder(c))
+		t := m // the triangle's order: m for side Left, n for Right
+		if c.get("side") == "R" {
+			t = n
+		}
 		return traffic{(t*t + m*n) * e * b, m * n * e * b}, true
 	case "potrs", "getrs": // the factor (and pivots) read, B solved in place
 		r := n * n * e
@@ -774,7 +777,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(w, "recipe\" column names it and the notes list what each took.")
 		fmt.Fprintln(w, "`make bench-peers` runs the default list.")
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "default shapes (an op this build has no spec for is skipped with a note):")
+		fmt.Fprintln(w, "default shapes (an op this build has no measurement for is skipped with a note):")
 		for _, s := range defaultPeerShapes {
 			fmt.Fprintf(w, "  %s\n", s)
 		}

@@ -26,7 +26,7 @@ func testSettings() measureSettings {
 }
 
 // Every shape of both lists names keys the op takes; the only shapes left
-// out are those of ops this build has no spec for.
+// out are those of ops this build has no measurement for.
 func TestPeerShapeListsResolve(t *testing.T) {
 	for _, name := range []string{"default", "all"} {
 		lines, err := peerShapes(name)
@@ -37,7 +37,7 @@ func TestPeerShapeListsResolve(t *testing.T) {
 		for _, n := range notes {
 			op := strings.Fields(n)[0]
 			assert.NotContains(t, tuners, op, "%s: only an op without a spec is left out: %s", name, n)
-			assert.Contains(t, n, "skipped, this build of the tuner has no spec for op "+op)
+			assert.Contains(t, n, "skipped, this build of the tuner has no measurement for op "+op)
 		}
 	}
 	all, _ := peerShapes("all")

@@ -55,8 +55,10 @@ func moduleRoot() (string, error) {
 // package's host detection, the batch-parallel loop, the shared kernels
 // and the ops it calls through their entry points. A file that only `go
 // run` builds (//go:build ignore, a generator) counts, but its imports are
-// not followed. The paths are relative to root, sorted; kernelSources
-// takes them as globs.
+// not followed. The files of an op's directory that are not kernels
+// (notKernels: its measurement and its generated hash) are left out
+// entirely, imports included. The paths are relative to root, sorted;
+// kernelSources takes them as globs.
 func kernelFilesOf(root, op string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
@@ -73,6 +75,9 @@ func kernelFilesOf(root, op string) ([]string, error) {
 		for _, e := range ents {
 			n := e.Name()
 			if e.IsDir() || strings.HasSuffix(n, "_test.go") || n == "doc.go" || !(strings.HasSuffix(n, ".go") || strings.HasSuffix(n, ".s")) {
+				continue
+			}
+			if isOpDir(dir) && slices.Contains(notKernels, n) {
 				continue
 			}
 			out = append(out, filepath.ToSlash(filepath.Join(dir, n)))
@@ -105,6 +110,22 @@ func kernelFilesOf(root, op string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// notKernels are the files of an op's directory (ops/<op>) that are not
+// part of any op's kernels: trial.go, the op's measurement (its inputs,
+// its checks, its flop count: how the kernels are timed, not what they
+// compute; it imports packages no kernel does, such as getrs's input
+// maker getrf), and kernelshash.go, generated from the hash itself
+// (kernelsHashFile). Neither is hashed nor are its imports followed, so
+// that editing a check does not make every table stale.
+var notKernels = []string{"trial.go", kernelsHashName}
+
+// isOpDir reports whether dir, relative to the module root, is an op's
+// package: ops/<op>.
+func isOpDir(dir string) bool {
+	rest, ok := strings.CutPrefix(filepath.ToSlash(dir), "ops/")
+	return ok && rest != "" && !strings.Contains(rest, "/")
 }
 
 // kernelSources expands an op's kernel globs under root: sorted paths

@@ -1,19 +1,18 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/batchlas-go/batchlas/internal/quote"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// opTuner is what the tuner knows about one op beyond its selection spec.
-// Each op declares one in tools/tune/<op>_spec.go; the grid itself comes
+// opTuner is what the tuner knows about one op beyond its selection spec:
+// the op's measurement (sel.Measure), declared next to its kernels in
+// ops/<op>/trial.go, in the tuner's terms (cells). The grid itself comes
 // from the op's choice.go (sel.OpSpec.Grid), so it is never retyped here.
 type opTuner struct {
 	op *sel.Op
@@ -30,82 +29,22 @@ type opTuner struct {
 	// --max-cell-bytes cap; a float64, so that no key value overflows it.
 	elems func(c cell) float64
 	// newCase makes the inputs of a cell for a dtype, deterministically
-	// from seed.
-	newCase func(dt sel.DType, c cell, seed uint64) (opCase, error)
+	// from seed: one sel.Trial, which every candidate binds to
+	// (sel.Trial.Bind) under its strict pin.
+	newCase func(dt sel.DType, c cell, seed uint64) (sel.Trial, error)
 }
 
-// opCase is one cell's inputs, shared by every candidate.
-type opCase interface {
-	// bind sizes the workspace with the op's BufferSize under ctx (which
-	// carries the candidate's strict pin). An error means the pin is
-	// refused: the candidate is skipped on this cell.
-	bind(ctx context.Context) (*boundCase, error)
-}
-
-// boundCase runs one candidate on one cell.
-type boundCase struct {
-	// call makes one call of the op's public entry point on working copy
-	// j of the operand an in-place op overwrites (j < copies); ops that
-	// overwrite nothing they read ignore j.
-	call func(ctx context.Context, j int) error
-	// copies is the number of working copies (at least 1).
-	copies int
-	// restore puts back the first k working copies of the inputs an
-	// in-place op overwrote; nil when the op overwrites nothing it reads.
-	restore func(k int)
-	// poison fills the outputs with NaN before a verified call, so an
-	// output the kernel forgets to write is caught; nil if restore does.
-	poison func()
-	// check compares the result of one call on working copy 0 from fresh
-	// inputs with an independent reference (first, middle and last
-	// matrix).
-	check func() error
-}
-
-// run makes calls calls and returns the time spent inside them. An
-// in-place op is restored outside the timed stretch: up to copies calls
-// run back to back on freshly restored working copies under one clock
-// reading. Restoring and reading the clock around every single call
-// instead cost about 90 ns of clock per sub-microsecond call here and made
-// the timings of identical code differ by up to 30% between candidates.
-func (b *boundCase) run(ctx context.Context, calls int) (time.Duration, error) {
-	if b.restore == nil {
-		t0 := time.Now()
-		for i := 0; i < calls; i++ {
-			if err := b.call(ctx, 0); err != nil {
-				return 0, err
-			}
-		}
-		return time.Since(t0), nil
+// tunerOf is the tuner's view of an op's measurement.
+func tunerOf(op *sel.Op, m *sel.Measure) *opTuner {
+	return &opTuner{
+		op:       op,
+		inputsBy: slices.Clone(m.InputsBy),
+		flops:    func(c cell) float64 { return m.Flops(c.key()) },
+		elems:    func(c cell) float64 { return m.Elems(c.key()) },
+		newCase: func(dt sel.DType, c cell, seed uint64) (sel.Trial, error) {
+			return m.New(dt, c.key(), seed)
+		},
 	}
-	var total time.Duration
-	for done := 0; done < calls; {
-		k := min(max(b.copies, 1), calls-done)
-		b.restore(k)
-		t0 := time.Now()
-		for j := 0; j < k; j++ {
-			if err := b.call(ctx, j); err != nil {
-				return 0, err
-			}
-		}
-		total += time.Since(t0)
-		done += k
-	}
-	return total, nil
-}
-
-// verify makes one call from fresh inputs and checks its result.
-func (b *boundCase) verify(ctx context.Context) error {
-	if b.restore != nil {
-		b.restore(1)
-	}
-	if b.poison != nil {
-		b.poison()
-	}
-	if err := b.call(ctx, 0); err != nil {
-		return fmt.Errorf("call failed: %w", err)
-	}
-	return b.check()
 }
 
 // kernelFiles are the op's kernel sources, derived from its package's
@@ -125,14 +64,19 @@ func (t *opTuner) kernelFiles(root string) ([]string, error) {
 // of potrf's blocked without changing potrf's hash (docs/tuning.md).
 var hashExempt = []string{"select", "trace", "coverage", "internal/safefile", "internal/quote"}
 
-var tuners = map[string]*opTuner{}
+// tuners are the ops the tuner can time: every registered op that declares
+// its measurement (ops/<op>/trial.go; the ops are linked by ops.go), by
+// name.
+var tuners = registeredTuners()
 
-// registerTuner is called by each <op>_spec.go from init.
-func registerTuner(t *opTuner) {
-	if _, dup := tuners[t.op.Name()]; dup {
-		panic("tune: two specs for op " + t.op.Name())
+func registeredTuners() map[string]*opTuner {
+	out := map[string]*opTuner{}
+	for _, op := range sel.Ops() {
+		if m := op.Measurement(); m != nil {
+			out[op.Name()] = tunerOf(op, m)
+		}
 	}
-	tuners[t.op.Name()] = t
+	return out
 }
 
 // tunerNames lists the ops the tuner can time, sorted.

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/trial"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -44,11 +45,11 @@ func TestSpecsVerifyEveryCandidate(t *testing.T) {
 				require.NoError(t, err)
 				for _, ch := range tu.op.Candidates(dt) {
 					ctx := sel.WithStrictPin(context.Background(), name, ch.String())
-					b, err := oc.bind(ctx)
+					b, err := oc.Bind(ctx)
 					if err != nil {
 						continue // refused pin: skipped, as in a run
 					}
-					assert.NoError(t, b.verify(ctx), "%s %s %s %s", name, dt, c, ch)
+					assert.NoError(t, b.Verify(ctx), "%s %s %s %s", name, dt, c, ch)
 				}
 			}
 		}
@@ -63,48 +64,33 @@ func TestSpecsCatchWrongResults(t *testing.T) {
 		oc, err := tu.newCase(sel.Float64, c, 1)
 		require.NoError(t, err)
 		ctx := context.Background()
-		b, err := oc.bind(ctx)
+		b, err := oc.Bind(ctx)
 		require.NoError(t, err)
-		require.NoError(t, b.verify(ctx))
+		require.NoError(t, b.Verify(ctx))
 		// Corrupt one element of the last matrix's result after the call.
-		call := b.call
-		b.call = func(ctx context.Context, j int) error {
+		call := b.Call
+		b.Call = func(ctx context.Context, j int) error {
 			if err := call(ctx, j); err != nil {
 				return err
 			}
 			corruptLastOutput(oc)
 			return nil
 		}
-		assert.Error(t, b.verify(ctx), "%s: a corrupted result must fail verification", name)
+		assert.Error(t, b.Verify(ctx), "%s: a corrupted result must fail verification", name)
 	}
 }
 
-// outputOf is the result storage of a float64 case: what its op writes.
-func outputOf(oc opCase) batchlas.Batch[float64] {
-	switch c := oc.(type) {
-	case *gemmCase[float64]:
-		return c.c
-	case *potrfCase[float64]:
-		return c.a.work[0]
-	case *getrfCase[float64]:
-		return c.a.work[0]
-	case *getrsCase[float64]:
-		return c.b.work[0]
-	case *gesvCase[float64]:
-		return c.b.work[0]
-	case *trsmCase[float64]:
-		return c.b.work[0]
-	case *potrsCase[float64]:
-		return c.b.work[0]
-	case *posvCase[float64]:
-		return c.b.work[0] // X; the factor in A is checked through it
-	case *syevCase[float64]:
-		return batchlas.VectorsAsBatch(c.w) // the eigenvalues; V is checked through them
+// outputOf is the result storage of a float64 trial: what its op writes
+// and its check reads (trial.Output, which every op's trial implements).
+func outputOf(oc sel.Trial) batchlas.Batch[float64] {
+	out, ok := oc.(trial.Output[float64])
+	if !ok {
+		panic(fmt.Sprintf("%T does not implement trial.Output[float64]", oc))
 	}
-	panic("unknown case type")
+	return out.Output()
 }
 
-func corruptLastOutput(oc opCase) {
+func corruptLastOutput(oc sel.Trial) {
 	out := outputOf(oc)
 	i := out.Count - 1
 	out.Set(i, out.Rows-1, out.Cols-1, out.At(i, out.Rows-1, out.Cols-1)*1.001+1e-3)
@@ -211,15 +197,15 @@ func TestRunRestoresEveryWorkingCopyBeforeItsCall(t *testing.T) {
 	const copies = 4
 	fresh := make([]bool, copies)
 	calls, restores := 0, 0
-	b := &boundCase{
-		copies: copies,
-		restore: func(k int) {
+	b := &sel.Bound{
+		Copies: copies,
+		Restore: func(k int) {
 			restores++
 			for j := range k {
 				fresh[j] = true
 			}
 		},
-		call: func(_ context.Context, j int) error {
+		Call: func(_ context.Context, j int) error {
 			if !fresh[j] {
 				return fmt.Errorf("call %d ran on working copy %d without a restore", calls, j)
 			}
@@ -228,23 +214,10 @@ func TestRunRestoresEveryWorkingCopyBeforeItsCall(t *testing.T) {
 			return nil
 		},
 	}
-	_, err := b.run(context.Background(), 10)
+	_, err := b.Run(context.Background(), 10)
 	require.NoError(t, err)
 	assert.Equal(t, 10, calls)
 	assert.Equal(t, 3, restores, "4 + 4 + 2 calls")
-}
-
-// Working copies fill the cache budget for small operands and are one
-// copy for large ones; the checked result is copy 0's.
-func TestInPlaceCopies(t *testing.T) {
-	small := newInPlace(batchlas.NewBatch[float64](4, 4, 2))
-	assert.Len(t, small.work, maxCopies)
-	large := newInPlace(batchlas.NewBatch[float32](512, 512, 2))
-	assert.Len(t, large.work, 1)
-	small.orig.Data[0] = 7
-	small.restore(2)
-	assert.Equal(t, 7.0, small.work[1].Data[0])
-	assert.Equal(t, 0.0, small.work[2].Data[0], "only the first k copies are restored")
 }
 
 // What a spec declares the same computation is: the two pinned candidates
@@ -277,9 +250,9 @@ func TestSameComputationIsBitIdentical(t *testing.T) {
 			require.NoError(t, err)
 			outputOf := func(pin string) []float64 {
 				ctx := sel.WithStrictPin(context.Background(), name, pin)
-				b, err := oc.bind(ctx)
+				b, err := oc.Bind(ctx)
 				require.NoError(t, err)
-				require.NoError(t, b.verify(ctx))
+				require.NoError(t, b.Verify(ctx))
 				return append([]float64(nil), outputOf(oc).Data...)
 			}
 			for _, ch := range tu.op.Candidates(sel.Float64) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/quote"
+	"github.com/batchlas-go/batchlas/internal/trial"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -136,7 +137,7 @@ func parseStrideCase(line string) (strideCase, error) {
 	name, dt := strings.ToLower(f[0]), sel.DType(f[1])
 	t, ok := tuners[name]
 	if !ok {
-		return strideCase{}, fmt.Errorf("call %s: the tuner has no spec for op %s", quote.Q(line), quote.Q(name))
+		return strideCase{}, fmt.Errorf("call %s: the tuner has no measurement for op %s", quote.Q(line), quote.Q(name))
 	}
 	if !slices.Contains(t.op.DTypes(), dt) {
 		return strideCase{}, fmt.Errorf("call %s: %s has no dtype %s (dtypes: %s)", quote.Q(line), name, quote.Q(string(dt)), dtypeList(t.op))
@@ -172,7 +173,7 @@ type strideResult struct {
 // strideRow times sc's automatic call at its layout and at ld+stridePad,
 // both verified, in one interleaved measurement.
 func strideRow(ctx context.Context, sc strideCase, ms measureSettings) (strideResult, error) {
-	defer func() { operandLayout = layout{} }()
+	defer func() { trial.OperandLayout = trial.Layout{} }()
 	walk, err := sc.t.op.Explain(ctx, sc.dt, sc.c.key(), batchlas.Host())
 	if err != nil {
 		return strideResult{}, fmt.Errorf("%s %s %s: the automatic decision fails: %w", sc.t.op.Name(), sc.dt, sc.c, err)
@@ -180,26 +181,26 @@ func strideRow(ctx context.Context, sc strideCase, ms measureSettings) (strideRe
 	var timers []timer
 	var calls []int
 	for _, pad := range []int{0, stridePad} {
-		operandLayout = layout{ld: sc.ld, pad: pad}
+		trial.OperandLayout = trial.Layout{LD: sc.ld, Pad: pad}
 		oc, err := newCellCase(sc.t, sc.dt, sc.c, ms)
 		if err != nil {
 			return strideResult{}, err
 		}
-		b, err := oc.bind(ctx)
+		b, err := oc.Bind(ctx)
 		if err != nil {
 			return strideResult{}, err
 		}
-		if err := b.verify(ctx); err != nil {
-			return strideResult{}, fmt.Errorf("%s %s %s with ld %s: %w", sc.t.op.Name(), sc.dt, sc.c, operandLayout, err)
+		if err := b.Verify(ctx); err != nil {
+			return strideResult{}, fmt.Errorf("%s %s %s with ld %s: %w", sc.t.op.Name(), sc.dt, sc.c, trial.OperandLayout, err)
 		}
-		if _, err := b.run(ctx, 1); err != nil {
+		if _, err := b.Run(ctx, 1); err != nil {
 			return strideResult{}, err
 		}
-		one, err := b.run(ctx, 1)
+		one, err := b.Run(ctx, 1)
 		if err != nil {
 			return strideResult{}, err
 		}
-		timers = append(timers, func(ctx context.Context, n int) (time.Duration, error) { return b.run(ctx, n) })
+		timers = append(timers, func(ctx context.Context, n int) (time.Duration, error) { return b.Run(ctx, n) })
 		calls = append(calls, ms.proto.calibrate(one))
 	}
 	got, err := ms.proto.measure(ctx, timers, calls)

@@ -1,4 +1,4 @@
-package main
+package syev
 
 import (
 	"context"
@@ -8,72 +8,73 @@ import (
 	"slices"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/testmat"
-	"github.com/batchlas-go/batchlas/ops/syev"
+	"github.com/batchlas-go/batchlas/internal/matgen"
+	"github.com/batchlas-go/batchlas/internal/trial"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // syev is timed on symmetric matrices of known spectrum (knownSpectrum:
 // Q*diag(lambda)*Q^T, Q a product of random reflectors, lambda spread over
-// [-1, 1]), A restored before every call (working copies: inPlace)
+// [-1, 1]), A restored before every call (working copies: trial.InPlace)
 // because with vectors the eigenvectors overwrite it; the eigenvalues go
 // to one shared batch of vectors, poisoned before a verified call. Its
 // blocked kernel calls gemm through its entry point, so gemm's sources
 // are part of syev's kernels.
 func init() {
-	registerTuner(&opTuner{
-		op: syev.Op,
-		flops: func(c cell) float64 {
-			n := float64(c.num("n"))
+	Op.SetMeasure(sel.Measure{
+		Flops: func(k sel.Key) float64 {
+			s := trial.ShapeOf(Op, k)
+			n := float64(s.Num("n"))
 			f := 4 * n * n * n / 3
-			if c.get("jobz") == "V" {
+			if s.Get("jobz") == "V" {
 				f = 9 * n * n * n
 			}
-			return (f + n*n) * float64(c.num("batch"))
+			return (f + n*n) * float64(s.Num("batch"))
 		},
-		elems: func(c cell) float64 {
-			n := float64(c.num("n"))
+		Elems: func(k sel.Key) float64 {
+			s := trial.ShapeOf(Op, k)
+			n := float64(s.Num("n"))
 			// the batch, its pristine copy for restoring, the eigenvalues
-			return (2*n*n + n) * float64(c.num("batch"))
+			return (2*n*n + n) * float64(s.Num("batch"))
 		},
-		newCase: func(dt sel.DType, c cell, seed uint64) (opCase, error) {
+		New: func(dt sel.DType, k sel.Key, seed uint64) (sel.Trial, error) {
 			if dt == sel.Float32 {
-				return newSyevCase[float32](c, seed)
+				return newSyevTrial[float32](trial.ShapeOf(Op, k), seed)
 			}
-			return newSyevCase[float64](c, seed)
+			return newSyevTrial[float64](trial.ShapeOf(Op, k), seed)
 		},
 	})
 }
 
-type syevCase[T batchlas.Float] struct {
-	jobz     syev.Job
+type syevTrial[T batchlas.Float] struct {
+	jobz     Job
 	uplo     batchlas.Uplo
-	a        *inPlace[T]
+	a        *trial.InPlace[T]
 	w        batchlas.Vectors[T]
 	lambda   [][]float64 // the spectrum of each distinct matrix, ascending
 	checkFor []int
-	ws       workspace[T]
+	ws       trial.Workspace[T]
 }
 
-func newSyevCase[T batchlas.Float](c cell, seed uint64) (*syevCase[T], error) {
-	jobz, err := letterOf("jobz", c.get("jobz"), syev.ValuesOnly, syev.WithVectors)
+func newSyevTrial[T batchlas.Float](s trial.Shape, seed uint64) (*syevTrial[T], error) {
+	jobz, err := trial.Letter("jobz", s.Get("jobz"), ValuesOnly, WithVectors)
 	if err != nil {
 		return nil, err
 	}
-	uplo, err := letterOf("uplo", c.get("uplo"), batchlas.Lower, batchlas.Upper)
+	uplo, err := trial.Letter("uplo", s.Get("uplo"), batchlas.Lower, batchlas.Upper)
 	if err != nil {
 		return nil, err
 	}
-	n, count := c.num("n"), c.num("batch")
-	r := testmat.Rand(seed)
+	n, count := s.Num("n"), s.Num("batch")
+	r := matgen.Rand(seed)
 	var lambda [][]float64
-	orig := tiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) {
+	orig := trial.TiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) {
 		for i := 0; i < b.Count; i++ {
 			lambda = append(lambda, knownSpectrum(r, b, i))
 		}
 	})
-	return &syevCase[T]{jobz: jobz, uplo: uplo, a: newInPlace(orig), w: batchlas.NewVectors[T](n, count),
-		lambda: lambda, checkFor: checkedMatrices(count)}, nil
+	return &syevTrial[T]{jobz: jobz, uplo: uplo, a: trial.NewInPlace(orig), w: batchlas.NewVectors[T](n, count),
+		lambda: lambda, checkFor: trial.CheckedMatrices(count)}, nil
 }
 
 // knownSpectrum writes Q*diag(lambda)*Q^T into matrix i of b, both
@@ -86,9 +87,9 @@ func newSyevCase[T batchlas.Float](c cell, seed uint64) (*syevCase[T], error) {
 // (at n = 128, 3 reflectors leave about 1/sqrt(n) of the norm off the
 // diagonal), on which Jacobi converges in far fewer sweeps than on the
 // matrices users bring, and the tables ranked it accordingly. The matrix
-// is formed in float64 (O(n^3), on distinctMatrices matrices per batch)
-// and rounded to T once; at n = 256 its eigenvalues lie within 30 eps|A|
-// of lambda, far inside check's bound.
+// is formed in float64 (O(n^3), on trial.DistinctMatrices matrices per
+// batch) and rounded to T once; at n = 256 its eigenvalues lie within 30
+// eps|A| of lambda, far inside check's bound.
 func knownSpectrum[T batchlas.Float](r *rand.Rand, b batchlas.Batch[T], i int) []float64 {
 	n := b.Rows
 	lambda := make([]float64, n)
@@ -142,33 +143,36 @@ func knownSpectrum[T batchlas.Float](r *rand.Rand, b batchlas.Batch[T], i int) [
 	return lambda
 }
 
-func (p *syevCase[T]) bind(ctx context.Context) (*boundCase, error) {
-	size, err := syev.BufferSize(ctx, p.jobz, p.uplo, p.a.orig, p.w)
+func (p *syevTrial[T]) Bind(ctx context.Context) (*sel.Bound, error) {
+	size, err := BufferSize(ctx, p.jobz, p.uplo, p.a.Orig, p.w)
 	if err != nil {
 		return nil, err
 	}
-	ws := p.ws.nan(size)
-	return &boundCase{
-		call:    func(ctx context.Context, j int) error { return syev.Syev(ctx, p.jobz, p.uplo, p.a.work[j], p.w, ws) },
-		copies:  len(p.a.work),
-		restore: p.a.restore,
-		poison: func() {
+	ws := p.ws.NaN(size)
+	return &sel.Bound{
+		Call:    func(ctx context.Context, j int) error { return Syev(ctx, p.jobz, p.uplo, p.a.Work[j], p.w, ws) },
+		Copies:  len(p.a.Work),
+		Restore: p.a.Restore,
+		Poison: func() {
 			for j := range p.w.Data {
 				p.w.Data[j] = T(math.NaN())
 			}
 		},
-		check: p.check,
+		Check: p.check,
 	}, nil
 }
+
+// Output is the eigenvalues; V is checked through them.
+func (p *syevTrial[T]) Output() batchlas.Batch[T] { return batchlas.VectorsAsBatch(p.w) }
 
 // check: the eigenvalues are ascending and within 16*(n+1)*eps*|A|_2 of
 // the known spectrum (plus the rounding of A to T, eps*|A|_2); with
 // vectors, |A*V - V*diag(w)|_F <= 30*n*eps*|A|_F and |V^T*V - I|_F <=
 // 30*n*eps (the bounds LAPACK's tests put on these ratios), and every
 // column's largest entry is positive; without vectors, A is untouched.
-func (p *syevCase[T]) check() error {
-	n := p.a.orig.Rows
-	eps := epsOf[T]()
+func (p *syevTrial[T]) check() error {
+	n := p.a.Orig.Rows
+	eps := matgen.Eps[T]()
 	for _, i := range p.checkFor {
 		lambda := p.lambda[i%len(p.lambda)]
 		norm2 := max(math.Abs(lambda[0]), math.Abs(lambda[n-1]))
@@ -178,41 +182,41 @@ func (p *syevCase[T]) check() error {
 				return fmt.Errorf("matrix %d: eigenvalue %d is %g, want %g", i, j, got, lambda[j])
 			}
 		}
-		orig := denseOf(p.a.orig, i)
-		got := denseOf(p.a.work[0], i)
-		if p.jobz == syev.ValuesOnly {
-			for k := range got.v {
-				if got.v[k] != orig.v[k] {
+		orig := trial.DenseOf(p.a.Orig, i)
+		got := trial.DenseOf(p.a.Work[0], i)
+		if p.jobz == ValuesOnly {
+			for k := range got.V {
+				if got.V[k] != orig.V[k] {
 					return fmt.Errorf("matrix %d: A was written without vectors (element %d)", i, k)
 				}
 			}
 			continue
 		}
 		frob := 0.0
-		for _, v := range orig.v {
+		for _, v := range orig.V {
 			frob += v * v
 		}
 		frob = math.Sqrt(frob)
-		av, _ := mulAbs(orig, got)
-		vtv, _ := mulAbs(got.op(true), got)
+		av, _ := trial.MulAbs(orig, got)
+		vtv, _ := trial.MulAbs(got.Op(true), got)
 		res, orth := 0.0, 0.0
 		for c := 0; c < n; c++ {
 			wc := float64(p.w.At(i, c))
 			big, at := -1.0, 0
 			for r := 0; r < n; r++ {
-				d := av.at(r, c) - got.at(r, c)*wc
+				d := av.At(r, c) - got.At(r, c)*wc
 				res += d * d
-				o := vtv.at(r, c)
+				o := vtv.At(r, c)
 				if r == c {
 					o--
 				}
 				orth += o * o
-				if m := math.Abs(got.at(r, c)); m > big {
+				if m := math.Abs(got.At(r, c)); m > big {
 					big, at = m, r
 				}
 			}
-			if !(got.at(at, c) > 0) {
-				return fmt.Errorf("matrix %d: eigenvector %d's largest entry (row %d) is %g, not positive", i, c, at, got.at(at, c))
+			if !(got.At(at, c) > 0) {
+				return fmt.Errorf("matrix %d: eigenvector %d's largest entry (row %d) is %g, not positive", i, c, at, got.At(at, c))
 			}
 		}
 		if res = math.Sqrt(res); !(res <= 30*float64(n)*eps*frob) {

@@ -1,4 +1,4 @@
-package main
+package getrf
 
 import (
 	"testing"
@@ -6,6 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/matgen"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -14,8 +16,8 @@ import (
 // a factorization that is exact (P*L*U = A) but whose multiplier is the
 // float after that, 1 + 4u, did not pivot on the largest entry and is
 // refused. Any loosening of the bound lets it through and fails here.
-func TestGetrfCheckHoldsThePartialPivotingBound(t *testing.T) {
-	eps := epsOf[float64]()
+func TestTrialCheckHoldsThePartialPivotingBound(t *testing.T) {
+	eps := matgen.Eps[float64]()
 	for _, tc := range []struct {
 		m    float64
 		want string // "" when accepted
@@ -41,12 +43,12 @@ func TestGetrfCheckHoldsThePartialPivotingBound(t *testing.T) {
 // exactly when |m| <= 1.
 func checkedFactor(t *testing.T, m float64) error {
 	t.Helper()
-	c, err := parseCellArgs(tuners["getrf"].op, []string{"n=2", "batch=1"})
+	oc, err := Op.Measurement().New(sel.Float64, sel.MakeKey(sel.Int(2), sel.Int(1)), 1)
 	require.NoError(t, err)
-	oc, err := tuners["getrf"].newCase(sel.Float64, c, 1)
-	require.NoError(t, err)
-	p := oc.(*getrfCase[float64])
-	for _, b := range append(p.a.work[:1], p.a.orig) {
+	p := oc.(*getrfTrial[float64])
+	require.Equal(t, 2, p.a.Orig.Rows, "the key is n=2 batch=1")
+	require.Equal(t, 1, p.a.Orig.Count, "the key is n=2 batch=1")
+	for _, b := range []batchlas.Batch[float64]{p.a.Work[0], p.a.Orig} {
 		b.Set(0, 0, 0, 1)
 		b.Set(0, 1, 0, m)
 		b.Set(0, 0, 1, 0)

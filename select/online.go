@@ -315,7 +315,11 @@ func (o *Op) measureShape(ctx context.Context, dt DType, k Key, d *Device, budge
 	old := debug.SetGCPercent(2000) // keep collections out of the timings (tools/tune does the same)
 	defer debug.SetGCPercent(old)
 	for i, c := range cands {
-		if mctx.Err() != nil || time.Since(start) >= budget {
+		// The first candidate (the tables' choice) is measured whatever
+		// making the inputs cost, so that every tuned shape gets a row: on
+		// a loaded machine that alone can take the whole budget, and a
+		// shape without a row would be measured again by every process.
+		if mctx.Err() != nil || (i > 0 && time.Since(start) >= budget) {
 			break
 		}
 		// An equal share of what is left for this candidate and the ones
@@ -340,7 +344,7 @@ func (o *Op) measureShape(ctx context.Context, dt DType, k Key, d *Device, budge
 		if err != nil {
 			continue
 		}
-		if time.Since(start)+time.Duration(tuneReps)*one > budget {
+		if i > 0 && time.Since(start)+time.Duration(tuneReps)*one > budget || i == 0 && time.Since(start) > budget {
 			// Verified, but three timings would overrun the budget: its
 			// single call is its time. A large shape still gets a row,
 			// so a later process does not measure it again.

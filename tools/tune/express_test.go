@@ -174,10 +174,37 @@ func TestValidateAgainstScoresBothOnOneMeasurement(t *testing.T) {
 	primary.use()
 	rep, err := validateShapes(context.Background(), tuners["potrf"], sel.Float64, cells, measureSettings{}, fake, &out, primary, alt)
 	require.NoError(t, err)
-	assert.Equal(t, 2, measured, "one measurement per shape for both sets")
+	assert.Equal(t, 4, measured, "one measurement per shape for both sets, and one head-to-head re-timing of each 3x slowdown")
 	assert.InDelta(t, 3.0, rep.geomean, 1e-12, "a picks unblocked, 3x the fastest")
 	assert.InDelta(t, 1.0, rep.altGeomean, 1e-12, "b picks tiny, the fastest")
 	assert.False(t, math.IsNaN(rep.altWorst))
 	assert.Contains(t, out.String(), "--against b on the same timings: geomean slowdown 1.000")
 	assert.Equal(t, a, os.Getenv("BATCHLAS_TUNED_DIR"), "the primary set is in force after each shape")
+}
+
+// A slowdown that a second, head-to-head timing does not confirm is scored
+// on the second timing, for both table sets, and the line says so.
+func TestValidateRetimesALargeSlowdown(t *testing.T) {
+	t.Cleanup(sel.Reload)
+	t.Setenv("BATCHLAS_TUNED_DIR", "")
+	sel.Reload()
+	pick, err := potrf.Op.Pick(context.Background(), sel.Float64, potrfCell("L", "9", "7").key(), batchlas.Host())
+	require.NoError(t, err)
+	var kept []map[string]bool
+	fake := func(_ context.Context, ot *opTuner, dt sel.DType, c cell, ms measureSettings) (cellResult, error) {
+		kept = append(kept, ms.keep)
+		es := []entry{{"other", 0, 0.1}, {pick.String(), 1, 0.2}} // the pick looks 2x slower
+		if ms.keep != nil {
+			es = []entry{{"other", 0, 0.1}, {pick.String(), 1, 0.104}} // head to head, it is not
+		}
+		return cellResult{Op: ot.op.Name(), DType: dt, Vals: c.vals, Entries: rankEntries(es)}, nil
+	}
+	var out bytes.Buffer
+	rep, err := validateShapes(context.Background(), tuners["potrf"], sel.Float64, []cell{potrfCell("L", "9", "7")}, measureSettings{}, fake, &out, nil, nil)
+	require.NoError(t, err)
+	require.Len(t, kept, 2)
+	assert.Equal(t, map[string]bool{"other": true, pick.String(): true}, kept[1], "the pick and the fastest, head to head")
+	assert.InDelta(t, 1.04, rep.geomean, 1e-9)
+	assert.InDelta(t, 1.04, rep.worst, 1e-9)
+	assert.Contains(t, out.String(), "(re-timed)")
 }

@@ -299,23 +299,10 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 		if err != nil {
 			return rep, fmt.Errorf("%s %s %s: the automatic decision fails: %w", t.op.Name(), dt, c, err)
 		}
-		fastest := fastestOf(res.Entries)
-		slowOf := func(spelling string) (float64, bool) {
-			i := slices.IndexFunc(res.Entries, func(e entry) bool { return e.Spelling == spelling })
-			if i < 0 || fastest.MS <= 0 {
-				return 0, false
-			}
-			return res.Entries[i].MS / fastest.MS, true
-		}
-		slow, ok := slowOf(pick.String())
-		if !ok {
-			fmt.Fprintf(w, "  %-44s %-22s not timed here (skipped or bad)\n", c, pick)
-			continue
-		}
-		line := fmt.Sprintf("  %-44s %-22s %-22s %8.3f", c, pick, fastest.Spelling, slow)
+		var altPick sel.Choice
 		if alt != nil {
 			alt.use()
-			altPick, err := t.op.Pick(ctx, dt, c.key(), dev)
+			altPick, err = t.op.Pick(ctx, dt, c.key(), dev)
 			if primary != nil {
 				primary.use()
 			} else {
@@ -325,13 +312,56 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 			if err != nil {
 				return rep, fmt.Errorf("%s %s %s: the automatic decision under %s fails: %w", t.op.Name(), dt, c, alt.name, err)
 			}
-			if as, ok := slowOf(altPick.String()); ok {
-				altScore.add(c.String(), as)
-				line += fmt.Sprintf(" %-22s %8.3f", altPick, as)
+		}
+		entries := res.Entries
+		slowOf := func(spelling string) (float64, bool) {
+			fastest := fastestOf(entries)
+			i := slices.IndexFunc(entries, func(e entry) bool { return e.Spelling == spelling })
+			if i < 0 || fastest.MS <= 0 {
+				return 0, false
+			}
+			return entries[i].MS / fastest.MS, true
+		}
+		slow, ok := slowOf(pick.String())
+		if !ok {
+			fmt.Fprintf(w, "  %-44s %-22s not timed here (skipped or bad)\n", c, pick)
+			continue
+		}
+		altSlow, altOK := 0.0, false
+		if alt != nil {
+			altSlow, altOK = slowOf(altPick.String())
+		}
+		// A large slowdown is timed again, the picks and the fastest head
+		// to head: on a sub-microsecond shape one pass of timings can rank
+		// two candidates 1.5x apart that a second pass finds equal, and a
+		// worst case should be a finding, not a sample of that noise.
+		// Both table sets are scored on the new timings.
+		retimed := ""
+		if slow > retimeAbove || (altOK && altSlow > retimeAbove) {
+			keep := map[string]bool{pick.String(): true, fastestOf(entries).Spelling: true}
+			if alt != nil {
+				keep[altPick.String()] = true
+			}
+			ms2 := ms
+			ms2.keep = keep
+			if res2, err := measure(ctx, t, dt, c, ms2); err == nil && len(res2.Bad) == 0 && everyTimed(res2.Entries, keep) {
+				entries, retimed = res2.Entries, " (re-timed)"
+				slow, _ = slowOf(pick.String())
+				if alt != nil {
+					altSlow, altOK = slowOf(altPick.String())
+				}
+			}
+		}
+		line := fmt.Sprintf("  %-44s %-22s %-22s %8.3f", c, pick, fastestOf(entries).Spelling, slow)
+		if alt != nil {
+			if altOK {
+				altScore.add(c.String(), altSlow)
+				line += fmt.Sprintf(" %-22s %8.3f", altPick, altSlow)
 			} else {
 				line += fmt.Sprintf(" %-22s %8s", altPick, "-")
 			}
 		}
+		line += retimed
 		fmt.Fprintln(w, line)
 		results = append(results, shapeResult{res: res, pick: pick.String(), slow: slow})
 		score.add(c.String(), slow)
@@ -368,6 +398,20 @@ func validateShapes(ctx context.Context, t *opTuner, dt sel.DType, cells []cell,
 		fmt.Fprintf(w, "  auto vs the best single fixed candidate (%s, geomean slowdown %.3f): speedup %.3fx (geomean)\n", rep.fixed, rep.fixedGeomean, rep.autoSpeedup)
 	}
 	return rep, nil
+}
+
+// retimeAbove is the slowdown above which validate times a shape's picks
+// and its fastest candidate again, head to head.
+const retimeAbove = 1.25
+
+// everyTimed reports whether es has an entry for every spelling of keep.
+func everyTimed(es []entry, keep map[string]bool) bool {
+	for sp := range keep {
+		if !slices.ContainsFunc(es, func(e entry) bool { return e.Spelling == sp }) {
+			return false
+		}
+	}
+	return true
 }
 
 func fastestOf(es []entry) entry {

@@ -39,6 +39,12 @@
 //     and a batch whose C is bigger than the last-level cache writes C with
 //     streaming stores; neither changes a bit of the result. AVX-512 on
 //     x86-64-v4, a Go tile of the same shape elsewhere;
+//   - swapped: simd's tile on the transposed product, C^T = op(B)^T *
+//     op(A)^T, through a small buffer per group of matrices: for a C with
+//     fewer rows than a vector holds (a Kalman gain's 4 x 64 times
+//     64 x 64), whose rows would waste most of each vector in simd. It
+//     sums the same products in the same order as simd, so the two agree
+//     bit for bit;
 //   - packed:kc=K: contiguous panels and a register-blocked micro-kernel,
 //     for larger matrices. kc (128 or 256) is the depth of each slice of
 //     the sum over k; the rows of op(A) packed per block (mc) change

@@ -20,6 +20,10 @@
 //	                 columns per matrix here, the triangular solve and the
 //	                 trailing update through the trsm and gemm ops; an
 //	                 order up to nb is one panel, the unblocked kernel
+//	lanes            n <= 32: 8 (float64) or 16 (float32) matrices at a
+//	                 time, interleaved one per vector lane, with getf2's
+//	                 arithmetic and pivot rule, for small orders in big
+//	                 batches
 //	vendor           gonum's LAPACK Dgetrf per matrix, on a row-major
 //	                 transposed copy (float64 only: gonum has no float32
 //	                 LU; absent from a -tags novendor build)

@@ -16,6 +16,9 @@
 //   - permatrix: each system on one worker: interchanges and both
 //     triangular solves, four right-hand sides at a time, the factor and
 //     the panel of B in cache throughout;
+//   - vector: like permatrix, each system on one worker, but both
+//     triangular solves are vector substitutions over B's rows, several
+//     columns together (AVX-512 on x86-64-v4, its Go twin elsewhere);
 //   - nested: the interchanges over the whole batch, then the solves with
 //     L and U through the trsm op on the whole batch (trsm's decisions are
 //     traced beneath getrs's);

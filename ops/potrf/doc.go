@@ -20,6 +20,9 @@
 //	                     over the workers in a fixed order (one big
 //	                     matrix on every core; the same bits for any
 //	                     number of workers)
+//	lanes                n <= 32: 8 (float64) or 16 (float32) matrices at
+//	                     a time, interleaved one per vector lane, for
+//	                     small orders in big batches
 //	vendor               gonum's LAPACK Dpotrf per matrix (float64 only:
 //	                     gonum has no float32 Cholesky; absent from a
 //	                     -tags novendor build)

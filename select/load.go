@@ -66,7 +66,14 @@ func (s *settings) overrides() map[string][]string {
 				warnOnce("tuned-file:"+path, "batchlas: BATCHLAS_TUNED_DIR: skipping "+quote.Cut(path)+": "+tableNameProblem(e.Name()))
 				continue
 			}
-			if Lookup(op) == nil {
+			switch {
+			case Lookup(op) != nil:
+			case libraryOp(op):
+				// An op of the library this program does not link: a
+				// tables directory serves many programs, so it is no
+				// misconfiguration, only worth a notice.
+				s.noticeOnce("tuned-op:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: not reading %s: this program does not use the %s op", quote.Cut(path), op))
+			default:
 				warnOnce("tuned-op:"+path, fmt.Sprintf("batchlas: BATCHLAS_TUNED_DIR: not reading %s: no op named %s is registered in this program (registered: %s)",
 					quote.Cut(path), quote.Cut(op), registeredNames()))
 			}
@@ -76,6 +83,22 @@ func (s *settings) overrides() map[string][]string {
 		}
 	})
 	return s.ov
+}
+
+// libraryOp reports whether op is an op of the library, linked or not:
+// one the built-in tables have a table for.
+func libraryOp(op string) bool {
+	fsys := builtinFS()
+	if fsys == nil {
+		return false
+	}
+	ents, _ := fs.ReadDir(fsys, ".")
+	for _, e := range ents {
+		if name, _, _, err := SplitTableName(e.Name()); err == nil && name == op {
+			return true
+		}
+	}
+	return false
 }
 
 // tableNameProblem says what is wrong with a file name that SplitTableName

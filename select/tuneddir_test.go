@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/batchlas-go/batchlas/internal/quote"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -333,4 +334,24 @@ func TestTunedDirUnknownOpAndBadDeviceKey(t *testing.T) {
 		"batchlas: BATCHLAS_TUNED_DIR: skipping " + filepath.Join(dir, "syn.x86_64_v4.txt") +
 			`: device key "x86_64_v4": want x86-64 or x86-64-v<level> (e.g. x86-64-v4); a device key is lower-case letters, digits, '-' and '_', like x86-64-v4, arm64, sm_90 or gfx90a`,
 	}, warn.lines())
+}
+
+// A table in BATCHLAS_TUNED_DIR for an op of the library that this program
+// does not link is a notice while tracing, not a warning: one tables
+// directory serves many programs. A name no op of the library has still
+// warns.
+func TestTunedDirTableOfAnUnlinkedLibraryOpIsANotice(t *testing.T) {
+	warn, tr := fresh(t)
+	builtinTables(t, fstest.MapFS{"lib.x86-64-v4.zen5.txt": {Data: []byte("# revision=1\n")}})
+	setenv(t, "BATCHLAS_SELECT_TRACE", "1")
+	dir := override(t, map[string]string{
+		"syn.x86-64-v4.txt":   synHead + "uplo=L n=64 batch=1024 | blocked 1.00\n",
+		"lib.x86-64-v4.txt":   "not read: lib is not linked",
+		"other.x86-64-v4.txt": "not read: no op named other",
+	})
+	c, err := run(bg, synOp, Float64, synKey("L", 64, 1024), v4)
+	require.NoError(t, err)
+	assert.Equal(t, blocked, c)
+	assert.Equal(t, []string{"batchlas: BATCHLAS_TUNED_DIR: not reading " + quote.Cut(filepath.Join(dir, "other.x86-64-v4.txt")) + ": no op named other is registered in this program (registered: " + registeredList() + ")"}, warn.lines())
+	assert.Contains(t, tr.String(), "batchlas: BATCHLAS_TUNED_DIR: not reading "+quote.Cut(filepath.Join(dir, "lib.x86-64-v4.txt"))+": this program does not use the lib op\n")
 }

@@ -36,7 +36,7 @@ func cmdCoverage(args []string, stdout, stderr io.Writer) error {
 	if *require {
 		missing := unreached(rows)
 		if len(missing) > 0 {
-			fmt.Fprintf(stderr, "tune coverage: %d linked candidate(s) never reached (R7: every candidate must run in the tests):\n", len(missing))
+			fmt.Fprintf(stderr, "tune coverage: %d candidate(s) compiled into the tests never ran there (every candidate must run in the tests):\n", len(missing))
 			for _, m := range missing {
 				fmt.Fprintf(stderr, "  %s %s %s (%s)\n", m.Op, m.DType, m.Choice, m.Origin)
 			}
@@ -72,7 +72,7 @@ func printCoverageSummary(w io.Writer, rows []coverage.Row, shards int) {
 			by[k].keys++
 		}
 	}
-	fmt.Fprintf(w, "%d shard(s): %d linked candidate rows, %d reached choices, %d missed call(s)\n", shards, linked, len(order), misses)
+	fmt.Fprintf(w, "%d process file(s): %d candidates compiled in, %d (op, dtype, kernel) combinations ran, %d call(s) found no kernel\n", shards, linked, len(order), misses)
 	sort.SliceStable(order, func(i, j int) bool {
 		return strings.Join(order[i][:], " ") < strings.Join(order[j][:], " ")
 	})

@@ -30,7 +30,7 @@ const plotSynopsis = "plot [--dir DIR] [--out DIR] [--op gemm,...|all] [--dtype 
 
 func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("plot", plotSynopsis, stdout, stderr)
-	dir := fs.String("dir", "", "draw the tables <op>.<device>.txt of this directory (default: the built-in tables, the ones `docs` draws)")
+	dir := fs.String("dir", "", "draw the tables <op>.<device>[.<identity>].txt of this `DIR` (default: the built-in tables, the ones the docs command draws)")
 	out := fs.String("out", "out/plots", "directory the SVG files are written to")
 	ops := fs.String("op", "all", "ops to draw: comma-separated names, or all")
 	dtypes := fs.String("dtype", "float64,float32", "dtypes to draw, comma-separated")

@@ -120,7 +120,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 
 // BufferSize returns the workspace, in elements, that Gemm needs for these
 // operands: it asks the selection core the same question Gemm asks, for the
-// same device (R5), and the packed kernel's blocking derives from that
+// same device, and the packed kernel's blocking derives from that
 // device too. Per-worker scratch is sized for the workers a call with ctx
 // may use (batchlas.WithParallelism), so pass the call's context. A nil
 // ctx is context.Background().

@@ -49,7 +49,7 @@ func packedMC(d *sel.Device, kb, elemSize int) int {
 // packedBlocking is the blocking the packed kernel uses for choice c on a
 // k-deep product of elemSize-byte elements on device d: the rows of op(A)
 // per block (mc) and the depth of each k slice (kc). The workspace size and
-// the kernel both ask it, so they agree for the same device (R5). mc
+// the kernel both ask it, so they agree for the same device. mc
 // follows the first slice's depth min(kc, k), so two choices whose kc are
 // both at least k block alike: they are twins there (twin).
 func packedBlocking(c sel.Choice, d *sel.Device, elemSize, k int) (mc, kc int) {

@@ -159,7 +159,7 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 }
 
 // BufferSize returns the number of workspace elements Gesv needs for these
-// arguments, for the kernel the same call would choose (R5): with the same
+// arguments, for the kernel the same call would choose: with the same
 // context (pins, device, the worker cap of batchlas.WithParallelism) and
 // shapes. It refuses the arguments Gesv refuses. It is 0 for a call with
 // no matrix or n == 0, with no decision (the pin is not read). A nil ctx

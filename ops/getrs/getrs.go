@@ -193,7 +193,7 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 }
 
 // BufferSize returns the number of workspace elements Getrs needs for
-// these arguments, for the kernel the same call would choose (R5): with
+// these arguments, for the kernel the same call would choose: with
 // the same context (pins, device, the worker cap of
 // batchlas.WithParallelism) and shapes. A nil ctx is context.Background().
 //

@@ -118,7 +118,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 }
 
 // BufferSize returns the workspace, in elements, that Posv needs for these
-// arguments: it asks the selection core the same question Posv asks (R5),
+// arguments: it asks the selection core the same question Posv asks,
 // with the same context (pins, device, the worker cap of
 // batchlas.WithParallelism), so the size fits the kernel that will run;
 // for nested, the larger of what its potrf and potrs calls need. It

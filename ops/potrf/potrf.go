@@ -113,7 +113,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 }
 
 // BufferSize returns the workspace, in elements, that Potrf needs for this
-// call: it asks the selection core the same question Potrf asks (R5), so
+// call: it asks the selection core the same question Potrf asks, so
 // the size fits the kernel that will run, and for the workers a call with
 // ctx may use (batchlas.WithParallelism). It is 0 for an empty batch,
 // with no decision (the pin is not read). A nil ctx is

@@ -95,8 +95,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 }
 
 // BufferSize returns the workspace, in elements, that Potrs needs for
-// these arguments: it asks the selection core the same question Potrs asks
-// (R5), with the same context (pins, device, the worker cap of
+// these arguments: it asks the selection core the same question Potrs
+// asks, with the same context (pins, device, the worker cap of
 // batchlas.WithParallelism), so the size fits the kernel that will run;
 // for nested, the larger of what its two trsm calls need. It refuses the
 // operands Potrs refuses. For a call with nothing to solve it is 0, with

@@ -164,7 +164,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 }
 
 // BufferSize returns the workspace, in elements, that Syev needs for this
-// call: it asks the selection core the same question Syev asks (R5), so
+// call: it asks the selection core the same question Syev asks, so
 // the size fits the kernel that will run, and for the workers a call with
 // ctx may use (batchlas.WithParallelism). It refuses the arguments Syev
 // refuses. It is 0 for an empty batch, with no decision (the pin is not

@@ -172,7 +172,7 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 }
 
 // BufferSize returns the number of workspace elements Trsm needs for these
-// arguments, for the kernel the same call would choose (R5): with the same
+// arguments, for the kernel the same call would choose: with the same
 // context (pins, device, the worker cap of batchlas.WithParallelism) and
 // shapes. A nil ctx is context.Background().
 //

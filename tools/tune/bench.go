@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -132,7 +133,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	// takes. The memory cap still holds (newCellCase).
 	ms := settings()
 	ms.maxBytes = *maxBytes
-	res, err := benchCell(context.Background(), t, dt, c, ms, stdout)
+	var status io.Writer // progress lines, only on a terminal
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
+		status = stderr
+	}
+	res, err := benchCell(context.Background(), t, dt, c, ms, stdout, status)
 	if err != nil {
 		return err
 	}
@@ -143,8 +148,15 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 }
 
 // benchCell measures automatic selection and every candidate pinned on one
-// call shape and prints the comparison.
-func benchCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings, w io.Writer) (cellResult, error) {
+// call shape and prints the comparison. status, when not nil (a terminal),
+// gets a line saying what is being done while it is done, erased after.
+func benchCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measureSettings, w, status io.Writer) (cellResult, error) {
+	say := func(format string, args ...any) {
+		if status != nil {
+			fmt.Fprintf(status, "\r\033[K"+format, args...)
+		}
+	}
+	defer say("")
 	res := cellResult{Op: t.op.Name(), DType: dt, Vals: c.vals}
 	oc, err := newCellCase(t, dt, c, ms)
 	if err != nil {
@@ -157,6 +169,7 @@ func benchCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measure
 	}
 	fmt.Fprintf(w, "trace: %s\n\n", walk.TraceLine)
 
+	say("bench: checking and warming up %d candidates of %s %s %s ...", len(t.op.Candidates(dt)), t.op.Name(), dt, c)
 	runs, calls, err := prepareCandidates(ctx, t, dt, oc, ms, &res)
 	if err != nil {
 		return res, err
@@ -181,6 +194,7 @@ func benchCell(ctx context.Context, t *opTuner, dt sel.DType, c cell, ms measure
 		timers = append(timers, func(_ context.Context, n int) (time.Duration, error) { return r.bound.Run(r.ctx, n) })
 	}
 	allCalls = append(allCalls, calls...)
+	say("bench: timing the automatic call and %d candidates, %d timings each ...", len(runs), ms.proto.reps)
 	got, err := ms.proto.measure(ctx, timers, allCalls)
 	if err != nil {
 		return res, err

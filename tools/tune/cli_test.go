@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -177,4 +179,19 @@ func TestBenchSummaryUsesTheMeasuredAutomaticCall(t *testing.T) {
 	s := out.String()
 	assert.Regexp(t, `auto -> `+regexpQuote(cands[0].String())+` +2\.5 +0\.40 +2\.500\n`, s)
 	assert.Contains(t, s, "auto picked "+cands[0].String()+" (table): the automatic call took 2.500x the time of the fastest, "+cands[0].String()+"\n")
+}
+
+// On a terminal, bench says what it is doing while it times (a large shape
+// takes seconds), and erases the line when done; elsewhere it says nothing.
+func TestBenchShowsProgressOnAStatusWriter(t *testing.T) {
+	c, err := parseCellArgs(potrf.Op, []string{"uplo=L", "n=4", "batch=2"})
+	require.NoError(t, err)
+	ms := measureSettings{proto: protocol{reps: 1, target: 10 * time.Microsecond}, seed: 1}
+	var out, status bytes.Buffer
+	_, err = benchCell(context.Background(), tuners["potrf"], sel.Float64, c, ms, &out, &status)
+	require.NoError(t, err)
+	assert.Contains(t, status.String(), "bench: checking and warming up")
+	assert.Contains(t, status.String(), "bench: timing the automatic call and")
+	assert.True(t, strings.HasSuffix(status.String(), "\r\033[K"), "the last status is erased")
+	assert.NotContains(t, out.String(), "bench: ", "progress never goes to the output")
 }

@@ -1,6 +1,8 @@
 // Package gonummat converts between batchlas batches and gonum's mat
 // types, for programs that already hold their matrices as *mat.Dense or
-// *mat.SymDense, and for reading results back.
+// *mat.SymDense and their right-hand sides as *mat.VecDense, and for
+// reading results back: matrices (ToDense, ToTri), solutions (ToVecs) and
+// eigenvalues (VectorsToVecs). The package Example solves gonum systems.
 //
 // The core of batchlas does not import this package, nor gonum when built
 // with -tags novendor: only a program that imports gonummat links it.

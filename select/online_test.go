@@ -96,6 +96,9 @@ func onlineTest(t *testing.T) (dir string, warn, tr *syncBuf) {
 	t.Cleanup(resetOnline)
 	dir = t.TempDir()
 	t.Setenv("BATCHLAS_TUNE_CACHE", dir)
+	// A budget no loaded test machine runs out of: these tests are about
+	// the rules, not the budgets (TestOnlineBudgets sets its own).
+	t.Setenv("BATCHLAS_TUNE_BUDGET", "call=150ms,process=60s")
 	setenv(t, "BATCHLAS_TUNE", "online")
 	SetParallelismReader(func(ctx context.Context) int { n, _ := ctx.Value(capKey{}).(int); return n })
 	return dir, warn, tr
@@ -142,7 +145,7 @@ func TestOnlineTunesOnceRecordsAndServesLaterProcesses(t *testing.T) {
 	assert.EqualValues(t, 1, Measurements())
 	d := tr.decisions()
 	require.Len(t, d, 1)
-	assert.Contains(t, tr.String(), ` BATCHLAS_TUNE=online cache="`+dir+`" budget=call=30ms,process=2s pins:`)
+	assert.Contains(t, tr.String(), ` BATCHLAS_TUNE=online cache="`+dir+`" budget=call=150ms,process=1m0s pins:`)
 	assert.Regexp(t, `^onl float64 n=48 batch=100 -> fast  [0-9.]+ ms, next slow [0-9.]+ ms  \[tuned now on x86-64-v4: 2 candidates measured in [0-9.]+ ms\]$`, d[0])
 
 	// Same shape again: decided, never measured again.
@@ -348,7 +351,7 @@ func TestOnlineConcurrentProcesses(t *testing.T) {
 	require.NoError(t, err)
 	start := func() *exec.Cmd {
 		cmd := exec.Command(exe, "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SEL_TEST_TUNECHILD=1", "BATCHLAS_TUNE=online", "BATCHLAS_TUNE_CACHE="+dir)
+		cmd.Env = append(os.Environ(), "SEL_TEST_TUNECHILD=1", "BATCHLAS_TUNE=online", "BATCHLAS_TUNE_CACHE="+dir, "BATCHLAS_TUNE_BUDGET=call=150ms,process=60s")
 		return cmd
 	}
 	var wg sync.WaitGroup

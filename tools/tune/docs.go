@@ -63,8 +63,15 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 	if *check {
 		stale := staleDocFiles(dir, files)
 		staleHashes := staleKernelsHashFiles(root, hashes)
-		for _, s := range append(stale, staleHashes...) {
+		staleSamples, err := checkSamples(root, false)
+		if err != nil {
+			return err
+		}
+		for _, s := range append(append(stale, staleHashes...), staleSamples...) {
 			fmt.Fprintf(stderr, "tune docs: %s\n", s)
+		}
+		if len(staleSamples) > 0 {
+			fmt.Fprintf(stderr, "tune docs: the samples of README.md and docs/guide.md differ from what the program prints: run `go run ./tools/tune docs` to rewrite the plain ones, and fix the timed ones by hand\n")
 		}
 		if len(stale) > 0 {
 			fmt.Fprintf(stderr, "tune docs: the docs are out of date with the candidate lists and tuned/ tables: run `make docs` (go run ./tools/tune docs) and commit %s and %s\n",
@@ -73,10 +80,10 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 		if len(staleHashes) > 0 {
 			fmt.Fprintf(stderr, "tune docs: the ops' kernels hash files are out of date with their kernel sources: run `go run ./tools/tune docs` and commit ops/*/%s\n", kernelsHashName)
 		}
-		if len(stale)+len(staleHashes) > 0 {
+		if len(stale)+len(staleHashes)+len(staleSamples) > 0 {
 			return exitError{1}
 		}
-		fmt.Fprintf(stdout, "%s and its %d plots are up to date, and so are the %d ops' kernels hash files\n", path, len(files)-1, len(hashes))
+		fmt.Fprintf(stdout, "%s and its %d plots are up to date, and so are the %d ops' kernels hash files and the samples of %s\n", path, len(files)-1, len(hashes), strings.Join(sampleDocs, " and "))
 		return nil
 	}
 	// A hash file is written only when it changes: the ops' packages
@@ -103,6 +110,15 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "removed %s (no table draws it any more)\n", old)
+	}
+	// The samples of the README and the guide: plain ones rewritten, timed
+	// ones (recorded output) only reported.
+	problems, err := checkSamples(root, true)
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "tune docs: %s (fix it by hand)\n", p)
 	}
 	return nil
 }

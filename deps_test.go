@@ -16,15 +16,15 @@ func goCommand(t *testing.T) string {
 	return p
 }
 
-// deps lists the packages the library (this package and every op) imports,
-// directly or not, under the build tags.
+// deps lists the packages the library (this package, every op and the
+// one-call layer linalg) imports, directly or not, under the build tags.
 func deps(t *testing.T, tags string) []string {
 	t.Helper()
 	args := []string{"list", "-deps"}
 	if tags != "" {
 		args = append(args, "-tags", tags)
 	}
-	args = append(args, ".", "./ops/...")
+	args = append(args, ".", "./ops/...", "./linalg")
 	cmd := exec.Command(goCommand(t), args...)
 	out, err := cmd.Output()
 	if err != nil {

@@ -6,8 +6,10 @@
 // column-major matrices, Uplo/Side/Transpose/Diag, the device a call runs on
 // (the host CPU unless WithDevice says otherwise), and the errors ops return.
 // The ops live in ops/<op> (gemm, trsm, potrf, potrs, posv, getrf, getrs,
-// gesv, and the symmetric eigensolver syev); package gonummat converts
-// to and from gonum's matrices.
+// gesv, and the symmetric eigensolver syev); package linalg puts them in
+// numpy's words, one call per job that leaves its inputs alone and
+// returns new outputs (Solve, Cholesky, Eigh, Det, ...); package gonummat
+// converts to and from gonum's matrices.
 //
 // # Batches
 //

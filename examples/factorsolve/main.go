@@ -1,6 +1,7 @@
 // Command factorsolve is the user's guide's first program: it factors a
 // batch of covariance matrices with Cholesky and solves each for several
-// right-hand sides, then checks the answer with a batched multiply.
+// right-hand sides (package linalg), then checks the answer with a
+// batched multiply (the gemm op).
 package main
 
 import (
@@ -11,9 +12,8 @@ import (
 	"math"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/linalg"
 	"github.com/batchlas-go/batchlas/ops/gemm"
-	"github.com/batchlas-go/batchlas/ops/potrf"
-	"github.com/batchlas-go/batchlas/ops/trsm"
 )
 
 func main() {
@@ -45,36 +45,33 @@ func main() {
 			}
 		}
 	}
-	// Keep copies to check the answer: potrf and trsm work in place.
-	a0 := batchlas.NewBatch[float64](n, n, count)
-	copy(a0.Data, a.Data)
-	x := batchlas.NewBatch[float64](n, nrhs, count)
-	copy(x.Data, b.Data)
-
-	// A = L*L^T, in place (the upper triangle is left as it was).
-	if err := potrf.Potrf(ctx, batchlas.Lower, a, nil); err != nil {
+	// A = L*L^T for every matrix, reading its lower triangle: l is new,
+	// a is left as it was.
+	l, err := linalg.Cholesky(ctx, a)
+	if err != nil {
 		var nerr *batchlas.NumericalError
 		if errors.As(err, &nerr) {
 			// Every other matrix was factored; nerr.Index lists the
-			// ones that are not positive definite.
+			// ones that are not positive definite (their L is NaN).
 			log.Fatalf("%d matrices are not positive definite: %v", len(nerr.Index), err)
 		}
 		log.Fatal(err)
 	}
-	// Solve L*Y = B, then L^T*X = Y: X overwrites B.
-	if err := trsm.Trsm(ctx, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 1.0, a, x, nil); err != nil {
-		log.Fatal(err)
-	}
-	if err := trsm.Trsm(ctx, batchlas.Left, batchlas.Lower, batchlas.Trans, batchlas.NonUnit, 1.0, a, x, nil); err != nil {
+	// Solve L*L^T*X = B: x is new, b is left as it was.
+	x, err := linalg.CholeskySolve(ctx, l, b)
+	if err != nil {
 		log.Fatal(err)
 	}
 
-	// Check: R = A*X - B should be tiny next to B.
-	if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1.0, a0, x, -1.0, b, nil); err != nil {
+	// Check: R = A*X - B should be tiny next to B. gemm is a LAPACK-level
+	// op: it overwrites its last batch (here a copy of B) in place.
+	res := batchlas.NewBatch[float64](n, nrhs, count)
+	copy(res.Data, b.Data)
+	if err := gemm.Gemm(ctx, batchlas.NoTrans, batchlas.NoTrans, 1.0, a, x, -1.0, res, nil); err != nil {
 		log.Fatal(err)
 	}
 	worst := 0.0
-	for _, v := range b.Data {
+	for _, v := range res.Data {
 		worst = math.Max(worst, math.Abs(v))
 	}
 	fmt.Printf("solved %d systems of order %d with %d right-hand sides\n", count, n, nrhs)

@@ -1,5 +1,5 @@
-// Command quickstart is the README's program: factor a batch of symmetric
-// positive definite matrices and solve one system with each.
+// Command quickstart is the README's program: solve a batch of symmetric
+// positive definite systems in one call.
 package main
 
 import (
@@ -8,32 +8,27 @@ import (
 	"log"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/ops/potrf"
-	"github.com/batchlas-go/batchlas/ops/trsm"
+	"github.com/batchlas-go/batchlas/linalg"
 )
 
 func main() {
-	ctx := context.Background()
 	const n, count = 3, 4096
 	a := batchlas.NewBatch[float64](n, n, count) // 4096 column-major 3x3 matrices
 	b := batchlas.NewBatch[float64](n, 1, count) // one right-hand side each
 	for i := 0; i < count; i++ {
 		for r := 0; r < n; r++ {
-			a.Set(i, r, r, 4) // A = 4I + ones: symmetric positive definite
 			for c := 0; c < n; c++ {
-				a.Set(i, r, c, a.At(i, r, c)+1)
+				a.Set(i, r, c, 1)
 			}
+			a.Set(i, r, r, 5) // A = 4I + ones: symmetric positive definite
 			b.Set(i, r, 0, 7) // A * [1 1 1] = [7 7 7]
 		}
 	}
-	// A = L*L^T in place, then L*(L^T*x) = b: x overwrites b.
-	if err := potrf.Potrf(ctx, batchlas.Lower, a, nil); err != nil {
-		log.Fatal(err)
+	// Cholesky factor and solve for every system (numpy.linalg.solve, for
+	// SPD matrices): a and b are left as they were, x is new.
+	x, err := linalg.SolveSPD(context.Background(), a, b)
+	if err != nil {
+		log.Fatal(err) // a *batchlas.NumericalError names matrices that are not SPD
 	}
-	for _, t := range []batchlas.Transpose{batchlas.NoTrans, batchlas.Trans} {
-		if err := trsm.Trsm(ctx, batchlas.Left, batchlas.Lower, t, batchlas.NonUnit, 1.0, a, b, nil); err != nil {
-			log.Fatal(err)
-		}
-	}
-	fmt.Printf("x of the last system: %.6f\n", b.Matrix(count-1))
+	fmt.Printf("x of the last system: %.6f\n", x.Matrix(count-1))
 }

@@ -1,0 +1,155 @@
+package linalg
+
+import (
+	"errors"
+	"math"
+	"strings"
+
+	"github.com/batchlas-go/batchlas"
+)
+
+// checkBatch validates b as the read-only argument name of op: the ops'
+// own Check, with the argument's name put in front of a message that does
+// not start with it, and a message of its own for the zero Batch{}.
+func checkBatch[T batchlas.Float](op, name string, b batchlas.Batch[T]) error {
+	if b.Data == nil && b.Rows == 0 && b.Cols == 0 && b.LD == 0 && b.Stride == 0 && b.Count == 0 {
+		return batchlas.Argf(op, name, "%s is the zero Batch (no matrices, LD 0): make it with batchlas.NewBatch, WrapBatch or WrapStrided (an empty batch of n x n matrices is batchlas.NewBatch(n, n, 0))", name)
+	}
+	err := b.Check(op, name, false)
+	var ae *batchlas.ArgError
+	if errors.As(err, &ae) && !strings.HasPrefix(ae.Msg, name+" ") {
+		ae.Msg = name + ": " + ae.Msg
+	}
+	return err
+}
+
+// checkSquare is checkBatch for a batch of square matrices.
+func checkSquare[T batchlas.Float](op, name string, a batchlas.Batch[T]) error {
+	if err := checkBatch(op, name, a); err != nil {
+		return err
+	}
+	if a.Rows != a.Cols {
+		return batchlas.Argf(op, name, "%s is %dx%d: want square matrices (rows == cols)", name, a.Rows, a.Cols)
+	}
+	return nil
+}
+
+// checkRHS validates b as the right-hand sides of op for the square
+// matrices a (argument aname): n x nrhs, one per matrix of a.
+func checkRHS[T batchlas.Float](op, aname string, a, b batchlas.Batch[T]) error {
+	if err := checkBatch(op, "b", b); err != nil {
+		return err
+	}
+	switch {
+	case b.Rows != a.Rows:
+		return batchlas.Argf(op, "b", "b has %d rows but %s is %dx%d: want b of %d x nrhs, one row per row of %s", b.Rows, aname, a.Rows, a.Cols, a.Rows, aname)
+	case b.Count != a.Count:
+		return batchlas.Argf(op, "b", "b.Count %d != %s.Count %d: want one right-hand side matrix per matrix of %s (batchlas.Broadcast repeats one)", b.Count, aname, a.Count, aname)
+	}
+	return nil
+}
+
+// alloc returns a new tight batch of count rows x cols zeros, or an
+// *ArgError on name when the storage is more elements than an int can
+// count (only a broadcast input describes so many matrices).
+func alloc[T batchlas.Float](op, name string, rows, cols, count int) (batchlas.Batch[T], error) {
+	if rows > 0 && cols > 0 && count > math.MaxInt/rows/cols {
+		return batchlas.Batch[T]{}, batchlas.Argf(op, name, "%s: %d matrices of %dx%d are more elements than an int can count", name, count, rows, cols)
+	}
+	return batchlas.NewBatch[T](rows, cols, count), nil
+}
+
+// allocVectors is alloc for count vectors of length elements.
+func allocVectors[E batchlas.Elem](op, name string, length, count int) (batchlas.Vectors[E], error) {
+	if length > 0 && count > math.MaxInt/length {
+		return batchlas.Vectors[E]{}, batchlas.Argf(op, name, "%s: %d vectors of %d elements are more elements than an int can count", name, count, length)
+	}
+	return batchlas.NewVectors[E](length, count), nil
+}
+
+// own returns a copy of the validated batch b (argument name of op) in new
+// tight storage with one matrix per element of the batch: a broadcast is
+// expanded, since the op will write the copy.
+func own[T batchlas.Float](op, name string, b batchlas.Batch[T]) (batchlas.Batch[T], error) {
+	c, err := alloc[T](op, name, b.Rows, b.Cols, b.Count)
+	if err != nil || b.Empty() {
+		return c, err
+	}
+	for i := range b.Count {
+		for col := range b.Cols {
+			s := i*b.Stride + col*b.LD
+			d := i*c.Stride + col*c.LD
+			copy(c.Data[d:d+b.Rows], b.Data[s:s+b.Rows])
+		}
+	}
+	return c, nil
+}
+
+// results reports whether err comes with results (nil, a
+// *batchlas.NumericalError or a *batchlas.InterruptedError), and which
+// matrices of count are not results: failed lists the failures, and every
+// matrix from on, the ones an interrupted call did not complete.
+func results(err error, count int) (ok bool, failed []int, from int) {
+	if err == nil {
+		return true, nil, count
+	}
+	var ie *batchlas.InterruptedError
+	if errors.As(err, &ie) {
+		if ie.Failed != nil {
+			failed = ie.Failed.Index
+		}
+		return true, failed, min(ie.Completed, count)
+	}
+	var ne *batchlas.NumericalError
+	if errors.As(err, &ne) {
+		return true, ne.Index, count
+	}
+	return false, nil, 0
+}
+
+// spoil sets to NaN the matrices of out listed in failed and every one
+// from from on: the outputs that are not results.
+func spoil[T batchlas.Float](out batchlas.Batch[T], failed []int, from int) {
+	nan := T(math.NaN())
+	fill := func(i int) {
+		for col := range out.Cols {
+			o := i*out.Stride + col*out.LD
+			for k := range out.Data[o : o+out.Rows] {
+				out.Data[o+k] = nan
+			}
+		}
+	}
+	if out.Empty() {
+		return
+	}
+	for _, i := range failed {
+		if i >= 0 && i < from {
+			fill(i)
+		}
+	}
+	for i := from; i < out.Count; i++ {
+		fill(i)
+	}
+}
+
+// spoilVectors is spoil for a batch of vectors.
+func spoilVectors[T batchlas.Float](out batchlas.Vectors[T], failed []int, from int) {
+	nan := T(math.NaN())
+	if out.Empty() {
+		return
+	}
+	fill := func(i int) {
+		v := out.Vector(i)
+		for k := range v {
+			v[k] = nan
+		}
+	}
+	for _, i := range failed {
+		if i >= 0 && i < from {
+			fill(i)
+		}
+	}
+	for i := from; i < out.Count; i++ {
+		fill(i)
+	}
+}

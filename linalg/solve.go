@@ -1,0 +1,130 @@
+package linalg
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/ops/gesv"
+	"github.com/batchlas-go/batchlas/ops/posv"
+)
+
+// Solve returns X with A_i*X_i = B_i for every matrix of the batch: a is
+// count n x n general matrices, b count n x nrhs right-hand sides (any
+// nrhs, 0 included), x is n x nrhs like b. It is numpy.linalg.solve(a, b)
+// for b of shape (count, n, nrhs).
+//
+// It runs gesv.Gesv (LU with partial pivoting) on copies of a and b;
+// neither is modified, and either may be a view or a broadcast.
+//
+// A singular matrix (a zero or NaN pivot) does not stop the batch: the
+// call returns x together with gesv's *batchlas.NumericalError, whose
+// Index lists the singular matrices and Info getrf's info (the first
+// zero pivot, counted from 1). Every other X_i is solved; a singular
+// matrix's X_i is NaN. A bad argument is a *batchlas.ArgError from
+// "linalg.Solve" and x is the zero Batch.
+func Solve[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (batchlas.Batch[T], error) {
+	const op = "linalg.Solve"
+	if err := checkSquare(op, "a", a); err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	if err := checkRHS(op, "a", a, b); err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	return solveGeneral(ctx, op, a, b, false)
+}
+
+// Inv returns the inverse of every matrix of a (count n x n). It is
+// numpy.linalg.inv(a).
+//
+// It solves A_i*X_i = I with gesv.Gesv (LU with partial pivoting) on a
+// copy of a, which is not modified and may be a view or a broadcast; that
+// costs about a third more arithmetic than a dedicated inversion
+// (LAPACK's getri), which is planned as an op of its own; Inv will run it
+// once it exists. Prefer Solve to multiplying by an inverse.
+//
+// A singular matrix does not stop the batch: the call returns the
+// inverses together with gesv's *batchlas.NumericalError listing the
+// singular matrices (Info: the first zero pivot, counted from 1); their
+// inverses are NaN, every other one is computed. A bad argument is a
+// *batchlas.ArgError from "linalg.Inv".
+func Inv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T]) (batchlas.Batch[T], error) {
+	const op = "linalg.Inv"
+	if err := checkSquare(op, "a", a); err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	return solveGeneral(ctx, op, a, a, true)
+}
+
+// solveGeneral runs gesv on a copy of a and, as the right-hand sides, a
+// copy of b or (identity) the identity.
+func solveGeneral[T batchlas.Float](ctx context.Context, op string, a, b batchlas.Batch[T], identity bool) (batchlas.Batch[T], error) {
+	lu, err := own(op, "a", a)
+	if err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	var x batchlas.Batch[T]
+	if identity {
+		x, err = alloc[T](op, "a", a.Rows, a.Rows, a.Count)
+		if err == nil {
+			_ = x.SetIdentity() // cannot fail: x is a tight batch of its own
+		}
+	} else {
+		x, err = own(op, "b", b)
+	}
+	if err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	ipiv, err := allocVectors[int32](op, "a", a.Rows, a.Count)
+	if err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	err = gesv.Gesv(ctx, lu, ipiv, x, nil)
+	ok, failed, from := results(err, x.Count)
+	if !ok {
+		return batchlas.Batch[T]{}, err
+	}
+	spoil(x, failed, from)
+	return x, err
+}
+
+// SolveSPD returns X with A_i*X_i = B_i for every matrix of the batch,
+// where each A_i is symmetric positive definite: a is count n x n, of
+// which only the lower triangle is read (the diagonal included), b count
+// n x nrhs, x n x nrhs like b. numpy has no such function; it is
+// scipy.linalg.solve(a, b, assume_a='pos'), or numpy.linalg.solve(a, b)
+// at about twice the cost.
+//
+// It runs posv.Posv (Cholesky factor and solve, lower triangle) on copies
+// of a and b; neither is modified, and either may be a view or a
+// broadcast. To keep the factor, call Cholesky and CholeskySolve instead.
+//
+// A matrix that is not positive definite (NaN included) does not stop the
+// batch: the call returns x together with posv's
+// *batchlas.NumericalError, whose Index lists those matrices and Info the
+// order of the leading minor that is not positive definite (counted from
+// 1). Their X_i are NaN, every other X_i is solved. A bad argument is a
+// *batchlas.ArgError from "linalg.SolveSPD".
+func SolveSPD[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (batchlas.Batch[T], error) {
+	const op = "linalg.SolveSPD"
+	if err := checkSquare(op, "a", a); err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	if err := checkRHS(op, "a", a, b); err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	f, err := own(op, "a", a)
+	if err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	x, err := own(op, "b", b)
+	if err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	err = posv.Posv(ctx, batchlas.Lower, f, x, nil)
+	ok, failed, from := results(err, x.Count)
+	if !ok {
+		return batchlas.Batch[T]{}, err
+	}
+	spoil(x, failed, from)
+	return x, err
+}

@@ -20,8 +20,9 @@ import (
 // whose words are a tune command line, run by this binary. A plain
 // sample must match the output exactly, and `tune docs` rewrites it. A
 // timed sample is recorded output (its text should say when and where):
-// every number in it is a wildcard, it is never rewritten, and the rest
-// (kernels, tables, tags) must match. In both, a line of the block may
+// every number in it is a wildcard, and so is the width of the padding
+// between columns; it is never rewritten, and the rest (kernels, tables,
+// tags) must match. In both, a line of the block may
 // hold "..." where the output has any text, and a line that is only
 // "..." stands for any number of output lines.
 //
@@ -105,8 +106,10 @@ func sampleLineRE(line string, timed bool) *regexp.Regexp {
 		}
 		q := regexp.QuoteMeta(part)
 		if timed {
+			// Numbers of any width, and the columns' padding around them.
 			q = sampleNumber.ReplaceAllString(q, `[0-9.e+-]+`)
 			q = strings.ReplaceAll(q, `[0-9.e+-]+\.[0-9.e+-]+`, `[0-9.e+-]+`)
+			q = regexp.MustCompile(` +`).ReplaceAllString(q, ` +`)
 		}
 		b.WriteString(q)
 	}

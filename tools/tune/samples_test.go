@@ -24,6 +24,7 @@ func TestSampleMatching(t *testing.T) {
 		{[]string{"call:     potrf float64 n=64", "...", "trace:    potrf ... -> unblocked  19.2 ms"}, true, true},
 		{[]string{"call:     potrf float64 n=64", "...", "trace:    potrf ... -> blocked  17.81 ms"}, true, false},
 		{out[:3], false, false},
+		{[]string{"...", "trace:    potrf ... -> unblocked   9.2 ms"}, true, true},
 	} {
 		assert.Equal(t, c.want, sampleMatches(c.block, out, c.timed), "%q timed=%v", c.block, c.timed)
 	}

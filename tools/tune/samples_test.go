@@ -42,15 +42,3 @@ func TestFindSamples(t *testing.T) {
 	_, err = findSamples("x.md", []string{"<!-- sample: explain x -->", "no block"})
 	assert.ErrorContains(t, err, "x.md:1: a sample marker must be followed at once by a fenced block")
 }
-
-// The samples of the README and the guide match the program now: the
-// check `make docscheck` makes.
-func TestDocSamplesMatchTheProgram(t *testing.T) {
-	root, err := moduleRoot()
-	if err != nil {
-		t.Skip(err)
-	}
-	problems, err := checkSamples(root, false)
-	require.NoError(t, err)
-	assert.Empty(t, problems)
-}

@@ -25,9 +25,15 @@ func TestSampleMatching(t *testing.T) {
 		{[]string{"call:     potrf float64 n=64", "...", "trace:    potrf ... -> blocked  17.81 ms"}, true, false},
 		{out[:3], false, false},
 		{[]string{"...", "trace:    potrf ... -> unblocked   9.2 ms"}, true, true},
+		{[]string{"call:     potrf float64 n=64", "..."}, true, true},
 	} {
 		assert.Equal(t, c.want, sampleMatches(c.block, out, c.timed), "%q timed=%v", c.block, c.timed)
 	}
+}
+
+func TestTimedSampleIgnoresNoisy(t *testing.T) {
+	assert.True(t, sampleMatches([]string{"  blocked   15.69   23.35   1.065"}, []string{"  blocked   16.01   22.9   1.1  (noisy)"}, true))
+	assert.False(t, sampleMatches([]string{"  blocked   15.69   23.35   1.065"}, []string{"  blocked   16.01   22.9   1.1  (noisy)"}, false))
 }
 
 func TestFindSamples(t *testing.T) {

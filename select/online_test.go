@@ -284,6 +284,23 @@ func TestOnlineUnwritableCacheWarnsOnce(t *testing.T) {
 	}
 }
 
+// A cache path that is not a directory leaves the program working, with
+// one warning.
+func TestOnlineCacheThatIsAFile(t *testing.T) {
+	dir, warn, _ := onlineTest(t)
+	file := filepath.Join(dir, "not-a-dir")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	setenv(t, "BATCHLAS_TUNE_CACHE", file)
+	for _, n := range []int{48, 480} {
+		c, err := run(bg, onlOp, Float64, onlKey(n, 100), v4)
+		require.NoError(t, err)
+		assert.Equal(t, fastC, c)
+	}
+	assert.EqualValues(t, 2, Measurements())
+	assert.Equal(t, 1, strings.Count(warn.String(), "\n"), warn.String())
+	assert.Contains(t, warn.String(), "is not a readable directory")
+}
+
 func TestOnlineReadOnlyDirectory(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root writes to read-only directories; TestOnlineUnwritableCacheWarnsOnce acts it out")

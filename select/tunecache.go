@@ -276,7 +276,11 @@ func (o *Op) loadCache(s *settings) []*tableEntry {
 	}
 	files, err := ReadCacheDir(dir, o)
 	if err != nil {
-		warnOnce("tune-cache-dir:"+dir, fmt.Sprintf("batchlas: BATCHLAS_TUNE_CACHE=%s is not a readable directory (%v); no cached rows are read", quote.Q(dir), err))
+		// One warning says it all: rows will not be recorded there either.
+		ownCache.Lock()
+		ownCache.off = true
+		ownCache.Unlock()
+		warnOnce("tune-cache-dir:"+dir, fmt.Sprintf("batchlas: BATCHLAS_TUNE_CACHE=%s is not a readable directory (%v); no cached rows are read or recorded", quote.Q(dir), err))
 		return nil
 	}
 	type group struct {

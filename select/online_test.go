@@ -447,3 +447,30 @@ func BenchmarkChooseCached(b *testing.B) {
 		b.Fatal("the cached shape was measured again")
 	}
 }
+
+// Goroutines tuning at once: each shape is measured once, every call gets
+// a right choice, and the race detector (make race) sees no race.
+func TestOnlineConcurrentGoroutines(t *testing.T) {
+	onlineTest(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8*5)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, n := range []int{6, 24, 96, 384, 1536} {
+				c, err := run(bg, onlOp, Float64, onlKey(n, 100), v4)
+				if err == nil && c == wrongC {
+					err = fmt.Errorf("n=%d: the wrong kernel won", n)
+				}
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	assert.EqualValues(t, 5, Measurements(), "each shape measured once")
+}

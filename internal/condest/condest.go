@@ -157,3 +157,58 @@ func abs[T batchlas.Float](v T) T {
 	}
 	return v
 }
+
+// FromNorm is the rcond a matrix gets from its norm alone, and whether it
+// applies: 0 for a norm of 0 or +Inf (as LAPACK gives), NaN for a NaN norm
+// (nothing can be said). A negative norm is the caller's error to refuse.
+func FromNorm[T batchlas.Float](anorm T) (T, bool) {
+	switch {
+	case anorm != anorm:
+		return anorm, true
+	case anorm == 0 || math.IsInf(float64(anorm), 1):
+		return 0, true
+	}
+	return 0, false
+}
+
+// Finite reports whether the part of the n x n matrix m (leading
+// dimension ld) that a factor occupies holds no Inf or NaN: all of it for
+// an LU factor (part 0), the lower ('L') or upper ('U') triangle for a
+// Cholesky factor. It costs one pass over the factor against the
+// estimate's several solves.
+func Finite[T batchlas.Float](m []T, ld, n int, part byte) bool {
+	var s T
+	for c := range n {
+		lo, hi := 0, n
+		switch part {
+		case 'L':
+			lo = c
+		case 'U':
+			hi = c + 1
+		}
+		for _, v := range m[c*ld+lo : c*ld+hi] {
+			s += v - v // 0 for a finite v, NaN for Inf or NaN
+		}
+	}
+	return s == s
+}
+
+// Scale is the power of two nearest above anorm (finite, positive): the
+// solves run on A/s, whose inverse is s*A^-1, so that neither a tiny nor a
+// huge A overflows them while its condition is moderate. Exact, being a
+// power of two.
+func Scale[T batchlas.Float](anorm T) T {
+	_, e := math.Frexp(float64(anorm))
+	return T(math.Ldexp(1, e))
+}
+
+// Rcond is 1/(anorm*||A^-1||) from InvNorm1's estimate est of
+// ||(A/s)^-1|| = s*||A^-1||, computed as s/anorm/est so that it cannot
+// overflow; 0 when the estimate is unusable (a solve overflowed: A is
+// singular to working precision).
+func Rcond[T batchlas.Float](anorm, s T, est float64, finite bool) T {
+	if !finite || !(est > 0) {
+		return 0
+	}
+	return T(float64(s) / float64(anorm) / est)
+}

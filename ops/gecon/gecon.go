@@ -3,7 +3,6 @@ package gecon
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
@@ -228,44 +227,4 @@ func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
 // matrix by and what the benchmarks report GFLOP/s against.
 func flopsPerMatrix(n int) float64 {
 	return 10 * float64(n) * float64(n)
-}
-
-// special is the rcond every kernel gives matrix i without estimating
-// anything, and whether it applies: anorm 0 or +Inf give 0, a NaN anorm or
-// a non-finite factor NaN. Scanning the factor costs n^2 reads against the
-// estimate's several solves.
-func special[T batchlas.Float](an T, m []T, ld, n int) (T, bool) {
-	switch {
-	case an != an:
-		return an, true
-	case an == 0 || math.IsInf(float64(an), 1):
-		return 0, true
-	}
-	var s T
-	for c := range n {
-		for _, v := range m[c*ld : c*ld+n] {
-			s += v - v // 0 for a finite v, NaN for Inf or NaN
-		}
-	}
-	if s != s {
-		return T(math.NaN()), true
-	}
-	return 0, false
-}
-
-// scaleOf is the power of two nearest above anorm: the solves run on A/s,
-// whose inverse is s*A^-1, so that neither a tiny nor a huge A overflows
-// them while its condition is moderate. Exact, being a power of two.
-func scaleOf[T batchlas.Float](an T) T {
-	_, e := math.Frexp(float64(an))
-	return T(math.Ldexp(1, e))
-}
-
-// fromEstimate is rcond from the estimate est of ||(A/s)^-1||: s/(anorm*est)
-// computed so that it cannot overflow, 0 when the estimate is unusable.
-func fromEstimate[T batchlas.Float](an, s T, est float64, finite bool) T {
-	if !finite || !(est > 0) {
-		return 0
-	}
-	return T(float64(s) / float64(an) / est)
 }

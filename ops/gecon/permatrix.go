@@ -2,6 +2,7 @@ package gecon
 
 import (
 	"context"
+	"math"
 	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas"
@@ -28,8 +29,12 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 	scratch := j.ws[w*j.per : (w+1)*j.per]
 	for i := lo; i < hi; i++ {
 		m := lu.Data[i*lu.Stride:]
-		if r, ok := special(j.anorm[i], m, lu.LD, n); ok {
+		if r, ok := condest.FromNorm(j.anorm[i]); ok {
 			j.rcond[i] = r
+			continue
+		}
+		if !condest.Finite(m, lu.LD, n, 0) {
+			j.rcond[i] = T(math.NaN())
 			continue
 		}
 		if j.vendor {
@@ -81,10 +86,10 @@ func (l luSolver[T]) Solve(x []T, trans bool) {
 // estimate is rcond of one matrix with a finite factor and a finite,
 // positive anorm.
 func estimate[T batchlas.Float](norm batchlas.Norm, m []T, ld, n int, an T, scratch []T) T {
-	s := scaleOf(an)
+	s := condest.Scale(an)
 	sv := luSolver[T]{m: m, ld: ld, n: n, piv: identityPivots(n), s: s, swap: norm == batchlas.InfNorm}
 	est, finite := condest.InvNorm1(n, scratch[:n], scratch[n:2*n], sv)
-	return fromEstimate(an, s, est, finite)
+	return condest.Rcond(an, s, est, finite)
 }
 
 // identity holds the pivots 0, 1, 2, ...: lusolve.Solve applies

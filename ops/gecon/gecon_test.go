@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -28,44 +27,6 @@ func TestMain(m *testing.M) {
 // special in the estimator.
 var orders = []int{1, 2, 3, 5, 8, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100}
 
-// withCond returns a column-major n x n matrix U*diag(s)*V^T, U and V
-// random orthogonal (gonum's QR of a random matrix), s geometric from 1
-// down to 1/cond: its 2-norm condition number is cond.
-func withCond(r *rand.Rand, n int, cond float64) []float64 {
-	orth := func() *mat.Dense {
-		g := mat.NewDense(n, n, nil)
-		for i := range n {
-			for j := range n {
-				g.Set(i, j, r.NormFloat64())
-			}
-		}
-		var qr mat.QR
-		qr.Factorize(g)
-		var q mat.Dense
-		qr.QTo(&q)
-		return &q
-	}
-	u, v := orth(), orth()
-	for j := range n {
-		s := 1.0
-		if n > 1 {
-			s = math.Pow(cond, -float64(j)/float64(n-1))
-		}
-		for i := range n {
-			u.Set(i, j, u.At(i, j)*s)
-		}
-	}
-	var a mat.Dense
-	a.Mul(u, v.T())
-	out := make([]float64, n*n)
-	for j := range n {
-		for i := range n {
-			out[i+j*n] = a.At(i, j)
-		}
-	}
-	return out
-}
-
 // exactRcond is 1/(||A||*||A^-1||) in norm by gonum (the oracle): the
 // inverse by gonum's LU, both norms by mat.Norm.
 func exactRcond(a []float64, n int, norm batchlas.Norm) float64 {
@@ -87,26 +48,6 @@ func exactRcond(a []float64, n int, norm batchlas.Norm) float64 {
 		ord = math.Inf(1)
 	}
 	return 1 / (mat.Norm(m, ord) * mat.Norm(&inv, ord))
-}
-
-// batchOf puts column-major matrices into a batch of T with leading
-// dimension n+3 and NaN in the padding, so a kernel that reads outside a
-// matrix spreads NaN into its rcond.
-func batchOf[T batchlas.Float](ms [][]float64, n int) batchlas.Batch[T] {
-	ld, stride := n+3, (n+3)*n+5
-	data := testmat.NaNs[T](stride * len(ms))
-	for k, m := range ms {
-		for j := range n {
-			for i := range n {
-				data[k*stride+j*ld+i] = T(m[i+j*n])
-			}
-		}
-	}
-	b, err := batchlas.WrapStrided(data, n, n, ld, stride, len(ms))
-	if err != nil {
-		panic(err)
-	}
-	return b
 }
 
 // estimate factors a copy of a with getrf and returns gecon's rcond under
@@ -154,17 +95,17 @@ func TestAgainstGonum(t *testing.T) {
 		for _, n := range orders {
 			var ms [][]float64
 			for _, c := range conds {
-				ms = append(ms, withCond(r, n, c), withCond(r, n, c))
+				ms = append(ms, testmat.WithCond(r, n, c), testmat.WithCond(r, n, c))
 			}
 			for _, norm := range []batchlas.Norm{batchlas.OneNorm, batchlas.InfNorm} {
 				for name, ctx := range calls(dt) {
 					var got []float64
 					if f32 {
-						for _, v := range estimate(t, ctx, norm, batchOf[float32](ms, n)) {
+						for _, v := range estimate(t, ctx, norm, testmat.BatchOf[float32](ms, n)) {
 							got = append(got, float64(v))
 						}
 					} else {
-						got = estimate(t, ctx, norm, batchOf[float64](ms, n))
+						got = estimate(t, ctx, norm, testmat.BatchOf[float64](ms, n))
 					}
 					for k, m := range ms {
 						want := exactRcond(m, n, norm)
@@ -184,52 +125,6 @@ func TestAgainstGonum(t *testing.T) {
 	t.Run("float32", func(t *testing.T) { check(t, sel.Float32, true) })
 }
 
-// rankDeficient returns n x n matrices of rank n-1: X*Y^T with X, Y
-// random n x (n-1), a repeated column, and a column that is the sum of
-// two others.
-func rankDeficient(r *rand.Rand, n, count int) [][]float64 {
-	var out [][]float64
-	for k := range count {
-		m := make([]float64, n*n)
-		switch k % 3 {
-		case 0:
-			x, y := make([]float64, n*(n-1)), make([]float64, n*(n-1))
-			for i := range x {
-				x[i], y[i] = r.NormFloat64(), r.NormFloat64()
-			}
-			for j := range n {
-				for i := range n {
-					var s float64
-					for l := range n - 1 {
-						s += x[i+l*n] * y[j+l*n]
-					}
-					m[i+j*n] = s
-				}
-			}
-		default:
-			for i := range m {
-				m[i] = r.NormFloat64()
-			}
-			d := r.IntN(n)
-			s := (d + 1 + r.IntN(n-1)) % n
-			for i := range n {
-				m[i+d*n] = m[i+s*n]
-				if k%3 == 2 {
-					m[i+d*n] += m[i+((s+1)%n)*n]
-				}
-			}
-			if k%3 == 2 && (s+1)%n == d {
-				// the sum would include d itself: repeat the column
-				for i := range n {
-					m[i+d*n] = m[i+s*n]
-				}
-			}
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
 // Every exactly rank-deficient matrix, whatever getrf's pivots say, has
 // rcond below n*eps, and every matrix of condition number up to 1e10
 // (1e5 in float32) is above it: the threshold of
@@ -237,19 +132,19 @@ func rankDeficient(r *rand.Rand, n, count int) [][]float64 {
 func TestThresholdSeparates(t *testing.T) {
 	r := testmat.Rand(11)
 	for _, n := range []int{2, 3, 8, 16, 33} {
-		sing := rankDeficient(r, n, 300)
+		sing := testmat.RankDeficient(r, n, 300)
 		var good [][]float64
 		for range 20 {
-			good = append(good, withCond(r, n, 1e10))
+			good = append(good, testmat.WithCond(r, n, 1e10))
 		}
 		for name, ctx := range calls(sel.Float64) {
 			thr := float64(n) * 0x1p-52
-			for k, v := range estimate(t, ctx, batchlas.OneNorm, batchOf[float64](sing, n)) {
+			for k, v := range estimate(t, ctx, batchlas.OneNorm, testmat.BatchOf[float64](sing, n)) {
 				if !(v < thr) {
 					t.Errorf("float64 %s n=%d rank-deficient matrix %d: rcond %g >= n*eps %g", name, n, k, v, thr)
 				}
 			}
-			for k, v := range estimate(t, ctx, batchlas.OneNorm, batchOf[float64](good, n)) {
+			for k, v := range estimate(t, ctx, batchlas.OneNorm, testmat.BatchOf[float64](good, n)) {
 				if !(v >= thr) {
 					t.Errorf("float64 %s n=%d matrix %d of condition 1e10: rcond %g < n*eps %g", name, n, k, v, thr)
 				}
@@ -257,15 +152,15 @@ func TestThresholdSeparates(t *testing.T) {
 		}
 		var good32 [][]float64
 		for range 20 {
-			good32 = append(good32, withCond(r, n, 1e4))
+			good32 = append(good32, testmat.WithCond(r, n, 1e4))
 		}
 		thr := float64(n) * 0x1p-23
-		for k, v := range estimate(t, context.Background(), batchlas.OneNorm, batchOf[float32](sing, n)) {
+		for k, v := range estimate(t, context.Background(), batchlas.OneNorm, testmat.BatchOf[float32](sing, n)) {
 			if !(float64(v) < thr) {
 				t.Errorf("float32 n=%d rank-deficient matrix %d: rcond %g >= n*eps %g", n, k, v, thr)
 			}
 		}
-		for k, v := range estimate(t, context.Background(), batchlas.OneNorm, batchOf[float32](good32, n)) {
+		for k, v := range estimate(t, context.Background(), batchlas.OneNorm, testmat.BatchOf[float32](good32, n)) {
 			if !(float64(v) >= thr) {
 				t.Errorf("float32 n=%d matrix %d of condition 1e4: rcond %g < n*eps %g", n, k, v, thr)
 			}
@@ -279,27 +174,27 @@ func TestThresholdSeparates(t *testing.T) {
 func TestScaleInvariance(t *testing.T) {
 	r := testmat.Rand(3)
 	n := 12
-	base := withCond(r, n, 100)
+	base := testmat.WithCond(r, n, 100)
 	for name, ctx := range calls(sel.Float64) {
-		ref := estimate(t, ctx, batchlas.OneNorm, batchOf[float64]([][]float64{base}, n))[0]
+		ref := estimate(t, ctx, batchlas.OneNorm, testmat.BatchOf[float64]([][]float64{base}, n))[0]
 		for _, s := range []float64{1e-300, 1e-200, 1e200, 1e300} {
 			m := make([]float64, len(base))
 			for i, v := range base {
 				m[i] = v * s
 			}
-			got := estimate(t, ctx, batchlas.OneNorm, batchOf[float64]([][]float64{m}, n))[0]
+			got := estimate(t, ctx, batchlas.OneNorm, testmat.BatchOf[float64]([][]float64{m}, n))[0]
 			if math.Abs(got-ref) > 1e-8*ref {
 				t.Errorf("float64 %s scaled by %g: rcond %g, unscaled %g", name, s, got, ref)
 			}
 		}
 	}
-	ref := estimate(t, context.Background(), batchlas.OneNorm, batchOf[float32]([][]float64{base}, n))[0]
+	ref := estimate(t, context.Background(), batchlas.OneNorm, testmat.BatchOf[float32]([][]float64{base}, n))[0]
 	for _, s := range []float64{1e-30, 1e30} {
 		m := make([]float64, len(base))
 		for i, v := range base {
 			m[i] = v * s
 		}
-		got := estimate(t, context.Background(), batchlas.OneNorm, batchOf[float32]([][]float64{m}, n))[0]
+		got := estimate(t, context.Background(), batchlas.OneNorm, testmat.BatchOf[float32]([][]float64{m}, n))[0]
 		if math.Abs(float64(got-ref)) > 1e-3*float64(ref) {
 			t.Errorf("float32 scaled by %g: rcond %g, unscaled %g", s, got, ref)
 		}
@@ -312,7 +207,7 @@ func TestScaleInvariance(t *testing.T) {
 func TestSpecialValues(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	n := 4
-	good := withCond(testmat.Rand(5), n, 10)
+	good := testmat.WithCond(testmat.Rand(5), n, 10)
 	singular := append([]float64(nil), good...)
 	for i := range n {
 		singular[i+2*n] = 0 // a zero column: U has a zero pivot
@@ -322,7 +217,7 @@ func TestSpecialValues(t *testing.T) {
 	withInf := append([]float64(nil), good...)
 	withInf[6] = inf
 	for name, ctx := range calls(sel.Float64) {
-		a := batchOf[float64]([][]float64{good, good, good, singular, withNaN, withInf}, n)
+		a := testmat.BatchOf[float64]([][]float64{good, good, good, singular, withNaN, withInf}, n)
 		anorm := make([]float64, a.Count)
 		if err := gecon.Norm(ctx, batchlas.OneNorm, a, anorm); err != nil {
 			t.Fatal(err)
@@ -355,7 +250,7 @@ func TestSpecialValues(t *testing.T) {
 // Refused arguments name the argument and write nothing.
 func TestArgumentErrors(t *testing.T) {
 	n := 3
-	a := batchOf[float64]([][]float64{withCond(testmat.Rand(1), n, 2), withCond(testmat.Rand(2), n, 2)}, n)
+	a := testmat.BatchOf[float64]([][]float64{testmat.WithCond(testmat.Rand(1), n, 2), testmat.WithCond(testmat.Rand(2), n, 2)}, n)
 	ok := []float64{1, 1}
 	cases := []struct {
 		name, arg string
@@ -390,9 +285,9 @@ func TestNoAllocs(t *testing.T) {
 	var ms [][]float64
 	r := testmat.Rand(9)
 	for range 16 {
-		ms = append(ms, withCond(r, n, 50))
+		ms = append(ms, testmat.WithCond(r, n, 50))
 	}
-	a := batchOf[float64](ms, n)
+	a := testmat.BatchOf[float64](ms, n)
 	anorm, rcond := make([]float64, a.Count), make([]float64, a.Count)
 	_ = gecon.Norm(nil, batchlas.OneNorm, a, anorm)
 	_ = getrf.Getrf(nil, a, batchlas.NewVectors[int32](n, a.Count), nil)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -27,41 +26,6 @@ func TestMain(m *testing.M) {
 // small sizes where n == 1 and 2 are special in the estimator.
 var orders = []int{1, 2, 3, 5, 8, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100}
 
-// spdWithCond returns a column-major n x n matrix Q*diag(s)*Q^T, Q random
-// orthogonal (gonum's QR of a random matrix), s geometric from 1 down to
-// 1/cond: symmetric positive definite with condition number cond.
-func spdWithCond(r *rand.Rand, n int, cond float64) []float64 {
-	g := mat.NewDense(n, n, nil)
-	for i := range n {
-		for j := range n {
-			g.Set(i, j, r.NormFloat64())
-		}
-	}
-	var qr mat.QR
-	qr.Factorize(g)
-	var q, qs mat.Dense
-	qr.QTo(&q)
-	qs.CloneFrom(&q)
-	for j := range n {
-		s := 1.0
-		if n > 1 {
-			s = math.Pow(cond, -float64(j)/float64(n-1))
-		}
-		for i := range n {
-			qs.Set(i, j, qs.At(i, j)*s)
-		}
-	}
-	var a mat.Dense
-	a.Mul(&qs, q.T())
-	out := make([]float64, n*n)
-	for j := range n {
-		for i := range n {
-			out[i+j*n] = (a.At(i, j) + a.At(j, i)) / 2
-		}
-	}
-	return out
-}
-
 // exactRcond is 1/(||A||_1*||A^-1||_1) by gonum (the oracle).
 func exactRcond(a []float64, n int) float64 {
 	m := mat.NewDense(n, n, nil)
@@ -78,25 +42,6 @@ func exactRcond(a []float64, n int) float64 {
 		}
 	}
 	return 1 / (mat.Norm(m, 1) * mat.Norm(&inv, 1))
-}
-
-// batchOf puts column-major matrices into a batch of T with leading
-// dimension n+3 and NaN in the padding.
-func batchOf[T batchlas.Float](ms [][]float64, n int) batchlas.Batch[T] {
-	ld, stride := n+3, (n+3)*n+5
-	data := testmat.NaNs[T](stride * len(ms))
-	for k, m := range ms {
-		for j := range n {
-			for i := range n {
-				data[k*stride+j*ld+i] = T(m[i+j*n])
-			}
-		}
-	}
-	b, err := batchlas.WrapStrided(data, n, n, ld, stride, len(ms))
-	if err != nil {
-		panic(err)
-	}
-	return b
 }
 
 // estimate factors a copy of a with potrf, poisons the other triangle with
@@ -150,18 +95,18 @@ func TestAgainstGonum(t *testing.T) {
 		for _, n := range orders {
 			var ms [][]float64
 			for _, c := range conds {
-				ms = append(ms, spdWithCond(r, n, c), spdWithCond(r, n, c))
+				ms = append(ms, testmat.SPDWithCond(r, n, c), testmat.SPDWithCond(r, n, c))
 			}
 			for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
 				for name, ctx := range calls(dt) {
 					var got []float64
 					if f32 {
-						g, _ := estimate(t, ctx, uplo, batchOf[float32](ms, n))
+						g, _ := estimate(t, ctx, uplo, testmat.BatchOf[float32](ms, n))
 						for _, v := range g {
 							got = append(got, float64(v))
 						}
 					} else {
-						got, _ = estimate(t, ctx, uplo, batchOf[float64](ms, n))
+						got, _ = estimate(t, ctx, uplo, testmat.BatchOf[float64](ms, n))
 					}
 					for k, m := range ms {
 						want := exactRcond(m, n)
@@ -206,18 +151,18 @@ func TestThresholdSeparates(t *testing.T) {
 			sing = append(sing, m)
 		}
 		for range 20 {
-			good = append(good, spdWithCond(r, n, 1e10))
+			good = append(good, testmat.SPDWithCond(r, n, 1e10))
 		}
 		thr := float64(n) * 0x1p-52
 		for name, ctx := range calls(sel.Float64) {
 			for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
-				rc, info := estimate(t, ctx, uplo, batchOf[float64](sing, n))
+				rc, info := estimate(t, ctx, uplo, testmat.BatchOf[float64](sing, n))
 				for k, v := range rc {
 					if info[k] == 0 && !(v < thr) {
 						t.Errorf("%s n=%d %s rank-deficient matrix %d: rcond %g >= n*eps %g", name, n, uplo, k, v, thr)
 					}
 				}
-				rc, info = estimate(t, ctx, uplo, batchOf[float64](good, n))
+				rc, info = estimate(t, ctx, uplo, testmat.BatchOf[float64](good, n))
 				for k, v := range rc {
 					if info[k] != 0 || !(v >= thr) {
 						t.Errorf("%s n=%d %s matrix %d of condition 1e10: info %d, rcond %g (n*eps %g)", name, n, uplo, k, info[k], v, thr)
@@ -232,15 +177,15 @@ func TestThresholdSeparates(t *testing.T) {
 func TestScaleInvariance(t *testing.T) {
 	r := testmat.Rand(3)
 	n := 12
-	base := spdWithCond(r, n, 100)
+	base := testmat.SPDWithCond(r, n, 100)
 	for name, ctx := range calls(sel.Float64) {
-		ref, _ := estimate(t, ctx, batchlas.Lower, batchOf[float64]([][]float64{base}, n))
+		ref, _ := estimate(t, ctx, batchlas.Lower, testmat.BatchOf[float64]([][]float64{base}, n))
 		for _, s := range []float64{1e-300, 1e300} {
 			m := make([]float64, len(base))
 			for i, v := range base {
 				m[i] = v * s
 			}
-			got, _ := estimate(t, ctx, batchlas.Lower, batchOf[float64]([][]float64{m}, n))
+			got, _ := estimate(t, ctx, batchlas.Lower, testmat.BatchOf[float64]([][]float64{m}, n))
 			if math.Abs(got[0]-ref[0]) > 1e-8*ref[0] {
 				t.Errorf("%s scaled by %g: rcond %g, unscaled %g", name, s, got[0], ref[0])
 			}
@@ -251,7 +196,7 @@ func TestScaleInvariance(t *testing.T) {
 // Norm reads one triangle only, and a NaN in it is never lost.
 func TestNorm(t *testing.T) {
 	n := 5
-	m := spdWithCond(testmat.Rand(2), n, 10)
+	m := testmat.SPDWithCond(testmat.Rand(2), n, 10)
 	want := 0.0
 	for j := range n {
 		var s float64
@@ -261,7 +206,7 @@ func TestNorm(t *testing.T) {
 		want = max(want, s)
 	}
 	for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
-		a := batchOf[float64]([][]float64{m, m}, n)
+		a := testmat.BatchOf[float64]([][]float64{m, m}, n)
 		for j := range n {
 			for i := range n {
 				if (uplo == batchlas.Lower && i < j) || (uplo == batchlas.Upper && i > j) {
@@ -287,7 +232,7 @@ func TestNorm(t *testing.T) {
 // Refused arguments name the argument.
 func TestArgumentErrors(t *testing.T) {
 	n := 3
-	a := batchOf[float64]([][]float64{spdWithCond(testmat.Rand(1), n, 2), spdWithCond(testmat.Rand(2), n, 2)}, n)
+	a := testmat.BatchOf[float64]([][]float64{testmat.SPDWithCond(testmat.Rand(1), n, 2), testmat.SPDWithCond(testmat.Rand(2), n, 2)}, n)
 	ok := []float64{1, 1}
 	cases := []struct {
 		name, arg string
@@ -318,9 +263,9 @@ func TestNoAllocs(t *testing.T) {
 	var ms [][]float64
 	r := testmat.Rand(9)
 	for range 16 {
-		ms = append(ms, spdWithCond(r, n, 50))
+		ms = append(ms, testmat.SPDWithCond(r, n, 50))
 	}
-	a := batchOf[float64](ms, n)
+	a := testmat.BatchOf[float64](ms, n)
 	anorm, rcond := make([]float64, a.Count), make([]float64, a.Count)
 	_ = pocon.Norm(nil, batchlas.Lower, a, anorm)
 	_ = potrf.Potrf(nil, batchlas.Lower, a, nil)

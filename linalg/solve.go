@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"context"
+	"errors"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/ops/gesv"
@@ -20,7 +21,10 @@ import (
 // call returns x together with gesv's *batchlas.NumericalError, whose
 // Index lists the singular matrices and Info getrf's info (the first
 // zero pivot, counted from 1). Every other X_i is solved; a singular
-// matrix's X_i is NaN. A bad argument is a *batchlas.ArgError from
+// matrix's X_i is NaN. With batchlas.WithConditionCheck in ctx, a matrix
+// whose estimated reciprocal condition number is below the threshold is
+// listed too, with Info n+1, and its X_i is solved all the same, as
+// LAPACK's xGESVX does. A bad argument is a *batchlas.ArgError from
 // "linalg.Solve" and x is the zero Batch.
 func Solve[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (batchlas.Batch[T], error) {
 	const op = "linalg.Solve"
@@ -45,7 +49,9 @@ func Solve[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (batch
 // A singular matrix does not stop the batch: the call returns the
 // inverses together with gesv's *batchlas.NumericalError listing the
 // singular matrices (Info: the first zero pivot, counted from 1); their
-// inverses are NaN, every other one is computed. A bad argument is a
+// inverses are NaN, every other one is computed (with
+// batchlas.WithConditionCheck, the ill-conditioned ones too, listed with
+// Info n+1). A bad argument is a
 // *batchlas.ArgError from "linalg.Inv".
 func Inv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T]) (batchlas.Batch[T], error) {
 	const op = "linalg.Inv"
@@ -83,7 +89,7 @@ func solveGeneral[T batchlas.Float](ctx context.Context, op string, a, b batchla
 	if !ok {
 		return batchlas.Batch[T]{}, err
 	}
-	spoil(x, failed, from)
+	spoil(x, notSolved(err, failed, a.Rows), from)
 	return x, err
 }
 
@@ -102,7 +108,9 @@ func solveGeneral[T batchlas.Float](ctx context.Context, op string, a, b batchla
 // batch: the call returns x together with posv's
 // *batchlas.NumericalError, whose Index lists those matrices and Info the
 // order of the leading minor that is not positive definite (counted from
-// 1). Their X_i are NaN, every other X_i is solved. A bad argument is a
+// 1). Their X_i are NaN, every other X_i is solved. With
+// batchlas.WithConditionCheck in ctx, an ill-conditioned matrix is listed
+// with Info n+1 and solved all the same. A bad argument is a
 // *batchlas.ArgError from "linalg.SolveSPD".
 func SolveSPD[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (batchlas.Batch[T], error) {
 	const op = "linalg.SolveSPD"
@@ -125,6 +133,23 @@ func SolveSPD[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (ba
 	if !ok {
 		return batchlas.Batch[T]{}, err
 	}
-	spoil(x, failed, from)
+	spoil(x, notSolved(err, failed, a.Rows), from)
 	return x, err
+}
+
+// notSolved drops from failed the matrices a condition check
+// (batchlas.WithConditionCheck) reported as ill-conditioned, info n+1:
+// gesv and posv solved them, so their X_i is a result, not NaN.
+func notSolved(err error, failed []int, n int) []int {
+	var ne *batchlas.NumericalError
+	if !errors.As(err, &ne) {
+		return failed
+	}
+	var out []int
+	for j, i := range ne.Index {
+		if ne.Info[j] != n+1 {
+			out = append(out, i)
+		}
+	}
+	return out
 }

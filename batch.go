@@ -135,7 +135,7 @@ func WrapBatch[T Float](data []T, rows, cols, count int) (Batch[T], error) {
 	ld, stride, _, ok := tight(rows, cols, count)
 	if !ok && rows >= 0 && cols >= 0 && count >= 0 {
 		arg, msg := sizeFault(rows, cols, count, "rows", "cols")
-		return Batch[T]{}, Argf(op, arg, "%s", msg)
+		return Batch[T]{}, argf(op, arg, "%s", msg)
 	}
 	// Negative sizes reach wrap as they are, which names the one at fault.
 	return wrap(op, "data", data, rows, cols, ld, stride, count)
@@ -201,9 +201,9 @@ func (b Batch[T]) Sub(lo, hi int) (Batch[T], error) {
 	}
 	switch {
 	case lo < 0 || lo > b.Count:
-		return Batch[T]{}, Argf(op, "lo", "lo %d outside [0, count %d]", lo, b.Count)
+		return Batch[T]{}, argf(op, "lo", "lo %d outside [0, count %d]", lo, b.Count)
 	case hi < lo || hi > b.Count:
-		return Batch[T]{}, Argf(op, "hi", "hi %d outside [lo %d, count %d]", hi, lo, b.Count)
+		return Batch[T]{}, argf(op, "hi", "hi %d outside [lo %d, count %d]", hi, lo, b.Count)
 	}
 	s := b
 	s.Count = hi - lo
@@ -376,7 +376,7 @@ func (b Batch[T]) CopyMatrixIn(i int, src []T, ld int) error {
 		return err
 	}
 	if b.IsBroadcast() && b.Count > 1 {
-		return Argf(op, "b", "b is a broadcast: its %d matrices are one stored matrix, so writing matrix %d would change all of them; copy into a batch with storage per matrix (Clone, NewBatch)", b.Count, i)
+		return argf(op, "b", "b is a broadcast: its %d matrices are one stored matrix, so writing matrix %d would change all of them; copy into a batch with storage per matrix (Clone, NewBatch)", b.Count, i)
 	}
 	copyMatrix(b, i, m, 0)
 	return nil
@@ -405,7 +405,7 @@ func (b Batch[T]) outside(op, xname string, i int, x []T, ld int) (Batch[T], err
 		return Batch[T]{}, err
 	}
 	if i < 0 || i >= b.Count {
-		return Batch[T]{}, Argf(op, "i", "matrix %d outside [0, count %d)", i, b.Count)
+		return Batch[T]{}, argf(op, "i", "matrix %d outside [0, count %d)", i, b.Count)
 	}
 	m, err := wrap(op, xname, x, b.Rows, b.Cols, ld, 0, 1)
 	if err != nil {
@@ -420,7 +420,7 @@ func (b Batch[T]) outside(op, xname string, i int, x []T, ld int) (Batch[T], err
 	// would read elements already overwritten; the same element in the
 	// same place (x is matrix i itself, with its ld) copies nothing.
 	if ex, ey, ok := shared(mi, m); ok && !(ld == b.LD && &mi.Data[0] == &m.Data[0]) {
-		return Batch[T]{}, Argf(op, xname, "%s shares elements with matrix %d of b (%s[%d] is its element (%d,%d)): give %s storage of its own", xname, i, xname, ey, ex%b.LD, ex/b.LD, xname)
+		return Batch[T]{}, argf(op, xname, "%s shares elements with matrix %d of b (%s[%d] is its element (%d,%d)): give %s storage of its own", xname, i, xname, ey, ex%b.LD, ex/b.LD, xname)
 	}
 	return m, nil
 }

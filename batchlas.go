@@ -6,20 +6,12 @@ import (
 	"strings"
 
 	"github.com/batchlas-go/batchlas/internal/quote"
+	"github.com/batchlas-go/batchlas/internal/rootlink"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // Float is the element types of the CPU ops.
 type Float interface{ float32 | float64 }
-
-// DTypeOf returns the dtype spelling of T (float32 or float64).
-func DTypeOf[T Float]() sel.DType {
-	var z T
-	if _, ok := any(z).(float32); ok {
-		return sel.Float32
-	}
-	return sel.Float64
-}
 
 // Uplo says which triangle of a matrix is referenced.
 type Uplo byte
@@ -116,8 +108,8 @@ type ArgError struct {
 // last guard.
 func (e *ArgError) Error() string { return quote.Message(e.Op + ": " + e.Msg) }
 
-// Argf makes an ArgError.
-func Argf(op, arg, format string, args ...any) error {
+// argf makes an ArgError.
+func argf(op, arg, format string, args ...any) error {
 	return &ArgError{Op: op, Arg: arg, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -142,25 +134,6 @@ func (e *NumericalError) Error() string {
 		fmt.Fprintf(&b, " #%d (info %d)", i, e.Info[j])
 	}
 	return b.String()
-}
-
-// InfoError builds a NumericalError from a per-matrix info slice (0 = ok),
-// or returns nil when every matrix succeeded.
-func InfoError(op string, info []int32) error {
-	var e *NumericalError
-	for i, v := range info {
-		if v != 0 {
-			if e == nil {
-				e = &NumericalError{Op: op}
-			}
-			e.Index = append(e.Index, i)
-			e.Info = append(e.Info, int(v))
-		}
-	}
-	if e == nil {
-		return nil
-	}
-	return e
 }
 
 // InterruptedError is returned by every op whose context was cancelled or
@@ -221,42 +194,8 @@ func (e *InterruptedError) Error() string {
 // Unwrap returns the context's error.
 func (e *InterruptedError) Unwrap() error { return e.Err }
 
-// Interrupted names op in err when err is an *InterruptedError (the batch
-// loop and the kernels leave the name to the op's entry point) and returns
-// err unchanged otherwise.
-func Interrupted(op string, err error) error {
-	if e, ok := err.(*InterruptedError); ok {
-		e.Op = op
-	}
-	return err
-}
-
-type deviceKey struct{}
-
-// Context returns ctx, or context.Background() when ctx is nil: every entry
-// point of batchlas and its ops treats a nil context as Background.
-func Context(ctx context.Context) context.Context {
-	if ctx == nil {
-		return context.Background()
-	}
-	return ctx
-}
-
 // WithDevice returns a context whose calls run on d instead of the host.
 // A nil ctx is context.Background().
 func WithDevice(ctx context.Context, d *sel.Device) context.Context {
-	return context.WithValue(Context(ctx), deviceKey{}, d)
-}
-
-// DeviceFrom returns the device a call with this context runs on: the one
-// set by WithDevice, else the host CPU. A nil ctx is context.Background(),
-// so it runs on the host.
-func DeviceFrom(ctx context.Context) *sel.Device {
-	if ctx == nil {
-		return Host()
-	}
-	if d, ok := ctx.Value(deviceKey{}).(*sel.Device); ok && d != nil {
-		return d
-	}
-	return Host()
+	return rootlink.WithDevice(ctx, d)
 }

@@ -105,26 +105,6 @@ func TestEnumsCheck(t *testing.T) {
 	require.ErrorContains(t, Diag(0).Check("trsm"), "trsm: diag")
 }
 
-func TestInfoError(t *testing.T) {
-	require.NoError(t, InfoError("potrf", []int32{0, 0, 0}))
-	err := InfoError("potrf", []int32{0, 3, 0, 1})
-	var ne *NumericalError
-	require.True(t, errors.As(err, &ne))
-	require.Equal(t, []int{1, 3}, ne.Index)
-	require.Equal(t, []int{3, 1}, ne.Info)
-	require.Equal(t, "potrf: 2 matrix(es) failed: #1 (info 3) #3 (info 1)", err.Error())
-	many := make([]int32, 20)
-	for i := range many {
-		many[i] = 1
-	}
-	require.Contains(t, InfoError("potrf", many).Error(), "and 12 more")
-}
-
-func TestDTypeOf(t *testing.T) {
-	require.EqualValues(t, "float32", DTypeOf[float32]())
-	require.EqualValues(t, "float64", DTypeOf[float64]())
-}
-
 // The enums spell themselves as their letter, without allocating: every
 // trsm and potrf call builds its selection key from them.
 func TestEnumLettersDoNotAllocate(t *testing.T) {

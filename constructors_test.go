@@ -142,29 +142,3 @@ func TestVectorsSubBounds(t *testing.T) {
 	_, err = b.Sub(3, 5)
 	requireArgError(t, err, "Batch.Sub", "hi", "hi 5 outside [lo 3, count 4]")
 }
-
-// TestWorkspaceOverlapAtOneElement: a workspace of one element is refused
-// when it is an operand's first or last element (or any between), and
-// accepted just before the first or just past the last, and in the
-// padding between columns.
-func TestWorkspaceOverlapAtOneElement(t *testing.T) {
-	parent := make([]float64, 40)
-	// Two 2x2 matrices of LD 3 and stride 7, from element 10: elements
-	// 10, 11, 13, 14 and 17, 18, 20, 21.
-	x, err := WrapStrided(parent[10:], 2, 2, 3, 7, 2)
-	require.NoError(t, err)
-	for _, e := range []int{10, 11, 13, 14, 17, 21} {
-		err := CheckWorkspace("op", parent[e:e+1], "x", x)
-		requireArgError(t, err, "op", "ws", "ws and x share elements (ws[0] is x[")
-	}
-	for _, e := range []int{9, 12, 15, 16, 19, 22} {
-		require.NoError(t, CheckWorkspace("op", parent[e:e+1], "x", x), "element %d is not x's", e)
-	}
-	err = CheckWorkspace("op", parent[21:22], "x", x)
-	require.ErrorContains(t, err, "ws[0] is x[1](1,1)")
-	err = CheckWorkspace("op", parent[10:11], "x", x)
-	require.ErrorContains(t, err, "ws[0] is x[0](0,0)")
-	// A longer workspace whose last element is x's first.
-	err = CheckWorkspace("op", parent[5:11], "x", x)
-	require.ErrorContains(t, err, "ws[5] is x[0](0,0)")
-}

@@ -6,7 +6,9 @@
 // column-major matrices, Uplo/Side/Transpose/Diag, the device a call runs on
 // (the host CPU unless WithDevice says otherwise), and the errors ops return.
 // The ops live in ops/<op> (gemm, trsm, potrf, potrs, posv, getrf, getrs,
-// gesv, and the symmetric eigensolver syev); package linalg puts them in
+// gesv, the condition estimates gecon and pocon, and the symmetric
+// eigensolver syev); WithConditionCheck makes the solvers report
+// ill-conditioned matrices. Package linalg puts them in
 // numpy's words, one call per job that leaves its inputs alone and
 // returns new outputs (Solve, Cholesky, Eigh, Det, ...); package gonummat
 // converts to and from gonum's matrices.
@@ -69,9 +71,10 @@
 // printed.
 //
 // A written operand may not share an element with any other operand of the
-// call, nor a workspace with any operand (Overlap, CheckDisjoint): elements,
-// not address ranges, so disjoint sub-matrix views of one parent may be
-// passed together however their columns interleave in memory.
+// call, nor a workspace with any operand (an *ArgError otherwise; Overlap
+// tells beforehand): elements, not address ranges, so disjoint sub-matrix
+// views of one parent may be passed together however their columns
+// interleave in memory.
 //
 // Functions and methods that take data return an *ArgError, never panic,
 // on arguments they refuse; the constructors that take only sizes

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"io/fs"
 
+	"github.com/batchlas-go/batchlas/internal/rootlink"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -20,10 +21,6 @@ func init() {
 		panic(err) // unreachable: "tuned" is embedded above
 	}
 	sel.RegisterBuiltin(sub)
-}
-
-// BuiltinTables returns the embedded tuned/ directory (for tools/tune).
-func BuiltinTables() fs.FS {
-	sub, _ := fs.Sub(tuned, "tuned")
-	return sub
+	// For tools/tune and the tests, through internal/opkit.BuiltinTables.
+	rootlink.SetTables(sub)
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	_ "github.com/batchlas-go/batchlas/ops/gemm"
 	_ "github.com/batchlas-go/batchlas/ops/gesv"
 	_ "github.com/batchlas-go/batchlas/ops/getrf"
@@ -24,7 +24,7 @@ import (
 // its op, and when a table names an op that does not exist.
 func TestShippedTables(t *testing.T) {
 	require.NoError(t, sel.CheckBuiltin())
-	ents, err := fs.ReadDir(batchlas.BuiltinTables(), ".")
+	ents, err := fs.ReadDir(opkit.BuiltinTables(), ".")
 	require.NoError(t, err)
 	for _, e := range ents {
 		if e.Name() == "README.md" {

@@ -40,7 +40,7 @@ var host struct {
 // gives) and ignored.
 func Host() *sel.Device {
 	host.once.Do(func() {
-		d := DetectHost()
+		d := detectHost()
 		if key := strings.TrimSpace(os.Getenv("BATCHLAS_DEVICE")); key != "" {
 			if d2, err := d.WithKey(key); err != nil {
 				sel.WarnOnce("BATCHLAS_DEVICE", fmt.Sprintf("batchlas: ignoring BATCHLAS_DEVICE: %v", err))
@@ -60,8 +60,9 @@ func Host() *sel.Device {
 	return host.dev
 }
 
-// DetectHost reads the host CPU's facts with cpuid, ignoring BATCHLAS_DEVICE.
-func DetectHost() *sel.Device {
+// detectHost reads the host CPU's facts with cpuid, ignoring
+// BATCHLAS_DEVICE and BATCHLAS_IDENTITY.
+func detectHost() *sel.Device {
 	c := cpuid.CPU
 	d := &sel.Device{
 		Class:    sel.CPU,

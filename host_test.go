@@ -1,7 +1,6 @@
 package batchlas
 
 import (
-	"context"
 	"runtime"
 	"slices"
 	"testing"
@@ -12,7 +11,7 @@ import (
 )
 
 func TestDetectHost(t *testing.T) {
-	d := DetectHost()
+	d := detectHost()
 	require.Equal(t, sel.CPU, d.Class)
 	require.NotEmpty(t, d.Key)
 	require.NotEmpty(t, d.Name)
@@ -37,7 +36,7 @@ func TestDetectHost(t *testing.T) {
 }
 
 func TestWithKeyKeepsFacts(t *testing.T) {
-	d := DetectHost()
+	d := detectHost()
 	v3, err := d.WithKey("x86-64-v3")
 	require.NoError(t, err)
 	require.Equal(t, "x86-64-v3", v3.Key)
@@ -46,19 +45,4 @@ func TestWithKeyKeepsFacts(t *testing.T) {
 	require.Equal(t, d.Cores, v3.Cores)
 	_, err = d.WithKey("bad.key")
 	require.Error(t, err)
-}
-
-func TestDeviceFromContext(t *testing.T) {
-	require.Same(t, Host(), DeviceFrom(context.Background()))
-	other := &sel.Device{Key: "sm_90", Family: "sm", Arch: 90, Class: sel.GPU}
-	require.Same(t, other, DeviceFrom(WithDevice(context.Background(), other)))
-}
-
-// TestNilContext: a nil context is context.Background(), in DeviceFrom and
-// WithDevice alike (issue #9).
-func TestNilContext(t *testing.T) {
-	var nilCtx context.Context
-	require.Same(t, Host(), DeviceFrom(nilCtx))
-	other := &sel.Device{Key: "sm_90", Family: "sm", Arch: 90, Class: sel.GPU}
-	require.Same(t, other, DeviceFrom(WithDevice(nilCtx, other)))
 }

@@ -1,8 +1,10 @@
 package batchlas
 
-import "context"
+import (
+	"context"
 
-type parallelismKey struct{}
+	"github.com/batchlas-go/batchlas/internal/rootlink"
+)
 
 // WithParallelism returns a context whose calls run on at most n workers
 // each: n >= 1 caps every call made with it (the calling goroutine counts
@@ -21,15 +23,5 @@ type parallelismKey struct{}
 // Results do not depend on the cap or on how many helpers a call got: each
 // matrix is computed the same way whichever worker computes it.
 func WithParallelism(ctx context.Context, n int) context.Context {
-	return context.WithValue(Context(ctx), parallelismKey{}, max(n, 0))
-}
-
-// ParallelismFrom returns the cap WithParallelism set on ctx: n >= 1, or 0
-// for no cap (none set, or set to n <= 0). A nil ctx has no cap.
-func ParallelismFrom(ctx context.Context) int {
-	if ctx == nil {
-		return 0
-	}
-	n, _ := ctx.Value(parallelismKey{}).(int)
-	return n
+	return rootlink.WithParallelism(ctx, n)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	"github.com/batchlas-go/batchlas/ops/gemm"
 	"github.com/batchlas-go/batchlas/ops/potrf"
@@ -124,7 +125,7 @@ func TestQuietTraceReportsBorrowing(t *testing.T) {
 	// report and the notices name is that table's.
 	host := batchlas.DetectHost()
 	v3 := "x86-64-v3"
-	if shipped, _ := fs.Glob(batchlas.BuiltinTables(), "gemm.x86-64-v3.*.txt"); len(shipped) == 1 {
+	if shipped, _ := fs.Glob(opkit.BuiltinTables(), "gemm.x86-64-v3.*.txt"); len(shipped) == 1 {
 		v3 = strings.TrimSuffix(strings.TrimPrefix(shipped[0], "gemm."), ".txt")
 	}
 	dev := "x86-64-v2"
@@ -134,7 +135,7 @@ func TestQuietTraceReportsBorrowing(t *testing.T) {
 	_, sources, _ := strings.Cut(lines[0], " tables: ")
 	var want []string
 	for _, op := range sel.Ops() {
-		shipped, err := fs.Glob(batchlas.BuiltinTables(), op.Name()+".*.txt")
+		shipped, err := fs.Glob(opkit.BuiltinTables(), op.Name()+".*.txt")
 		require.NoError(t, err)
 		if len(shipped) > 0 {
 			want = append(want, op.Name()+"=borrowed:"+v3)

@@ -53,7 +53,7 @@ func WrapVectors[E Elem](data []E, length, count int) (Vectors[E], error) {
 	if length > 0 && count > math.MaxInt/length {
 		// Check would blame the stride, which WrapVectors takes no
 		// argument for.
-		return Vectors[E]{}, Argf(op, "count", "%d vectors of %d elements are more elements than an int can count", count, length)
+		return Vectors[E]{}, argf(op, "count", "%d vectors of %d elements are more elements than an int can count", count, length)
 	}
 	return wrapVectors(op, data, length, length, count)
 }
@@ -121,9 +121,9 @@ func (v Vectors[E]) Sub(lo, hi int) (Vectors[E], error) {
 	}
 	switch {
 	case lo < 0 || lo > v.Count:
-		return Vectors[E]{}, Argf(op, "lo", "lo %d outside [0, count %d]", lo, v.Count)
+		return Vectors[E]{}, argf(op, "lo", "lo %d outside [0, count %d]", lo, v.Count)
 	case hi < lo || hi > v.Count:
-		return Vectors[E]{}, Argf(op, "hi", "hi %d outside [lo %d, count %d]", hi, lo, v.Count)
+		return Vectors[E]{}, argf(op, "hi", "hi %d outside [lo %d, count %d]", hi, lo, v.Count)
 	}
 	s := v
 	s.Count = hi - lo
@@ -208,9 +208,9 @@ func (v Vectors[E]) faultNamed(name, data string, written bool) (field, msg stri
 }
 
 // VectorsAsBatch returns v as a batch of Len x 1 matrices over the same
-// storage (a broadcast stays one), so the overlap checks of Batch
-// (Overlap, CheckDisjoint) apply between vectors and matrices of one
-// element type.
+// storage (a broadcast stays one), so that Overlap, and the ops' checks
+// that a written operand shares no element with another, apply between
+// vectors and matrices of one element type.
 func VectorsAsBatch[T Float](v Vectors[T]) Batch[T] {
 	return Batch[T]{Data: v.Data, Rows: v.Len, Cols: 1, LD: max(1, v.Len), Stride: v.Stride, Count: v.Count, bcast: v.bcast}
 }

@@ -31,32 +31,6 @@ func withProcs(t *testing.T, n int) {
 	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
 }
 
-// TestWorkspaceShortSaysFewerWorkers: a workspace that would do for fewer
-// workers than the call may use is reported as sized for fewer workers,
-// with what to do; one too short for any is reported as short.
-func TestWorkspaceShortSaysFewerWorkers(t *testing.T) {
-	withProcs(t, 8)
-	perWorker := func(ctx context.Context) int {
-		w := runtime.GOMAXPROCS(0)
-		if p := batchlas.ParallelismFrom(ctx); p > 0 {
-			w = min(w, p)
-		}
-		return 10 * w
-	}
-	ctx := batchlas.WithParallelism(context.Background(), 8)
-	err := batchlas.WorkspaceShort(ctx, "potrf", "lanes", 10, 80, perWorker)
-	requireWSError(t, err, "potrf", "ws", "ws has 10 elements, enough for kernel lanes on 1 worker(s), but this call may use more workers and needs 80: the workspace was sized for fewer workers")
-	require.ErrorContains(t, err, "size it with potrf.BufferSize under the same context as the call, or pass nil")
-	err = batchlas.WorkspaceShort(ctx, "potrf", "lanes", 35, 80, perWorker)
-	require.ErrorContains(t, err, "enough for kernel lanes on 3 worker(s)")
-
-	fixed := func(context.Context) int { return 80 }
-	err = batchlas.WorkspaceShort(ctx, "potrf", "tiled", 10, 80, fixed)
-	requireWSError(t, err, "potrf", "ws", "ws has 10 elements, kernel tiled needs 80; size it with potrf.BufferSize or pass nil")
-	err = batchlas.WorkspaceShort(ctx, "potrf", "tiled", 10, 80, func(context.Context) int { return -1 })
-	require.ErrorContains(t, err, "kernel tiled needs 80; size it")
-}
-
 // TestWorkspaceSizedUnderOneWorker: the case, through the ops: a
 // workspace from BufferSize under WithParallelism(1), used by a call under
 // WithParallelism(8), is refused as sized for fewer workers, naming the

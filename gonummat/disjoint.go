@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 )
 
 // disjoint refuses a copy between the batch b (named bname) and the
@@ -28,7 +29,7 @@ func disjoint[T batchlas.Float](op, bname string, b batchlas.Batch[T], msName st
 	}
 	for i, m := range ms {
 		if batchlas.Overlap(b64, denseView(m)) {
-			return batchlas.Argf(op, "dst", "%s and %s[%d] share storage: the copy would overwrite elements before it reads them; dst must have storage of its own, not %s's",
+			return opkit.Argf(op, "dst", "%s and %s[%d] share storage: the copy would overwrite elements before it reads them; dst must have storage of its own, not %s's",
 				bname, msName, i, other)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 )
 
 // FromDense copies ms into a new tight batch of len(ms) matrices (LD =
@@ -100,19 +101,19 @@ func CopyToDense[T batchlas.Float](b batchlas.Batch[T], dst []*mat.Dense) error 
 func FromSym[T batchlas.Float](ms []*mat.SymDense) (batchlas.Batch[T], error) {
 	const op = "gonummat.FromSym"
 	if len(ms) == 0 {
-		return batchlas.Batch[T]{}, batchlas.Argf(op, "ms", "ms has no matrix, so the batch's order is unknown: use batchlas.NewBatch(n, n, 0) for an empty batch")
+		return batchlas.Batch[T]{}, opkit.Argf(op, "ms", "ms has no matrix, so the batch's order is unknown: use batchlas.NewBatch(n, n, 0) for an empty batch")
 	}
 	n := 0
 	for i, m := range ms {
 		switch {
 		case m == nil:
-			return batchlas.Batch[T]{}, batchlas.Argf(op, "ms", "ms[%d] is nil", i)
+			return batchlas.Batch[T]{}, opkit.Argf(op, "ms", "ms[%d] is nil", i)
 		case m.IsEmpty():
-			return batchlas.Batch[T]{}, batchlas.Argf(op, "ms", "ms[%d] is an empty mat.SymDense (order 0, no storage)", i)
+			return batchlas.Batch[T]{}, opkit.Argf(op, "ms", "ms[%d] is an empty mat.SymDense (order 0, no storage)", i)
 		case i == 0:
 			n = m.SymmetricDim()
 		case m.SymmetricDim() != n:
-			return batchlas.Batch[T]{}, batchlas.Argf(op, "ms", "ms[%d] has order %d but ms[0] has order %d: the matrices of a batch have one shape", i, m.SymmetricDim(), n)
+			return batchlas.Batch[T]{}, opkit.Argf(op, "ms", "ms[%d] has order %d but ms[0] has order %d: the matrices of a batch have one shape", i, m.SymmetricDim(), n)
 		}
 	}
 	if err := fits(op, n, n, len(ms)); err != nil {
@@ -143,7 +144,7 @@ func ToTri[T batchlas.Float](b batchlas.Batch[T], uplo batchlas.Uplo) ([]*mat.Tr
 		return nil, err
 	}
 	if b.Rows != b.Cols {
-		return nil, batchlas.Argf(op, "b", "b's matrices are %dx%d: a triangular matrix is square", b.Rows, b.Cols)
+		return nil, opkit.Argf(op, "b", "b's matrices are %dx%d: a triangular matrix is square", b.Rows, b.Cols)
 	}
 	kind := mat.Upper
 	if uplo == batchlas.Lower {
@@ -173,7 +174,7 @@ func readable[T batchlas.Float](op string, b batchlas.Batch[T]) error {
 		return err
 	}
 	if b.Count > 0 && (b.Rows == 0 || b.Cols == 0) {
-		return batchlas.Argf(op, "b", "b's matrices are %dx%d: gonum has no matrix without elements", b.Rows, b.Cols)
+		return opkit.Argf(op, "b", "b's matrices are %dx%d: gonum has no matrix without elements", b.Rows, b.Cols)
 	}
 	return nil
 }
@@ -181,20 +182,20 @@ func readable[T batchlas.Float](op string, b batchlas.Batch[T]) error {
 // denseShape is the one shape of the matrices ms, named arg.
 func denseShape(op, arg string, ms []*mat.Dense) (r, c int, err error) {
 	if len(ms) == 0 {
-		return 0, 0, batchlas.Argf(op, arg, "%s has no matrix, so the batch's shape is unknown: use batchlas.NewBatch(rows, cols, 0) for an empty batch", arg)
+		return 0, 0, opkit.Argf(op, arg, "%s has no matrix, so the batch's shape is unknown: use batchlas.NewBatch(rows, cols, 0) for an empty batch", arg)
 	}
 	for i, m := range ms {
 		switch {
 		case m == nil:
-			return 0, 0, batchlas.Argf(op, arg, "%s[%d] is nil", arg, i)
+			return 0, 0, opkit.Argf(op, arg, "%s[%d] is nil", arg, i)
 		case m.IsEmpty():
-			return 0, 0, batchlas.Argf(op, arg, "%s[%d] is an empty mat.Dense (0x0, no storage)", arg, i)
+			return 0, 0, opkit.Argf(op, arg, "%s[%d] is an empty mat.Dense (0x0, no storage)", arg, i)
 		}
 		mr, mc := m.Dims()
 		if i == 0 {
 			r, c = mr, mc
 		} else if mr != r || mc != c {
-			return 0, 0, batchlas.Argf(op, arg, "%s[%d] is %dx%d but %s[0] is %dx%d: the matrices of a batch have one shape", arg, i, mr, mc, arg, r, c)
+			return 0, 0, opkit.Argf(op, arg, "%s[%d] is %dx%d but %s[0] is %dx%d: the matrices of a batch have one shape", arg, i, mr, mc, arg, r, c)
 		}
 	}
 	return r, c, nil
@@ -204,14 +205,14 @@ func denseShape(op, arg string, ms []*mat.Dense) (r, c int, err error) {
 // shape per matrix of b.
 func sameShapes[T batchlas.Float](op, arg string, ms []*mat.Dense, b batchlas.Batch[T]) error {
 	if len(ms) != b.Count {
-		return batchlas.Argf(op, arg, "%s has %d matrices, the batch %d: give one per matrix", arg, len(ms), b.Count)
+		return opkit.Argf(op, arg, "%s has %d matrices, the batch %d: give one per matrix", arg, len(ms), b.Count)
 	}
 	for i, m := range ms {
 		if m == nil {
-			return batchlas.Argf(op, arg, "%s[%d] is nil", arg, i)
+			return opkit.Argf(op, arg, "%s[%d] is nil", arg, i)
 		}
 		if r, c := m.Dims(); r != b.Rows || c != b.Cols {
-			return batchlas.Argf(op, arg, "%s[%d] is %dx%d, the batch's matrices %dx%d", arg, i, r, c, b.Rows, b.Cols)
+			return opkit.Argf(op, arg, "%s[%d] is %dx%d, the batch's matrices %dx%d", arg, i, r, c, b.Rows, b.Cols)
 		}
 	}
 	return nil
@@ -222,7 +223,7 @@ func sameShapes[T batchlas.Float](op, arg string, ms []*mat.Dense, b batchlas.Ba
 // matrix can describe that much.
 func fits(op string, r, c, count int) error {
 	if c > 0 && r > math.MaxInt/c || r*c > 0 && count > math.MaxInt/(r*c) {
-		return batchlas.Argf(op, "ms", "%d matrices of %dx%d are more elements than an int can count", count, r, c)
+		return opkit.Argf(op, "ms", "%d matrices of %dx%d are more elements than an int can count", count, r, c)
 	}
 	return nil
 }

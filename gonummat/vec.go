@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 )
 
 // FromVecs copies the vectors vs into a new tight batch of len(vs) n x 1
@@ -37,7 +38,7 @@ func ToVecs[T batchlas.Float](b batchlas.Batch[T]) ([]*mat.VecDense, error) {
 		return nil, err
 	}
 	if b.Count > 0 && b.Cols != 1 {
-		return nil, batchlas.Argf(op, "b", "b's matrices are %dx%d: a vector is one column (use ToDense for matrices)", b.Rows, b.Cols)
+		return nil, opkit.Argf(op, "b", "b's matrices are %dx%d: a vector is one column (use ToDense for matrices)", b.Rows, b.Cols)
 	}
 	out := make([]*mat.VecDense, b.Count)
 	for i := range out {
@@ -59,7 +60,7 @@ func VectorsToVecs[T batchlas.Float](v batchlas.Vectors[T]) ([]*mat.VecDense, er
 		return nil, err
 	}
 	if v.Count > 0 && v.Len == 0 {
-		return nil, batchlas.Argf(op, "v", "v's vectors have no element: gonum has no vector without elements")
+		return nil, opkit.Argf(op, "v", "v's vectors have no element: gonum has no vector without elements")
 	}
 	out := make([]*mat.VecDense, v.Count)
 	for i := range out {
@@ -74,20 +75,20 @@ func VectorsToVecs[T batchlas.Float](v batchlas.Vectors[T]) ([]*mat.VecDense, er
 // vecLen is the one length of the vectors vs, named arg.
 func vecLen(op, arg string, vs []*mat.VecDense) (int, error) {
 	if len(vs) == 0 {
-		return 0, batchlas.Argf(op, arg, "%s has no vector, so the batch's shape is unknown: use batchlas.NewBatch(n, 1, 0) for an empty batch", arg)
+		return 0, opkit.Argf(op, arg, "%s has no vector, so the batch's shape is unknown: use batchlas.NewBatch(n, 1, 0) for an empty batch", arg)
 	}
 	n := 0
 	for i, v := range vs {
 		switch {
 		case v == nil:
-			return 0, batchlas.Argf(op, arg, "%s[%d] is nil", arg, i)
+			return 0, opkit.Argf(op, arg, "%s[%d] is nil", arg, i)
 		case v.IsEmpty():
-			return 0, batchlas.Argf(op, arg, "%s[%d] is an empty mat.VecDense (no storage)", arg, i)
+			return 0, opkit.Argf(op, arg, "%s[%d] is an empty mat.VecDense (no storage)", arg, i)
 		}
 		if i == 0 {
 			n = v.Len()
 		} else if v.Len() != n {
-			return 0, batchlas.Argf(op, arg, "%s[%d] has length %d but %s[0] has %d: the vectors of a batch have one length", arg, i, v.Len(), arg, n)
+			return 0, opkit.Argf(op, arg, "%s[%d] has length %d but %s[0] has %d: the vectors of a batch have one length", arg, i, v.Len(), arg, n)
 		}
 	}
 	return n, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 )
 
 // checkBatch validates b as the read-only argument name of op: the ops'
@@ -13,7 +14,7 @@ import (
 // not start with it, and a message of its own for the zero Batch{}.
 func checkBatch[T batchlas.Float](op, name string, b batchlas.Batch[T]) error {
 	if b.Data == nil && b.Rows == 0 && b.Cols == 0 && b.LD == 0 && b.Stride == 0 && b.Count == 0 {
-		return batchlas.Argf(op, name, "%s is the zero Batch (no matrices, LD 0): make it with batchlas.NewBatch, WrapBatch or WrapStrided (an empty batch of n x n matrices is batchlas.NewBatch(n, n, 0))", name)
+		return opkit.Argf(op, name, "%s is the zero Batch (no matrices, LD 0): make it with batchlas.NewBatch, WrapBatch or WrapStrided (an empty batch of n x n matrices is batchlas.NewBatch(n, n, 0))", name)
 	}
 	err := b.Check(op, name, false)
 	var ae *batchlas.ArgError
@@ -29,7 +30,7 @@ func checkSquare[T batchlas.Float](op, name string, a batchlas.Batch[T]) error {
 		return err
 	}
 	if a.Rows != a.Cols {
-		return batchlas.Argf(op, name, "%s is %dx%d: want square matrices (rows == cols)", name, a.Rows, a.Cols)
+		return opkit.Argf(op, name, "%s is %dx%d: want square matrices (rows == cols)", name, a.Rows, a.Cols)
 	}
 	return nil
 }
@@ -42,9 +43,9 @@ func checkRHS[T batchlas.Float](op, aname string, a, b batchlas.Batch[T]) error 
 	}
 	switch {
 	case b.Rows != a.Rows:
-		return batchlas.Argf(op, "b", "b has %d rows but %s is %dx%d: want b of %d x nrhs, one row per row of %s", b.Rows, aname, a.Rows, a.Cols, a.Rows, aname)
+		return opkit.Argf(op, "b", "b has %d rows but %s is %dx%d: want b of %d x nrhs, one row per row of %s", b.Rows, aname, a.Rows, a.Cols, a.Rows, aname)
 	case b.Count != a.Count:
-		return batchlas.Argf(op, "b", "b.Count %d != %s.Count %d: want one right-hand side matrix per matrix of %s (batchlas.Broadcast repeats one)", b.Count, aname, a.Count, aname)
+		return opkit.Argf(op, "b", "b.Count %d != %s.Count %d: want one right-hand side matrix per matrix of %s (batchlas.Broadcast repeats one)", b.Count, aname, a.Count, aname)
 	}
 	return nil
 }
@@ -54,7 +55,7 @@ func checkRHS[T batchlas.Float](op, aname string, a, b batchlas.Batch[T]) error 
 // count (only a broadcast input describes so many matrices).
 func alloc[T batchlas.Float](op, name string, rows, cols, count int) (batchlas.Batch[T], error) {
 	if rows > 0 && cols > 0 && count > math.MaxInt/rows/cols {
-		return batchlas.Batch[T]{}, batchlas.Argf(op, name, "%s: %d matrices of %dx%d are more elements than an int can count", name, count, rows, cols)
+		return batchlas.Batch[T]{}, opkit.Argf(op, name, "%s: %d matrices of %dx%d are more elements than an int can count", name, count, rows, cols)
 	}
 	return batchlas.NewBatch[T](rows, cols, count), nil
 }
@@ -62,7 +63,7 @@ func alloc[T batchlas.Float](op, name string, rows, cols, count int) (batchlas.B
 // allocVectors is alloc for count vectors of length elements.
 func allocVectors[E batchlas.Elem](op, name string, length, count int) (batchlas.Vectors[E], error) {
 	if length > 0 && count > math.MaxInt/length {
-		return batchlas.Vectors[E]{}, batchlas.Argf(op, name, "%s: %d vectors of %d elements are more elements than an int can count", name, count, length)
+		return batchlas.Vectors[E]{}, opkit.Argf(op, name, "%s: %d vectors of %d elements are more elements than an int can count", name, count, length)
 	}
 	return batchlas.NewVectors[E](length, count), nil
 }

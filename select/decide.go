@@ -13,7 +13,7 @@ import (
 	"github.com/batchlas-go/batchlas/trace"
 )
 
-// PinError is a bad pin (R6): a spelling that does not parse, is not a
+// PinError is a bad pin: a spelling that does not parse, is not a
 // compiled candidate for the call's dtype, or fails can_run; or a strict
 // class pin (native, vendor) that nothing can honour.
 type PinError struct {
@@ -254,7 +254,7 @@ func (o *Op) decideSlow(s *settings, dt DType, k Key, d *Device, p pinIn, w *Wal
 	name := o.spec.Name
 	s.checkPins()
 	if d == nil {
-		return &decision{err: fmt.Errorf("%s: no device given; pass the device the call runs on (batchlas.DeviceFrom(ctx))", name)}
+		return &decision{err: fmt.Errorf("%s: no device given; pass the device the call runs on (the one batchlas.WithDevice set on its context, else batchlas.Host())", name)}
 	}
 	if k.Len() != len(o.keys) {
 		return &decision{err: fmt.Errorf("%s: the key has %d value(s) but the op declares %d (%s); build it with every key, in that order", name, k.Len(), len(o.keys), FormatKeys(o.keys))}

@@ -528,7 +528,7 @@ func (o *Op) Tables(dt DType, d *Device) ([]*Table, error) {
 }
 
 // CheckBuiltin checks every built-in table of every registered op: it
-// parses, is written for the op's current revision (R9) and key names, and
+// parses, is written for the op's current revision and key names, and
 // names only candidates. A vendor spelling is accepted when the vendor
 // family is not compiled (a novendor build still reads tables that rank
 // vendor). Op test suites call it so a bad shipped table fails them.

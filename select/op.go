@@ -193,7 +193,7 @@ func (o *Op) Run(ctx context.Context, dt DType, k Key, d *Device, launch LaunchF
 }
 
 // Pick makes the same decision as Run without launching: an op's
-// BufferSize sizes the workspace of exactly the kernel the call will run (R5).
+// BufferSize sizes the workspace of exactly the kernel the call will run.
 // It neither traces nor counts coverage: sizing is not a call.
 func (o *Op) Pick(ctx context.Context, dt DType, k Key, d *Device) (Choice, error) {
 	if ctx == nil {

@@ -170,7 +170,7 @@ type OpSpec struct {
 	Name string
 	// Revision is bumped whenever a change makes old tables meaningless
 	// (new key, changed kernel semantics). Tables of another revision are
-	// stale and skipped (R9).
+	// stale and skipped.
 	Revision int
 	// VendorLib is the vendor library group the vendor family calls:
 	// "none", "blas", "lapack". A device offers it with the flag
@@ -187,7 +187,7 @@ type OpSpec struct {
 	// LastResort lists family names tried first when no table serves;
 	// nil means "blocked", then "vendor".
 	LastResort []string
-	// CanRun is the correctness-only gate (R3).
+	// CanRun is the correctness-only gate (see CanRunFunc).
 	CanRun CanRunFunc
 	// Grid is what tools/tune measures: one axis per key name.
 	Grid []GridAxis

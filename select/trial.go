@@ -132,7 +132,8 @@ func (o *Op) KernelsHash() string { return o.kernelsHash }
 var parallelismOf atomic.Pointer[func(context.Context) int]
 
 // SetParallelismReader installs the function that reads a context's worker
-// cap (batchlas.ParallelismFrom). First-use tuning never runs for a call
-// capped below the device's cores: its timings would rank kernels for a
-// machine smaller than the one the row is recorded for.
+// cap (the one batchlas.WithParallelism sets; internal/trial installs it).
+// First-use tuning never runs for a call capped below the device's cores:
+// its timings would rank kernels for a machine smaller than the one the
+// row is recorded for.
 func SetParallelismReader(f func(context.Context) int) { parallelismOf.Store(&f) }

@@ -330,7 +330,7 @@ func TestDecisionArgumentErrors(t *testing.T) {
 	_, err = synOp.Pick(bg, Float64, synKey("", 4, 4), v4)
 	assert.EqualError(t, err, "syn: key uplo has no value; the op must supply every key")
 	_, err = synOp.Pick(bg, Float64, synKey("L", 4, 4), nil)
-	assert.EqualError(t, err, "syn: no device given; pass the device the call runs on (batchlas.DeviceFrom(ctx))")
+	assert.EqualError(t, err, "syn: no device given; pass the device the call runs on (the one batchlas.WithDevice set on its context, else batchlas.Host())")
 	assert.Error(t, synOp.Run(nil, Float64, synKey("L", 4, 4), v4, nil), "no launch function") //nolint:staticcheck // a nil context must not panic
 	c, err := synOp.Pick(nil, Float64, synKey("L", 4, 4), v4)                                  //nolint:staticcheck
 	assert.NoError(t, err)

@@ -36,6 +36,7 @@ import (
 	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 )
 
 // Workers is the most workers a call with ctx uses: GOMAXPROCS, capped by
@@ -43,7 +44,7 @@ import (
 // workspace with it, from the same ctx as the call.
 func Workers(ctx context.Context) int {
 	p := runtime.GOMAXPROCS(0)
-	if n := batchlas.ParallelismFrom(ctx); n > 0 && n < p {
+	if n := opkit.ParallelismFrom(ctx); n > 0 && n < p {
 		return n
 	}
 	return p

@@ -1,7 +1,7 @@
 package trial
 
 import (
-	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -11,5 +11,5 @@ import (
 // trial.go imports this package, so a program that links an op, and with
 // it the op's measurement, installs the reader before any call.
 func init() {
-	sel.SetParallelismReader(batchlas.ParallelismFrom)
+	sel.SetParallelismReader(opkit.ParallelismFrom)
 }

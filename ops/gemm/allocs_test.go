@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
@@ -47,7 +48,7 @@ func vendorAllocBound(s shape) float64 {
 
 func noAllocs[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 5))
-	for _, c := range Op.Candidates(batchlas.DTypeOf[T]()) {
+	for _, c := range Op.Candidates(opkit.DTypeOf[T]()) {
 		for _, s := range allocShapes {
 			ctx := pinned(c)
 			a, b, cc := operands[T](r, s, layout{})

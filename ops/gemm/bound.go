@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
@@ -19,11 +20,11 @@ func WorkspaceBound[T batchlas.Float](ctx context.Context, workers, m, n, k int)
 	if m <= 0 || n <= 0 || k <= 0 {
 		return 0
 	}
-	ctx = batchlas.Context(ctx)
-	d := batchlas.DeviceFrom(ctx)
+	ctx = opkit.Context(ctx)
+	d := opkit.DeviceFrom(ctx)
 	es := elemSize[T]()
 	most := 0
-	for _, c := range Op.Candidates(batchlas.DTypeOf[T]()) {
+	for _, c := range Op.Candidates(opkit.DTypeOf[T]()) {
 		if !c.Is(familyPacked) {
 			continue // only packed takes workspace (workspace)
 		}

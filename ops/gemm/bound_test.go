@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
@@ -22,7 +23,7 @@ func TestWorkspaceBoundHoldsBufferSize(t *testing.T) {
 func workspaceBoundHolds[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 3))
 	const M, N, K = 300, 260, 280
-	for _, c := range Op.Candidates(batchlas.DTypeOf[T]()) {
+	for _, c := range Op.Candidates(opkit.DTypeOf[T]()) {
 		for _, capped := range []bool{false, true} {
 			ctx := pinned(c)
 			if capped {

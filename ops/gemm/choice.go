@@ -4,7 +4,7 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// The kernel families of gemm. Families is their full list, vendor
+// The kernel families of gemm. families is their full list, vendor
 // included even in novendor builds, so tables parse everywhere.
 var (
 	// familyDirect runs register-blocked loops straight on the operands
@@ -36,7 +36,7 @@ var (
 	// familyVendor calls gonum BLAS per matrix, parallel over the batch.
 	familyVendor = &sel.Family{Name: "vendor", Vendor: true}
 
-	Families = []*sel.Family{familyDirect, familySmall, familySIMD, familySwapped, familyPacked, familyVendor}
+	families = []*sel.Family{familyDirect, familySmall, familySIMD, familySwapped, familyPacked, familyVendor}
 )
 
 // nativeCandidates are the compiled native choices, in tie-break order
@@ -77,13 +77,20 @@ var (
 	batchFull  = []string{"1", "8", "64", "512", "4096"}
 )
 
-// Op is gemm's registration with the selection core, for tools and tests.
-var Op = sel.Register(sel.OpSpec{
+// Op is gemm's registration with the selection core (also
+// sel.Lookup("gemm")): its candidates and keys, the decision a call
+// would make (Op.Pick) and why (Op.Explain), for tools/tune and the
+// tests. A program chooses gemm's kernel with a pin instead:
+// sel.WithPin(ctx, "gemm", ...) or BATCHLAS_GEMM_ROUTE.
+var Op = sel.Register(spec)
+
+// spec is what gemm declares to the selection core once.
+var spec = sel.OpSpec{
 	Name:      opName,
 	Revision:  2, // 2: packed lost mc (packed:kc=..); m, n, k weigh 16 against batch
 	VendorLib: "blas",
 	Keys:      "ta:exact tb:exact m:log:16 n:log:16 k:log:16 batch:log",
-	Families:  Families,
+	Families:  families,
 	Candidates: map[sel.DType][]sel.Choice{
 		sel.Float32: candidates(),
 		sel.Float64: candidates(),
@@ -100,7 +107,7 @@ var Op = sel.Register(sel.OpSpec{
 		{Key: "batch", Quick: batchQuick, Full: batchFull},
 	},
 	Twin: twin,
-})
+}
 
 // twin is gemm's OpSpec.Twin. The packed kernel cuts k into kc-deep
 // slices and derives mc from the first slice's depth min(kc, k)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/cache"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/simd"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -60,7 +61,7 @@ type problem[T batchlas.Float] struct {
 // over the workers: the matrix they were on may then be partly written
 // (Touched == Completed+1).
 func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alpha T, a, b batchlas.Batch[T], beta T, c batchlas.Batch[T], ws []T) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	pv, err := newProblem(ta, tb, a, b, c)
 	if err != nil {
 		return err
@@ -73,28 +74,28 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 	if p.k == 0 || alpha == 0 {
 		// Nothing to multiply: C = beta*C, as BLAS does, with no kernel
 		// to choose.
-		return batchlas.Interrupted(opName, scaleC(ctx, p))
+		return opkit.Interrupted(opName, scaleC(ctx, p))
 	}
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	p.l1, p.l2 = cache.L1D(dev), cache.L2(dev)
 	p.stream = streams(p, dev)
 	key := p.key()
-	err = Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, ch sel.Choice) error {
+	err = Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, ch sel.Choice) error {
 		if !canRun(ch, key, dev) {
-			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d k=%d on %s", ch, p.m, p.n, p.k, dev.Key)
+			return opkit.Argf(opName, "route", "%s cannot run m=%d n=%d k=%d on %s", ch, p.m, p.n, p.k, dev.Key)
 		}
 		need := workspace(ctx, ch, dev, elemSize[T](), p.m, p.n, p.k)
 		switch {
 		case ws == nil:
 			ws = make([]T, need)
 		case len(ws) < need:
-			return batchlas.WorkspaceShort(ctx, opName, ch.String(), len(ws), need, func(ctx context.Context) int { return workspace(ctx, ch, dev, elemSize[T](), p.m, p.n, p.k) })
+			return opkit.WorkspaceShort(ctx, opName, ch.String(), len(ws), need, func(ctx context.Context) int { return workspace(ctx, ch, dev, elemSize[T](), p.m, p.n, p.k) })
 		default:
 			for _, x := range []struct {
 				name string
 				x    batchlas.Batch[T]
 			}{{"a", a}, {"b", b}, {"c", c}} {
-				if err := batchlas.CheckWorkspace(opName, ws[:need], x.name, x.x); err != nil {
+				if err := opkit.CheckWorkspace(opName, ws[:need], x.name, x.x); err != nil {
 					return err
 				}
 			}
@@ -113,9 +114,9 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 		case familyVendor:
 			return vendor(ctx, p)
 		}
-		return batchlas.Argf(opName, "route", "%s has no launch", ch)
+		return opkit.Argf(opName, "route", "%s has no launch", ch)
 	})
-	return batchlas.Interrupted(opName, err)
+	return opkit.Interrupted(opName, err)
 }
 
 // BufferSize returns the workspace, in elements, that Gemm needs for these
@@ -130,7 +131,7 @@ func Gemm[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, alph
 // no kernel; it does not see alpha, so for alpha == 0 it decides and sizes
 // as for any other alpha (a bad pin is an error).
 func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose, a, b, c batchlas.Batch[T]) (int, error) {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	p, err := newProblem(ta, tb, a, b, c)
 	if err != nil {
 		return 0, err
@@ -138,8 +139,8 @@ func BufferSize[T batchlas.Float](ctx context.Context, ta, tb batchlas.Transpose
 	if c.Empty() || p.k == 0 {
 		return 0, nil
 	}
-	dev := batchlas.DeviceFrom(ctx)
-	ch, err := Op.Pick(ctx, batchlas.DTypeOf[T](), p.key(), dev)
+	dev := opkit.DeviceFrom(ctx)
+	ch, err := Op.Pick(ctx, opkit.DTypeOf[T](), p.key(), dev)
 	if err != nil {
 		return 0, err
 	}
@@ -175,20 +176,20 @@ func newProblem[T batchlas.Float](ta, tb batchlas.Transpose, a, b, c batchlas.Ba
 	p.k = ak
 	switch {
 	case am != p.m:
-		return problem[T]{}, batchlas.Argf(opName, "a", "op(a) has %d rows, c has %d: op(a) must be m x k with m = c.Rows", am, p.m)
+		return problem[T]{}, opkit.Argf(opName, "a", "op(a) has %d rows, c has %d: op(a) must be m x k with m = c.Rows", am, p.m)
 	case bn != p.n:
-		return problem[T]{}, batchlas.Argf(opName, "b", "op(b) has %d columns, c has %d: op(b) must be k x n with n = c.Cols", bn, p.n)
+		return problem[T]{}, opkit.Argf(opName, "b", "op(b) has %d columns, c has %d: op(b) must be k x n with n = c.Cols", bn, p.n)
 	case bk != p.k:
-		return problem[T]{}, batchlas.Argf(opName, "b", "op(b) has %d rows but op(a) has %d columns (k): they must agree", bk, p.k)
+		return problem[T]{}, opkit.Argf(opName, "b", "op(b) has %d rows but op(a) has %d columns (k): they must agree", bk, p.k)
 	case a.Count != c.Count:
-		return problem[T]{}, batchlas.Argf(opName, "a", "a.Count %d != c.Count %d: give a one matrix per C_i, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, c.Count, c.Count)
+		return problem[T]{}, opkit.Argf(opName, "a", "a.Count %d != c.Count %d: give a one matrix per C_i, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, c.Count, c.Count)
 	case b.Count != c.Count:
-		return problem[T]{}, batchlas.Argf(opName, "b", "b.Count %d != c.Count %d: give b one matrix per C_i, or batchlas.Broadcast(b, %d) to use one b for all", b.Count, c.Count, c.Count)
+		return problem[T]{}, opkit.Argf(opName, "b", "b.Count %d != c.Count %d: give b one matrix per C_i, or batchlas.Broadcast(b, %d) to use one b for all", b.Count, c.Count, c.Count)
 	}
-	if err := batchlas.CheckDisjoint(opName, "c", c, "a", a); err != nil {
+	if err := opkit.CheckDisjoint(opName, "c", c, "a", a); err != nil {
 		return problem[T]{}, err
 	}
-	if err := batchlas.CheckDisjoint(opName, "c", c, "b", b); err != nil {
+	if err := opkit.CheckDisjoint(opName, "c", c, "b", b); err != nil {
 		return problem[T]{}, err
 	}
 	return p, nil

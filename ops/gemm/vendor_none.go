@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -15,7 +16,7 @@ var vendorCandidates []sel.Choice
 // vendor is never chosen in a novendor build (it is not a candidate); it
 // exists so the launch switch compiles.
 func vendor[T batchlas.Float](ctx context.Context, p *problem[T]) error {
-	return batchlas.Argf(opName, "route", "vendor kernel not compiled (built with -tags novendor)")
+	return opkit.Argf(opName, "route", "vendor kernel not compiled (built with -tags novendor)")
 }
 
 // vendorRange is never run in a novendor build (see vendor).

@@ -24,8 +24,8 @@ var (
 	lanesFamily = &sel.Family{Name: "lanes"}
 )
 
-// Families lists every family gesv declares.
-var Families = []*sel.Family{fused, nested, lanesFamily}
+// families lists every family gesv declares.
+var families = []*sel.Family{fused, nested, lanesFamily}
 
 // candidates is the one candidate list of gesv, the same for float32 and
 // float64.
@@ -35,13 +35,19 @@ var candidates = []sel.Choice{fused.With(), nested.With(), lanesFamily.With()}
 // distance, the sizes weighing 4 against the batch (docs/decisions.md).
 const keyNames = "n:log:4 nrhs:log:4 batch:log"
 
-// Op is gesv's registration with the selection core, exported for tools
-// and tests (candidate lists, pins, the tuner grid).
-var Op = sel.Register(sel.OpSpec{
+// Op is gesv's registration with the selection core (also
+// sel.Lookup("gesv")): its candidates and keys, the decision a call
+// would make (Op.Pick) and why (Op.Explain), for tools/tune and the
+// tests. A program chooses gesv's kernel with a pin instead:
+// sel.WithPin(ctx, "gesv", ...) or BATCHLAS_GESV_ROUTE.
+var Op = sel.Register(spec)
+
+// spec is what gesv declares to the selection core once.
+var spec = sel.OpSpec{
 	Name:     opName,
 	Revision: 2, // 2: n and nrhs weigh 4 against batch (was 16): see docs/decisions.md
 	Keys:     keyNames,
-	Families: Families,
+	Families: families,
 	Candidates: map[sel.DType][]sel.Choice{
 		sel.Float32: candidates,
 		sel.Float64: candidates,
@@ -61,4 +67,4 @@ var Op = sel.Register(sel.OpSpec{
 		{Key: "nrhs", Quick: []string{"1", "2", "4", "8", "16", "32", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
 		{Key: "batch", Quick: []string{"1", "2", "4", "8", "16", "64", "1024"}, Full: []string{"1", "2", "4", "8", "16", "64", "512", "4096"}},
 	},
-})
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/batchlas-go/batchlas/internal/parallel"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/ops/getrf"
 	"github.com/batchlas-go/batchlas/ops/getrs"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -44,17 +45,17 @@ func check[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32], 
 	}
 	switch {
 	case a.Rows != a.Cols:
-		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d; gesv solves square systems (rows == cols)", a.Rows, a.Cols)
+		return problem{}, opkit.Argf(opName, "a", "a is %dx%d; gesv solves square systems (rows == cols)", a.Rows, a.Cols)
 	case b.Rows != a.Rows:
-		return problem{}, batchlas.Argf(opName, "b", "b has %d rows but a is %dx%d; b needs one row per row of a", b.Rows, a.Rows, a.Cols)
+		return problem{}, opkit.Argf(opName, "b", "b has %d rows but a is %dx%d; b needs one row per row of a", b.Rows, a.Rows, a.Cols)
 	case b.Count != a.Count:
-		return problem{}, batchlas.Argf(opName, "b", "b.Count %d != a.Count %d: give one right-hand side matrix per system", b.Count, a.Count)
+		return problem{}, opkit.Argf(opName, "b", "b.Count %d != a.Count %d: give one right-hand side matrix per system", b.Count, a.Count)
 	case ipiv.Count != a.Count:
-		return problem{}, batchlas.Argf(opName, "ipiv", "ipiv.Count %d != a.Count %d: give one pivot vector per matrix", ipiv.Count, a.Count)
+		return problem{}, opkit.Argf(opName, "ipiv", "ipiv.Count %d != a.Count %d: give one pivot vector per matrix", ipiv.Count, a.Count)
 	case ipiv.Len < a.Rows:
-		return problem{}, batchlas.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column", ipiv.Len, a.Rows)
+		return problem{}, opkit.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column", ipiv.Len, a.Rows)
 	}
-	if err := batchlas.CheckDisjoint(opName, "b", b, "a", a); err != nil {
+	if err := opkit.CheckDisjoint(opName, "b", b, "a", a); err != nil {
 		return problem{}, err
 	}
 	return problem{n: a.Rows, nrhs: b.Cols}, nil
@@ -95,7 +96,7 @@ func check[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32], 
 // the ones getrf reports untouched; one while solving completes the
 // systems the getrs call completed, and every A_i has been written.
 func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	pv, err := check(a, ipiv, b)
 	if err != nil {
 		return err
@@ -104,14 +105,14 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 	if a.Empty() {
 		return nil
 	}
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	key := p.key(a.Count)
 	buf := infobuf.Get(a.Count)
 	defer infobuf.Put(buf)
 	info := *buf
-	err = Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err = Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		if !canRun(c, key, dev) {
-			return batchlas.Argf(opName, "route", "%s cannot run n=%d nrhs=%d on %s; pin another kernel or unset the pin", c, p.n, p.nrhs, dev.Key)
+			return opkit.Argf(opName, "route", "%s cannot run n=%d nrhs=%d on %s; pin another kernel or unset the pin", c, p.n, p.nrhs, dev.Key)
 		}
 		if ws != nil {
 			need, err := bufferSize(ctx, c, a, ipiv, b)
@@ -119,7 +120,7 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 				return err
 			}
 			if len(ws) < need {
-				return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+				return opkit.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
 					n, err := bufferSize(ctx, c, a, ipiv, b)
 					if err != nil {
 						return -1 // cannot size it: fits no worker count
@@ -128,10 +129,10 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 				})
 			}
 			ws = ws[:need]
-			if err := batchlas.CheckWorkspace(opName, ws, "a", a); err != nil {
+			if err := opkit.CheckWorkspace(opName, ws, "a", a); err != nil {
 				return err
 			}
-			if err := batchlas.CheckWorkspace(opName, ws, "b", b); err != nil {
+			if err := opkit.CheckWorkspace(opName, ws, "b", b); err != nil {
 				return err
 			}
 		}
@@ -148,14 +149,14 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 	if ie, ok := err.(*batchlas.InterruptedError); ok {
 		ie.Op = opName
 		// The completed systems' info is final; InfoError copies it out.
-		ie.Failed, _ = batchlas.InfoError(opName, info[:ie.Completed]).(*batchlas.NumericalError)
+		ie.Failed, _ = opkit.InfoError(opName, info[:ie.Completed]).(*batchlas.NumericalError)
 		return ie
 	}
 	if err != nil {
 		return err
 	}
 	// InfoError copies the failures out, so the buffer can go back.
-	return batchlas.InfoError(opName, info)
+	return opkit.InfoError(opName, info)
 }
 
 // BufferSize returns the number of workspace elements Gesv needs for these
@@ -165,7 +166,7 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 // no matrix or n == 0, with no decision (the pin is not read). A nil ctx
 // is context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) (int, error) {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	p, err := check(a, ipiv, b)
 	if err != nil {
 		return 0, err
@@ -173,7 +174,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv
 	if a.Empty() {
 		return 0, nil
 	}
-	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), p.key(a.Count), batchlas.DeviceFrom(ctx))
+	c, err := Op.Pick(ctx, opkit.DTypeOf[T](), p.key(a.Count), opkit.DeviceFrom(ctx))
 	if err != nil {
 		return 0, err
 	}

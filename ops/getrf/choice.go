@@ -53,9 +53,15 @@ var candidates = map[sel.DType][]sel.Choice{
 	sel.Float64: append(append([]sel.Choice(nil), nativeCandidates...), vendorFloat64...),
 }
 
-// Op is getrf's registration with the selection core, exported for tools
-// and tests (candidate lists, Pick).
-var Op = sel.Register(sel.OpSpec{
+// Op is getrf's registration with the selection core (also
+// sel.Lookup("getrf")): its candidates and keys, the decision a call
+// would make (Op.Pick) and why (Op.Explain), for tools/tune and the
+// tests. A program chooses getrf's kernel with a pin instead:
+// sel.WithPin(ctx, "getrf", ...) or BATCHLAS_GETRF_ROUTE.
+var Op = sel.Register(spec)
+
+// spec is what getrf declares to the selection core once.
+var spec = sel.OpSpec{
 	Name:       opName,
 	Revision:   2, // 2: n weighs 4 against batch (was 16): see docs/decisions.md
 	VendorLib:  "lapack",
@@ -75,4 +81,4 @@ var Op = sel.Register(sel.OpSpec{
 			Full:  []string{"1", "16", "256", "4096", "32768"}},
 	},
 	Twin: twin,
-})
+}

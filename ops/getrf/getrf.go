@@ -5,6 +5,7 @@ import (
 	"github.com/batchlas-go/batchlas/internal/infobuf"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -51,32 +52,32 @@ const opName = "getrf"
 // completes the matrices it reached and may have written all; one anywhere
 // else completes none and may have written all.
 func Getrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], ws []T) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(a, ipiv); err != nil {
 		return err
 	}
 	if a.Empty() {
 		return nil
 	}
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	key := makeKey(a)
 	buf := infobuf.Get(a.Count)
 	defer infobuf.Put(buf)
 	info := *buf
-	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err := Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, a, ipiv, ws, info)
 	})
 	if ie, ok := err.(*batchlas.InterruptedError); ok {
 		ie.Op = opName
 		// The completed matrices' info is final; InfoError copies it out.
-		ie.Failed, _ = batchlas.InfoError(opName, info[:ie.Completed]).(*batchlas.NumericalError)
+		ie.Failed, _ = opkit.InfoError(opName, info[:ie.Completed]).(*batchlas.NumericalError)
 		return ie
 	}
 	if err != nil {
 		return err
 	}
 	// InfoError copies the failures out, so the buffer can go back.
-	return batchlas.InfoError(opName, info)
+	return opkit.InfoError(opName, info)
 }
 
 // launch runs kernel c on a, writing each matrix's pivots and info. It
@@ -84,7 +85,7 @@ func Getrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batc
 // needs.
 func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, dev *sel.Device, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], ws []T, info []int32) error {
 	if !canRun(c, key, dev) {
-		return batchlas.Argf(opName, "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
+		return opkit.Argf(opName, "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
 	}
 	need, err := bufferSize(ctx, c, a)
 	if err != nil {
@@ -92,7 +93,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	}
 	if ws != nil {
 		if len(ws) < need {
-			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+			return opkit.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
 				n, err := bufferSize(ctx, c, a)
 				if err != nil {
 					return -1
@@ -100,7 +101,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 				return n
 			})
 		}
-		if err := batchlas.CheckWorkspace(opName, ws[:need], "a", a); err != nil {
+		if err := opkit.CheckWorkspace(opName, ws[:need], "a", a); err != nil {
 			return err
 		}
 	}
@@ -118,7 +119,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	case vendorFamily:
 		return vendorGetrf(ctx, a, ipiv, ws, info)
 	}
-	return batchlas.Argf(opName, "a", "kernel %s is not a getrf family", c)
+	return opkit.Argf(opName, "a", "kernel %s is not a getrf family", c)
 }
 
 // BufferSize returns the workspace, in elements, that Getrf needs for this
@@ -128,14 +129,14 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 // refuses. It is 0 for an empty batch, with no decision (the pin is not
 // read). A nil ctx is context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32]) (int, error) {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(a, ipiv); err != nil {
 		return 0, err
 	}
 	if a.Empty() {
 		return 0, nil
 	}
-	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), makeKey(a), batchlas.DeviceFrom(ctx))
+	c, err := Op.Pick(ctx, opkit.DTypeOf[T](), makeKey(a), opkit.DeviceFrom(ctx))
 	if err != nil {
 		return 0, err
 	}
@@ -148,16 +149,16 @@ func check[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32]) 
 		return err
 	}
 	if a.Rows != a.Cols {
-		return batchlas.Argf(opName, "a", "a is %dx%d; getrf factors square matrices (rows == cols)", a.Rows, a.Cols)
+		return opkit.Argf(opName, "a", "a is %dx%d; getrf factors square matrices (rows == cols)", a.Rows, a.Cols)
 	}
 	if err := ipiv.Check(opName, "ipiv", true); err != nil {
 		return err
 	}
 	switch {
 	case ipiv.Count != a.Count:
-		return batchlas.Argf(opName, "ipiv", "ipiv.Count %d != a.Count %d: give one pivot vector per matrix", ipiv.Count, a.Count)
+		return opkit.Argf(opName, "ipiv", "ipiv.Count %d != a.Count %d: give one pivot vector per matrix", ipiv.Count, a.Count)
 	case ipiv.Len < a.Rows:
-		return batchlas.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column", ipiv.Len, a.Rows)
+		return opkit.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column", ipiv.Len, a.Rows)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/batchlas-go/batchlas/internal/lu"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 )
 
 // tinyLD is the leading dimension of the tiny kernel's stack array.
@@ -27,7 +28,7 @@ type tinyMat[T batchlas.Float] [tinyLD * tinyLD]T
 func tinyGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], info []int32) error {
 	n := a.Rows
 	if n > tinyMax { // canRun refuses this; the kernel guards itself too
-		return batchlas.Argf(opName, "a", "tiny kernel holds n <= %d, got n=%d", tinyMax, n)
+		return opkit.Argf(opName, "a", "tiny kernel holds n <= %d, got n=%d", tinyMax, n)
 	}
 	return runJob(ctx, runTiny, a, ipiv, info)
 }

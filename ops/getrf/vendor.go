@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -43,7 +44,7 @@ var (
 func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], ws []T, info []int32) error {
 	if _, ok := any(a.Data).([]float64); !ok {
 		// Unreachable: no float32 vendor candidate is listed.
-		return batchlas.Argf(opName, "a", "the vendor kernel is float64 only; pin a native kernel for float32")
+		return opkit.Argf(opName, "a", "the vendor kernel is float64 only; pin a native kernel for float32")
 	}
 	buf, _ := any(ws).([]float64)
 	n := a.Rows

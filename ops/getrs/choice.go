@@ -26,9 +26,9 @@ var (
 	vendor = &sel.Family{Name: "vendor", Vendor: true}
 )
 
-// Families lists every family getrs declares, vendor included even in
+// families lists every family getrs declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var Families = []*sel.Family{permatrix, vector, nested, vendor}
+var families = []*sel.Family{permatrix, vector, nested, vendor}
 
 // candidates is the one candidate list of getrs, the same for float32 and
 // float64 (gonum's BLAS has both Dtrsm and Strsm): the native choices,
@@ -40,14 +40,20 @@ var candidates = append([]sel.Choice{permatrix.With(), vector.With(), nested.Wit
 // weigh 4 against the batch, as in gesv (docs/decisions.md).
 const keyNames = "trans:exact n:log:4 nrhs:log:4 batch:log"
 
-// Op is getrs's registration with the selection core, exported for tools
-// and tests (candidate lists, pins, the tuner grid).
-var Op = sel.Register(sel.OpSpec{
+// Op is getrs's registration with the selection core (also
+// sel.Lookup("getrs")): its candidates and keys, the decision a call
+// would make (Op.Pick) and why (Op.Explain), for tools/tune and the
+// tests. A program chooses getrs's kernel with a pin instead:
+// sel.WithPin(ctx, "getrs", ...) or BATCHLAS_GETRS_ROUTE.
+var Op = sel.Register(spec)
+
+// spec is what getrs declares to the selection core once.
+var spec = sel.OpSpec{
 	Name:      opName,
 	Revision:  2, // 2: n and nrhs weigh 4 against batch (was 16)
 	VendorLib: "blas",
 	Keys:      keyNames,
-	Families:  Families,
+	Families:  families,
 	Candidates: map[sel.DType][]sel.Choice{
 		sel.Float32: candidates,
 		sel.Float64: candidates,
@@ -69,4 +75,4 @@ var Op = sel.Register(sel.OpSpec{
 		{Key: "nrhs", Quick: []string{"1", "2", "4", "8", "16", "32", "64"}, Full: []string{"1", "2", "3", "4", "8", "16", "32", "64", "256"}},
 		{Key: "batch", Quick: []string{"1", "4", "16", "64", "256", "1024"}, Full: []string{"1", "8", "64", "512", "4096"}},
 	},
-})
+}

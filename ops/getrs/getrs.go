@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -47,17 +48,17 @@ func check[T batchlas.Float](trans batchlas.Transpose, a batchlas.Batch[T], ipiv
 	}
 	switch {
 	case a.Rows != a.Cols:
-		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d; an LU factor is square", a.Rows, a.Cols)
+		return problem{}, opkit.Argf(opName, "a", "a is %dx%d; an LU factor is square", a.Rows, a.Cols)
 	case a.Rows != b.Rows:
-		return problem{}, batchlas.Argf(opName, "b", "b has %d rows but a is %dx%d; b needs one row per row of a", b.Rows, a.Rows, a.Cols)
+		return problem{}, opkit.Argf(opName, "b", "b has %d rows but a is %dx%d; b needs one row per row of a", b.Rows, a.Rows, a.Cols)
 	case a.Count != b.Count:
-		return problem{}, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d: give one factor per matrix of b, or batchlas.Broadcast(a, %d) to use one factor for all", a.Count, b.Count, b.Count)
+		return problem{}, opkit.Argf(opName, "a", "a.Count %d != b.Count %d: give one factor per matrix of b, or batchlas.Broadcast(a, %d) to use one factor for all", a.Count, b.Count, b.Count)
 	case ipiv.Count != b.Count:
-		return problem{}, batchlas.Argf(opName, "ipiv", "ipiv.Count %d != b.Count %d: give one pivot vector per matrix of b, or batchlas.BroadcastVectors(ipiv, %d) to use one for all", ipiv.Count, b.Count, b.Count)
+		return problem{}, opkit.Argf(opName, "ipiv", "ipiv.Count %d != b.Count %d: give one pivot vector per matrix of b, or batchlas.BroadcastVectors(ipiv, %d) to use one for all", ipiv.Count, b.Count, b.Count)
 	case ipiv.Len < a.Rows:
-		return problem{}, batchlas.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column of the factor", ipiv.Len, a.Rows)
+		return problem{}, opkit.Argf(opName, "ipiv", "ipiv.Len %d < n %d: each pivot vector holds one row interchange per column of the factor", ipiv.Len, a.Rows)
 	}
-	if err := batchlas.CheckDisjoint(opName, "b", b, "a", a); err != nil {
+	if err := opkit.CheckDisjoint(opName, "b", b, "a", a); err != nil {
 		return problem{}, err
 	}
 	return problem{trans: trans, n: a.Rows, nrhs: b.Cols}, nil
@@ -84,7 +85,7 @@ func checkPivots(ipiv batchlas.Vectors[int32], n, count int) error {
 				if ipiv.Stride == 0 && count > 1 {
 					whose = "every matrix (ipiv is a broadcast)"
 				}
-				return batchlas.Argf(opName, "ipiv", "ipiv.At(%d, %d) = %d: pivot %d of %s must be in [%d, %d) (row %d is interchanged with itself or a row below it, as getrf writes them)", i, j, p, j, whose, j, n, j)
+				return opkit.Argf(opName, "ipiv", "ipiv.At(%d, %d) = %d: pivot %d of %s must be in [%d, %d) (row %d is interchanged with itself or a row below it, as getrf writes them)", i, j, p, j, whose, j, n, j)
 			}
 		}
 	}
@@ -130,7 +131,7 @@ func checkPivots(ipiv batchlas.Vectors[int32], n, count int) error {
 // completes the matrices that pass finished, the rest possibly partly
 // written; one in between completes none and may have written all.
 func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T], ws []T) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	pv, err := check(trans, a, ipiv, b)
 	if err != nil {
 		return err
@@ -142,11 +143,11 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 	if err := checkPivots(ipiv, p.n, b.Count); err != nil {
 		return err
 	}
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	key := p.key(b.Count)
-	err = Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err = Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		if !canRun(c, key, dev) {
-			return batchlas.Argf(opName, "route", "%s cannot run n=%d nrhs=%d on %s; pin another kernel or unset the pin", c, p.n, p.nrhs, dev.Key)
+			return opkit.Argf(opName, "route", "%s cannot run n=%d nrhs=%d on %s; pin another kernel or unset the pin", c, p.n, p.nrhs, dev.Key)
 		}
 		if ws != nil {
 			need, err := bufferSize(ctx, c, p, a, b)
@@ -154,7 +155,7 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 				return err
 			}
 			if len(ws) < need {
-				return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+				return opkit.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
 					n, err := bufferSize(ctx, c, p, a, b)
 					if err != nil {
 						return -1 // cannot size it: fits no worker count
@@ -163,10 +164,10 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 				})
 			}
 			ws = ws[:need]
-			if err := batchlas.CheckWorkspace(opName, ws, "a", a); err != nil {
+			if err := opkit.CheckWorkspace(opName, ws, "a", a); err != nil {
 				return err
 			}
-			if err := batchlas.CheckWorkspace(opName, ws, "b", b); err != nil {
+			if err := opkit.CheckWorkspace(opName, ws, "b", b); err != nil {
 				return err
 			}
 		}
@@ -189,7 +190,7 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 		}
 		return fmt.Errorf("%s: choice %s has no launch (a family was added to choice.go but not to getrs.go)", opName, c)
 	})
-	return batchlas.Interrupted(opName, err)
+	return opkit.Interrupted(opName, err)
 }
 
 // BufferSize returns the number of workspace elements Getrs needs for
@@ -202,7 +203,7 @@ func Getrs[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a ba
 // written them. For a call with nothing to solve it is 0, with no decision
 // (the pin is not read), as Getrs runs no kernel.
 func BufferSize[T batchlas.Float](ctx context.Context, trans batchlas.Transpose, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], b batchlas.Batch[T]) (int, error) {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	pv, err := check(trans, a, ipiv, b)
 	if err != nil {
 		return 0, err
@@ -211,7 +212,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, trans batchlas.Transpose,
 	if b.Empty() {
 		return 0, nil
 	}
-	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), p.key(b.Count), batchlas.DeviceFrom(ctx))
+	c, err := Op.Pick(ctx, opkit.DTypeOf[T](), p.key(b.Count), opkit.DeviceFrom(ctx))
 	if err != nil {
 		return 0, err
 	}

@@ -23,8 +23,8 @@ var (
 	lanesFamily = &sel.Family{Name: "lanes"}
 )
 
-// Families lists every family posv declares.
-var Families = []*sel.Family{fusedFamily, nestedFamily, lanesFamily}
+// families lists every family posv declares.
+var families = []*sel.Family{fusedFamily, nestedFamily, lanesFamily}
 
 // candidates is the one candidate list of posv, the same for float32 and
 // float64.
@@ -47,14 +47,20 @@ var (
 	batchFull  = []string{"1", "2", "4", "8", "16", "64", "512", "4096"}
 )
 
-// Op is posv's registration with the selection core, exported for tools
-// and tests (candidate lists, Pick).
-var Op = sel.Register(sel.OpSpec{
+// Op is posv's registration with the selection core (also
+// sel.Lookup("posv")): its candidates and keys, the decision a call
+// would make (Op.Pick) and why (Op.Explain), for tools/tune and the
+// tests. A program chooses posv's kernel with a pin instead:
+// sel.WithPin(ctx, "posv", ...) or BATCHLAS_POSV_ROUTE.
+var Op = sel.Register(spec)
+
+// spec is what posv declares to the selection core once.
+var spec = sel.OpSpec{
 	Name:      opName,
 	Revision:  2, // 2: n and nrhs weigh 4 against batch (was 16): see docs/decisions.md
 	VendorLib: "none",
 	Keys:      "uplo:exact n:log:4 nrhs:log:4 batch:log",
-	Families:  Families,
+	Families:  families,
 	Candidates: map[sel.DType][]sel.Choice{
 		sel.Float32: candidates,
 		sel.Float64: candidates,
@@ -71,4 +77,4 @@ var Op = sel.Register(sel.OpSpec{
 		{Key: "nrhs", Quick: nrhsQuick, Full: nrhsFull},
 		{Key: "batch", Quick: batchQuick, Full: batchFull},
 	},
-})
+}

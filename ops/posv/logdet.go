@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
@@ -41,7 +42,7 @@ const logDetName = "posv.LogDet"
 // Completed-1 are written, the rest untouched). Errors name "posv.LogDet"
 // and the argument.
 func LogDet[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], out batchlas.Vectors[T]) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := uplo.Check(logDetName); err != nil {
 		return err
 	}
@@ -53,17 +54,17 @@ func LogDet[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchla
 	}
 	switch {
 	case a.Rows != a.Cols:
-		return batchlas.Argf(logDetName, "a", "a is %dx%d; a Cholesky factor is square", a.Rows, a.Cols)
+		return opkit.Argf(logDetName, "a", "a is %dx%d; a Cholesky factor is square", a.Rows, a.Cols)
 	case out.Len != 1:
-		return batchlas.Argf(logDetName, "out", "out.Len is %d; want 1 (one log-determinant per matrix)", out.Len)
+		return opkit.Argf(logDetName, "out", "out.Len is %d; want 1 (one log-determinant per matrix)", out.Len)
 	case out.Count != a.Count:
-		return batchlas.Argf(logDetName, "out", "out.Count %d != a.Count %d: want one value per matrix of a", out.Count, a.Count)
+		return opkit.Argf(logDetName, "out", "out.Count %d != a.Count %d: want one value per matrix of a", out.Count, a.Count)
 	}
-	if err := batchlas.CheckDisjoint(logDetName, "out", batchlas.VectorsAsBatch(out), "a", a); err != nil {
+	if err := opkit.CheckDisjoint(logDetName, "out", batchlas.VectorsAsBatch(out), "a", a); err != nil {
 		return err
 	}
 	j := parallel.Get[job[T]]()
 	defer parallel.Put(j)
 	j.kernel, j.a, j.out = runLogDet, a, out
-	return batchlas.Interrupted(logDetName, parallel.Run(ctx, a.Count, float64(a.Rows), j))
+	return opkit.Interrupted(logDetName, parallel.Run(ctx, a.Count, float64(a.Rows), j))
 }

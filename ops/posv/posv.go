@@ -7,6 +7,7 @@ import (
 	"github.com/batchlas-go/batchlas/internal/parallel"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -49,32 +50,32 @@ const opName = "posv"
 // written (Touched == Count: its A_i is factored, its B_i may be partly
 // solved, except a failed system's, which is untouched).
 func Posv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T], ws []T) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(uplo, a, b); err != nil {
 		return err
 	}
 	if a.Empty() {
 		return nil
 	}
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	key := makeKey(uplo, a, b)
 	buf := infobuf.Get(a.Count)
 	defer infobuf.Put(buf)
 	info := *buf
-	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err := Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, uplo, a, b, ws, info)
 	})
 	if ie, ok := err.(*batchlas.InterruptedError); ok {
 		ie.Op = opName
 		// The completed systems' info is final; InfoError copies it out.
-		ie.Failed, _ = batchlas.InfoError(opName, info[:ie.Completed]).(*batchlas.NumericalError)
+		ie.Failed, _ = opkit.InfoError(opName, info[:ie.Completed]).(*batchlas.NumericalError)
 		return ie
 	}
 	if err != nil {
 		return err
 	}
 	// InfoError copies the failures out, so the buffer can go back.
-	return batchlas.InfoError(opName, info)
+	return opkit.InfoError(opName, info)
 }
 
 // launch runs kernel c, writing each matrix's info. It refuses exactly what
@@ -82,7 +83,7 @@ func Posv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchl
 // element with an operand.
 func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, dev *sel.Device, uplo batchlas.Uplo, a, b batchlas.Batch[T], ws []T, info []int32) error {
 	if !canRun(c, key, dev) {
-		return batchlas.Argf(opName, "route", "kernel %s cannot solve n=%d nrhs=%d on device %s; pin another kernel or unset the pin", c, a.Rows, b.Cols, dev.Key)
+		return opkit.Argf(opName, "route", "kernel %s cannot solve n=%d nrhs=%d on device %s; pin another kernel or unset the pin", c, a.Rows, b.Cols, dev.Key)
 	}
 	need, err := bufferSize(ctx, c, uplo, a, b)
 	if err != nil {
@@ -90,7 +91,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	}
 	if ws != nil {
 		if len(ws) < need {
-			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+			return opkit.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
 				n, err := bufferSize(ctx, c, uplo, a, b)
 				if err != nil {
 					return -1 // cannot size it: fits no worker count
@@ -99,10 +100,10 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 			})
 		}
 		ws = ws[:need]
-		if err := batchlas.CheckWorkspace(opName, ws, "a", a); err != nil {
+		if err := opkit.CheckWorkspace(opName, ws, "a", a); err != nil {
 			return err
 		}
-		if err := batchlas.CheckWorkspace(opName, ws, "b", b); err != nil {
+		if err := opkit.CheckWorkspace(opName, ws, "b", b); err != nil {
 			return err
 		}
 	}
@@ -126,14 +127,14 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 // 0 it is 0, with no decision (the pin is not read). A nil ctx is
 // context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T]) (int, error) {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(uplo, a, b); err != nil {
 		return 0, err
 	}
 	if a.Empty() {
 		return 0, nil
 	}
-	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), makeKey(uplo, a, b), batchlas.DeviceFrom(ctx))
+	c, err := Op.Pick(ctx, opkit.DTypeOf[T](), makeKey(uplo, a, b), opkit.DeviceFrom(ctx))
 	if err != nil {
 		return 0, err
 	}
@@ -153,13 +154,13 @@ func check[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T]) error {
 	}
 	switch {
 	case a.Rows != a.Cols:
-		return batchlas.Argf(opName, "a", "a is %dx%d; posv factors square matrices (rows == cols)", a.Rows, a.Cols)
+		return opkit.Argf(opName, "a", "a is %dx%d; posv factors square matrices (rows == cols)", a.Rows, a.Cols)
 	case a.Rows != b.Rows:
-		return batchlas.Argf(opName, "b", "b has %d rows but a is %dx%d; b must have n = a's order rows (one column per right-hand side)", b.Rows, a.Rows, a.Cols)
+		return opkit.Argf(opName, "b", "b has %d rows but a is %dx%d; b must have n = a's order rows (one column per right-hand side)", b.Rows, a.Rows, a.Cols)
 	case a.Count != b.Count:
-		return batchlas.Argf(opName, "b", "b.Count %d != a.Count %d: posv solves one system per matrix of a", b.Count, a.Count)
+		return opkit.Argf(opName, "b", "b.Count %d != a.Count %d: posv solves one system per matrix of a", b.Count, a.Count)
 	}
-	return batchlas.CheckDisjoint(opName, "b", b, "a", a)
+	return opkit.CheckDisjoint(opName, "b", b, "a", a)
 }
 
 // Key positions, in the order of the declared key names.

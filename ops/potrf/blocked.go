@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/gemm"
 	"github.com/batchlas-go/batchlas/ops/trsm"
@@ -78,7 +79,7 @@ func blockedPathFor(n, elemSize int, d *sel.Device) int {
 // least as fast as the lpanel widths from n = 13 to 256).
 func blockedPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
 	n := a.Rows
-	switch blockedPath(n, a, batchlas.DeviceFrom(ctx)) {
+	switch blockedPath(n, a, opkit.DeviceFrom(ctx)) {
 	case blockedByTiny:
 		return tinyPotrf(ctx, uplo, a, info)
 	case blockedByMatrix:

@@ -52,9 +52,15 @@ var candidates = map[sel.DType][]sel.Choice{
 	sel.Float64: append(append([]sel.Choice(nil), nativeCandidates...), vendorFloat64...),
 }
 
-// Op is potrf's registration with the selection core, exported for tools
-// and tests (candidate lists, Pick).
-var Op = sel.Register(sel.OpSpec{
+// Op is potrf's registration with the selection core (also
+// sel.Lookup("potrf")): its candidates and keys, the decision a call
+// would make (Op.Pick) and why (Op.Explain), for tools/tune and the
+// tests. A program chooses potrf's kernel with a pin instead:
+// sel.WithPin(ctx, "potrf", ...) or BATCHLAS_POTRF_ROUTE.
+var Op = sel.Register(spec)
+
+// spec is what potrf declares to the selection core once.
+var spec = sel.OpSpec{
 	Name:       "potrf",
 	Revision:   3, // 2: n weighed 16 against batch (was 3); 3: 4, see docs/decisions.md
 	VendorLib:  "lapack",
@@ -75,4 +81,4 @@ var Op = sel.Register(sel.OpSpec{
 			Full:  []string{"1", "16", "256", "4096", "32768"}},
 	},
 	Twin: twin,
-})
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -32,7 +33,7 @@ func TestInterrupted(t *testing.T) {
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
 	r := testmat.Rand(11)
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	for _, tc := range []struct{ n, count int }{{8, 1000}, {20, 200}, {104, 12}} {
 		if !runnable(c, uplo, tc.n, tc.count) {
 			continue

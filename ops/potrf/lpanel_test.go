@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
@@ -61,7 +62,7 @@ func lpanelSplits[T batchlas.Float](t *testing.T, s float64) {
 	}
 	merged := T(0x1p-10)
 	tested := 0
-	for _, c := range Op.Candidates(batchlas.DTypeOf[T]()) {
+	for _, c := range Op.Candidates(opkit.DTypeOf[T]()) {
 		panel := 0 // unblocked: one panel
 		switch {
 		case c.Is(lpanelFamily):

@@ -6,6 +6,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/cache"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -27,7 +28,7 @@ func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 	j := parallel.Get[job[T]]()
 	defer parallel.Put(j)
 	j.uplo, j.a, j.info, j.factor, j.panel = uplo, a, info, factor, panel
-	if uplo == batchlas.Lower && !copiesLower[T](batchlas.DeviceFrom(ctx), a.LD, n) {
+	if uplo == batchlas.Lower && !copiesLower[T](opkit.DeviceFrom(ctx), a.LD, n) {
 		j.kernel = runLowerInPlace
 		return parallel.Run(ctx, a.Count, flopsPerMatrix(n), j)
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/batchlas-go/batchlas/internal/infobuf"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -41,39 +42,39 @@ import (
 // (except the matrices the last step's diagonal factorisation finished)
 // and may have written all.
 func Potrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(uplo, a); err != nil {
 		return err
 	}
 	if a.Empty() {
 		return nil
 	}
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	key := makeKey(uplo, a)
 	buf := infobuf.Get(a.Count)
 	defer infobuf.Put(buf)
 	info := *buf
-	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err := Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, uplo, a, ws, info)
 	})
 	if ie, ok := err.(*batchlas.InterruptedError); ok {
 		ie.Op = "potrf"
 		// The completed matrices' info is final; InfoError copies it out.
-		ie.Failed, _ = batchlas.InfoError("potrf", info[:ie.Completed]).(*batchlas.NumericalError)
+		ie.Failed, _ = opkit.InfoError("potrf", info[:ie.Completed]).(*batchlas.NumericalError)
 		return ie
 	}
 	if err != nil {
 		return err
 	}
 	// InfoError copies the failures out, so the buffer can go back.
-	return batchlas.InfoError("potrf", info)
+	return opkit.InfoError("potrf", info)
 }
 
 // launch runs kernel c on a, writing each matrix's info. It refuses
 // exactly what can_run refuses (R3), and a workspace shorter than c needs.
 func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, dev *sel.Device, uplo batchlas.Uplo, a batchlas.Batch[T], ws []T, info []int32) error {
 	if !canRun(c, key, dev) {
-		return batchlas.Argf("potrf", "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
+		return opkit.Argf("potrf", "a", "kernel %s cannot factor n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
 	}
 	need, err := bufferSize(ctx, c, uplo, a, dev)
 	if err != nil {
@@ -81,7 +82,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	}
 	if ws != nil {
 		if len(ws) < need {
-			return batchlas.WorkspaceShort(ctx, "potrf", c.String(), len(ws), need, func(ctx context.Context) int {
+			return opkit.WorkspaceShort(ctx, "potrf", c.String(), len(ws), need, func(ctx context.Context) int {
 				n, err := bufferSize(ctx, c, uplo, a, dev)
 				if err != nil {
 					return -1
@@ -89,7 +90,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 				return n
 			})
 		}
-		if err := batchlas.CheckWorkspace("potrf", ws[:need], "a", a); err != nil {
+		if err := opkit.CheckWorkspace("potrf", ws[:need], "a", a); err != nil {
 			return err
 		}
 	}
@@ -109,7 +110,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	case vendorFamily:
 		return vendorPotrf(ctx, uplo, a, info)
 	}
-	return batchlas.Argf("potrf", "a", "kernel %s is not a potrf family", c)
+	return opkit.Argf("potrf", "a", "kernel %s is not a potrf family", c)
 }
 
 // BufferSize returns the workspace, in elements, that Potrf needs for this
@@ -119,15 +120,15 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 // with no decision (the pin is not read). A nil ctx is
 // context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T]) (int, error) {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(uplo, a); err != nil {
 		return 0, err
 	}
 	if a.Empty() {
 		return 0, nil
 	}
-	dev := batchlas.DeviceFrom(ctx)
-	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), makeKey(uplo, a), dev)
+	dev := opkit.DeviceFrom(ctx)
+	c, err := Op.Pick(ctx, opkit.DTypeOf[T](), makeKey(uplo, a), dev)
 	if err != nil {
 		return 0, err
 	}
@@ -143,7 +144,7 @@ func check[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T]) error {
 		return err
 	}
 	if a.Rows != a.Cols {
-		return batchlas.Argf("potrf", "a", "a is %dx%d; potrf factors square matrices (rows == cols)", a.Rows, a.Cols)
+		return opkit.Argf("potrf", "a", "a is %dx%d; potrf factors square matrices (rows == cols)", a.Rows, a.Cols)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/cache"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/simd"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -155,7 +156,7 @@ func waitFor(ok func() bool) {
 func tiledLower[T batchlas.Float](ctx context.Context, j *tiledJob[T], m []T, ld, n, nb int, st *tileState) int {
 	nt := (n + nb - 1) / nb
 	st.reset()
-	*j = tiledJob[T]{m: m, ld: ld, n: n, nb: nb, nt: nt, rowBlock: tiledRowBlock(batchlas.DeviceFrom(ctx)), st: st}
+	*j = tiledJob[T]{m: m, ld: ld, n: n, nb: nb, nt: nt, rowBlock: tiledRowBlock(opkit.DeviceFrom(ctx)), st: st}
 	// One chunk per worker; each runs tasks until none is left, whatever
 	// ctx says (see tiledPotrf).
 	parallel.RunAll(ctx, parallel.Workers(ctx), flopsPerMatrix(n), j)

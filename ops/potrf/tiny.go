@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
@@ -38,7 +39,7 @@ type tiny[T batchlas.Float] [tinyLD * tinyLD]T
 func tinyPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
 	n, ld := a.Rows, a.LD
 	if n > tinyMax { // canRun refuses this; the kernel guards itself too
-		return batchlas.Argf("potrf", "a", "tiny kernel holds n <= %d, got n=%d", tinyMax, n)
+		return opkit.Argf("potrf", "a", "tiny kernel holds n <= %d, got n=%d", tinyMax, n)
 	}
 	j := parallel.Get[job[T]]()
 	defer parallel.Put(j)

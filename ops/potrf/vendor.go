@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -29,7 +30,7 @@ var (
 func vendorPotrf[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.Batch[T], info []int32) error {
 	if _, ok := any(a.Data).([]float64); !ok {
 		// Unreachable: no float32 vendor candidate is listed.
-		return batchlas.Argf("potrf", "a", "the vendor kernel is float64 only; pin a native kernel for float32")
+		return opkit.Argf("potrf", "a", "the vendor kernel is float64 only; pin a native kernel for float32")
 	}
 	j := parallel.Get[job[T]]()
 	defer parallel.Put(j)

@@ -18,9 +18,9 @@ var (
 	vendorFamily = &sel.Family{Name: "vendor", Vendor: true}
 )
 
-// Families lists every family potrs declares, vendor included even in
+// families lists every family potrs declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var Families = []*sel.Family{fusedFamily, nestedFamily, vendorFamily}
+var families = []*sel.Family{fusedFamily, nestedFamily, vendorFamily}
 
 // nativeCandidates are the pure-Go choices, identical for both dtypes.
 var nativeCandidates = []sel.Choice{
@@ -48,14 +48,20 @@ var (
 	batchFull  = []string{"1", "4", "16", "64", "256", "1024", "4096"}
 )
 
-// Op is potrs's registration with the selection core, exported for tools
-// and tests (candidate lists, Pick).
-var Op = sel.Register(sel.OpSpec{
+// Op is potrs's registration with the selection core (also
+// sel.Lookup("potrs")): its candidates and keys, the decision a call
+// would make (Op.Pick) and why (Op.Explain), for tools/tune and the
+// tests. A program chooses potrs's kernel with a pin instead:
+// sel.WithPin(ctx, "potrs", ...) or BATCHLAS_POTRS_ROUTE.
+var Op = sel.Register(spec)
+
+// spec is what potrs declares to the selection core once.
+var spec = sel.OpSpec{
 	Name:       opName,
 	Revision:   2, // 2: n and nrhs weigh 4 against batch (was 16): see docs/decisions.md
 	VendorLib:  "lapack",
 	Keys:       "uplo:exact n:log:4 nrhs:log:4 batch:log",
-	Families:   Families,
+	Families:   families,
 	Candidates: candidates,
 	// By generality (R4): fused and nested both serve every shape and
 	// batch; nested goes first as the composition of the tuned trsm op
@@ -69,4 +75,4 @@ var Op = sel.Register(sel.OpSpec{
 		{Key: "nrhs", Quick: nrhsQuick, Full: nrhsFull},
 		{Key: "batch", Quick: batchQuick, Full: batchFull},
 	},
-})
+}

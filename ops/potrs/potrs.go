@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -40,26 +41,26 @@ const opName = "potrs"
 // reached; stopped in the second, the matrices that pass completed are
 // solved and every other may be written (Touched == Count).
 func Potrs[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T], ws []T) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(uplo, a, b); err != nil {
 		return err
 	}
 	if b.Empty() {
 		return nil
 	}
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	key := makeKey(uplo, a, b)
-	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err := Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, uplo, a, b, ws)
 	})
-	return batchlas.Interrupted(opName, err)
+	return opkit.Interrupted(opName, err)
 }
 
 // launch runs kernel c. It refuses exactly what can_run refuses (R3), and
 // a workspace shorter than c needs or sharing an element with an operand.
 func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, dev *sel.Device, uplo batchlas.Uplo, a, b batchlas.Batch[T], ws []T) error {
 	if !canRun(c, key, dev) {
-		return batchlas.Argf(opName, "route", "kernel %s cannot solve n=%d nrhs=%d on device %s; pin another kernel or unset the pin", c, b.Rows, b.Cols, dev.Key)
+		return opkit.Argf(opName, "route", "kernel %s cannot solve n=%d nrhs=%d on device %s; pin another kernel or unset the pin", c, b.Rows, b.Cols, dev.Key)
 	}
 	need, err := bufferSize(ctx, c, uplo, a, b)
 	if err != nil {
@@ -67,7 +68,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	}
 	if ws != nil {
 		if len(ws) < need {
-			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+			return opkit.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
 				n, err := bufferSize(ctx, c, uplo, a, b)
 				if err != nil {
 					return -1 // cannot size it: fits no worker count
@@ -76,10 +77,10 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 			})
 		}
 		ws = ws[:need]
-		if err := batchlas.CheckWorkspace(opName, ws, "a", a); err != nil {
+		if err := opkit.CheckWorkspace(opName, ws, "a", a); err != nil {
 			return err
 		}
-		if err := batchlas.CheckWorkspace(opName, ws, "b", b); err != nil {
+		if err := opkit.CheckWorkspace(opName, ws, "b", b); err != nil {
 			return err
 		}
 	}
@@ -102,14 +103,14 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 // operands Potrs refuses. For a call with nothing to solve it is 0, with
 // no decision (the pin is not read). A nil ctx is context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchlas.Batch[T]) (int, error) {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(uplo, a, b); err != nil {
 		return 0, err
 	}
 	if b.Empty() {
 		return 0, nil
 	}
-	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), makeKey(uplo, a, b), batchlas.DeviceFrom(ctx))
+	c, err := Op.Pick(ctx, opkit.DTypeOf[T](), makeKey(uplo, a, b), opkit.DeviceFrom(ctx))
 	if err != nil {
 		return 0, err
 	}
@@ -129,13 +130,13 @@ func check[T batchlas.Float](uplo batchlas.Uplo, a, b batchlas.Batch[T]) error {
 	}
 	switch {
 	case a.Rows != a.Cols:
-		return batchlas.Argf(opName, "a", "a is %dx%d; the Cholesky factor must be square", a.Rows, a.Cols)
+		return opkit.Argf(opName, "a", "a is %dx%d; the Cholesky factor must be square", a.Rows, a.Cols)
 	case a.Rows != b.Rows:
-		return batchlas.Argf(opName, "b", "b has %d rows but a is %dx%d; b must have n = a's order rows (one column per right-hand side)", b.Rows, a.Rows, a.Cols)
+		return opkit.Argf(opName, "b", "b has %d rows but a is %dx%d; b must have n = a's order rows (one column per right-hand side)", b.Rows, a.Rows, a.Cols)
 	case a.Count != b.Count:
-		return batchlas.Argf(opName, "a", "a.Count %d != b.Count %d: give one factor per matrix of b, or batchlas.Broadcast(a, %d) to use one factor for all", a.Count, b.Count, b.Count)
+		return opkit.Argf(opName, "a", "a.Count %d != b.Count %d: give one factor per matrix of b, or batchlas.Broadcast(a, %d) to use one factor for all", a.Count, b.Count, b.Count)
 	}
-	return batchlas.CheckDisjoint(opName, "b", b, "a", a)
+	return opkit.CheckDisjoint(opName, "b", b, "a", a)
 }
 
 // makeKey builds the call's key in the order of the declared key names:

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -18,7 +19,7 @@ var (
 // vendorPotrs is unreachable in a novendor build (no vendor candidate
 // exists to be chosen); it is here so potrs.go compiles unchanged.
 func vendorPotrs[T batchlas.Float](_ context.Context, _ batchlas.Uplo, _, _ batchlas.Batch[T], _ []T) error {
-	return batchlas.Argf(opName, "route", "the vendor kernel is not compiled into this build (-tags novendor); pin native or a native choice")
+	return opkit.Argf(opName, "route", "the vendor kernel is not compiled into this build (-tags novendor); pin native or a native choice")
 }
 
 // vendorScratch is 0: there is no vendor kernel to size for.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -122,7 +123,7 @@ func allocsOf[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice,
 		// The error's own allocations, for one failed matrix.
 		info := make([]int32, a.Count)
 		info[0] = 1
-		want = testing.AllocsPerRun(10, func() { _ = batchlas.InfoError(opName, info) })
+		want = testing.AllocsPerRun(10, func() { _ = opkit.InfoError(opName, info) })
 	}
 	if testmat.RaceEnabled {
 		return

@@ -40,8 +40,8 @@ var (
 	vendorFamily = &sel.Family{Name: "vendor", Vendor: true}
 )
 
-// Families lists every family syev declares.
-var Families = []*sel.Family{jacobiFamily, lanesFamily, tridiagFamily, lanesTriFamily, blockedFamily, dcFamily, vendorFamily}
+// families lists every family syev declares.
+var families = []*sel.Family{jacobiFamily, lanesFamily, tridiagFamily, lanesTriFamily, blockedFamily, dcFamily, vendorFamily}
 
 // jacobiMax is the largest order the jacobi kernel accepts: its cost grows
 // as a handful of sweeps of n^3 each, which beyond this order loses to the
@@ -84,14 +84,20 @@ var candidates = map[sel.DType][]sel.Choice{
 	sel.Float64: append(append([]sel.Choice(nil), nativeCandidates...), vendorFloat64...),
 }
 
-// Op is syev's registration with the selection core, exported for tools
-// and tests (candidate lists, Pick).
-var Op = sel.Register(sel.OpSpec{
+// Op is syev's registration with the selection core (also
+// sel.Lookup("syev")): its candidates and keys, the decision a call
+// would make (Op.Pick) and why (Op.Explain), for tools/tune and the
+// tests. A program chooses syev's kernel with a pin instead:
+// sel.WithPin(ctx, "syev", ...) or BATCHLAS_SYEV_ROUTE.
+var Op = sel.Register(spec)
+
+// spec is what syev declares to the selection core once.
+var spec = sel.OpSpec{
 	Name:       opName,
 	Revision:   2, // 2: n weighs 4 against batch (was 16): see docs/decisions.md
 	VendorLib:  "lapack",
 	Keys:       "jobz:exact uplo:exact n:log:4 batch:log",
-	Families:   Families,
+	Families:   families,
 	Candidates: candidates,
 	// By generality (R4): tridiag serves every order and batch with no
 	// nested decision and per-worker workspace only; vendor next; then
@@ -109,4 +115,4 @@ var Op = sel.Register(sel.OpSpec{
 			Full:  []string{"1", "16", "256", "4096", "32768"}},
 	},
 	Twin: twin,
-})
+}

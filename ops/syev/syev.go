@@ -6,6 +6,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/infobuf"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -37,7 +38,7 @@ func (j Job) String() string {
 // WithVectors.
 func (j Job) Check(op string) error {
 	if j != ValuesOnly && j != WithVectors {
-		return batchlas.Argf(op, "jobz", "jobz %q: want syev.ValuesOnly ('N') or syev.WithVectors ('V')", rune(j))
+		return opkit.Argf(op, "jobz", "jobz %q: want syev.ValuesOnly ('N') or syev.WithVectors ('V')", rune(j))
 	}
 	return nil
 }
@@ -92,32 +93,32 @@ func (j Job) Check(op string) error {
 // Completed-1 are done (or reported failed), every later one is
 // untouched, and the call can be resumed on the rest of the batch.
 func Syev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(jobz, uplo, a, w); err != nil {
 		return err
 	}
 	if a.Empty() {
 		return nil
 	}
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	key := makeKey(jobz, uplo, a)
 	buf := infobuf.Get(a.Count)
 	defer infobuf.Put(buf)
 	info := *buf
-	err := Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err := Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, jobz, uplo, a, w, ws, info)
 	})
 	if ie, ok := err.(*batchlas.InterruptedError); ok {
 		ie.Op = opName
 		// The completed matrices' info is final; InfoError copies it out.
-		ie.Failed, _ = batchlas.InfoError(opName, info[:ie.Completed]).(*batchlas.NumericalError)
+		ie.Failed, _ = opkit.InfoError(opName, info[:ie.Completed]).(*batchlas.NumericalError)
 		return ie
 	}
 	if err != nil {
 		return err
 	}
 	// InfoError copies the failures out, so the buffer can go back.
-	return batchlas.InfoError(opName, info)
+	return opkit.InfoError(opName, info)
 }
 
 // launch runs kernel c, writing each matrix's info. It refuses exactly what
@@ -125,7 +126,7 @@ func Syev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a
 // element with an operand.
 func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, dev *sel.Device, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32) error {
 	if !canRun(c, key, dev) {
-		return batchlas.Argf(opName, "a", "kernel %s cannot solve n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
+		return opkit.Argf(opName, "a", "kernel %s cannot solve n=%d on device %s; pin another kernel or unset the pin", c, a.Rows, dev.Key)
 	}
 	need := bufferSize(ctx, c, jobz, a)
 	if ws == nil {
@@ -134,13 +135,13 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		ws = *p
 	} else {
 		if len(ws) < need {
-			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, c, jobz, a) })
+			return opkit.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, c, jobz, a) })
 		}
 		ws = ws[:need]
-		if err := batchlas.CheckWorkspace(opName, ws, "a", a); err != nil {
+		if err := opkit.CheckWorkspace(opName, ws, "a", a); err != nil {
 			return err
 		}
-		if err := batchlas.CheckWorkspace(opName, ws, "w", batchlas.VectorsAsBatch(w)); err != nil {
+		if err := opkit.CheckWorkspace(opName, ws, "w", batchlas.VectorsAsBatch(w)); err != nil {
 			return err
 		}
 	}
@@ -160,7 +161,7 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	case vendorFamily:
 		return vendorSyev(ctx, jobz, uplo, a, w, ws, info)
 	}
-	return batchlas.Argf(opName, "a", "kernel %s is not a syev family", c)
+	return opkit.Argf(opName, "a", "kernel %s is not a syev family", c)
 }
 
 // BufferSize returns the workspace, in elements, that Syev needs for this
@@ -170,14 +171,14 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 // refuses. It is 0 for an empty batch, with no decision (the pin is not
 // read). A nil ctx is context.Background().
 func BufferSize[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T]) (int, error) {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	if err := check(jobz, uplo, a, w); err != nil {
 		return 0, err
 	}
 	if a.Empty() {
 		return 0, nil
 	}
-	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), makeKey(jobz, uplo, a), batchlas.DeviceFrom(ctx))
+	c, err := Op.Pick(ctx, opkit.DTypeOf[T](), makeKey(jobz, uplo, a), opkit.DeviceFrom(ctx))
 	if err != nil {
 		return 0, err
 	}
@@ -196,18 +197,18 @@ func check[T batchlas.Float](jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], 
 		return err
 	}
 	if a.Rows != a.Cols {
-		return batchlas.Argf(opName, "a", "a is %dx%d; syev takes square symmetric matrices (rows == cols)", a.Rows, a.Cols)
+		return opkit.Argf(opName, "a", "a is %dx%d; syev takes square symmetric matrices (rows == cols)", a.Rows, a.Cols)
 	}
 	if err := w.Check(opName, "w", true); err != nil {
 		return err
 	}
 	switch {
 	case w.Count != a.Count:
-		return batchlas.Argf(opName, "w", "w.Count %d != a.Count %d: give one eigenvalue vector per matrix", w.Count, a.Count)
+		return opkit.Argf(opName, "w", "w.Count %d != a.Count %d: give one eigenvalue vector per matrix", w.Count, a.Count)
 	case w.Len < a.Rows:
-		return batchlas.Argf(opName, "w", "w.Len %d < n %d: each vector of w holds the n eigenvalues of its matrix", w.Len, a.Rows)
+		return opkit.Argf(opName, "w", "w.Len %d < n %d: each vector of w holds the n eigenvalues of its matrix", w.Len, a.Rows)
 	}
-	return batchlas.CheckDisjoint(opName, "w", batchlas.VectorsAsBatch(w), "a", a)
+	return opkit.CheckDisjoint(opName, "w", batchlas.VectorsAsBatch(w), "a", a)
 }
 
 // makeKey builds the call's key in the order of the declared key names:

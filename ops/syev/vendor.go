@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -89,7 +90,7 @@ func vendorSlot(n int, jobz Job) int { return parallel.Pad(n*n + n + vendorWork(
 func vendorSyev[T batchlas.Float](ctx context.Context, jobz Job, uplo batchlas.Uplo, a batchlas.Batch[T], w batchlas.Vectors[T], ws []T, info []int32) error {
 	if _, ok := any(a.Data).([]float64); !ok {
 		// Unreachable: no float32 vendor candidate is listed.
-		return batchlas.Argf(opName, "a", "the vendor kernel is float64 only; pin a native kernel for float32")
+		return opkit.Argf(opName, "a", "the vendor kernel is float64 only; pin a native kernel for float32")
 	}
 	n := a.Rows
 	k := matrixKernel{kind: kernelVendor, n: n, vectors: jobz == WithVectors, lwork: vendorWork(n, jobz)}

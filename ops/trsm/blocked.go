@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/gemm"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -161,7 +162,7 @@ func chunkCount(ctx context.Context, p *problem, broadcast bool, size int) int {
 		perMatrix += p.t * p.t
 	}
 	perMatrix *= size
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	cores := dev.Cores
 	if cores <= 0 {
 		cores = runtime.NumCPU() // a device that does not say: the host's

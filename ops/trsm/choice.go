@@ -26,9 +26,9 @@ var (
 	vendor = &sel.Family{Name: "vendor", Vendor: true}
 )
 
-// Families lists every family trsm declares, vendor included even in
+// families lists every family trsm declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var Families = []*sel.Family{direct, vector, simdFamily, blocked, vendor}
+var families = []*sel.Family{direct, vector, simdFamily, blocked, vendor}
 
 // nativeCandidates are the pure-Go choices, simplest first. The blocked
 // leaf sizes are ordered smallest first: the last resort takes the first
@@ -66,14 +66,20 @@ var (
 // batch count by log distance.
 const keyNames = "side:exact uplo:exact ta:exact diag:exact m:log:4 n:log:4 batch:log"
 
-// Op is trsm's registration with the selection core, exported for tools
-// and tests (candidate lists, pins, the tuner grid).
-var Op = sel.Register(sel.OpSpec{
+// Op is trsm's registration with the selection core (also
+// sel.Lookup("trsm")): its candidates and keys, the decision a call
+// would make (Op.Pick) and why (Op.Explain), for tools/tune and the
+// tests. A program chooses trsm's kernel with a pin instead:
+// sel.WithPin(ctx, "trsm", ...) or BATCHLAS_TRSM_ROUTE.
+var Op = sel.Register(spec)
+
+// spec is what trsm declares to the selection core once.
+var spec = sel.OpSpec{
 	Name:      opName,
 	Revision:  3, // 2: m and n weigh 16 against batch; 3: 4 (see docs/decisions.md)
 	VendorLib: "blas",
 	Keys:      keyNames,
-	Families:  Families,
+	Families:  families,
 	Candidates: map[sel.DType][]sel.Choice{
 		sel.Float32: candidates,
 		sel.Float64: candidates,
@@ -91,4 +97,4 @@ var Op = sel.Register(sel.OpSpec{
 		{Key: "batch", Quick: batchQuick, Full: batchFull},
 	},
 	Twin: twin,
-})
+}

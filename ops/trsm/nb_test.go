@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -60,7 +61,7 @@ func nbSetsBlocks[T batchlas.Float](t *testing.T) {
 		}
 	}
 	tested := 0
-	for _, c := range Op.Candidates(batchlas.DTypeOf[T]()) {
+	for _, c := range Op.Candidates(opkit.DTypeOf[T]()) {
 		var want []int
 		switch {
 		case c.Is(blocked):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -67,15 +68,15 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 	}
 	switch {
 	case a.Rows != a.Cols:
-		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d; the triangular matrix must be square", a.Rows, a.Cols)
+		return problem{}, opkit.Argf(opName, "a", "a is %dx%d; the triangular matrix must be square", a.Rows, a.Cols)
 	case a.Rows != p.t && side == batchlas.Left:
-		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d but b has %d rows; side Left needs a of order m = b.Rows", a.Rows, a.Cols, b.Rows)
+		return problem{}, opkit.Argf(opName, "a", "a is %dx%d but b has %d rows; side Left needs a of order m = b.Rows", a.Rows, a.Cols, b.Rows)
 	case a.Rows != p.t:
-		return problem{}, batchlas.Argf(opName, "a", "a is %dx%d but b has %d columns; side Right needs a of order n = b.Cols", a.Rows, a.Cols, b.Cols)
+		return problem{}, opkit.Argf(opName, "a", "a is %dx%d but b has %d columns; side Right needs a of order n = b.Cols", a.Rows, a.Cols, b.Cols)
 	case a.Count != b.Count:
-		return problem{}, batchlas.Argf(opName, "a", "a.Count %d != b.Count %d: give one a per matrix of b, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, b.Count, b.Count)
+		return problem{}, opkit.Argf(opName, "a", "a.Count %d != b.Count %d: give one a per matrix of b, or batchlas.Broadcast(a, %d) to use one a for all", a.Count, b.Count, b.Count)
 	}
-	if err := batchlas.CheckDisjoint(opName, "b", b, "a", a); err != nil {
+	if err := opkit.CheckDisjoint(opName, "b", b, "a", a); err != nil {
 		return problem{}, err
 	}
 	return p, nil
@@ -112,7 +113,7 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 // (Completed is the interrupted chunk's start), the interrupted chunk may
 // be partly written, and the chunks after it are untouched.
 func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, alpha T, a, b batchlas.Batch[T], ws []T) error {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	pv, err := check(side, uplo, ta, diag, a, b)
 	if err != nil {
 		return err
@@ -123,13 +124,13 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 	}
 	if alpha == 0 {
 		// X = 0, as BLAS does, with no kernel to choose.
-		return batchlas.Interrupted(opName, zeroB(ctx, b))
+		return opkit.Interrupted(opName, zeroB(ctx, b))
 	}
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	key := p.key(b.Count)
-	err = Op.Run(ctx, batchlas.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err = Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		if !canRun(c, key, dev) {
-			return batchlas.Argf(opName, "route", "%s cannot run m=%d n=%d on %s", c, p.m, p.n, dev.Key)
+			return opkit.Argf(opName, "route", "%s cannot run m=%d n=%d on %s", c, p.m, p.n, dev.Key)
 		}
 		need, err := bufferSize(ctx, c, p, a, b)
 		if err != nil {
@@ -139,7 +140,7 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		case ws == nil:
 			ws = make([]T, need)
 		case len(ws) < need:
-			return batchlas.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+			return opkit.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
 				n, err := bufferSize(ctx, c, p, a, b)
 				if err != nil {
 					return -1
@@ -147,10 +148,10 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 				return n
 			})
 		default:
-			if err := batchlas.CheckWorkspace(opName, ws[:need], "a", a); err != nil {
+			if err := opkit.CheckWorkspace(opName, ws[:need], "a", a); err != nil {
 				return err
 			}
-			if err := batchlas.CheckWorkspace(opName, ws[:need], "b", b); err != nil {
+			if err := opkit.CheckWorkspace(opName, ws[:need], "b", b); err != nil {
 				return err
 			}
 		}
@@ -168,7 +169,7 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		}
 		return fmt.Errorf("%s: choice %s has no launch (a family was added to choice.go but not to trsm.go)", opName, c)
 	})
-	return batchlas.Interrupted(opName, err)
+	return opkit.Interrupted(opName, err)
 }
 
 // BufferSize returns the number of workspace elements Trsm needs for these
@@ -181,7 +182,7 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 // it does not see alpha, so for alpha == 0 it decides and sizes as for any
 // other alpha (a bad pin is an error).
 func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchlas.Uplo, ta batchlas.Transpose, diag batchlas.Diag, a, b batchlas.Batch[T]) (int, error) {
-	ctx = batchlas.Context(ctx)
+	ctx = opkit.Context(ctx)
 	pv, err := check(side, uplo, ta, diag, a, b)
 	if err != nil {
 		return 0, err
@@ -190,7 +191,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 	if b.Empty() {
 		return 0, nil
 	}
-	c, err := Op.Pick(ctx, batchlas.DTypeOf[T](), p.key(b.Count), batchlas.DeviceFrom(ctx))
+	c, err := Op.Pick(ctx, opkit.DTypeOf[T](), p.key(b.Count), opkit.DeviceFrom(ctx))
 	if err != nil {
 		return 0, err
 	}
@@ -206,7 +207,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem, a, b batchlas.Batch[T]) (int, error) {
 	switch {
 	case c.Is(vector):
-		return parallel.Workers(ctx) * vectorWorkSize[T](p, batchlas.DeviceFrom(ctx), a.LD), nil
+		return parallel.Workers(ctx) * vectorWorkSize[T](p, opkit.DeviceFrom(ctx), a.LD), nil
 	case c.Is(direct):
 		return parallel.Workers(ctx) * workSize(p.t), nil
 	case c.Is(blocked):

@@ -6,6 +6,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/cache"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/simd"
 	"github.com/batchlas-go/batchlas/internal/subst"
@@ -74,7 +75,7 @@ func elemSize[T batchlas.Float]() int {
 // alpha is not 0 (Trsm zeroes B itself).
 func launchVector[T batchlas.Float](ctx context.Context, p *problem, alpha T, a, b batchlas.Batch[T], ws []T) error {
 	g := geometry(p, a.LD)
-	dev := batchlas.DeviceFrom(ctx)
+	dev := opkit.DeviceFrom(ctx)
 	per := vectorWorkSize[T](p, dev, a.LD)
 	lde := eCopyLD[T](p, dev, a.LD) // 0: E read in place
 	unit := p.diag == batchlas.Unit

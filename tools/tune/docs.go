@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -44,7 +44,7 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 	if path == "" {
 		path = filepath.Join(root, "docs", "tables.md")
 	}
-	files, err := docFiles(sel.Ops(), batchlas.BuiltinTables())
+	files, err := docFiles(sel.Ops(), opkit.BuiltinTables())
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/safefile"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -54,7 +54,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fsys, from := batchlas.BuiltinTables(), "the built-in tables"
+	fsys, from := opkit.BuiltinTables(), "the built-in tables"
 	if *dir != "" {
 		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("--dir %s: not a directory (give the directory that holds <op>.<device>.txt)", *dir)

@@ -7,10 +7,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas/internal/opkit"
+	_ "github.com/batchlas-go/batchlas/ops/gecon"
 	_ "github.com/batchlas-go/batchlas/ops/gemm"
 	_ "github.com/batchlas-go/batchlas/ops/gesv"
 	_ "github.com/batchlas-go/batchlas/ops/getrf"
 	_ "github.com/batchlas-go/batchlas/ops/getrs"
+	_ "github.com/batchlas-go/batchlas/ops/pocon"
 	_ "github.com/batchlas-go/batchlas/ops/posv"
 	_ "github.com/batchlas-go/batchlas/ops/potrf"
 	_ "github.com/batchlas-go/batchlas/ops/potrs"

@@ -79,6 +79,17 @@ func check[T batchlas.Float](a batchlas.Batch[T], ipiv batchlas.Vectors[int32], 
 // returns a *batchlas.NumericalError from gesv listing the singular
 // matrices with getrf's info.
 //
+// With batchlas.WithConditionCheck in ctx, gesv also takes ||A_i||_1
+// before factoring and estimates rcond_i from the factor (package gecon,
+// its decision traced after gesv's); a matrix that factored but whose
+// rcond_i is below the threshold (n*eps by default) or NaN is solved all
+// the same (X_i is written) and listed in the NumericalError with info
+// n+1, as LAPACK's xGESVX reports it. The check allocates its norms and
+// estimates, and runs to its end once the systems are solved, whatever
+// ctx says. Without it, "singular" means an exactly zero (or NaN) pivot
+// only: a matrix singular in exact arithmetic usually factors with a
+// pivot near eps*||A_i|| instead, and is solved to garbage.
+//
 // With nrhs == 0 the matrices are still factored (and singular ones
 // reported), as LAPACK's gesv does. A call with no matrix or n == 0 runs
 // no kernel and makes no decision, so the pin is not read: a bad pin is
@@ -104,6 +115,10 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 	p := &pv // kernels copy it into their jobs: it stays on the stack
 	if a.Empty() {
 		return nil
+	}
+	cond, err := startConditionCheck(ctx, a)
+	if err != nil {
+		return err
 	}
 	dev := opkit.DeviceFrom(ctx)
 	key := p.key(a.Count)
@@ -154,6 +169,11 @@ func Gesv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batch
 	}
 	if err != nil {
 		return err
+	}
+	if cond != nil {
+		if err := finishConditionCheck(ctx, cond, a, info); err != nil {
+			return err
+		}
 	}
 	// InfoError copies the failures out, so the buffer can go back.
 	return opkit.InfoError(opName, info)

@@ -32,6 +32,17 @@ const opName = "posv"
 // A failed system's B_i is left exactly as it was, bit for bit; its A_i's
 // triangle is unspecified, as potrf leaves it.
 //
+// With batchlas.WithConditionCheck in ctx, posv also takes ||A_i||_1
+// before factoring (from the uplo triangle) and estimates rcond_i from
+// the factor (package pocon, its decision traced after posv's); a matrix
+// that factored but whose rcond_i is below the threshold (n*eps by
+// default) or NaN is solved all the same (X_i is written) and listed with
+// info n+1, as LAPACK's xPOSVX reports it. The check allocates its norms
+// and estimates, and runs to its end once the systems are solved,
+// whatever ctx says. Without it, "not positive definite" means a pivot
+// that is not > 0 only: a singular or indefinite matrix can factor with a
+// tiny positive pivot and is then solved to garbage.
+//
 // A nil ctx is context.Background(). A call with no matrix, or of order
 // 0, runs no kernel and makes no decision, so the pin is not read: a bad
 // pin is no error there.
@@ -57,12 +68,16 @@ func Posv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchl
 	if a.Empty() {
 		return nil
 	}
+	cond, err := startConditionCheck(ctx, uplo, a)
+	if err != nil {
+		return err
+	}
 	dev := opkit.DeviceFrom(ctx)
 	key := makeKey(uplo, a, b)
 	buf := infobuf.Get(a.Count)
 	defer infobuf.Put(buf)
 	info := *buf
-	err := Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+	err = Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
 		return launch(ctx, c, key, dev, uplo, a, b, ws, info)
 	})
 	if ie, ok := err.(*batchlas.InterruptedError); ok {
@@ -73,6 +88,11 @@ func Posv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, b batchl
 	}
 	if err != nil {
 		return err
+	}
+	if cond != nil {
+		if err := finishConditionCheck(ctx, cond, uplo, a, info); err != nil {
+			return err
+		}
 	}
 	// InfoError copies the failures out, so the buffer can go back.
 	return opkit.InfoError(opName, info)

@@ -4,10 +4,12 @@ package main
 // and its measurement (trial.go) when linked; the tuner finds them through
 // sel.Ops (tuners, spec.go), so linking is all it takes.
 import (
+	_ "github.com/batchlas-go/batchlas/ops/gecon"
 	_ "github.com/batchlas-go/batchlas/ops/gemm"
 	_ "github.com/batchlas-go/batchlas/ops/gesv"
 	_ "github.com/batchlas-go/batchlas/ops/getrf"
 	_ "github.com/batchlas-go/batchlas/ops/getrs"
+	_ "github.com/batchlas-go/batchlas/ops/pocon"
 	_ "github.com/batchlas-go/batchlas/ops/posv"
 	_ "github.com/batchlas-go/batchlas/ops/potrf"
 	_ "github.com/batchlas-go/batchlas/ops/potrs"

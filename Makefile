@@ -88,8 +88,9 @@ bench-peers:
 	$(GO) run ./tools/tune peers --python $(PYTHON) $(PEERS_FLAGS)
 
 # Measure this machine and write its tables to out/tuned: the express
-# profile, about ten minutes on 2 cores, starting from the tables the
-# machine would otherwise borrow. tune-full times every candidate at every
+# profile, 7m59s on the 2-core Zen 5 guest (2026-12-04), starting from the
+# tables the machine would otherwise borrow; `tune run ... --plan` gives
+# the estimate for this machine. tune-full times every candidate at every
 # cell with a light protocol (about 40 minutes; docs/tuning.md gives the
 # shipping command).
 tune:

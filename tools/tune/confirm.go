@@ -71,9 +71,11 @@ func (r *opRun) confirm(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 		if len(cells) == 0 {
 			return nil
 		}
-		prog.grow(len(cells), cfg.cellsCost(p.t, p.dt, cells))
+		g := cfg.est.group(p.t, p.dt)
+		prog.grow(g.name(), len(cells), g.costs(cells))
 		for _, c := range cells {
 			prog.start(fmt.Sprintf("%s %s %s (confirming)", p.t.op.Name(), p.dt, c))
+			t0 := time.Now()
 			again, err := measureCell(ctx, p.t, p.dt, c, r.settingsFor(cfg, p.dt, c))
 			if err != nil {
 				return err
@@ -81,12 +83,21 @@ func (r *opRun) confirm(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 			i := r.resultIndex(p.dt, c)
 			merged := mergeMeasurements(p.t.op, p.dt, r.results[p.dt][i], again)
 			merged.Device, merged.Revision, merged.Kernels = dev.Label()+profileSuffix(cfg.profile), p.t.op.Spec().Revision, r.kernels
+			if w := r.results[p.dt][i].Wall; w != nil {
+				// The first measurement's time stays; this one's is added
+				// to the confirmations' (when this host measured both).
+				w2 := *w
+				if w.Host == hostLine(dev) {
+					w2.AgainMS += durationMS(time.Since(t0))
+				}
+				merged.Wall = &w2
+			}
 			if err := r.ledger.record(merged); err != nil {
 				return err
 			}
 			r.results[p.dt][i] = merged
 			st.confirmed++
-			prog.finish(cfg.cellCost(p.t, p.dt, c))
+			prog.finish(g.name(), g.cost(c))
 		}
 	}
 	return nil

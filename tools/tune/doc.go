@@ -35,6 +35,8 @@
 // into the op for first-use tuning, and --check fails when one is out of
 // date.
 //
-// docs/tuning.md is the operator's guide: the design of the measured
-// cells, the protocol, and how to check and ship the tables.
+// docs/tuning.md is the operator's guide: what to run, how long it takes
+// (--plan's estimate, fitted on this machine's ledger: estimate.go), how to
+// resume, check and ship the tables; then the design of the measured cells
+// and the protocol.
 package main

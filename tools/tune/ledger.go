@@ -43,6 +43,31 @@ type cellResult struct {
 	// Again counts the times the confirmation pass measured the cell
 	// again; its entries are each candidate's fastest time (confirm.go).
 	Again int `json:"again,omitempty"`
+	// Wall is what the cell cost in wall time on which host, for --plan's
+	// fit (estimate.go). Records written before it was kept have none and
+	// still resume.
+	Wall *wallRecord `json:"wall,omitempty"`
+}
+
+// wallRecord is the wall time a cell took and what it depended on: the
+// host that measured it, the settings it was measured with, and whether it
+// was a refinement cell. The cost model (runConfig.cellCost) is computed
+// again from these when the ledger is fitted, so a ledger measured with
+// other --reps or --target still fits.
+type wallRecord struct {
+	// Host is hostLine of the machine that measured the cell: a ledger
+	// copied from another machine is not fitted.
+	Host string `json:"host"`
+	// MS is the wall time of the cell's first measurement (inputs,
+	// verification, warm-up, screening and timings), in ms.
+	MS float64 `json:"ms"`
+	// AgainMS is the wall time of its confirmation measurements.
+	AgainMS float64 `json:"again_ms,omitempty"`
+	// Refined marks a cell refinement added between grid cells.
+	Refined bool `json:"refined,omitempty"`
+	// Reps and TargetMS are the protocol it was measured with.
+	Reps     int     `json:"reps"`
+	TargetMS float64 `json:"target_ms"`
 }
 
 type note struct {
@@ -64,6 +89,14 @@ type ledger struct {
 	// of this op, device, revision and kernels that is not used was
 	// refused (openLedger): its cell is measured again.
 	invalid []string
+	// timed holds the last record of each cell (per kernels hash) of this
+	// op and device, of any revision, that says what it cost (Wall),
+	// whichever host measured it: --plan fits its estimate on those of
+	// this host (estimate.go). unwalled counts the records that do not
+	// (written before wall times were kept).
+	timed    []cellResult
+	timedAt  map[string]int
+	unwalled int
 }
 
 // ledgerLimit bounds a ledger file. A record is one measured cell (its
@@ -81,9 +114,7 @@ var ledgerLimit = safefile.Limit{Max: 256 << 20, Noun: "a ledger", Text: "256 Mi
 // again, and the reason is kept in invalid with the ledger's own file and
 // line.
 func openLedger(dir string, op *sel.Op, device string, revision int, kernels string) (*ledger, error) {
-	name := op.Name()
-	l := &ledger{path: filepath.Join(dir, name+"."+device+".ledger.jsonl"), done: map[string]cellResult{}}
-	f, err := safefile.OpenRead(l.path, ledgerLimit)
+	l, f, err := readLedger(dir, op, device, revision, kernels)
 	if errors.Is(err, fs.ErrNotExist) {
 		return l, os.MkdirAll(dir, 0o755)
 	}
@@ -91,6 +122,27 @@ func openLedger(dir string, op *sel.Op, device string, revision int, kernels str
 		return nil, err
 	}
 	defer f.Close()
+	return l, endLine(f)
+}
+
+// ledgerPath is the ledger file of op on device (the device label, with
+// the profile's suffix) in dir.
+func ledgerPath(dir string, op *sel.Op, device string) string {
+	return filepath.Join(dir, op.Name()+"."+device+".ledger.jsonl")
+}
+
+// readLedger reads a ledger as openLedger does, without writing anything:
+// --plan reads it too. It returns the open file, to be closed by the
+// caller; on an error wrapping fs.ErrNotExist, an empty ledger and no file.
+func readLedger(dir string, op *sel.Op, device string, revision int, kernels string) (*ledger, *os.File, error) {
+	l := &ledger{path: ledgerPath(dir, op, device), done: map[string]cellResult{}}
+	f, err := safefile.OpenRead(l.path, ledgerLimit)
+	if errors.Is(err, fs.ErrNotExist) {
+		return l, nil, err
+	}
+	if err != nil {
+		return nil, nil, err
+	}
 	rd := bufio.NewReader(f)
 	for line := 1; ; line++ {
 		// ReadBytes, not a Scanner: a Scanner stops at its largest token
@@ -103,10 +155,11 @@ func openLedger(dir string, op *sel.Op, device string, revision int, kernels str
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("ledger %s:%d: %w", l.path, line, err)
+			f.Close()
+			return nil, nil, fmt.Errorf("ledger %s:%d: %w", l.path, line, err)
 		}
 	}
-	return l, endLine(f)
+	return l, f, nil
 }
 
 // read takes one line of the ledger; last is set for a line the file
@@ -118,6 +171,9 @@ func (l *ledger) read(data []byte, line int, op *sel.Op, device string, revision
 			l.invalid = append(l.invalid, fmt.Sprintf("%s:%d: not a valid record (%v); ignored", l.path, line, err))
 		}
 		return
+	}
+	if r.Op == op.Name() && r.Device == device {
+		l.keepTimed(r)
 	}
 	if r.Op != op.Name() || r.Device != device || r.Revision != revision || r.Kernels != kernels {
 		l.stale++
@@ -136,6 +192,26 @@ func (l *ledger) read(data []byte, line int, op *sel.Op, device string, revision
 		return
 	}
 	l.done[key] = r
+}
+
+// keepTimed keeps r as the record of its cell's cost, replacing an earlier
+// one of the same cell, kernels and host (a confirmation appends the merged
+// cell, whose Wall adds the time measured again).
+func (l *ledger) keepTimed(r cellResult) {
+	if r.Wall == nil {
+		l.unwalled++
+		return
+	}
+	key := r.Wall.Host + " " + r.Kernels + " " + string(r.DType) + " " + r.valsText()
+	if l.timedAt == nil {
+		l.timedAt = map[string]int{}
+	}
+	if i, ok := l.timedAt[key]; ok {
+		l.timed[i] = r
+		return
+	}
+	l.timedAt[key] = len(l.timed)
+	l.timed = append(l.timed, r)
 }
 
 // validRecord checks a ledger record against the op: a dtype it has
@@ -227,6 +303,7 @@ func (l *ledger) record(r cellResult) error {
 		return err
 	}
 	l.done[string(r.DType)+" "+r.valsText()] = r
+	l.keepTimed(r)
 	return f.Close()
 }
 

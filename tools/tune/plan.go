@@ -7,29 +7,46 @@ import (
 )
 
 // printPlan lists the cells a run would measure, per op and dtype, with an
-// estimated time. The estimate assumes every kernel runs at --plan-gflops;
-// refinement and confirmation cells are not known in advance and come on
-// top (bounded by --budget).
-func printPlan(w io.Writer, cfg *runConfig, plans []opPlan) {
-	total, cells := 0.0, 0
-	for _, p := range plans {
-		sub := cfg.cellsCost(p.t, p.dt, p.cells)
+// estimated time: the cost model's, or fitted on this machine's ledger
+// (estimate.go). Cells the ledger already has cost nothing (the run takes
+// them from it); refinement and confirmation cells are not known in
+// advance, and are priced as a share of the grid's time.
+func printPlan(w io.Writer, cfg *runConfig, e *runEstimate) {
+	cells, resumed := 0, 0
+	for _, g := range e.groups {
+		resumed += len(g.resumed)
+		p := g.opPlan
 		cands := fmt.Sprintf("%d candidates", len(p.t.op.Candidates(p.dt)))
 		if pr := cfg.priors[p.t.op.Name()]; pr != nil {
 			cands += fmt.Sprintf(" (the prior keeps %.1f per cell on average)", pr.meanKept(p.dt, p.cells, len(p.t.op.Candidates(p.dt))))
 		}
-		fmt.Fprintf(w, "%s %s: %d cells, %s, %d over the caps, about %s\n",
-			p.t.op.Name(), p.dt, len(p.cells), cands, len(p.capped), roundDuration(sub))
+		inLedger := ""
+		if len(g.resumed) > 0 {
+			inLedger = fmt.Sprintf(" (%d in the ledger already)", len(g.resumed))
+		}
+		how := "model"
+		if g.fit != nil {
+			how = "fitted on " + g.fitFrom
+		}
+		fmt.Fprintf(w, "%s %s: %d cells%s, %s, %d over the caps, about %s (grid %s, refinement and confirmation %s; %s)\n",
+			p.t.op.Name(), p.dt, len(p.cells), inLedger, cands, len(p.capped), roundDuration(g.grid+g.extra), roundDuration(g.grid), roundDuration(g.extra), how)
 		for _, c := range p.cells {
-			fmt.Fprintf(w, "  %-48s %8.3g flops  ~%s\n", c, p.t.flops(c), roundDuration(cfg.cellCost(p.t, p.dt, c)))
+			if g.resumed[c.String()] {
+				fmt.Fprintf(w, "  %-48s %8.3g flops  in the ledger\n", c, p.t.flops(c))
+				continue
+			}
+			fmt.Fprintf(w, "  %-48s %8.3g flops  ~%s\n", c, p.t.flops(c), roundDuration(g.cost(c)))
 		}
 		for _, c := range p.capped {
 			fmt.Fprintf(w, "  %-48s %8.3g flops  skipped: over the caps\n", c, p.t.flops(c))
 		}
-		total += sub
 		cells += len(p.cells)
 	}
-	fmt.Fprintf(w, "total: %d cells, about %s at %g GFLOP/s, plus refinement and confirmation cells", cells, roundDuration(total), cfg.planGFlops)
+	inLedger := ""
+	if resumed > 0 {
+		inLedger = fmt.Sprintf(" (%d in the ledger already; about %s with a new ledger)", resumed, roundDuration(e.fresh()))
+	}
+	fmt.Fprintf(w, "total: %d cells%s, about %s: %s", cells, inLedger, roundDuration(e.total()), e.source)
 	if cfg.budget > 0 {
 		fmt.Fprintf(w, " (stops at --budget %s)", cfg.budget)
 	}
@@ -37,7 +54,10 @@ func printPlan(w io.Writer, cfg *runConfig, plans []opPlan) {
 }
 
 func roundDuration(ms float64) time.Duration {
-	d := time.Duration(ms * float64(time.Millisecond))
+	if !finite(ms) || ms < 0 {
+		return 0
+	}
+	d := time.Duration(min(ms, float64(maxBudget/time.Millisecond)) * float64(time.Millisecond))
 	switch {
 	case d > time.Minute:
 		return d.Round(time.Second)

@@ -19,7 +19,7 @@ import (
 // priorKeepRatio is how much slower than the prior's fastest a candidate
 // may be ranked and still be timed. Two CPUs of the same level disagree by
 // up to 1.7-1.9x on a candidate's relative speed where cache sizes differ
-// (gemm n=1024 on a Zen 5 and a Xeon with twice the L2, in docs/tuning.md);
+// (gemm n=1024 on a Zen 5 and a Xeon with twice the L2, in docs/decisions.md);
 // 2x keeps every such candidate.
 const priorKeepRatio = 2.0
 

@@ -38,6 +38,8 @@ type runConfig struct {
 	// priors are the express profile's prior tables, by op name; nil
 	// otherwise.
 	priors map[string]*prior
+	// est is the run's estimate, per op and dtype (estimate.go).
+	est *runEstimate
 }
 
 const runSynopsis = "run --op potrf[,gemm,...|all] [--profile express] --dtype float64[,float32] --grid quick|full|key=v1:v2:... --out DIR [--budget 10m] [--ledger DIR] [--plan]"
@@ -56,7 +58,7 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
 	settings := protocolFlags(fs, defaultProtocol().screen)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
-	profile := fs.String("profile", "", "express: tune a new machine in about ten minutes, timing only the candidates the tables it would borrow rank near the top (sets --reps, --target, --max-cell-flops and --refine-max unless given)")
+	profile := fs.String("profile", "", "express: tune a new machine in about eight minutes on two cores, timing only the candidates the tables it would borrow rank near the top (sets --reps, --target, --max-cell-flops and --refine-max unless given)")
 	fs.durationIn("budget", budget, time.Nanosecond, maxBudget, "no limit")
 	fs.check("refine-max", fmt.Sprintf("a number from 0 to %g, or a negative one for no limit (not NaN or infinite)", maxRefineMax), func() bool {
 		return finite(*refineMax) && *refineMax <= maxRefineMax
@@ -126,28 +128,26 @@ type opPlan struct {
 	capped []cell
 }
 
-// cellCost estimates a cell's wall time in ms: per candidate, the verified
-// and warm-up calls plus two passes of reps timings of at least target.
+// cellCost is the cost model's estimate of a cell's wall time in ms (the
+// plan fits it to this machine where a ledger tells: estimate.go).
 func (cfg *runConfig) cellCost(t *opTuner, dt sel.DType, c cell) float64 {
-	call := t.flops(c) / (cfg.planGFlops * 1e9) * 1e3
-	target := float64(cfg.measure.proto.target) / float64(time.Millisecond)
-	per := 4*call + 2*float64(cfg.measure.proto.reps)*max(target, call)
 	n := len(t.op.Candidates(dt))
 	if p := cfg.priors[t.op.Name()]; p != nil {
 		if keep, _ := p.keep(dt, c); keep != nil {
 			n = len(keep)
 		}
 	}
-	return float64(n) * per
+	target := float64(cfg.measure.proto.target) / float64(time.Millisecond)
+	return modelCost(t.flops(c), n, cfg.measure.proto.reps, target, cfg.planGFlops)
 }
 
-// cellsCost is the estimated wall time of cells, in ms.
-func (cfg *runConfig) cellsCost(t *opTuner, dt sel.DType, cells []cell) float64 {
-	sum := 0.0
-	for _, c := range cells {
-		sum += cfg.cellCost(t, dt, c)
-	}
-	return sum
+// modelCost is the cost model: n candidates, each with its verified and
+// warm-up calls plus two passes of reps timings of at least targetMS, every
+// call of flops running at gflops.
+func modelCost(flops float64, n, reps int, targetMS, gflops float64) float64 {
+	call := flops / (gflops * 1e9) * 1e3
+	per := 4*call + 2*float64(reps)*max(targetMS, call)
+	return float64(n) * per
 }
 
 // fits reports whether a cell is within the caps.
@@ -188,7 +188,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if cfg.plan {
-		printPlan(stdout, cfg, plans)
+		printPlan(stdout, cfg, cfg.estimate(plans, cfg.planLedgers(batchlas.Host()), planHost()))
 		return nil
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -213,6 +213,7 @@ type opRun struct {
 
 type runStats struct {
 	measured, resumed, capped, refined, confirmed int
+	took                                          time.Duration
 }
 
 func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stderr io.Writer) error {
@@ -228,18 +229,13 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 	defer restoreDir()
 	dev := batchlas.Host()
 	root, rootErr := moduleRoot()
-	total, cost := 0, 0.0
-	for _, p := range plans {
-		total += len(p.cells)
-		cost += cfg.cellsCost(p.t, p.dt, p.cells)
-	}
-	prog := newProgress(stderr, isTerminal(os.Stderr), total, cost)
-	defer prog.close()
-
-	var bad []string
-	var stopped error
-	for _, t := range cfg.tuners {
+	// Every op's kernels hash and ledger first: the estimate the progress
+	// starts from is fitted on the ledgers.
+	runs := make([]*opRun, len(cfg.tuners))
+	ledgers := map[string]ledgerView{}
+	for i, t := range cfg.tuners {
 		r := &opRun{t: t, prior: cfg.priors[t.op.Name()], results: map[sel.DType][]cellResult{}, stats: map[sel.DType]*runStats{}, kernels: "unknown"}
+		runs[i] = r
 		if rootErr != nil {
 			fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", t.op.Name(), rootErr)
 		} else if h, err := opKernelsHash(root, t); err != nil {
@@ -261,7 +257,17 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 				fmt.Fprintf(stderr, "tune run: %s: the ledger has %d cell(s) from other kernel sources or another revision; measuring them again\n", t.op.Name(), l.stale)
 			}
 			r.ledger = l
+			ledgers[t.op.Name()] = ledgerView{l: l}
 		}
+	}
+	cfg.est = cfg.estimate(plans, ledgers, hostLine(dev))
+	prog := newProgress(stderr, isTerminal(os.Stderr), cfg.est)
+	defer prog.close()
+
+	var bad []string
+	var stopped error
+	for i, t := range cfg.tuners {
+		r := runs[i]
 		for _, p := range plans {
 			if p.t == t && stopped == nil {
 				stopped = r.runPlan(ctx, cfg, p, dev, prog)
@@ -283,8 +289,8 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		}
 		for _, dt := range cfg.dtypes {
 			if s := r.stats[dt]; s != nil {
-				fmt.Fprintf(stdout, "  %s %s: %d cells measured, %d from the ledger, %d refinement cells, %d confirmed, %d over the caps (--max-cell-flops/--max-cell-bytes)\n",
-					t.op.Name(), dt, s.measured, s.resumed, s.refined, s.confirmed, s.capped)
+				fmt.Fprintf(stdout, "  %s %s: %d cells measured, %d from the ledger, %d refinement cells, %d confirmed, %d over the caps (--max-cell-flops/--max-cell-bytes); took %s (plan: about %s)\n",
+					t.op.Name(), dt, s.measured, s.resumed, s.refined, s.confirmed, s.capped, s.took.Round(100*time.Millisecond), roundDuration(cfg.est.group(t, dt).total()))
 			}
 			for _, res := range r.results[dt] {
 				for _, b := range res.Bad {
@@ -333,10 +339,16 @@ func (r *opRun) settingsFor(cfg *runConfig, dt sel.DType, c cell) measureSetting
 
 // runPlan measures one op and dtype: the grid, then the refinement along
 // every size key, then the confirmation pass, keeping each finished cell in
-// the ledger.
+// the ledger with its wall time.
 func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.Device, prog *progress) error {
 	st := &runStats{capped: len(p.capped)}
 	r.stats[p.dt] = st
+	g := cfg.est.group(p.t, p.dt)
+	began := time.Now()
+	defer func() {
+		st.took = time.Since(began)
+		prog.end(g.name())
+	}()
 	tried := map[string]bool{}
 	for _, c := range p.cells {
 		tried[c.String()] = true
@@ -344,40 +356,56 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 	for _, c := range p.capped {
 		tried[c.String()] = true
 	}
-	measureAll := func(cells []cell) error {
-		for _, c := range cells {
-			cost := cfg.cellCost(p.t, p.dt, c)
-			prog.start(fmt.Sprintf("%s %s %s", p.t.op.Name(), p.dt, c))
-			if res, ok := r.ledger.lookup(p.dt, c); ok {
-				// Ranked again by the tie rule: a table's order never
-				// depends on the order a ledger line lists.
-				res.Entries = rankEntries(withOrder(p.t.op, p.dt, res.Entries))
+	measure := func(refined bool) func(cells []cell) error {
+		return func(cells []cell) error {
+			for _, c := range cells {
+				cost := g.cost(c)
+				prog.start(fmt.Sprintf("%s %s %s", p.t.op.Name(), p.dt, c))
+				if res, ok := r.ledger.lookup(p.dt, c); ok {
+					// Ranked again by the tie rule: a table's order never
+					// depends on the order a ledger line lists.
+					res.Entries = rankEntries(withOrder(p.t.op, p.dt, res.Entries))
+					r.results[p.dt] = append(r.results[p.dt], res)
+					st.resumed++
+					prog.resume(g.name(), cost)
+					continue
+				}
+				t0 := time.Now()
+				res, err := measureCell(ctx, p.t, p.dt, c, r.settingsFor(cfg, p.dt, c))
+				if err != nil {
+					return err
+				}
+				res.Device, res.Revision, res.Kernels = dev.Label()+profileSuffix(cfg.profile), p.t.op.Spec().Revision, r.kernels
+				res.Wall = cfg.wallRecord(dev, time.Since(t0), refined)
+				if err := r.ledger.record(res); err != nil {
+					return err
+				}
 				r.results[p.dt] = append(r.results[p.dt], res)
-				st.resumed++
-				prog.finish(cost)
-				continue
+				st.measured++
+				prog.finish(g.name(), cost)
 			}
-			res, err := measureCell(ctx, p.t, p.dt, c, r.settingsFor(cfg, p.dt, c))
-			if err != nil {
-				return err
-			}
-			res.Device, res.Revision, res.Kernels = dev.Label()+profileSuffix(cfg.profile), p.t.op.Spec().Revision, r.kernels
-			if err := r.ledger.record(res); err != nil {
-				return err
-			}
-			r.results[p.dt] = append(r.results[p.dt], res)
-			st.measured++
-			prog.finish(cost)
+			return nil
 		}
-		return nil
 	}
-	if err := measureAll(p.cells); err != nil {
+	if err := measure(false)(p.cells); err != nil {
 		return err
 	}
-	if err := r.refine(ctx, cfg, p, prog, st, tried, measureAll); err != nil {
+	if err := r.refine(ctx, cfg, p, prog, st, tried, measure(true)); err != nil {
 		return err
 	}
 	return r.confirm(ctx, cfg, p, dev, prog, st)
+}
+
+// wallRecord is what a cell measured on dev in d, with the run's
+// protocol, cost.
+func (cfg *runConfig) wallRecord(dev *sel.Device, d time.Duration, refined bool) *wallRecord {
+	return &wallRecord{Host: hostLine(dev), MS: durationMS(d), Refined: refined,
+		Reps: cfg.measure.proto.reps, TargetMS: durationMS(cfg.measure.proto.target)}
+}
+
+// durationMS is d in ms, rounded to the microsecond.
+func durationMS(d time.Duration) float64 {
+	return float64(d.Round(time.Microsecond)) / float64(time.Millisecond)
 }
 
 // refine bisects along every log key where neighbouring cells disagree on
@@ -389,6 +417,7 @@ func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *prog
 	if !cfg.refine {
 		return nil
 	}
+	g := cfg.est.group(p.t, p.dt)
 	for {
 		var cells []cell
 		byText := map[string]cellResult{}
@@ -421,7 +450,7 @@ func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *prog
 			return nil
 		}
 		sortCells(next)
-		prog.grow(len(next), cfg.cellsCost(p.t, p.dt, next))
+		prog.grow(g.name(), len(next), g.costs(next))
 		st.refined += len(next)
 		if err := measureAll(next); err != nil {
 			return err

@@ -148,3 +148,17 @@ func Repeat[T batchlas.Float](src batchlas.Batch[T], count int) batchlas.Batch[T
 type Output[T batchlas.Float] interface {
 	Output() batchlas.Batch[T]
 }
+
+// Estimated is implemented by the trials whose output is an estimate
+// (the condition numbers of gecon and pocon): Slack is the factor by which
+// their check lets a value exceed the exact one, so a test that corrupts
+// the output to see Check fail must move it further than that.
+type Estimated interface {
+	Slack() float64
+}
+
+// RcondSlack is the factor by which an estimated reciprocal condition
+// number may exceed the exact one in a check: Higham's estimator is
+// almost always within 3 on random matrices; 10 leaves room without
+// letting a broken kernel through.
+const RcondSlack = 10

@@ -207,18 +207,20 @@ func TestSelectTunersOrdersCalleesFirst(t *testing.T) {
 	// all: the ops that call no other first, then their callers (syev
 	// calls gemm only; getrf, getrs, potrf and potrs call trsm and gemm;
 	// getrs's inputs come from getrf), then gesv (getrf, getrs) and posv
-	// (potrf, potrs); each round in name order: every table is written
-	// before the ops whose nested kernels read it are measured.
+	// (potrf, potrs), with the condition estimates their checks call
+	// (gecon: inputs from getrf; pocon: from potrf) just before them; each
+	// round in name order: every table is written before the ops whose
+	// nested kernels read it are measured.
 	ts, err := selectTuners("all")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"gemm", "syev", "trsm", "getrf", "getrs", "potrf", "potrs", "gesv", "posv"}, names(ts), "all")
+	assert.Equal(t, []string{"gemm", "syev", "trsm", "getrf", "getrs", "potrf", "potrs", "gecon", "gesv", "pocon", "posv"}, names(ts), "all")
 	assert.Equal(t, []string{"gemm"}, tuners["syev"].callees())
 	ts, err = selectTuners("syev,posv,gemm")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"gemm", "syev", "posv"}, names(ts), "syev's gemm first")
 	assert.Equal(t, []string{"trsm", "gemm"}, tuners["getrf"].callees())
 	assert.Equal(t, []string{"trsm", "gemm"}, tuners["getrs"].callees(), "getrf makes getrs's inputs; getrs does not call it")
-	assert.Equal(t, []string{"getrf", "getrs", "trsm", "gemm"}, tuners["gesv"].callees())
+	assert.Equal(t, []string{"getrf", "getrs", "trsm", "gecon", "gemm"}, tuners["gesv"].callees(), "gesv calls gecon for its condition check")
 	ts, err = selectTuners("getrs,getrf")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"getrf", "getrs"}, names(ts), "getrs's factors are made by the getrf table just measured")

@@ -3,6 +3,7 @@ package gesv_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -135,6 +136,41 @@ func TestConditionThreshold(t *testing.T) {
 			if !(v == orig[i] || (math.IsNaN(v) && math.IsNaN(orig[i]))) {
 				t.Fatalf("threshold %g: a was written", bad)
 			}
+		}
+	}
+}
+
+// BenchmarkConditionCheck is gesv with one right-hand side with and
+// without batchlas.WithConditionCheck: what the check costs.
+func BenchmarkConditionCheck(b *testing.B) {
+	for _, s := range []struct{ n, count int }{{4, 16384}, {16, 4096}, {64, 256}} {
+		r := testmat.Rand(1)
+		var ms [][]float64
+		for i := range s.count {
+			if i < 8 {
+				ms = append(ms, testmat.WithCond(r, s.n, 100))
+			} else {
+				ms = append(ms, ms[i%8])
+			}
+		}
+		a0 := testmat.BatchOf[float64](ms, s.n)
+		for _, on := range []bool{false, true} {
+			b.Run(fmt.Sprintf("n=%d/batch=%d/check=%v", s.n, s.count, on), func(b *testing.B) {
+				ctx := context.Background()
+				if on {
+					ctx = batchlas.WithConditionCheck(ctx, 0)
+				}
+				a, x := testmat.Clone(a0), batchlas.NewBatch[float64](s.n, 1, s.count)
+				ipiv := batchlas.NewVectors[int32](s.n, s.count)
+				for b.Loop() {
+					b.StopTimer()
+					copy(a.Data, a0.Data)
+					b.StartTimer()
+					if err := gesv.Gesv(ctx, a, ipiv, x, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

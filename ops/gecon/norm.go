@@ -5,6 +5,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
 // Norm writes ||A_i|| in the norm norm (batchlas.OneNorm: the largest
@@ -13,10 +14,10 @@ import (
 // taken before the matrices are factored. A NaN anywhere in A_i makes
 // ||A_i|| NaN (it is never lost to a max), and an Inf makes it +Inf. a is
 // read only and may be a broadcast; anorm needs a.Count elements and may
-// share none with a. An empty matrix has norm 0. The matrices are summed
-// one after the other on the calling goroutine: n^2 additions each, far
-// less than the factorisation that follows. A nil ctx is
-// context.Background(); the call is not interrupted by it.
+// share none with a. An empty matrix has norm 0. The matrices are spread
+// over the workers of ctx (batchlas.WithParallelism applies): n^2
+// additions each, far less than the factorisation that follows. A nil ctx
+// is context.Background(); the call is not interrupted by it.
 func Norm[T batchlas.Float](ctx context.Context, norm batchlas.Norm, a batchlas.Batch[T], anorm []T) error {
 	if err := norm.Check(opName, "norm"); err != nil {
 		return err
@@ -34,9 +35,13 @@ func Norm[T batchlas.Float](ctx context.Context, norm batchlas.Norm, a batchlas.
 	if err := opkit.CheckDisjoint(opName, "anorm", out, "a", a); err != nil {
 		return err
 	}
-	for i := range a.Count {
-		anorm[i] = matrixNorm(norm, a.Data[i*a.Stride:], a.LD, a.Rows, a.Cols)
-	}
+	// Spread over the workers (n^2 reads per matrix, none written but
+	// anorm_i); it runs to its end whatever ctx says.
+	_ = parallel.For(context.WithoutCancel(opkit.Context(ctx)), a.Count, float64(a.Rows*a.Cols), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			anorm[i] = matrixNorm(norm, a.Data[i*a.Stride:], a.LD, a.Rows, a.Cols)
+		}
+	})
 	return nil
 }
 

@@ -24,6 +24,10 @@ type Measure struct {
 	// InputsBy are other ops whose entry points make this op's inputs
 	// (getrs's factors come from getrf).
 	InputsBy []string
+	// Problem, when set, says why the shape k is no call of the op (gels
+	// needs m >= n), nil when it is one: the tuner skips the cells of its
+	// grid that are none. A nil Problem means every cell is a call.
+	Problem func(k Key) error
 }
 
 // Trial is one call shape's inputs, shared by every candidate.

@@ -101,8 +101,14 @@ func memoryErr(t *opTuner, dt sel.DType, c cell, maxBytes int64) error {
 // 2 of 8 lanes busy, lost to tridiag; at batch 8 it was 1.47x faster.)
 const lanesBatch = 16
 
-// err says why a cell is over the caps, nil when it fits.
+// err says why a cell is not measured, nil when it is: it is no call of
+// the op (sel.Measure.Problem), or it is over the caps.
 func (c cellCaps) err(t *opTuner, dt sel.DType, k cell) error {
+	if t.problem != nil {
+		if err := t.problem(k); err != nil {
+			return fmt.Errorf("%s %s %s: not a call of %s: %w", t.op.Name(), dt, k, t.op.Name(), err)
+		}
+	}
 	if err := memoryErr(t, dt, k, c.maxBytes); err != nil {
 		return err
 	}

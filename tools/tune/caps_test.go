@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -118,4 +119,24 @@ func TestWorkCapUpToLanesBatch(t *testing.T) {
 	assert.NoError(t, cellCaps{maxFlops: 1, maxBytes: defaultMaxCellBytes}.err(tu, sel.Float64, one.with("n", "4096")), "batch 1, n=4096")
 	small := cellCaps{maxFlops: 1e300, maxBytes: 1000}
 	assert.ErrorContains(t, small.err(tu, sel.Float64, one), "over the memory cap", "batch 1 past the memory cap")
+}
+
+// A cell the op's measurement says is no call of it (sel.Measure.Problem)
+// is left out like a cell over the caps, with the op's reason; the other
+// cells are measured.
+func TestCellsThatAreNoCallAreLeftOut(t *testing.T) {
+	base := tuners["potrf"]
+	tu := *base
+	tu.problem = func(c cell) error {
+		if c.num("n") > 4 {
+			return errors.New("n > 4 is no call here")
+		}
+		return nil
+	}
+	caps := cellCaps{maxFlops: 1e300, maxBytes: defaultMaxCellBytes}
+	small := smallCell(t, &tu, "4")
+	assert.True(t, caps.fits(&tu, sel.Float64, small))
+	err := caps.err(&tu, sel.Float64, small.with("n", "8"))
+	assert.ErrorContains(t, err, "not a call of potrf: n > 4 is no call here")
+	assert.True(t, caps.fits(base, sel.Float64, small.with("n", "8")), "the op's own tuner has no such rule")
 }

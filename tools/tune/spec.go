@@ -32,6 +32,9 @@ type opTuner struct {
 	// from seed: one sel.Trial, which every candidate binds to
 	// (sel.Trial.Bind) under its strict pin.
 	newCase func(dt sel.DType, c cell, seed uint64) (sel.Trial, error)
+	// problem says why a cell of the grid is no call of the op (nil when
+	// it is one): such cells are skipped like cells over the caps.
+	problem func(c cell) error
 }
 
 // tunerOf is the tuner's view of an op's measurement.
@@ -43,6 +46,12 @@ func tunerOf(op *sel.Op, m *sel.Measure) *opTuner {
 		elems:    func(c cell) float64 { return m.Elems(c.key()) },
 		newCase: func(dt sel.DType, c cell, seed uint64) (sel.Trial, error) {
 			return m.New(dt, c.key(), seed)
+		},
+		problem: func(c cell) error {
+			if m.Problem == nil {
+				return nil
+			}
+			return m.Problem(c.key())
 		},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // bigOp has one 200-row table, for the cost of a first decision.
@@ -98,6 +99,49 @@ func BenchmarkChooseFirst200Rows(b *testing.B) {
 		memo.Lock()
 		clear(memo.m)
 		memo.Unlock()
+		if _, err := bigOp.Pick(ctx, Float64, k, v4); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// gemmSizedTable is a big table of about gemm's shipped x86-64-v4 size:
+// a [float32] and a [float64] section of 4,000 rows of seven entries each.
+func gemmSizedTable() []byte {
+	var b strings.Builder
+	b.WriteString("# revision=1 grid=quick\n# keys: uplo:exact n:log:3 batch:log\n")
+	for _, dt := range []string{"float32", "float64"} {
+		fmt.Fprintf(&b, "[%s]\n", dt)
+		for _, uplo := range []string{"L", "U"} {
+			for n := 1; n <= 100; n++ {
+				for batch := 1; batch <= 20; batch++ {
+					fmt.Fprintf(&b, "uplo=%s n=%d batch=%d | lpanel:panel=8 %.6g | blocked %.6g | vendor %.6g | tiny %.6g | cta:warps=4 %.6g | lpanel:panel=16 %.6g | lpanel:panel=32 %.6g\n",
+						uplo, n, batch*37, 0.001*float64(n), 0.002*float64(n), 0.003*float64(n), 0.004*float64(n), 0.005*float64(n), 0.006*float64(n), 0.007*float64(n))
+				}
+			}
+		}
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkFirstDecisionBuiltin is the first decision of a fresh settings
+// snapshot on built-in tables of gemm's shipped size: the device's own,
+// which serves, and another level's, which it does not read. Reload drops
+// the op's tables, so each iteration does what a process's first call
+// does: read the tables' headers, scan the own table, parse its float64
+// section and make the row that decides. (Not what a process pays on top:
+// the first touch of the memory and of the embedded table, which
+// examples/firstcall measures.)
+func BenchmarkFirstDecisionBuiltin(b *testing.B) {
+	fresh(b)
+	table := gemmSizedTable()
+	builtinTables(b, fstest.MapFS{"big.x86-64-v4.txt": {Data: table}, "big.x86-64-v2.txt": {Data: table}})
+	k := synKey("U", 90, 300)
+	ctx := context.Background()
+	b.SetBytes(int64(len(table)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Reload()
 		if _, err := bigOp.Pick(ctx, Float64, k, v4); err != nil {
 			b.Fatal(err)
 		}

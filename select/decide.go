@@ -2,6 +2,7 @@ package sel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -378,10 +379,24 @@ func spellings(cands []Choice) string {
 // walk runs steps 2 to 5: the tables in borrow order, then the last resort.
 // native excludes vendor choices everywhere.
 func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk) outcome {
-	own, list := o.tables(s).order(dt, d)
+	// The tables in borrow order, each checked for rows for dt only as
+	// the walk reaches it (a built-in table is scanned then: lazy.go);
+	// whether the first is the device's own is known from the first one
+	// with rows.
+	list, isOwn := o.tables(s).candidates(dt, d)
+	own := false
+	for _, e := range list {
+		if e.origin != OriginCache && e.hasRows(dt) {
+			own = isOwn(e)
+			break
+		}
+	}
 	var from []string
 	pos := 0 // position among the tables that are not the tuning cache
 	for _, e := range list {
+		if !e.hasRows(dt) {
+			continue
+		}
 		cached := e.origin == OriginCache
 		role := RoleFallthrough
 		switch {
@@ -395,12 +410,26 @@ func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk)
 		if !cached {
 			pos++
 		}
-		if e.err != nil {
+		if err := e.broken(); err != nil {
 			// A table this call needs is broken: say so rather than
 			// silently deciding without it.
-			return outcome{err: e.err}
+			return outcome{err: err}
 		}
-		row, dist, err := e.t.Nearest(dt, k)
+		var row *Row
+		var dist float64
+		var rows []Row
+		var err error
+		if w == nil {
+			row, dist, err = e.nearest(dt, k)
+		} else if rows, err = e.rows(dt); err == nil {
+			// Explain shows the section as Rows: the same search over
+			// them finds the same row.
+			row, dist, err = e.t.nearest(rows, k)
+		}
+		var te *TableError
+		if errors.As(err, &te) {
+			return outcome{err: err} // a section this call needs does not parse
+		}
 		if err != nil {
 			return outcome{err: fmt.Errorf("%s: %w", o.spec.Name, err)}
 		}
@@ -411,7 +440,7 @@ func (o *Op) walk(s *settings, dt DType, k Key, d *Device, native bool, w *Walk)
 		}
 		var step *WalkStep
 		if w != nil {
-			w.Steps = append(w.Steps, WalkStep{Table: e.t, Role: role, Row: row, Distance: dist})
+			w.Steps = append(w.Steps, WalkStep{Table: e.sectionTable(dt, rows), Role: role, Row: row, Distance: dist})
 			step = &w.Steps[len(w.Steps)-1]
 		}
 		if row != nil {

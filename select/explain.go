@@ -161,7 +161,7 @@ func (o *Op) tableSource(s *settings, d *Device) string {
 			switch e := list[0]; {
 			case !own:
 				w = "borrowed:" + e.label()
-			case e.err != nil:
+			case e.broken() != nil:
 				w = "error"
 			case e.identity != d.Identity:
 				w = e.origin + ":" + e.label() // the level's table, for an identity without its own

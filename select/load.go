@@ -178,6 +178,9 @@ func registeredNames() string {
 }
 
 // tableEntry is one table file of an op: parsed, or broken with its error.
+// A built-in table is read as late as can be (lazy.go): its t is then the
+// header alone, without Sections, and what the walk needs comes through
+// the methods below.
 type tableEntry struct {
 	name     string
 	device   string
@@ -186,8 +189,9 @@ type tableEntry struct {
 	arch     int
 	class    Class
 	origin   string
-	t        *Table // nil when broken
+	t        *Table // nil when broken; without Sections when lazy
 	err      error
+	lazy     *lazyTable
 	// replaced lists the dtypes whose sections an override of the same
 	// name replaces: this (built-in) table does not serve them.
 	replaced map[DType]bool
@@ -195,6 +199,115 @@ type tableEntry struct {
 	// rows were measured with, and the rows as lines (tunecache.go).
 	cores int
 	cache *cacheGroup
+}
+
+// broken returns the error of a table that does not parse (for a lazy
+// one, as far as the structure pass tells: its header, section lines and
+// row count), nil for one that does.
+func (e *tableEntry) broken() error {
+	return e.brokenFor("")
+}
+
+// brokenFor is broken for a walk of dt: a lazy table's structure pass
+// notes where its dt rows are, for parsing them in parts at once.
+func (e *tableEntry) brokenFor(dt DType) error {
+	if e.err != nil || e.lazy == nil {
+		return e.err
+	}
+	return e.lazy.scan(dt)
+}
+
+// hasRows reports whether the table has rows for dt, or might have: a
+// broken table might.
+func (e *tableEntry) hasRows(dt DType) bool {
+	if e.brokenFor(dt) != nil {
+		return true
+	}
+	if e.lazy != nil {
+		sec := e.lazy.secs[dt]
+		return sec != nil && e.lazy.p.spans[sec.i].rows > 0
+	}
+	return len(e.t.Sections[dt]) > 0
+}
+
+// nearest returns the table's row of section dt nearest to k and its
+// distance (Table.Nearest), or the error of a table (or, for a built-in
+// table, of a dt section) that does not parse.
+func (e *tableEntry) nearest(dt DType, k Key) (*Row, float64, error) {
+	if err := e.broken(); err != nil {
+		return nil, 0, err
+	}
+	if e.lazy == nil {
+		return e.t.nearest(e.t.Sections[dt], k)
+	}
+	sec := e.lazy.secs[dt]
+	if sec == nil {
+		return e.t.nearest(nil, k)
+	}
+	c, err := e.lazy.compact(sec)
+	if err != nil {
+		return nil, 0, err
+	}
+	ri, dist, err := c.nearest(e.t, k)
+	if err != nil || ri < 0 {
+		return nil, 0, err
+	}
+	row, err := c.row(e.lazy.p, sec.i, ri)
+	if err != nil {
+		return nil, 0, err
+	}
+	return row, dist, nil
+}
+
+// rows returns the table's rows for dt as Rows (Explain), or the error of
+// nearest.
+func (e *tableEntry) rows(dt DType) ([]Row, error) {
+	if err := e.broken(); err != nil {
+		return nil, err
+	}
+	if e.lazy == nil {
+		return e.t.Sections[dt], nil
+	}
+	sec := e.lazy.secs[dt]
+	if sec == nil {
+		return nil, nil
+	}
+	return e.lazy.fullRows(sec)
+}
+
+// table returns the whole table, every section parsed, or the error of a
+// table that does not parse: ParseTable's (a lazy table's first failing
+// section is its first error).
+func (e *tableEntry) table() (*Table, error) {
+	if err := e.broken(); err != nil || e.lazy == nil {
+		return e.t, err
+	}
+	lz := e.lazy
+	lz.fullOnce.Do(func() {
+		t := *e.t
+		t.Sections = make(map[DType][]Row, len(lz.p.spans))
+		for _, sp := range lz.p.spans { // in file order
+			rows, err := lz.fullRows(lz.secs[sp.dt])
+			if err != nil {
+				lz.fullErr = err
+				return
+			}
+			t.Sections[sp.dt] = rows
+		}
+		lz.full = &t
+	})
+	return lz.full, lz.fullErr
+}
+
+// sectionTable is the table a walk step shows (Explain): for a lazy
+// table, its header with the section the walk read.
+func (e *tableEntry) sectionTable(dt DType, rows []Row) *Table {
+	if e.lazy == nil {
+		return e.t
+	}
+	t := *e.t
+	t.Sections = map[DType][]Row{dt: rows}
+	return &t
 }
 
 // opTables is the set of usable (non-stale) tables of one op under one
@@ -235,23 +348,16 @@ func (o *Op) tables(s *settings) *opTables {
 // error. A stale one (another revision, other key names) is skipped with
 // one warning, and the built-in table serves whole.
 func (o *Op) load(s *settings) *opTables {
-	builtin := map[string]rawTable{}
-	if fsys := builtinFS(); fsys != nil {
+	builtin := map[string]bool{}
+	fsys := builtinFS()
+	if fsys != nil {
 		ents, _ := fs.ReadDir(fsys, ".") // an unreadable FS is an FS without tables
 		for _, e := range ents {
 			op, _, _, err := SplitTableName(e.Name())
 			if err != nil || op != o.Name() || e.IsDir() {
 				continue
 			}
-			data, why, err := readTableFS(fsys, e.Name())
-			r := rawTable{name: e.Name(), data: data}
-			switch {
-			case why != "":
-				r.err = &TableError{File: e.Name(), Line: 1, Reason: "the built-in table " + why}
-			case err != nil:
-				r.err = &TableError{File: e.Name(), Line: 1, Reason: fmt.Sprintf("cannot read the built-in table: %v", err)}
-			}
-			builtin[e.Name()] = r
+			builtin[e.Name()] = true
 		}
 	}
 	over := map[string]rawTable{}
@@ -271,8 +377,8 @@ func (o *Op) load(s *settings) *opTables {
 	}
 	for _, name := range names {
 		var b, v *tableEntry
-		if r, ok := builtin[name]; ok {
-			b = o.entry(s, r, OriginBuiltin)
+		if builtin[name] {
+			b = o.builtinEntry(s, fsys, name)
 		}
 		if r, ok := over[name]; ok {
 			v = o.entry(s, r, OriginOverride)
@@ -298,6 +404,39 @@ func (o *Op) load(s *settings) *opTables {
 		}
 	}
 	return ts
+}
+
+// builtinEntry reads the header of one built-in table; the rest is read
+// on first need (lazy.go). It returns nil for a stale table, after one
+// notice while tracing (the library's table, nothing for a user to fix),
+// and an entry with its error for one that cannot be read or whose header
+// does not parse. A stale table is checked in full first: one that does
+// not parse is broken, not stale, as when tables were parsed whole.
+func (o *Op) builtinEntry(s *settings, fsys fs.FS, name string) *tableEntry {
+	_, dev, ident, _ := SplitTableName(name)
+	fam, arch, class, _ := ParseDeviceKey(dev)
+	e := &tableEntry{name: name, device: dev, identity: ident, family: fam, arch: arch, class: class, origin: OriginBuiltin}
+	p := &tableParser{file: name, op: o, src: fileSource{fsys: fsys, name: name}}
+	if err := p.header(); err != nil {
+		e.err = err
+		return e
+	}
+	var stale error
+	if p.stale != nil {
+		stale = p.stale
+	}
+	if why := o.staleReason(p.t, stale); why != "" {
+		if err := p.check(); err != nil {
+			e.err = err
+			return e
+		}
+		s.noticeOnce("stale:"+OriginBuiltin+":"+name, fmt.Sprintf("batchlas: skipping %s %s table %s: %s (run tools/tune to re-tune this device)", OriginBuiltin, o.Name(), name, why))
+		return nil
+	}
+	p.t.Origin = OriginBuiltin
+	p.t.Sections = nil
+	e.t, e.lazy = p.t, &lazyTable{p: p}
+	return e
 }
 
 // entry parses one table file. It returns nil for a stale table, after one
@@ -358,6 +497,10 @@ func (o *Op) staleReason(t *Table, err error) string {
 //	batchlas: BATCHLAS_TUNED_DIR: potrf.x86-64-v4.txt overrides [float32]; [float64] stays built-in
 func overrideNotice(v, b *tableEntry) string {
 	var over, kept []string
+	var bErr error
+	if b != nil {
+		_, bErr = b.table() // whether it parses: every section of it
+	}
 	for _, dt := range knownDTypes {
 		if rows, ok := v.t.Sections[dt]; ok {
 			w := "[" + string(dt) + "]"
@@ -365,7 +508,7 @@ func overrideNotice(v, b *tableEntry) string {
 				w += " (no rows)"
 			}
 			over = append(over, w)
-		} else if b != nil && b.t != nil && len(b.t.Sections[dt]) > 0 {
+		} else if b != nil && bErr == nil && b.hasRows(dt) {
 			kept = append(kept, "["+string(dt)+"]")
 		}
 	}
@@ -377,7 +520,7 @@ func overrideNotice(v, b *tableEntry) string {
 	switch {
 	case b == nil:
 		return msg + "; there is no built-in table to keep"
-	case b.err != nil:
+	case bErr != nil:
 		return msg + "; the built-in table, which would serve the other sections, does not parse"
 	case len(kept) == 1:
 		return msg + "; " + kept[0] + " stays built-in"
@@ -419,7 +562,32 @@ func deviceIdentity(d *Device) (string, int, Class) {
 // override replaces. A broken table is, since it might have had them: a
 // call that reaches it returns its error. own reports whether the first
 // entry is the device's own: its identity's table or its level's.
+//
+// Whether a built-in table has rows for dt is known once it is scanned:
+// order scans every table it returns. The walk, which mostly reads the
+// first, takes candidates and checks each as it reaches it.
 func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
+	cands, isOwn := ts.candidates(dt, d)
+	for _, e := range cands {
+		if e.hasRows(dt) {
+			list = append(list, e)
+		}
+	}
+	// The cache serves only near its rows (walk): whether the device has
+	// a table of its own is decided by the first other table.
+	for _, e := range list {
+		if e.origin != OriginCache {
+			return isOwn(e), list
+		}
+	}
+	return false, list
+}
+
+// candidates returns the tables order would, in the same order, but
+// without checking that they have rows for dt (hasRows), and the test of
+// whether the first table that has rows, after the cache, is the device's
+// own.
+func (ts *opTables) candidates(dt DType, d *Device) (list []*tableEntry, isOwn func(*tableEntry) bool) {
 	fam, arch, class := deviceIdentity(d)
 	for _, e := range ts.entries {
 		if e.class != class {
@@ -430,9 +598,6 @@ func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
 		}
 		if e.replaced[dt] {
 			continue // an override's section of the same device serves instead
-		}
-		if e.t != nil && len(e.t.Sections[dt]) == 0 {
-			continue
 		}
 		list = append(list, e)
 	}
@@ -478,14 +643,7 @@ func (ts *opTables) order(dt DType, d *Device) (own bool, list []*tableEntry) {
 		return cmp.Or(cmp.Compare(ga, gb), strings.Compare(familyKey(a, ga, class), familyKey(b, gb, class)), cmp.Compare(da, db),
 			strings.Compare(a.device, b.device), cmp.Compare(identRank(a), identRank(b)), strings.Compare(a.identity, b.identity))
 	})
-	// The cache serves only near its rows (walk): whether the device has
-	// a table of its own is decided by the first other table.
-	for _, e := range list {
-		if e.origin != OriginCache {
-			return e.device == d.Key && identRank(e) <= 4, list
-		}
-	}
-	return false, list
+	return list, func(e *tableEntry) bool { return e.device == d.Key && identRank(e) <= 4 }
 }
 
 // label names the table's device as a trace does: its key, then its
@@ -518,11 +676,12 @@ func (o *Op) Tables(dt DType, d *Device) ([]*Table, error) {
 	var out []*Table
 	var errs []error
 	for _, e := range list {
-		if e.err != nil {
-			errs = append(errs, e.err)
+		t, err := e.table()
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		out = append(out, e.t)
+		out = append(out, t)
 	}
 	return out, errors.Join(errs...)
 }

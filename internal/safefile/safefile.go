@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -108,19 +109,12 @@ func statFirst(path string, lim Limit) error {
 // entry is checked before opening too, since an fs.FS may open without
 // the non-blocking flag.
 func ReadFS(fsys fs.FS, name string, lim Limit) ([]byte, error) {
-	fi, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if why := Unusable(fi, lim); why != "" {
-		return nil, &UnusableError{Path: name, Why: why}
-	}
-	f, err := fsys.Open(name)
+	f, fi, err := openFS(fsys, name, lim)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readOpen(name, f, lim)
+	return readAll(name, f, fi, lim)
 }
 
 // readOpen checks an opened file and reads at most lim.Max bytes of it.
@@ -132,14 +126,66 @@ func readOpen(path string, f fs.File, lim Limit) ([]byte, error) {
 	if why := Unusable(fi, lim); why != "" {
 		return nil, &UnusableError{Path: path, Why: why}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, lim.Max+1))
-	if err != nil {
+	return readAll(path, f, fi, lim)
+}
+
+// readAll reads at most lim.Max bytes of f, whose fstat is fi. It is
+// sized by fi and read in one buffer (io.ReadAll grows and clears one as
+// it goes: most of the cost of reading a table of a few MB); a file that
+// grows meanwhile still reads, up to the limit's byte.
+func readAll(path string, f fs.File, fi fs.FileInfo, lim Limit) ([]byte, error) {
+	size := int64(512)
+	if n := fi.Size(); n > 0 && n <= lim.Max {
+		size += n
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	if _, err := buf.ReadFrom(io.LimitReader(f, lim.Max+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > lim.Max {
-		return nil, &UnusableError{Path: path, Why: fmt.Sprintf("has more than %d bytes; %s may have at most %d (%s)", lim.Max, lim.Noun, lim.Max, lim.Text)}
+		return nil, TooLarge(path, lim)
 	}
 	return data, nil
+}
+
+// OpenFS opens a file of an fs.FS after the checks of ReadFS, for a
+// reader that streams it (a built-in table read a part at a time): it
+// must stop at lim.Max bytes and return TooLarge past them.
+func OpenFS(fsys fs.FS, name string, lim Limit) (fs.File, error) {
+	f, _, err := openFS(fsys, name, lim)
+	return f, err
+}
+
+// openFS checks name's entry, opens it and checks the opened file.
+func openFS(fsys fs.FS, name string, lim Limit) (fs.File, fs.FileInfo, error) {
+	fi, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if why := Unusable(fi, lim); why != "" {
+		return nil, nil, &UnusableError{Path: name, Why: why}
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi, err = f.Stat(); err == nil {
+		if why := Unusable(fi, lim); why != "" {
+			err = &UnusableError{Path: name, Why: why}
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// TooLarge is the error of a file found longer than lim.Max bytes as it
+// is read (it grew after its size was checked).
+func TooLarge(path string, lim Limit) error {
+	return &UnusableError{Path: path, Why: fmt.Sprintf("has more than %d bytes; %s may have at most %d (%s)", lim.Max, lim.Noun, lim.Max, lim.Text)}
 }
 
 // OpenRead opens the regular file at path for reading without blocking

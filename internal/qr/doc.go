@@ -1,0 +1,26 @@
+// Package qr holds the per-matrix Householder kernels of the QR ops
+// (geqrf, orgqr, ormqr, gels): one column-major matrix at a time, generic
+// over batchlas.Float, with LAPACK's meaning and reflector convention.
+//
+// A reflector is H = I - tau v v^T with v(0) = 1 implied (not stored: the
+// factor keeps R's diagonal there) and tau either 0 (H = I) or in [1, 2],
+// beta's sign chosen as LAPACK's dlarfg chooses it, so that gonum's
+// Dorgqr and Dormqr accept a factor made here once its layout is
+// transposed. The kernels are:
+//
+//   - Larfg (dlarfg): generate one reflector;
+//   - Larf (dlarf): apply one reflector from the left or the right;
+//   - Geqr2 (dgeqr2): unblocked QR, one reflector per column;
+//   - Larft (dlarft, forward, columnwise): the triangular factor T of the
+//     compact WY form H_0 .. H_{k-1} = I - V T V^T;
+//   - Larfb (dlarfb, forward, columnwise): apply I - V T V^T or its
+//     transpose from the left or the right;
+//   - GeqrfBlocked (dgeqrf with nx = 0): panels of nb columns by Geqr2,
+//     the trailing matrix updated by Larft and Larfb;
+//   - Org2r, Orm2r, OrgqrBlocked, OrmqrBlocked: forming and applying Q.
+//
+// None of them allocates, reads the diagonal head of a stored reflector,
+// or writes outside the m x n part of a matrix (its padding rows are left
+// as they are). A NaN or Inf input gives NaN results, never a panic or a
+// loop without end.
+package qr

@@ -1,0 +1,352 @@
+package qr
+
+import (
+	"math"
+
+	"github.com/batchlas-go/batchlas"
+)
+
+// is32 reports whether T is float32.
+func is32[T batchlas.Float]() bool {
+	var z T
+	_, ok := any(z).(float32)
+	return ok
+}
+
+// safeMin is LAPACK's dlamch('S')/dlamch('E') for T: the smallest
+// magnitude whose reciprocal does not overflow, divided by the unit
+// roundoff (2^-969 for float64, 2^-102 for float32).
+func safeMin[T batchlas.Float]() T {
+	if is32[T]() {
+		return T(math.Ldexp(1, -102))
+	}
+	return T(math.Ldexp(1, -969))
+}
+
+// dot returns sum x[l]*y[l] over len(x) elements.
+func dot[T batchlas.Float](x, y []T) T {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 T
+	l := 0
+	for ; l+4 <= len(x); l += 4 {
+		s0 += x[l] * y[l]
+		s1 += x[l+1] * y[l+1]
+		s2 += x[l+2] * y[l+2]
+		s3 += x[l+3] * y[l+3]
+	}
+	for ; l < len(x); l++ {
+		s0 += x[l] * y[l]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// axpy does y[l] += a*x[l] over len(x) elements.
+func axpy[T batchlas.Float](a T, x, y []T) {
+	y = y[:len(x)]
+	l := 0
+	for ; l+4 <= len(x); l += 4 {
+		y[l] += a * x[l]
+		y[l+1] += a * x[l+1]
+		y[l+2] += a * x[l+2]
+		y[l+3] += a * x[l+3]
+	}
+	for ; l < len(x); l++ {
+		y[l] += a * x[l]
+	}
+}
+
+// nrm2 is the Euclidean norm of x without overflow or harmful
+// underflow: float32 sums its squares in float64 (whose range holds every
+// float32 square); float64 sums squares directly and falls back to the
+// scaled sum (dnrm2's) when that sum overflowed or fell low enough to
+// lose digits. NaN in x gives NaN.
+func nrm2[T batchlas.Float](x []T) T {
+	if is32[T]() {
+		s := 0.0
+		for _, v := range x {
+			s += float64(v) * float64(v)
+		}
+		return T(math.Sqrt(s))
+	}
+	var s T
+	for _, v := range x {
+		s += v * v
+	}
+	if f := float64(s); f >= 0x1p-900 && f <= 0x1p900 {
+		return T(math.Sqrt(float64(s)))
+	}
+	if s != s {
+		return s
+	}
+	scale, ssq := 0.0, 1.0
+	for _, v := range x {
+		if v == 0 {
+			continue
+		}
+		a := math.Abs(float64(v))
+		if math.IsInf(a, 0) {
+			return T(a)
+		}
+		if scale < a {
+			r := scale / a
+			ssq = 1 + ssq*r*r
+			scale = a
+		} else {
+			r := a / scale
+			ssq += r * r
+		}
+	}
+	return T(scale * math.Sqrt(ssq))
+}
+
+// lapy2 is sqrt(x^2 + y^2) without overflow.
+func lapy2[T batchlas.Float](x, y T) T {
+	return T(math.Hypot(float64(x), float64(y)))
+}
+
+// Larfg generates the reflector H = I - tau v v^T with H (alpha, x)^T =
+// (beta, 0)^T (LAPACK's dlarfg): n is the length of (alpha, x), x holds
+// its n-1 trailing elements contiguously. On return *alpha is beta, x
+// holds v(1:n) (v(0) = 1 is implied) and tau is returned: 0 when x is
+// zero (H = I, alpha and x unchanged), else in [1, 2], beta =
+// -sign(alpha) ||(alpha, x)||. A beta below safeMin is rescaled as
+// dlarfg does, at most 20 times, so NaN input ends with NaN output.
+func Larfg[T batchlas.Float](n int, alpha *T, x []T) (tau T) {
+	if n <= 1 {
+		return 0
+	}
+	x = x[:n-1]
+	xnorm := nrm2(x)
+	if xnorm == 0 {
+		return 0
+	}
+	a := *alpha
+	beta := -T(math.Copysign(float64(lapy2(a, xnorm)), float64(a)))
+	safmin := safeMin[T]()
+	knt := 0
+	if abs(beta) < safmin {
+		// xnorm and beta may be inaccurate: scale x and recompute them.
+		rsafmn := 1 / safmin
+		for {
+			knt++
+			for l := range x {
+				x[l] *= rsafmn
+			}
+			beta *= rsafmn
+			a *= rsafmn
+			if !(abs(beta) < safmin) || knt >= 20 {
+				break
+			}
+		}
+		xnorm = nrm2(x)
+		beta = -T(math.Copysign(float64(lapy2(a, xnorm)), float64(a)))
+	}
+	tau = (beta - a) / beta
+	s := 1 / (a - beta)
+	for l := range x {
+		x[l] *= s
+	}
+	for j := 0; j < knt; j++ {
+		beta *= safmin
+	}
+	*alpha = beta
+	return tau
+}
+
+func abs[T batchlas.Float](x T) T {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Larf applies H = I - tau v v^T to the m x n matrix c (column-major,
+// leading dimension ldc) from the left (H C; v has m elements) or the
+// right (C H; v has n elements), LAPACK's dlarf. v[0] is never read: it
+// is taken as 1, so v may start at a factor's diagonal, where R is
+// kept. work needs n (left) or m (right) elements; the left form does
+// not use it. tau == 0 leaves c untouched.
+func Larf[T batchlas.Float](left bool, m, n int, v []T, tau T, c []T, ldc int, work []T) {
+	if tau == 0 || m <= 0 || n <= 0 {
+		return
+	}
+	if left {
+		tail := v[1:m]
+		for j := 0; j < n; j++ {
+			col := c[j*ldc : j*ldc+m]
+			s := tau * (col[0] + dot(tail, col[1:]))
+			col[0] -= s
+			axpy(-s, tail, col[1:])
+		}
+		return
+	}
+	// w = C v, then C -= tau w v^T.
+	w := work[:m]
+	copy(w, c[:m])
+	for j := 1; j < n; j++ {
+		axpy(v[j], c[j*ldc:j*ldc+m], w)
+	}
+	axpy(-tau, w, c[:m])
+	for j := 1; j < n; j++ {
+		axpy(-tau*v[j], w, c[j*ldc:j*ldc+m])
+	}
+}
+
+// Geqr2 computes the QR factorisation of the m x n matrix a (column-major,
+// leading dimension lda) one column at a time (LAPACK's dgeqr2): R on and
+// above the diagonal, the tails of the min(m, n) reflectors below it,
+// their factors in tau. work needs n elements (unused by this form, kept
+// for LAPACK's signature).
+func Geqr2[T batchlas.Float](m, n int, a []T, lda int, tau []T, work []T) {
+	k := min(m, n)
+	for i := 0; i < k; i++ {
+		ii := i + i*lda
+		tau[i] = Larfg(m-i, &a[ii], a[ii+1:ii+m-i])
+		if i < n-1 {
+			Larf(true, m-i, n-i-1, a[ii:], tau[i], a[ii+lda:], lda, work)
+		}
+	}
+}
+
+// Larft forms the k x k upper triangular factor T (leading dimension
+// ldt) of the block reflector H_0 H_1 .. H_{k-1} = I - V T V^T (LAPACK's
+// dlarft, forward, columnwise): V is n x k, unit lower trapezoidal, its
+// reflector j stored in column j of v from row j+1 down (the unit heads
+// and what is above them are not read). Only T's upper triangle is
+// written.
+func Larft[T batchlas.Float](n, k int, v []T, ldv int, tau []T, t []T, ldt int) {
+	for i := 0; i < k; i++ {
+		ti := tau[i]
+		col := t[i*ldt : i*ldt+i+1]
+		col[i] = ti
+		if ti == 0 {
+			for j := 0; j < i; j++ {
+				col[j] = 0
+			}
+			continue
+		}
+		// T(0:i, i) = -tau_i V(i:n, 0:i)^T v_i, v_i's head 1.
+		vi := v[i+1+i*ldv : n+i*ldv]
+		for j := 0; j < i; j++ {
+			vj := v[i+j*ldv : n+j*ldv]
+			col[j] = -ti * (vj[0] + dot(vi, vj[1:]))
+		}
+		// T(0:i, i) = T(0:i, 0:i) T(0:i, i), upper triangular, in place.
+		for j := 0; j < i; j++ {
+			s := T(0)
+			for l := j; l < i; l++ {
+				s += t[j+l*ldt] * col[l]
+			}
+			col[j] = s
+		}
+	}
+}
+
+// Larfb applies the block reflector H = I - V T V^T, or H^T (trans), to
+// the m x n matrix c (leading dimension ldc) from the left (H C, V m x
+// k) or the right (C H, V n x k), LAPACK's dlarfb (forward,
+// columnwise). V is unit lower trapezoidal below the diagonal of v (its
+// diagonal and upper part are not read, so v may be a factor's panel);
+// T is the upper triangle of t as Larft leaves it. work is an ldwork x k
+// matrix, ldwork >= n (left) or m (right).
+func Larfb[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, t []T, ldt int, c []T, ldc int, work []T, ldwork int) {
+	if m <= 0 || n <= 0 || k <= 0 {
+		return
+	}
+	if left {
+		// W = C^T V (n x k): W(p, j) = C(j, p) + C(j+1:m, p) . V(j+1:m, j).
+		for j := 0; j < k; j++ {
+			vj := v[j+1+j*ldv : m+j*ldv]
+			wj := work[j*ldwork : j*ldwork+n]
+			for p := 0; p < n; p++ {
+				cp := c[p*ldc+j : p*ldc+m]
+				wj[p] = cp[0] + dot(vj, cp[1:])
+			}
+		}
+		// H C = C - V (W T^T)^T; H^T C = C - V (W T)^T.
+		triMul(work, ldwork, n, k, t, ldt, !trans)
+		// C -= V W^T, one column of C at a time.
+		for p := 0; p < n; p++ {
+			cp := c[p*ldc : p*ldc+m]
+			for j := 0; j < k; j++ {
+				wj := work[p+j*ldwork]
+				cp[j] -= wj
+				axpy(-wj, v[j+1+j*ldv:m+j*ldv], cp[j+1:])
+			}
+		}
+		return
+	}
+	// W = C V (m x k).
+	for j := 0; j < k; j++ {
+		wj := work[j*ldwork : j*ldwork+m]
+		copy(wj, c[j*ldc:j*ldc+m])
+		for l := j + 1; l < n; l++ {
+			axpy(v[l+j*ldv], c[l*ldc:l*ldc+m], wj)
+		}
+	}
+	// C H = C - (W T) V^T; C H^T = C - (W T^T) V^T.
+	triMul(work, ldwork, m, k, t, ldt, trans)
+	// C -= W V^T: column l of C takes W(:, j) V(l, j) for j <= min(l, k-1).
+	for l := 0; l < n; l++ {
+		cl := c[l*ldc : l*ldc+m]
+		for j := 0; j <= min(l, k-1); j++ {
+			vl := T(1)
+			if l > j {
+				vl = v[l+j*ldv]
+			}
+			axpy(-vl, work[j*ldwork:j*ldwork+m], cl)
+		}
+	}
+}
+
+// triMul overwrites the r x k matrix w (leading dimension ldw) with w T,
+// or w T^T when transT, T the k x k upper triangle of t.
+func triMul[T batchlas.Float](w []T, ldw, r, k int, t []T, ldt int, transT bool) {
+	if transT {
+		// (w T^T)(:, j) = sum_{l >= j} w(:, l) T(j, l): ascending j.
+		for j := 0; j < k; j++ {
+			wj := w[j*ldw : j*ldw+r]
+			tjj := t[j+j*ldt]
+			for p := range wj {
+				wj[p] *= tjj
+			}
+			for l := j + 1; l < k; l++ {
+				axpy(t[j+l*ldt], w[l*ldw:l*ldw+r], wj)
+			}
+		}
+		return
+	}
+	// (w T)(:, j) = sum_{l <= j} w(:, l) T(l, j): descending j.
+	for j := k - 1; j >= 0; j-- {
+		wj := w[j*ldw : j*ldw+r]
+		tjj := t[j+j*ldt]
+		for p := range wj {
+			wj[p] *= tjj
+		}
+		for l := 0; l < j; l++ {
+			axpy(t[l+j*ldt], w[l*ldw:l*ldw+r], wj)
+		}
+	}
+}
+
+// GeqrfBlocked is LAPACK's dgeqrf with nx = 0: panels of nb columns are
+// factored by Geqr2 and, while columns remain to their right, their
+// block reflector (Larft) is applied to those columns (Larfb, H^T from
+// the left). t needs nb*nb elements, work n*nb (at least n). nb < 1 or
+// nb >= min(m, n) is Geqr2 itself.
+func GeqrfBlocked[T batchlas.Float](m, n int, a []T, lda int, tau []T, nb int, t, work []T) {
+	k := min(m, n)
+	if nb < 1 || nb >= k {
+		Geqr2(m, n, a, lda, tau, work)
+		return
+	}
+	for i := 0; i < k; i += nb {
+		ib := min(nb, k-i)
+		ii := i + i*lda
+		Geqr2(m-i, ib, a[ii:], lda, tau[i:], work)
+		if i+ib < n {
+			Larft(m-i, ib, a[ii:], lda, tau[i:], t, nb)
+			Larfb(true, true, m-i, n-i-ib, ib, a[ii:], lda, t, nb, a[ii+ib*lda:], lda, work, n-i-ib)
+		}
+	}
+}

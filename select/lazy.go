@@ -140,8 +140,10 @@ func (f fileSource) open(from, to int) (io.Reader, func() error, error) {
 }
 
 // bufPool holds the buffers tables are streamed through: one faulted in
-// once serves every table of the process.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+// once serves every table of the process. A page each: a larger one
+// saves read calls (a hundred nanoseconds each from an embed.FS) but costs
+// the first call its pages, a longer line grows its buffer.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 var bom = []byte("\ufeff")
 
@@ -288,6 +290,8 @@ type compactSink struct {
 	part  bool // a part of a section: no offsets or lines
 	vol   bool
 	cur   [MaxKeys]uint16 // the key dup was asked about, as indexes
+	// numSlot finds most log key values at one look (num).
+	numSlot [MaxKeys][numSlots]numSlot
 	// sorted: every row's key so far is above the one before it (keys
 	// compared value by value, in key order), so none repeats an earlier
 	// one. Tables are written so (tools/tune), and their rows need no
@@ -374,6 +378,25 @@ func (s *compactSink) num(i int, v int64) uint16 {
 	if j := s.cur[i]; int(j) < len(vals) && vals[j] == v {
 		return j // the previous row's
 	}
+	slot := &s.numSlot[i][uint64(v)*0x9e3779b97f4a7c15>>60]
+	if int(slot.j) < len(vals) && vals[slot.j] == v {
+		return slot.j
+	}
+	j := s.numSlow(i, v)
+	*slot = numSlot{j}
+	return j
+}
+
+// numSlots is how many of a log key's values num finds at one look (by
+// a hash of the value: its top four bits).
+const numSlots = 16
+
+// numSlot is one of them: the index of the value it last held.
+type numSlot struct{ j uint16 }
+
+// numSlow finds or adds value v of log key i, one by one or by a map.
+func (s *compactSink) numSlow(i int, v int64) uint16 {
+	vals := s.c.nums[i]
 	if m := s.numIdx[i]; m != nil {
 		if j, ok := m[v]; ok {
 			return j

@@ -417,8 +417,8 @@ func TestLazyUnsortedRows(t *testing.T) {
 
 // A built-in table's rows are checked a section at a time, when a call
 // first reads the section: a bad row of [float32] fails the float32
-// calls that reach the table, and only them (docs/decisions.md, "First
-// call: built-in tables read lazily"). Op.Tables, which parses every
+// calls that reach the table, and only them (docs/decisions.md, "The
+// first call reads built-in tables lazily"). Op.Tables, which parses every
 // section, reports it for any dtype, as before.
 func TestBuiltinBrokenSectionFailsItsCalls(t *testing.T) {
 	fresh(t)
@@ -568,4 +568,22 @@ func FuzzLazyMatchesParseTable(f *testing.F) {
 			checkLazySections(t, "syn.x86-64-v4.txt", data, op, 1, 1)
 		}
 	})
+}
+
+// Every place a read of the lazy reader's buffer can end at, in a line,
+// between the \r and \n of a line end, or after a lone \r: the table
+// reads as ParseTable reads it.
+func TestLazyReadBoundaries(t *testing.T) {
+	var b strings.Builder
+	for n := 1; b.Len() < 3*4096; n++ {
+		fmt.Fprintf(&b, "uplo=L n=%d batch=1 | tiny 1 | blocked 2\n", n)
+	}
+	rows := b.String()
+	for _, eol := range []string{"\r\n", "\r", "\n"} {
+		for pad := range 48 {
+			src := synHead + "# " + strings.Repeat("p", pad) + "\n" + rows
+			d := []byte(strings.ReplaceAll(src, "\n", eol))
+			checkLazySections(t, "syn.x86-64-v4.txt", d, synOp, 1, 1<<20)
+		}
+	}
 }

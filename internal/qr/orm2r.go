@@ -23,9 +23,9 @@ func Orm2r[T batchlas.Float](left, trans bool, m, n, k int, a []T, lda int, tau 
 		}
 		v := a[i+i*lda:]
 		if left {
-			applyReflector(true, m-i, n, v, tau[i], c[i:], ldc, work)
+			Larf(true, m-i, n, v, tau[i], c[i:], ldc, work)
 		} else {
-			applyReflector(false, m, n-i, v, tau[i], c[i*ldc:], ldc, work)
+			Larf(false, m, n-i, v, tau[i], c[i*ldc:], ldc, work)
 		}
 	}
 }

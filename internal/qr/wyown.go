@@ -4,9 +4,10 @@ import "github.com/batchlas-go/batchlas"
 
 // The blocked forms of Org2r and Orm2r on the compact WY representation
 // H_i .. H_{i+ib-1} = I - V T V^T (LAPACK's dorgqr and dormqr with nx =
-// 0). wyTriangle and wyApply are this file's own copies of dlarft and
-// dlarfb (forward, columnwise): internal/qr's Larft and Larfb did not
-// exist when it was written.
+// 0). wyTriangle and wyApply are this file's own dlarft and dlarfb
+// (forward, columnwise), written before Larft and Larfb were committed:
+// they never read V's diagonal or what is above it (vAt), so a factor
+// shared by concurrent ormqr calls is read only.
 
 // OrgqrBlocked is Org2r over panels of nb reflectors, last panel first:
 // each panel's T is formed (wyTriangle), its block reflector applied to

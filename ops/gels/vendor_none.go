@@ -1,0 +1,26 @@
+//go:build novendor
+
+package gels
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// A novendor build compiles no vendor candidate.
+var vendorFloat64 []sel.Choice
+
+// launchVendor is unreachable in a novendor build (no vendor candidate
+// exists to be chosen); it is here so gels.go compiles unchanged.
+func launchVendor[T batchlas.Float](_ context.Context, _ *problem, _, _ batchlas.Batch[T], _ []int32, _ []T, _ int) error {
+	return opkit.Argf(opName, "route", "the vendor kernel is not compiled into this build (-tags novendor); pin fused")
+}
+
+// vendorSlot is 0: there is no vendor kernel to size for.
+func vendorSlot(*problem) int { return 0 }
+
+// vendorSolve is never run in a novendor build.
+func vendorSolve[T batchlas.Float](*problem, []T, int, []T, int, []T) int32 { return 0 }

@@ -11,6 +11,12 @@ var (
 	// to B_i reflector by reflector and back-substitutes with R_i, all on
 	// one worker while the matrix is in cache (fused.go).
 	fused = &sel.Family{Name: "fused"}
+	// blocked is fused with the QR and Q^T*B in panels of nb columns, each
+	// panel's reflectors applied to the rest of A and to B as one block
+	// reflector (the compact WY form, internal/qr's GeqrfBlocked and
+	// OrmqrBlocked): matrix-matrix products where fused makes one
+	// rank-one update per column (fused.go).
+	blocked = &sel.Family{Name: "blocked", Fields: []string{"nb"}}
 	// vendor calls gonum's LAPACK Dgels per matrix on row-major copies of
 	// A_i and B_i (vendor.go); float64 only, absent from a novendor build.
 	vendor = &sel.Family{Name: "vendor", Vendor: true}
@@ -18,14 +24,17 @@ var (
 
 // families lists every family gels declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var families = []*sel.Family{fused, vendor}
+var families = []*sel.Family{fused, blocked, vendor}
 
 // candidates lists every compiled choice per dtype: gonum's LAPACK is
 // float64 only.
 var candidates = map[sel.DType][]sel.Choice{
-	sel.Float32: {fused.With()},
-	sel.Float64: append([]sel.Choice{fused.With()}, vendorFloat64...),
+	sel.Float32: nativeCandidates,
+	sel.Float64: append(append([]sel.Choice(nil), nativeCandidates...), vendorFloat64...),
 }
+
+// nativeCandidates are the pure-Go choices, the same for both dtypes.
+var nativeCandidates = []sel.Choice{fused.With(), blocked.With(16), blocked.With(32)}
 
 // The tuner's design: rows and columns of A and the right-hand sides each
 // on an axis of their own (m >= n: cells with m < n are not problems and

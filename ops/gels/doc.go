@@ -15,21 +15,24 @@
 // the key is `m:log:4 n:log:4 nrhs:log:2 batch:log`, and the candidates
 // are
 //
-//	fused   per matrix on one worker: the Householder QR, Q^T applied
-//	        to B_i reflector by reflector and the back-substitution with
-//	        R, while A_i is in cache
-//	vendor  gonum's LAPACK Dgels per matrix on row-major copies (float64
-//	        only; absent from a -tags novendor build)
+//	fused         per matrix on one worker: the Householder QR, Q^T
+//	              applied to B_i reflector by reflector and the
+//	              back-substitution with R, while A_i is in cache
+//	blocked:nb=N  fused in panels of N columns (N = 16, 32), each
+//	              panel's reflectors applied to the rest of A_i and to
+//	              B_i as one block reflector (compact WY form)
+//	vendor        gonum's LAPACK Dgels per matrix on row-major copies
+//	              (float64 only; absent from a -tags novendor build)
 //
 // Without a tuned table the last-resort order decides: fused, then
 // vendor.
 //
 // Pin a kernel with BATCHLAS_GELS_ROUTE=<spelling> or
 // sel.WithPin(ctx, "gels", spelling); size the workspace with BufferSize
-// under the same context, or pass nil. Workspace: n + max(n, nrhs) per
-// worker for fused; row-major copies of one A_i and B_i and Dgels's work
-// per worker for vendor. With the workspace supplied a call allocates
-// nothing.
+// under the same context, or pass nil. Workspace per worker: n +
+// max(n, nrhs) for fused; n + N*N + N*max(n, nrhs) for blocked; row-major
+// copies of one A_i and B_i and Dgels's work for vendor. With the
+// workspace supplied a native call allocates nothing.
 //
 // Gels and BufferSize treat a nil context as context.Background().
 package gels

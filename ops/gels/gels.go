@@ -119,8 +119,8 @@ func Gels[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T], ws []T)
 			ws = make([]T, need)
 		}
 		switch c.Family() {
-		case fused:
-			return runJob(ctx, false, p, a, b, info, ws, need)
+		case fused, blocked:
+			return runJob(ctx, c, p, a, b, info, ws, need)
 		case vendor:
 			return launchVendor(ctx, p, a, b, info, ws, need)
 		}
@@ -166,21 +166,29 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem)
 }
 
 // slot is one worker's share: fused keeps tau (n) and the reflectors'
-// work (max(n, nrhs)); vendor the row-major copies of A_i and B_i and
-// Dgels's work.
+// work (max(n, nrhs)); blocked also a panel's triangular factor T
+// (nb*nb) and work for nb columns; vendor the row-major copies of A_i and
+// B_i and Dgels's work.
 func slot(c sel.Choice, p *problem) int {
-	if c.Is(vendor) {
+	switch c.Family() {
+	case vendor:
 		return vendorSlot(p)
+	case blocked:
+		nb := c.Field("nb")
+		return parallel.Pad(p.n + nb*nb + max(p.n, p.nrhs, 1)*nb)
 	}
 	return parallel.Pad(p.n + max(p.n, p.nrhs, 1))
 }
 
-// canRun is gels's correctness gate: fused serves every shape; vendor
-// needs gonum's LAPACK in the build.
+// canRun is gels's correctness gate: fused serves every shape, blocked
+// every shape with a panel width of at least 1; vendor needs gonum's
+// LAPACK in the build.
 func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case fused:
 		return true
+	case blocked:
+		return c.Field("nb") >= 1
 	case vendor:
 		return d.Has("vendor:lapack")
 	}

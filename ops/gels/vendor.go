@@ -25,7 +25,7 @@ func launchVendor[T batchlas.Float](ctx context.Context, p *problem, a, b batchl
 		// Unreachable: no float32 vendor candidate is listed.
 		return opkit.Argf(opName, "a", "the vendor kernel is float64 only; pin fused for float32")
 	}
-	return runJob(ctx, true, p, a, b, info, ws, need)
+	return runJob(ctx, vendor.With(), p, a, b, info, ws, need)
 }
 
 // vendorSlot is one worker's scratch: row-major copies of A_i (m x n) and

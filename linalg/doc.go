@@ -6,13 +6,14 @@
 //	l, err := linalg.Cholesky(ctx, a)           // numpy.linalg.cholesky(a)
 //	w, v, err := linalg.Eigh(ctx, a)            // numpy.linalg.eigh(a)
 //	sign, logdet, err := linalg.Slogdet(ctx, a) // numpy.linalg.slogdet(a)
+//	x, err := linalg.Lstsq(ctx, a, b)           // numpy.linalg.lstsq(a, b)[0]
 //
 // Each function is a thin layer over the LAPACK-level ops in ops/<op>:
 // it validates its arguments, copies the inputs the op would overwrite
 // into new tight batches, allocates the outputs, and makes one call to the
 // op (Solve and Inv: gesv; SolveSPD: posv; Cholesky: potrf;
 // CholeskySolve: potrs; LU, Det and Slogdet: getrf; Eigh and Eigvalsh:
-// syev). The same tuned kernels run: the op picks its kernel from the
+// syev; Lstsq: gels). The same tuned kernels run: the op picks its kernel from the
 // tables for the call's shape, BATCHLAS_SELECT_TRACE=1 traces the
 // decision under the op's name, and pins (BATCHLAS_<OP>_ROUTE, sel.WithPin
 // on ctx) and batchlas.WithParallelism apply as they do to a direct call.

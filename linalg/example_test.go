@@ -160,3 +160,34 @@ func ExampleSolve_conditionCheck() {
 	// with the check: gesv: 1 matrix(es) failed: #4321 (info 17)
 	// other systems solved to 1e-10: 9999 of 9999
 }
+
+// 20,000 straight-line fits at once: for every series i, the intercept and
+// slope minimising the squared error of y = c0 + c1*t over 64 samples, as
+// numpy.linalg.lstsq would fit each one. The samples lie on
+// y = i + 2t plus a small wiggle that cancels out.
+func ExampleLstsq() {
+	const m, count = 64, 20_000
+	a := batchlas.NewBatch[float64](m, 2, count)
+	y := batchlas.NewBatch[float64](m, 1, count)
+	for i := range count {
+		for r := range m {
+			t := float64(r) / m
+			a.Set(i, r, 0, 1)
+			a.Set(i, r, 1, t)
+			wiggle := 1e-3 * float64(1-2*(r%2)) // +-, equal counts: orthogonal to 1, nearly to t
+			y.Set(i, r, 0, float64(i)+2*t+wiggle)
+		}
+	}
+	coef, err := linalg.Lstsq(context.Background(), a, y)
+	if err != nil {
+		panic(err)
+	}
+	round := func(v float64) float64 { return math.Round(v*1e4)/1e4 + 0 } // + 0: no "-0"
+	for _, i := range []int{0, 7, count - 1} {
+		fmt.Printf("series %d: c0 = %.4f, c1 = %.4f\n", i, round(coef.At(i, 0, 0)), round(coef.At(i, 1, 0)))
+	}
+	// Output:
+	// series 0: c0 = 0.0000, c1 = 1.9999
+	// series 7: c0 = 7.0000, c1 = 1.9999
+	// series 19999: c0 = 19999.0000, c1 = 1.9999
+}

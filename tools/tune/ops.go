@@ -6,6 +6,7 @@ package main
 import (
 	_ "github.com/batchlas-go/batchlas/ops/gecon"
 	_ "github.com/batchlas-go/batchlas/ops/gemm"
+	_ "github.com/batchlas-go/batchlas/ops/geqrf"
 	_ "github.com/batchlas-go/batchlas/ops/gesv"
 	_ "github.com/batchlas-go/batchlas/ops/getrf"
 	_ "github.com/batchlas-go/batchlas/ops/getrs"

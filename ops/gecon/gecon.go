@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/condest"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -24,53 +25,15 @@ func (p *problem) key(count int) sel.Key {
 }
 
 // check validates the arguments of Gecon and BufferSize: everything but
-// the values of anorm (checkNorms).
+// the values of anorm (condest.CheckNorms).
 func check[T batchlas.Float](norm batchlas.Norm, lu batchlas.Batch[T], anorm, rcond []T) (problem, error) {
 	if err := norm.Check(opName, "norm"); err != nil {
 		return problem{}, err
 	}
-	if err := lu.Check(opName, "lu", false); err != nil {
-		return problem{}, err
-	}
-	switch {
-	case lu.Rows != lu.Cols:
-		return problem{}, opkit.Argf(opName, "lu", "lu is %dx%d; an LU factor is square", lu.Rows, lu.Cols)
-	case len(anorm) < lu.Count:
-		return problem{}, opkit.Argf(opName, "anorm", "len(anorm) %d < lu.Count %d: give the norm of every matrix, taken before factoring (gecon.Norm)", len(anorm), lu.Count)
-	case len(rcond) < lu.Count:
-		return problem{}, opkit.Argf(opName, "rcond", "len(rcond) %d < lu.Count %d: rcond receives one value per matrix", len(rcond), lu.Count)
-	}
-	if err := disjoint(lu, anorm, rcond); err != nil {
+	if err := condest.CheckArgs(opName, "lu", "an LU", lu, anorm, rcond); err != nil {
 		return problem{}, err
 	}
 	return problem{norm: norm, n: lu.Rows}, nil
-}
-
-// disjoint refuses an rcond that shares an element with lu or anorm: rcond
-// is written while they are read.
-func disjoint[T batchlas.Float](lu batchlas.Batch[T], anorm, rcond []T) error {
-	if lu.Count == 0 {
-		return nil
-	}
-	r, _ := batchlas.WrapBatch(rcond[:lu.Count], 1, 1, lu.Count)
-	an, _ := batchlas.WrapBatch(anorm[:lu.Count], 1, 1, lu.Count)
-	if err := opkit.CheckDisjoint(opName, "rcond", r, "lu", lu); err != nil {
-		return err
-	}
-	return opkit.CheckDisjoint(opName, "rcond", r, "anorm", an)
-}
-
-// checkNorms returns an *ArgError for the first negative anorm_i: a norm
-// is never negative, so it is the wrong slice or a bug. NaN and Inf are
-// not errors (a matrix with a NaN has a NaN norm): rcond is NaN and 0 for
-// them.
-func checkNorms[T batchlas.Float](anorm []T) error {
-	for i, v := range anorm {
-		if v < 0 {
-			return opkit.Argf(opName, "anorm", "anorm[%d] = %g: a norm is >= 0 (give ||A_%d|| taken before factoring, gecon.Norm)", i, float64(v), i)
-		}
-	}
-	return nil
 }
 
 // Gecon estimates the reciprocal condition number of every matrix A_i of
@@ -115,7 +78,7 @@ func Gecon[T batchlas.Float](ctx context.Context, norm batchlas.Norm, lu batchla
 	}
 	p := &pv
 	anorm, rcond = anorm[:lu.Count], rcond[:lu.Count]
-	if err := checkNorms(anorm); err != nil {
+	if err := condest.CheckNorms(opName, anorm); err != nil {
 		return err
 	}
 	if lu.Count == 0 {
@@ -140,37 +103,19 @@ func Gecon[T batchlas.Float](ctx context.Context, norm batchlas.Norm, lu batchla
 					return bufferSize[T](ctx, c, p)
 				})
 			}
-			if err := checkWorkspace(ws[:need], lu, anorm, rcond); err != nil {
+			if err := condest.CheckWorkspace(opName, "lu", ws[:need], lu, anorm, rcond); err != nil {
 				return err
 			}
 		}
 		switch c.Family() {
 		case permatrix:
-			return launchPerMatrix(ctx, p, lu, anorm, rcond, ws, need)
+			return condest.Run(ctx, lu, 0, anorm, rcond, ws, need, flopsPerMatrix(p.n), estimator[T](p))
 		case vendor:
 			return launchVendor(ctx, p, lu, anorm, rcond, ws, need)
 		}
 		return fmt.Errorf("%s: choice %s has no launch (a family was added to choice.go but not to gecon.go)", opName, c)
 	})
 	return opkit.Interrupted(opName, err)
-}
-
-// checkWorkspace refuses a workspace that shares an element with an
-// operand.
-func checkWorkspace[T batchlas.Float](ws []T, lu batchlas.Batch[T], anorm, rcond []T) error {
-	if err := opkit.CheckWorkspace(opName, ws, "lu", lu); err != nil {
-		return err
-	}
-	for _, o := range []struct {
-		name string
-		s    []T
-	}{{"anorm", anorm}, {"rcond", rcond}} {
-		b, _ := batchlas.WrapBatch(o.s, 1, 1, len(o.s))
-		if err := opkit.CheckWorkspace(opName, ws, o.name, b); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // BufferSize returns the number of workspace elements Gecon needs for

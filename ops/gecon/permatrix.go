@@ -1,68 +1,34 @@
 package gecon
 
 import (
-	"context"
-	"math"
 	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/condest"
 	"github.com/batchlas-go/batchlas/internal/lusolve"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
-// job is the state of one gecon batch loop, the Body parallel.Run hands to
-// its workers; it comes from parallel's free list, so a call with its
-// workspace supplied allocates nothing.
-type job[T batchlas.Float] struct {
-	vendor       bool
-	p            problem
-	lu           batchlas.Batch[T]
-	anorm, rcond []T
-	ws           []T
-	per          int // one worker's share of ws
-}
-
-// Chunk estimates matrices [lo, hi) on worker w.
-func (j *job[T]) Chunk(w, lo, hi int) {
-	n, lu := j.p.n, j.lu
-	scratch := j.ws[w*j.per : (w+1)*j.per]
-	for i := lo; i < hi; i++ {
-		m := lu.Data[i*lu.Stride:]
-		if r, ok := condest.FromNorm(j.anorm[i]); ok {
-			j.rcond[i] = r
-			continue
-		}
-		if !condest.Finite(m, lu.LD, n, 0) {
-			j.rcond[i] = T(math.NaN())
-			continue
-		}
-		if j.vendor {
-			j.rcond[i] = vendorRcond(j.p.norm, m, lu.LD, n, j.anorm[i], scratch)
-			continue
-		}
-		j.rcond[i] = estimate(j.p.norm, m, lu.LD, n, j.anorm[i], scratch)
+// estimator is the permatrix kernel for the call's norm: the estimator
+// (condest.InvNorm1) per matrix, its solves through lusolve.Solve with the
+// factor as getrf left it; a zero-size value per norm.
+func estimator[T batchlas.Float](p *problem) condest.Estimator[T] {
+	if p.norm == batchlas.InfNorm {
+		return infEstimate[T]{}
 	}
+	return oneEstimate[T]{}
 }
 
-// launchPerMatrix estimates every matrix on one worker from start to end
-// (condest.InvNorm1 over lusolve.Solve with the factor as getrf left it).
-func launchPerMatrix[T batchlas.Float](ctx context.Context, p *problem, lu batchlas.Batch[T], anorm, rcond, ws []T, need int) error {
-	return runJob(ctx, false, p, lu, anorm, rcond, ws, need)
+type (
+	oneEstimate[T batchlas.Float] struct{}
+	infEstimate[T batchlas.Float] struct{}
+)
+
+func (oneEstimate[T]) Rcond(m []T, ld, n int, an T, scratch []T) T {
+	return estimate(false, m, ld, n, an, scratch)
 }
 
-// runJob runs the estimates over the batch on a recycled job, allocating
-// the workspace when the caller gave none.
-func runJob[T batchlas.Float](ctx context.Context, vendor bool, p *problem, lu batchlas.Batch[T], anorm, rcond, ws []T, need int) error {
-	workers := parallel.Workers(ctx)
-	if ws == nil {
-		ws = make([]T, need)
-	}
-	j := parallel.Get[job[T]]()
-	defer parallel.Put(j)
-	j.vendor, j.p, j.lu, j.anorm, j.rcond = vendor, *p, lu, anorm, rcond
-	j.ws, j.per = ws, need/max(workers, 1)
-	return parallel.RunScratch(ctx, lu.Count, flopsPerMatrix(p.n), workers, j)
+func (infEstimate[T]) Rcond(m []T, ld, n int, an T, scratch []T) T {
+	return estimate(true, m, ld, n, an, scratch)
 }
 
 // luSolver applies (A/s)^-1 or its transpose to a vector through the
@@ -84,10 +50,10 @@ func (l luSolver[T]) Solve(x []T, trans bool) {
 }
 
 // estimate is rcond of one matrix with a finite factor and a finite,
-// positive anorm.
-func estimate[T batchlas.Float](norm batchlas.Norm, m []T, ld, n int, an T, scratch []T) T {
+// positive anorm; inf selects the infinity norm.
+func estimate[T batchlas.Float](inf bool, m []T, ld, n int, an T, scratch []T) T {
 	s := condest.Scale(an)
-	sv := luSolver[T]{m: m, ld: ld, n: n, piv: identityPivots(n), s: s, swap: norm == batchlas.InfNorm}
+	sv := luSolver[T]{m: m, ld: ld, n: n, piv: identityPivots(n), s: s, swap: inf}
 	est, finite := condest.InvNorm1(n, scratch[:n], scratch[n:2*n], sv)
 	return condest.Rcond(an, s, est, finite)
 }

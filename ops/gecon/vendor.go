@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/condest"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -25,7 +26,26 @@ func launchVendor[T batchlas.Float](ctx context.Context, p *problem, lu batchlas
 		// Unreachable: no float32 vendor candidate is listed.
 		return opkit.Argf(opName, "lu", "the vendor kernel is float64 only; pin permatrix for float32")
 	}
-	return runJob(ctx, true, p, lu, anorm, rcond, ws, need)
+	var est condest.Estimator[T] = vendorOne[T]{}
+	if p.norm == batchlas.InfNorm {
+		est = vendorInf[T]{}
+	}
+	return condest.Run(ctx, lu, 0, anorm, rcond, ws, need, flopsPerMatrix(p.n), est)
+}
+
+// vendorOne and vendorInf are the vendor kernel per norm, zero-size
+// values (condest.Estimator).
+type (
+	vendorOne[T batchlas.Float] struct{}
+	vendorInf[T batchlas.Float] struct{}
+)
+
+func (vendorOne[T]) Rcond(m []T, ld, n int, an T, scratch []T) T {
+	return vendorRcond(batchlas.OneNorm, m, ld, n, an, scratch)
+}
+
+func (vendorInf[T]) Rcond(m []T, ld, n int, an T, scratch []T) T {
+	return vendorRcond(batchlas.InfNorm, m, ld, n, an, scratch)
 }
 
 // vendorSlot is one worker's scratch: the factor transposed (gonum is

@@ -1,67 +1,33 @@
 package pocon
 
 import (
-	"context"
-	"math"
-
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/chol"
 	"github.com/batchlas-go/batchlas/internal/condest"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
-// job is the state of one pocon batch loop, the Body parallel.Run hands to
-// its workers; it comes from parallel's free list, so a call with its
-// workspace supplied allocates nothing.
-type job[T batchlas.Float] struct {
-	vendor       bool
-	p            problem
-	f            batchlas.Batch[T]
-	anorm, rcond []T
-	ws           []T
-	per          int // one worker's share of ws
-}
-
-// Chunk estimates matrices [lo, hi) on worker w.
-func (j *job[T]) Chunk(w, lo, hi int) {
-	n, f := j.p.n, j.f
-	scratch := j.ws[w*j.per : (w+1)*j.per]
-	for i := lo; i < hi; i++ {
-		m := f.Data[i*f.Stride:]
-		if r, ok := condest.FromNorm(j.anorm[i]); ok {
-			j.rcond[i] = r
-			continue
-		}
-		if !condest.Finite(m, f.LD, n, byte(j.p.uplo)) {
-			j.rcond[i] = T(math.NaN())
-			continue
-		}
-		if j.vendor {
-			j.rcond[i] = vendorRcond(j.p.uplo, m, f.LD, n, j.anorm[i], scratch)
-			continue
-		}
-		j.rcond[i] = estimate(j.p.uplo, m, f.LD, n, j.anorm[i], scratch)
+// estimator is the permatrix kernel for the call's triangle, a zero-size
+// value per triangle: the
+// estimator (condest.InvNorm1) per matrix, its solves through chol.Solve
+// with the factor as potrf left it.
+func estimator[T batchlas.Float](p *problem) condest.Estimator[T] {
+	if p.uplo == batchlas.Upper {
+		return upperEstimate[T]{}
 	}
+	return lowerEstimate[T]{}
 }
 
-// launchPerMatrix estimates every matrix on one worker from start to end
-// (condest.InvNorm1 over chol.Solve with the factor as potrf left it).
-func launchPerMatrix[T batchlas.Float](ctx context.Context, p *problem, f batchlas.Batch[T], anorm, rcond, ws []T, need int) error {
-	return runJob(ctx, false, p, f, anorm, rcond, ws, need)
+type (
+	lowerEstimate[T batchlas.Float] struct{}
+	upperEstimate[T batchlas.Float] struct{}
+)
+
+func (lowerEstimate[T]) Rcond(m []T, ld, n int, an T, scratch []T) T {
+	return estimate(batchlas.Lower, m, ld, n, an, scratch)
 }
 
-// runJob runs the estimates over the batch on a recycled job, allocating
-// the workspace when the caller gave none.
-func runJob[T batchlas.Float](ctx context.Context, vendor bool, p *problem, f batchlas.Batch[T], anorm, rcond, ws []T, need int) error {
-	workers := parallel.Workers(ctx)
-	if ws == nil {
-		ws = make([]T, need)
-	}
-	j := parallel.Get[job[T]]()
-	defer parallel.Put(j)
-	j.vendor, j.p, j.f, j.anorm, j.rcond = vendor, *p, f, anorm, rcond
-	j.ws, j.per = ws, need/max(workers, 1)
-	return parallel.RunScratch(ctx, f.Count, flopsPerMatrix(p.n), workers, j)
+func (upperEstimate[T]) Rcond(m []T, ld, n int, an T, scratch []T) T {
+	return estimate(batchlas.Upper, m, ld, n, an, scratch)
 }
 
 // cholSolver applies (A/s)^-1 to a vector through the Cholesky factor: x

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/condest"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -25,53 +26,15 @@ func (p *problem) key(count int) sel.Key {
 }
 
 // check validates the arguments of Pocon and BufferSize: everything but
-// the values of anorm (checkNorms).
+// the values of anorm (condest.CheckNorms).
 func check[T batchlas.Float](uplo batchlas.Uplo, chol batchlas.Batch[T], anorm, rcond []T) (problem, error) {
 	if err := uplo.Check(opName); err != nil {
 		return problem{}, err
 	}
-	if err := chol.Check(opName, "chol", false); err != nil {
-		return problem{}, err
-	}
-	switch {
-	case chol.Rows != chol.Cols:
-		return problem{}, opkit.Argf(opName, "chol", "chol is %dx%d; a Cholesky factor is square", chol.Rows, chol.Cols)
-	case len(anorm) < chol.Count:
-		return problem{}, opkit.Argf(opName, "anorm", "len(anorm) %d < chol.Count %d: give the norm of every matrix, taken before factoring (pocon.Norm)", len(anorm), chol.Count)
-	case len(rcond) < chol.Count:
-		return problem{}, opkit.Argf(opName, "rcond", "len(rcond) %d < chol.Count %d: rcond receives one value per matrix", len(rcond), chol.Count)
-	}
-	if err := disjoint(chol, anorm, rcond); err != nil {
+	if err := condest.CheckArgs(opName, "chol", "a Cholesky", chol, anorm, rcond); err != nil {
 		return problem{}, err
 	}
 	return problem{uplo: uplo, n: chol.Rows}, nil
-}
-
-// disjoint refuses an rcond that shares an element with chol or anorm: rcond
-// is written while they are read.
-func disjoint[T batchlas.Float](chol batchlas.Batch[T], anorm, rcond []T) error {
-	if chol.Count == 0 {
-		return nil
-	}
-	r, _ := batchlas.WrapBatch(rcond[:chol.Count], 1, 1, chol.Count)
-	an, _ := batchlas.WrapBatch(anorm[:chol.Count], 1, 1, chol.Count)
-	if err := opkit.CheckDisjoint(opName, "rcond", r, "chol", chol); err != nil {
-		return err
-	}
-	return opkit.CheckDisjoint(opName, "rcond", r, "anorm", an)
-}
-
-// checkNorms returns an *ArgError for the first negative anorm_i: a norm
-// is never negative, so it is the wrong slice or a bug. NaN and Inf are
-// not errors (a matrix with a NaN has a NaN norm): rcond is NaN and 0 for
-// them.
-func checkNorms[T batchlas.Float](anorm []T) error {
-	for i, v := range anorm {
-		if v < 0 {
-			return opkit.Argf(opName, "anorm", "anorm[%d] = %g: a norm is >= 0 (give ||A_%d|| taken before factoring, pocon.Norm)", i, float64(v), i)
-		}
-	}
-	return nil
 }
 
 // Pocon estimates the reciprocal condition number of every symmetric
@@ -122,7 +85,7 @@ func Pocon[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, chol batch
 	}
 	p := &pv
 	anorm, rcond = anorm[:chol.Count], rcond[:chol.Count]
-	if err := checkNorms(anorm); err != nil {
+	if err := condest.CheckNorms(opName, anorm); err != nil {
 		return err
 	}
 	if chol.Count == 0 {
@@ -147,37 +110,19 @@ func Pocon[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, chol batch
 					return bufferSize[T](ctx, c, p)
 				})
 			}
-			if err := checkWorkspace(ws[:need], chol, anorm, rcond); err != nil {
+			if err := condest.CheckWorkspace(opName, "chol", ws[:need], chol, anorm, rcond); err != nil {
 				return err
 			}
 		}
 		switch c.Family() {
 		case permatrix:
-			return launchPerMatrix(ctx, p, chol, anorm, rcond, ws, need)
+			return condest.Run(ctx, chol, byte(p.uplo), anorm, rcond, ws, need, flopsPerMatrix(p.n), estimator[T](p))
 		case vendor:
 			return launchVendor(ctx, p, chol, anorm, rcond, ws, need)
 		}
 		return fmt.Errorf("%s: choice %s has no launch (a family was added to choice.go but not to gecon.go)", opName, c)
 	})
 	return opkit.Interrupted(opName, err)
-}
-
-// checkWorkspace refuses a workspace that shares an element with an
-// operand.
-func checkWorkspace[T batchlas.Float](ws []T, chol batchlas.Batch[T], anorm, rcond []T) error {
-	if err := opkit.CheckWorkspace(opName, ws, "chol", chol); err != nil {
-		return err
-	}
-	for _, o := range []struct {
-		name string
-		s    []T
-	}{{"anorm", anorm}, {"rcond", rcond}} {
-		b, _ := batchlas.WrapBatch(o.s, 1, 1, len(o.s))
-		if err := opkit.CheckWorkspace(opName, ws, o.name, b); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // BufferSize returns the number of workspace elements Pocon needs for

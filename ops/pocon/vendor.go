@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/condest"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -25,7 +26,26 @@ func launchVendor[T batchlas.Float](ctx context.Context, p *problem, f batchlas.
 		// Unreachable: no float32 vendor candidate is listed.
 		return opkit.Argf(opName, "chol", "the vendor kernel is float64 only; pin permatrix for float32")
 	}
-	return runJob(ctx, true, p, f, anorm, rcond, ws, need)
+	var est condest.Estimator[T] = vendorLower[T]{}
+	if p.uplo == batchlas.Upper {
+		est = vendorUpper[T]{}
+	}
+	return condest.Run(ctx, f, byte(p.uplo), anorm, rcond, ws, need, flopsPerMatrix(p.n), est)
+}
+
+// vendorLower and vendorUpper are the vendor kernel per uplo, zero-size
+// values (condest.Estimator).
+type (
+	vendorLower[T batchlas.Float] struct{}
+	vendorUpper[T batchlas.Float] struct{}
+)
+
+func (vendorLower[T]) Rcond(m []T, ld, n int, an T, scratch []T) T {
+	return vendorRcond(batchlas.Lower, m, ld, n, an, scratch)
+}
+
+func (vendorUpper[T]) Rcond(m []T, ld, n int, an T, scratch []T) T {
+	return vendorRcond(batchlas.Upper, m, ld, n, an, scratch)
 }
 
 // vendorSlot is one worker's scratch: Dpocon's work of 3n. The factor

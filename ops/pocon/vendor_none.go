@@ -21,6 +21,3 @@ func launchVendor[T batchlas.Float](_ context.Context, _ *problem, _ batchlas.Ba
 
 // vendorSlot is 0: there is no vendor kernel to size for.
 func vendorSlot(int) int { return 0 }
-
-// vendorRcond is never run in a novendor build.
-func vendorRcond[T batchlas.Float](batchlas.Uplo, []T, int, int, T, []T) T { return 0 }

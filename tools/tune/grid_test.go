@@ -204,8 +204,8 @@ func TestSelectTunersOrdersCalleesFirst(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []string{"gemm", "trsm", "potrf"}, names(ts), list)
 	}
-	// all: the ops that call no other first (orgqr among them: its trial
-	// makes its inputs itself), then their callers (syev
+	// all: the ops that call no other first (orgqr and ormqr among them:
+	// their trials make their inputs themselves), then their callers (syev
 	// calls gemm only; getrf, getrs, potrf and potrs call trsm and gemm;
 	// getrs's inputs come from getrf), then gesv (getrf, getrs) and posv
 	// (potrf, potrs), with the condition estimates their checks call
@@ -214,7 +214,7 @@ func TestSelectTunersOrdersCalleesFirst(t *testing.T) {
 	// nested kernels read it are measured.
 	ts, err := selectTuners("all")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"gemm", "geqrf", "orgqr", "syev", "trsm", "getrf", "getrs", "potrf", "potrs", "gecon", "gesv", "pocon", "posv"}, names(ts), "all")
+	assert.Equal(t, []string{"gemm", "geqrf", "orgqr", "ormqr", "syev", "trsm", "getrf", "getrs", "potrf", "potrs", "gecon", "gesv", "pocon", "posv"}, names(ts), "all")
 	assert.Equal(t, []string{"gemm"}, tuners["syev"].callees())
 	ts, err = selectTuners("syev,posv,gemm")
 	require.NoError(t, err)

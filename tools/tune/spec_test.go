@@ -253,6 +253,9 @@ func TestSameComputationIsBitIdentical(t *testing.T) {
 		}
 		declared := 0
 		for _, c := range cells {
+			if tu.problem(c) != nil {
+				continue // no call of the op (orgqr's n > m, ormqr's k > the order of Q)
+			}
 			oc, err := tu.newCase(sel.Float64, c, 1)
 			require.NoError(t, err)
 			outputOf := func(pin string) []float64 {

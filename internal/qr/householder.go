@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // is32 reports whether T is float32.
@@ -254,26 +255,7 @@ func Larfb[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, t []
 		return
 	}
 	if left {
-		// W = C^T V (n x k): W(p, j) = C(j, p) + C(j+1:m, p) . V(j+1:m, j).
-		for j := 0; j < k; j++ {
-			vj := v[j+1+j*ldv : m+j*ldv]
-			wj := work[j*ldwork : j*ldwork+n]
-			for p := 0; p < n; p++ {
-				cp := c[p*ldc+j : p*ldc+m]
-				wj[p] = cp[0] + dot(vj, cp[1:])
-			}
-		}
-		// H C = C - V (W T^T)^T; H^T C = C - V (W T)^T.
-		triMul(work, ldwork, n, k, t, ldt, !trans)
-		// C -= V W^T, one column of C at a time.
-		for p := 0; p < n; p++ {
-			cp := c[p*ldc : p*ldc+m]
-			for j := 0; j < k; j++ {
-				wj := work[p+j*ldwork]
-				cp[j] -= wj
-				axpy(-wj, v[j+1+j*ldv:m+j*ldv], cp[j+1:])
-			}
-		}
+		larfbLeft(trans, m, n, k, v, ldv, t, ldt, c, ldc, work, ldwork)
 		return
 	}
 	// W = C V (m x k).
@@ -295,6 +277,51 @@ func Larfb[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, t []
 				vl = v[l+j*ldv]
 			}
 			axpy(-vl, work[j*ldwork:j*ldwork+m], cl)
+		}
+	}
+}
+
+// larfbLeft is Larfb from the left, on LAPACK's split of V into its
+// unit lower triangle V1 (rows 0..k-1) and the rest V2, and of C alike:
+// W = C1^T V1 + C2^T V2, W := W T^T (H) or W T (H^T), C2 -= V2 W^T, C1
+// -= V1 W^T; the two products with V2 on internal/simd's tile.
+func larfbLeft[T batchlas.Float](trans bool, m, n, k int, v []T, ldv int, t []T, ldt int, c []T, ldc int, work []T, ldwork int) {
+	// W = C1^T.
+	for j := 0; j < k; j++ {
+		wj := work[j*ldwork : j*ldwork+n]
+		for p := range wj {
+			wj[p] = c[j+p*ldc]
+		}
+	}
+	// W := W V1: column j takes W(:, l) V1(l, j) for l > j, ascending.
+	for j := 0; j < k; j++ {
+		wj := work[j*ldwork : j*ldwork+n]
+		for l := j + 1; l < k; l++ {
+			axpy(v[l+j*ldv], work[l*ldwork:l*ldwork+n], wj)
+		}
+	}
+	m2 := m - k
+	if m2 > 0 {
+		// W += C2^T V2.
+		simd.Gemm(true, false, n, k, m2, 1, c[k:], ldc, v[k:], ldv, 1, work, ldwork)
+	}
+	triMul(work, ldwork, n, k, t, ldt, !trans)
+	if m2 > 0 {
+		// C2 -= V2 W^T.
+		simd.Gemm(false, true, m2, n, k, -1, v[k:], ldv, work, ldwork, 1, c[k:], ldc)
+	}
+	// W := W V1^T: column j takes W(:, l) V1(j, l) for l < j, descending.
+	for j := k - 1; j >= 0; j-- {
+		wj := work[j*ldwork : j*ldwork+n]
+		for l := 0; l < j; l++ {
+			axpy(v[j+l*ldv], work[l*ldwork:l*ldwork+n], wj)
+		}
+	}
+	// C1 -= W^T.
+	for j := 0; j < k; j++ {
+		wj := work[j*ldwork : j*ldwork+n]
+		for p, x := range wj {
+			c[j+p*ldc] -= x
 		}
 	}
 }

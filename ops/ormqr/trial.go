@@ -26,8 +26,10 @@ func init() {
 		},
 		Elems: func(k sel.Key) float64 {
 			p, count, _ := shapeOf(k)
-			// the factor, C and its pristine copy, tau
-			return float64(p.nq()*p.k+2*p.m*p.n+p.k) * float64(count)
+			// the factor, C and its pristine copy, tau (in float64: the
+			// sizes of a key may overflow an int's product)
+			nq, kk, m, n := float64(p.nq()), float64(p.k), float64(p.m), float64(p.n)
+			return (nq*kk + 2*m*n + kk) * float64(count)
 		},
 		Problem: func(k sel.Key) error {
 			_, _, err := shapeOf(k)
@@ -56,7 +58,7 @@ func shapeOf(k sel.Key) (problem, int, error) {
 	}
 	p := problem{left: side == batchlas.Left, trans: trans == batchlas.Trans, m: s.Num("m"), n: s.Num("n"), k: s.Num("k")}
 	if p.k > p.nq() {
-		return p, 0, fmt.Errorf("ormqr: k %d > %d, the order of Q", p.k, p.nq())
+		return p, s.Num("batch"), fmt.Errorf("ormqr: k %d > %d, the order of Q", p.k, p.nq())
 	}
 	return p, s.Num("batch"), nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	_ "github.com/batchlas-go/batchlas/ops/gecon"
+	_ "github.com/batchlas-go/batchlas/ops/gels"
 	_ "github.com/batchlas-go/batchlas/ops/gemm"
 	_ "github.com/batchlas-go/batchlas/ops/geqrf"
 	_ "github.com/batchlas-go/batchlas/ops/gesv"

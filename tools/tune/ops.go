@@ -5,6 +5,7 @@ package main
 // sel.Ops (tuners, spec.go), so linking is all it takes.
 import (
 	_ "github.com/batchlas-go/batchlas/ops/gecon"
+	_ "github.com/batchlas-go/batchlas/ops/gels"
 	_ "github.com/batchlas-go/batchlas/ops/gemm"
 	_ "github.com/batchlas-go/batchlas/ops/geqrf"
 	_ "github.com/batchlas-go/batchlas/ops/gesv"

@@ -100,6 +100,39 @@ func nrm2[T batchlas.Float](x []T) T {
 	return T(scale * math.Sqrt(ssq))
 }
 
+// sumSquares is sum x[l]^2 in float64 and whether it is exact enough to
+// take a square root of: always for float32 (whose squares float64
+// holds), for float64 when the sum is finite and neither overflowed nor
+// fell into the range where squares lose digits.
+func sumSquares[T batchlas.Float](x []T) (float64, bool) {
+	if is32[T]() {
+		s := 0.0
+		for _, v := range x {
+			s += float64(v) * float64(v)
+		}
+		return s, s <= math.MaxFloat64
+	}
+	var s0, s1 T
+	l := 0
+	for ; l+2 <= len(x); l += 2 {
+		s0 += x[l] * x[l]
+		s1 += x[l+1] * x[l+1]
+	}
+	if l < len(x) {
+		s0 += x[l] * x[l]
+	}
+	s := float64(s0 + s1)
+	return s, s >= 0x1p-900 && s <= 0x1p900
+}
+
+// maxSafe is a bound below overflow for beta and 1/(alpha - beta).
+func maxSafe[T batchlas.Float]() T {
+	if is32[T]() {
+		return T(0x1p120)
+	}
+	return T(math.Ldexp(1, 1000))
+}
+
 // lapy2 is sqrt(x^2 + y^2) without overflow.
 func lapy2[T batchlas.Float](x, y T) T {
 	return T(math.Hypot(float64(x), float64(y)))
@@ -117,11 +150,31 @@ func Larfg[T batchlas.Float](n int, alpha *T, x []T) (tau T) {
 		return 0
 	}
 	x = x[:n-1]
+	a := *alpha
+	if ss, ok := sumSquares(x); ok {
+		// No overflow nor harmful underflow: beta from the sum of squares
+		// directly (sqrt(alpha^2 + ||x||^2), dlapy2's value within
+		// rounding), and no rescaling needed.
+		if ss == 0 {
+			return 0
+		}
+		if af := math.Abs(float64(a)); af < 0x1p450 {
+			if r := T(math.Sqrt(float64(a)*float64(a) + ss)); r >= safeMin[T]() && r <= maxSafe[T]() {
+				beta := -T(math.Copysign(float64(r), float64(a)))
+				tau = (beta - a) / beta
+				s := 1 / (a - beta)
+				for l := range x {
+					x[l] *= s
+				}
+				*alpha = beta
+				return tau
+			}
+		}
+	}
 	xnorm := nrm2(x)
 	if xnorm == 0 {
 		return 0
 	}
-	a := *alpha
 	beta := -T(math.Copysign(float64(lapy2(a, xnorm)), float64(a)))
 	safmin := safeMin[T]()
 	knt := 0

@@ -23,6 +23,7 @@ var (
 // nativeCandidates are the pure-Go choices, identical for both dtypes.
 var nativeCandidates = []sel.Choice{
 	unblockedFamily.With(),
+	blockedFamily.With(4),
 	blockedFamily.With(8),
 	blockedFamily.With(16),
 	blockedFamily.With(32),

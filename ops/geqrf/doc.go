@@ -16,8 +16,8 @@
 //	             (internal/qr.Geqr2)
 //	blocked:nb=N geqrf per matrix on one worker: panels of N columns by
 //	             geqr2, each panel's block reflector I - V T V^T applied to
-//	             the trailing columns (internal/qr: Larft, Larfb); N 8,
-//	             16 and 32; an N of at least min(m, n) is unblocked's code
+//	             the trailing columns (internal/qr: Larft, Larfb); N 4,
+//	             8, 16 and 32; an N of at least min(m, n) is unblocked's code
 //	vendor       gonum's LAPACK Dgeqrf per matrix on a row-major copy
 //	             (float64 only; absent from a -tags novendor build)
 //

@@ -20,7 +20,7 @@ import (
 // The first call of an op loads its tables (load.go). A built-in table is
 // not parsed whole there. Parsed whole, gemm's and trsm's (about 12,000
 // and 13,000 rows with their x86-64-v3 tables) made the first call of each
-// take 67 and 80 ms on a 2-core virtual machine (AMD EPYC Zen 5,
+// take about 70 and 80 ms on a 2-core virtual machine (AMD EPYC Zen 5,
 // 2026-12-04): mostly the first touch of the megabytes their rows took
 // (each page of fresh memory costs such a machine tens of microseconds:
 // its free pages go back to the host), the rest parsing rows no call

@@ -19,18 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
+	_ "github.com/batchlas-go/batchlas/internal/allops"
 	"github.com/batchlas-go/batchlas/internal/opkit"
-	_ "github.com/batchlas-go/batchlas/ops/gecon"
-	_ "github.com/batchlas-go/batchlas/ops/gemm"
-	_ "github.com/batchlas-go/batchlas/ops/gesv"
-	_ "github.com/batchlas-go/batchlas/ops/getrf"
-	_ "github.com/batchlas-go/batchlas/ops/getrs"
-	_ "github.com/batchlas-go/batchlas/ops/pocon"
-	_ "github.com/batchlas-go/batchlas/ops/posv"
-	_ "github.com/batchlas-go/batchlas/ops/potrf"
-	_ "github.com/batchlas-go/batchlas/ops/potrs"
-	_ "github.com/batchlas-go/batchlas/ops/syev"
-	_ "github.com/batchlas-go/batchlas/ops/trsm"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 

@@ -49,20 +49,17 @@ func Lstsq[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (batch
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}
-	x, err := alloc[T](op, "b", a.Cols, b.Cols, a.Count)
-	if err != nil {
-		return batchlas.Batch[T]{}, err
-	}
 	err = gels.Gels(ctx, f, work, nil)
-	ok, failed, from := results(err, x.Count)
+	ok, failed, from := results(err, a.Count)
 	if !ok {
 		return batchlas.Batch[T]{}, err
 	}
-	// X_i is the first n rows of the solved B_i.
-	for i := range x.Count {
-		for c := range x.Cols {
-			copy(x.Data[i*x.Stride+c*x.LD:i*x.Stride+c*x.LD+x.Rows], work.Data[i*work.Stride+c*work.LD:])
-		}
+	// X_i is the first n rows of the solved B_i: a view, copied out tight.
+	solved := work
+	solved.Rows = a.Cols
+	x, cerr := own(op, "b", solved)
+	if cerr != nil {
+		return batchlas.Batch[T]{}, cerr
 	}
 	spoil(x, failed, from)
 	return x, err

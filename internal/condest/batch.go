@@ -125,3 +125,34 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 		j.rcond[i] = j.est.Rcond(m, f.LD, n, j.anorm[i], scratch)
 	}
 }
+
+// Norms is the body of gecon.Norm and pocon.Norm: it validates a (read
+// only; square when square is set), anorm (at least a.Count elements,
+// sharing none with a) for op, then writes norm(matrix i) to anorm_i,
+// the matrices spread over the workers of ctx. It runs to its end
+// whatever ctx says: n^2 reads per matrix, far less than the
+// factorisation that follows.
+func Norms[T batchlas.Float](ctx context.Context, op string, a batchlas.Batch[T], square bool, anorm []T, norm func(m []T) T) error {
+	if err := a.Check(op, "a", false); err != nil {
+		return err
+	}
+	switch {
+	case square && a.Rows != a.Cols:
+		return opkit.Argf(op, "a", "a is %dx%d; a symmetric matrix is square", a.Rows, a.Cols)
+	case len(anorm) < a.Count:
+		return opkit.Argf(op, "anorm", "len(anorm) %d < a.Count %d: anorm receives one norm per matrix", len(anorm), a.Count)
+	}
+	if a.Count == 0 {
+		return nil
+	}
+	out, _ := batchlas.WrapBatch(anorm[:a.Count], 1, 1, a.Count)
+	if err := opkit.CheckDisjoint(op, "anorm", out, "a", a); err != nil {
+		return err
+	}
+	_ = parallel.For(context.WithoutCancel(opkit.Context(ctx)), a.Count, float64(a.Rows*a.Cols), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			anorm[i] = norm(a.Data[i*a.Stride:])
+		}
+	})
+	return nil
+}

@@ -110,13 +110,10 @@ func norm1[T batchlas.Float](x []T) (float64, bool) {
 	return s, !math.IsInf(s, 0) && !math.IsNaN(s)
 }
 
-// allFinite reports whether every x_i is finite.
+// allFinite reports whether every x_i is finite (its 1-norm is).
 func allFinite[T batchlas.Float](x []T) bool {
-	var s float64
-	for _, v := range x {
-		s += math.Abs(float64(v))
-	}
-	return !math.IsInf(s, 0) && !math.IsNaN(s)
+	_, ok := norm1(x)
+	return ok
 }
 
 // signs sets sgn_i to +1 where x_i >= 0 and -1 elsewhere.

@@ -4,8 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/opkit"
-	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/condest"
 )
 
 // Norm writes ||A_i||_1 (which for a symmetric matrix is also
@@ -22,30 +21,7 @@ func Norm[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas.
 	if err := uplo.Check(opName); err != nil {
 		return err
 	}
-	if err := a.Check(opName, "a", false); err != nil {
-		return err
-	}
-	switch {
-	case a.Rows != a.Cols:
-		return opkit.Argf(opName, "a", "a is %dx%d; a symmetric matrix is square", a.Rows, a.Cols)
-	case len(anorm) < a.Count:
-		return opkit.Argf(opName, "anorm", "len(anorm) %d < a.Count %d: anorm receives one norm per matrix", len(anorm), a.Count)
-	}
-	if a.Count == 0 {
-		return nil
-	}
-	out, _ := batchlas.WrapBatch(anorm[:a.Count], 1, 1, a.Count)
-	if err := opkit.CheckDisjoint(opName, "anorm", out, "a", a); err != nil {
-		return err
-	}
-	// Spread over the workers (n^2 reads per matrix, none written but
-	// anorm_i); it runs to its end whatever ctx says.
-	_ = parallel.For(context.WithoutCancel(opkit.Context(ctx)), a.Count, float64(a.Rows*a.Cols), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			anorm[i] = symmetricNorm(uplo, a.Data[i*a.Stride:], a.LD, a.Rows)
-		}
-	})
-	return nil
+	return condest.Norms(ctx, opName, a, true, anorm, func(m []T) T { return symmetricNorm(uplo, m, a.LD, a.Rows) })
 }
 
 // symmetricNorm is the 1-norm of the n x n symmetric matrix whose uplo

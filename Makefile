@@ -37,8 +37,12 @@ VECPKGS := ./ops/gemm/
 v3:
 	BATCHLAS_DEVICE=x86-64-v3 $(GO) test -count=1 $(VECPKGS)
 
+# Only the packages that hold such tests are built with -race: building
+# all of them cost minutes of the test command for no test run.
+RACEPKGS = $(shell grep -rl --include='*_test.go' -E 'func Test[A-Za-z0-9_]*$(RACE)' . | xargs -n1 dirname | sort -u)
+
 race:
-	$(GO) test -count=1 -race -run '$(RACE)' ./...
+	$(GO) test -count=1 -race -run '$(RACE)' $(RACEPKGS)
 
 # Every fuzz target of the selection core and the coverage reader, for
 # FUZZTIME each (go test fuzzes one target per run; the targets are listed

@@ -292,8 +292,14 @@ func (cfg *runConfig) estimate(plans []opPlan, ledgers map[string]ledgerView, ho
 		if g.fit != nil {
 			share = g.fit.extra
 		}
-		g.extra = share * g.grid
-		g.fresh = (1 + share) * all
+		// The express profile's deferred cells: the share a run ends up
+		// measuring where this machine disagrees with the prior.
+		deferred := 0.0
+		for _, c := range p.deferred {
+			deferred += settleShare * g.cost(c)
+		}
+		g.extra = share*g.grid + deferred
+		g.fresh = (1+share)*all + deferred
 	}
 	for _, name := range opOrder {
 		op := ops[name]

@@ -9,12 +9,13 @@ import (
 )
 
 // profileExpress is `tune run --profile express`: complete tables for a new
-// machine in about eight minutes on two cores (7m59s on a 2-core Zen 5,
-// 2026-12-04). It measures the same grid as
-// a full run, but at each cell times only the candidates the prior
-// (prior.go: the tables the machine would otherwise borrow) ranks near the
-// top, with fewer and shorter timings, a lower cap on the work of one cell
-// and less refinement. Its tables are complete (a row at every cell within
+// machine in about seven minutes on two cores (6m50s for fifteen ops on a
+// 2-core Zen 5, 2026-12-04). It measures the same grid as a full run, but
+// at each cell times only the candidates the prior (prior.go: the tables
+// the machine would otherwise borrow) ranks near the top, with fewer and
+// shorter timings, a lower cap on the work of one cell and less
+// refinement, and leaves the cells where the prior is uniform to the cells
+// around them when those confirm it (settle.go). Its tables are complete (a row at every cell within
 // the caps), say profile=express and prior=<file> in their header, and
 // replace the borrowed rankings wherever this machine disagrees.
 const profileExpress = "express"

@@ -28,8 +28,12 @@ func printPlan(w io.Writer, cfg *runConfig, e *runEstimate) {
 		if g.fit != nil {
 			how = "fitted on " + g.fitFrom
 		}
-		fmt.Fprintf(w, "%s %s: %d cells%s, %s, %d over the caps, about %s (grid %s, refinement and confirmation %s; %s)\n",
-			p.t.op.Name(), p.dt, len(p.cells), inLedger, cands, len(p.capped), roundDuration(g.grid+g.extra), roundDuration(g.grid), roundDuration(g.extra), how)
+		deferred := ""
+		if len(p.deferred) > 0 {
+			deferred = fmt.Sprintf(" and %d deferred (measured only where a cell around them disagrees with the prior)", len(p.deferred))
+		}
+		fmt.Fprintf(w, "%s %s: %d cells%s%s, %s, %d over the caps, about %s (grid %s, refinement, confirmation and deferred cells %s; %s)\n",
+			p.t.op.Name(), p.dt, len(p.cells), inLedger, deferred, cands, len(p.capped), roundDuration(g.grid+g.extra), roundDuration(g.grid), roundDuration(g.extra), how)
 		for _, c := range p.cells {
 			if g.resumed[c.String()] {
 				fmt.Fprintf(w, "  %-48s %8.3g flops  in the ledger\n", c, p.t.flops(c))
@@ -37,10 +41,13 @@ func printPlan(w io.Writer, cfg *runConfig, e *runEstimate) {
 			}
 			fmt.Fprintf(w, "  %-48s %8.3g flops  ~%s\n", c, p.t.flops(c), roundDuration(g.cost(c)))
 		}
+		for _, c := range p.deferred {
+			fmt.Fprintf(w, "  %-48s %8.3g flops  deferred to the prior\n", c, p.t.flops(c))
+		}
 		for _, c := range p.capped {
 			fmt.Fprintf(w, "  %-48s %8.3g flops  skipped: over the caps\n", c, p.t.flops(c))
 		}
-		cells += len(p.cells)
+		cells += len(p.cells) + len(p.deferred)
 	}
 	inLedger := ""
 	if resumed > 0 {

@@ -58,7 +58,7 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
 	settings := protocolFlags(fs, defaultProtocol().screen)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
-	profile := fs.String("profile", "", "express: tune a new machine in about eight minutes on two cores, timing only the candidates the tables it would borrow rank near the top (sets --reps, --target, --max-cell-flops and --refine-max unless given)")
+	profile := fs.String("profile", "", "express: tune a new machine in about seven minutes on two cores, timing only the candidates the tables it would borrow rank near the top (sets --reps, --target, --max-cell-flops and --refine-max unless given)")
 	fs.durationIn("budget", budget, time.Nanosecond, maxBudget, "no limit")
 	fs.check("refine-max", fmt.Sprintf("a number from 0 to %g, or a negative one for no limit (not NaN or infinite)", maxRefineMax), func() bool {
 		return finite(*refineMax) && *refineMax <= maxRefineMax
@@ -126,6 +126,10 @@ type opPlan struct {
 	dt     sel.DType
 	cells  []cell
 	capped []cell
+	// deferred are the express profile's grid cells left to the prior
+	// unless a measured cell around them disagrees with it (settle.go);
+	// cells holds the rest.
+	deferred []cell
 }
 
 // cellCost is the cost model's estimate of a cell's wall time in ms (the
@@ -160,6 +164,7 @@ func (cfg *runConfig) plans() ([]opPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		lattice := newGridLattice(t.op, cfg.grid)
 		for _, dt := range cfg.dtypes {
 			if len(t.op.Candidates(dt)) == 0 {
 				continue
@@ -172,6 +177,7 @@ func (cfg *runConfig) plans() ([]opPlan, error) {
 					p.capped = append(p.capped, c)
 				}
 			}
+			p.cells, p.deferred = deferSettled(lattice, cfg.priors[t.op.Name()], dt, p.cells)
 			out = append(out, p)
 		}
 	}
@@ -212,8 +218,8 @@ type opRun struct {
 }
 
 type runStats struct {
-	measured, resumed, capped, refined, confirmed int
-	took                                          time.Duration
+	measured, resumed, capped, refined, confirmed, settled int
+	took                                                   time.Duration
 }
 
 func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stderr io.Writer) error {
@@ -289,8 +295,12 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		}
 		for _, dt := range cfg.dtypes {
 			if s := r.stats[dt]; s != nil {
-				fmt.Fprintf(stdout, "  %s %s: %d cells measured, %d from the ledger, %d refinement cells, %d confirmed, %d over the caps (--max-cell-flops/--max-cell-bytes); took %s (plan: about %s)\n",
-					t.op.Name(), dt, s.measured, s.resumed, s.refined, s.confirmed, s.capped, s.took.Round(100*time.Millisecond), roundDuration(cfg.est.group(t, dt).total()))
+				settled := ""
+				if s.settled > 0 {
+					settled = fmt.Sprintf(", %d settled by the prior (left unmeasured: the cells around them confirmed it)", s.settled)
+				}
+				fmt.Fprintf(stdout, "  %s %s: %d cells measured, %d from the ledger, %d refinement cells, %d confirmed, %d over the caps (--max-cell-flops/--max-cell-bytes)%s; took %s (plan: about %s)\n",
+					t.op.Name(), dt, s.measured, s.resumed, s.refined, s.confirmed, s.capped, settled, s.took.Round(100*time.Millisecond), roundDuration(cfg.est.group(t, dt).total()))
 			}
 			for _, res := range r.results[dt] {
 				for _, b := range res.Bad {
@@ -390,10 +400,42 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 	if err := measure(false)(p.cells); err != nil {
 		return err
 	}
+	if err := r.measureUnsettled(cfg, p, prog, st, measure(false)); err != nil {
+		return err
+	}
 	if err := r.refine(ctx, cfg, p, prog, st, tried, measure(true)); err != nil {
 		return err
 	}
 	return r.confirm(ctx, cfg, p, dev, prog, st)
+}
+
+// measureUnsettled measures the deferred cells of p that a measured cell
+// around them disagrees on with the prior, until none is left that does;
+// the rest are settled (settle.go).
+func (r *opRun) measureUnsettled(cfg *runConfig, p opPlan, prog *progress, st *runStats, measureAll func([]cell) error) error {
+	still := p.deferred
+	lattice := newGridLattice(p.t.op, cfg.grid)
+	g := cfg.est.group(p.t, p.dt)
+	for len(still) > 0 {
+		measured := map[string]cellResult{}
+		var cells []cell
+		for _, res := range r.results[p.dt] {
+			c := newCell(p.t.op.Keys(), res.Vals)
+			measured[c.String()] = res
+			cells = append(cells, c)
+		}
+		var now []cell
+		now, still = unsettled(lattice, r.prior, p.dt, still, measured, cellIndex(cells))
+		if len(now) == 0 {
+			break
+		}
+		prog.grow(g.name(), len(now), g.costs(now))
+		if err := measureAll(now); err != nil {
+			return err
+		}
+	}
+	st.settled = len(still)
+	return nil
 }
 
 // wallRecord is what a cell measured on dev in d, with the run's

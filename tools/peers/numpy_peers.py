@@ -313,8 +313,44 @@ def syev(k, dtype, rng):
     return out
 
 
+def r_diagonal(r):
+    """|diag(R)|: the part of a QR every recipe agrees on (R's signs, and
+    Q's, depend on the reflector convention)."""
+    return np.abs(np.diagonal(r, axis1=-2, axis2=-1))
+
+
+def geqrf(k, dtype, rng):
+    # The factorisation alone: numpy's R, or its raw reflectors and tau
+    # (LAPACK's geqrf output, as batchlas's), on stacks.
+    a = tiled(rng, k["batch"], rect(k["m"], k["n"], dtype))
+    return [Recipe("qr r", "np.linalg.qr(a, mode='r')", lambda: np.linalg.qr(a, mode="r"), r_diagonal),
+            Recipe("qr raw", "np.linalg.qr(a, mode='raw')", lambda: np.linalg.qr(a, mode="raw"), lambda r: r_diagonal(r[0]))]
+
+
+def qr(k, dtype, rng):
+    # geqrf and orgqr together, as the one-call layer's linalg.QR: the
+    # reduced Q and R of every matrix.
+    a = tiled(rng, k["batch"], rect(k["m"], k["n"], dtype))
+    return [Recipe("qr", "np.linalg.qr(a)", lambda: np.linalg.qr(a), lambda r: r_diagonal(r[1]))]
+
+
+def gels(k, dtype, rng):
+    # Least squares of tall, full-rank systems: numpy's lstsq is one matrix
+    # per call; the stacked way is a QR, Q^T b, and a solve with R (numpy
+    # has no stacked triangular solve: its general solver runs an LU of R).
+    a = tiled(rng, k["batch"], rect(k["m"], k["n"], dtype))
+    rhs = tiled(rng, k["batch"], rect(k["m"], k["nrhs"], dtype))
+
+    def qr_solve():
+        q, r = np.linalg.qr(a)
+        return np.linalg.solve(r, t(q) @ rhs)
+    return [Recipe("qr+solve", "q, r = np.linalg.qr(a); np.linalg.solve(r, q^T b)", qr_solve),
+            Recipe("lstsq loop", "np.linalg.lstsq(a_i, b_i) per matrix",
+                   loop(lambda x, y: np.linalg.lstsq(x, y, rcond=None)[0], a, rhs), stacked)]
+
+
 RECIPES = {"gemm": gemm, "potrf": potrf, "trsm": trsm, "gesv": gesv, "getrf": getrf, "getrs": getrs,
-           "potrs": potrs, "posv": posv, "syev": syev}
+           "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "gels": gels}
 
 # A recipe whose one sizing call takes more than SCREEN times the fastest
 # recipe's time so far is not timed further: a Python loop over 65536

@@ -73,6 +73,19 @@ var defaultPeerShapes = []string{
 	"syev float64 jobz=N uplo=L n=32 batch=4096",
 	"syev float64 jobz=N uplo=L n=64 batch=512",
 	"syev float64 jobz=N uplo=L n=128 batch=64",
+	// QR: the factorisation alone against numpy's R, and with Q formed
+	// (geqrf then orgqr, timed as one call of linalg.QR) against
+	// np.linalg.qr; least squares of tall systems.
+	"geqrf float64 m=8 n=8 batch=65536",
+	"geqrf float64 m=32 n=32 batch=4096",
+	"geqrf float64 m=128 n=128 batch=256",
+	"geqrf float64 m=256 n=32 batch=2000",
+	"qr float64 m=8 n=8 batch=65536",
+	"qr float64 m=32 n=32 batch=4096",
+	"qr float64 m=128 n=128 batch=256",
+	"qr float64 m=256 n=32 batch=2000",
+	"gels float64 m=64 n=8 nrhs=1 batch=20000",
+	"gels float64 m=32 n=32 nrhs=4 batch=4096",
 }
 
 // peerShapes returns the shape list of --shapes: default, or all (the
@@ -149,9 +162,28 @@ type peerRun struct {
 	t  *opTuner
 	dt sel.DType
 	c  cell
+	// comp is the composite the shape names (composite.go), nil for an
+	// op; t is then the first op of its chain, whose keys it takes.
+	comp *peerComposite
 }
 
-func (r peerRun) String() string { return r.t.op.Name() + " " + string(r.dt) + " " + r.c.String() }
+// name is the shape's op word: the op's, or the composite's.
+func (r peerRun) name() string {
+	if r.comp != nil {
+		return r.comp.name
+	}
+	return r.t.op.Name()
+}
+
+func (r peerRun) String() string { return r.name() + " " + string(r.dt) + " " + r.c.String() }
+
+// flops is the work of one call of the shape.
+func (r peerRun) flops() float64 {
+	if r.comp != nil {
+		return compositeFlops(r.comp, r.c)
+	}
+	return r.t.flops(r.c)
+}
 
 // peerCaseOf is the JSON case of a shape.
 func peerCaseOf(r peerRun, ms measureSettings) peerCase {
@@ -160,7 +192,7 @@ func peerCaseOf(r peerRun, ms measureSettings) peerCase {
 		keys[k.Name] = r.c.vals[i]
 	}
 	return peerCase{
-		Op: r.t.op.Name(), DType: r.dt, Keys: keys,
+		Op: r.name(), DType: r.dt, Keys: keys,
 		Reps:     ms.proto.reps,
 		TargetMS: float64(ms.proto.target) / float64(time.Millisecond),
 		Seed:     ms.seed,
@@ -240,9 +272,14 @@ func resolvePeerShapes(lines []string, dtypes []sel.DType, ops []string, maxByte
 		if !slices.Contains(dtypes, dt) || (ops != nil && !slices.Contains(ops, name)) {
 			continue
 		}
-		t, ok := tuners[name]
+		comp := peerComposites[name]
+		first := name
+		if comp != nil {
+			first = comp.chain[0]
+		}
+		t, ok := tuners[first]
 		if !ok {
-			notes = append(notes, fmt.Sprintf("%s: skipped, this build of the tuner has no measurement for op %s (ops/%s/trial.go)", line, name, name))
+			notes = append(notes, fmt.Sprintf("%s: skipped, this build of the tuner has no measurement for op %s (ops/%s/trial.go)", line, first, first))
 			continue
 		}
 		if !slices.Contains(t.op.DTypes(), dt) {
@@ -256,7 +293,7 @@ func resolvePeerShapes(lines []string, dtypes []sel.DType, ops []string, maxByte
 			notes = append(notes, fmt.Sprintf("%s: skipped, %v", line, err))
 			continue
 		}
-		runs = append(runs, peerRun{t: t, dt: dt, c: c})
+		runs = append(runs, peerRun{t: t, dt: dt, c: c, comp: comp})
 	}
 	return runs, notes, nil
 }
@@ -418,6 +455,13 @@ func peerTraffic(op string, dt sel.DType, c cell) (tr traffic, ok bool) {
 			w += n * ipiv
 		}
 		return traffic{(n*n + n*nrhs) * e * b, w * b}, true
+	case "geqrf": // A factored in place, tau written
+		return traffic{m * n * e * b, (m*n + min(m, n)) * e * b}, true
+	case "qr": // A read (the one-call layer copies it), Q and R written
+		k := min(m, n)
+		return traffic{m * n * e * b, (m*k + k*n) * e * b}, true
+	case "gels": // A factored and B solved, both in place
+		return traffic{(m*n + m*nrhs) * e * b, (m*n + m*nrhs) * e * b}, true
 	case "syev": // A read, the eigenvalues written, and the vectors over A for jobz=V
 		w := n * e
 		if c.get("jobz") == "V" {
@@ -777,6 +821,10 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(w, "recipe\" column names it and the notes list what each took.")
 		fmt.Fprintln(w, "`make bench-peers` runs the default list.")
 		fmt.Fprintln(w)
+		fmt.Fprintln(w, "A shape may name a composite instead of an op: qr (geqrf then orgqr, the Q and")
+		fmt.Fprintln(w, "R numpy's np.linalg.qr returns) takes geqrf's keys and is timed as one call of")
+		fmt.Fprintln(w, "linalg.QR; its kernel column names each op's choice.")
+		fmt.Fprintln(w)
 		fmt.Fprintln(w, "default shapes (an op this build has no measurement for is skipped with a note):")
 		for _, s := range defaultPeerShapes {
 			fmt.Fprintf(w, "  %s\n", s)
@@ -858,7 +906,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 	rows := make([]peerRow, len(runs))
 	bad := false
 	for i, r := range runs {
-		row := peerRow{op: r.t.op.Name(), dt: r.dt, shape: r.c.String(), flops: r.t.flops(r.c),
+		row := peerRow{op: r.name(), dt: r.dt, shape: r.c.String(), flops: r.flops(),
 			numpyMS: math.NaN(), autoMS: math.NaN(), floorMS: math.NaN(), peakGF: peaks[r.dt]}
 		if res := rep.Results[i]; res.Error != "" {
 			row.why = "numpy: " + res.Error
@@ -867,7 +915,11 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 			row.numpyRecipe, row.numpyTried = res.Recipe, res.Tried
 		}
 		fmt.Fprintf(stderr, "peers: timing %s with batchlas...\n", r)
-		auto, kernel, err := timeAuto(ctx, r, ms)
+		timeIt := timeAuto
+		if r.comp != nil {
+			timeIt = timeComposite
+		}
+		auto, kernel, err := timeIt(ctx, r, ms)
 		if err != nil {
 			row.why = strings.TrimPrefix(row.why+"; ", "; ") + "batchlas: " + err.Error()
 			bad = true

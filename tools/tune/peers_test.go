@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -159,7 +160,7 @@ func TestPeerTraffic(t *testing.T) {
 		runs, _, err := resolvePeerShapes([]string{line}, bothDTypes, nil, 0)
 		require.NoError(t, err)
 		require.Len(t, runs, 1)
-		return runs[0].t.op.Name(), runs[0].dt, runs[0].c
+		return runs[0].name(), runs[0].dt, runs[0].c
 	}
 	tr, ok := peerTraffic(cellOf("gemm float64 ta=N tb=N m=8 n=8 k=8 batch=10"))
 	require.True(t, ok)
@@ -170,6 +171,12 @@ func TestPeerTraffic(t *testing.T) {
 	assert.Equal(t, traffic{read: (16 + 8) * 8, write: (16+8)*8 + 4*4}, tr, "pivots written too")
 	tr, _ = peerTraffic(cellOf("trsm float64 side=R uplo=L ta=N diag=N m=2 n=4 batch=1"))
 	assert.Equal(t, traffic{read: (16 + 8) * 8, write: 8 * 8}, tr, "side R: the triangle is n by n")
+	tr, _ = peerTraffic(cellOf("geqrf float64 m=4 n=2 batch=1"))
+	assert.Equal(t, traffic{read: 8 * 8, write: (8 + 2) * 8}, tr, "A in place, tau written")
+	tr, _ = peerTraffic(cellOf("gels float64 m=4 n=2 nrhs=3 batch=1"))
+	assert.Equal(t, traffic{read: (8 + 12) * 8, write: (8 + 12) * 8}, tr)
+	tr, _ = peerTraffic(cellOf("qr float64 m=4 n=2 batch=1"))
+	assert.Equal(t, traffic{read: 8 * 8, write: (8 + 4) * 8}, tr, "A read, Q (4x2) and R (2x2) written")
 	_, ok = peerTraffic("nosuch", sel.Float64, cell{})
 	assert.False(t, ok)
 
@@ -368,7 +375,12 @@ func TestNumpyScriptRecipesAgree(t *testing.T) {
 			"potrs "+dt+" uplo=U n=4 nrhs=2 batch=3",
 			"posv "+dt+" uplo=L n=4 nrhs=2 batch=3",
 			"syev "+dt+" jobz=V uplo=L n=4 batch=3",
-			"syev "+dt+" jobz=N uplo=U n=4 batch=3")
+			"syev "+dt+" jobz=N uplo=U n=4 batch=3",
+			"geqrf "+dt+" m=5 n=3 batch=3",
+			"geqrf "+dt+" m=3 n=5 batch=3",
+			"qr "+dt+" m=5 n=3 batch=3",
+			"qr "+dt+" m=3 n=5 batch=3",
+			"gels "+dt+" m=6 n=3 nrhs=2 batch=3")
 	}
 	runs, notes, err := resolvePeerShapes(lines, bothDTypes, nil, 1<<30)
 	require.NoError(t, err)
@@ -390,4 +402,35 @@ func TestNumpyScriptRecipesAgree(t *testing.T) {
 			assert.Empty(t, tr.Error, "%s: recipe %s", runs[i], tr.Recipe)
 		}
 	}
+}
+
+// A composite shape resolves to the first op of its chain's keys, sends
+// numpy its own op word, counts its chain's flops, and is timed as one
+// call of the one-call layer whose kernel column names every op's choice.
+func TestPeerCompositeQR(t *testing.T) {
+	for _, line := range []string{"qr float64 m=9 n=4 batch=5", "qr float32 m=3 n=7 batch=2", "qr float64 m=1 n=1 batch=1"} {
+		runs, notes, err := resolvePeerShapes([]string{line}, bothDTypes, nil, 1<<30)
+		require.NoError(t, err, line)
+		require.Empty(t, notes, line)
+		require.Len(t, runs, 1, line)
+		r := runs[0]
+		require.NotNil(t, r.comp, line)
+		assert.Equal(t, "qr", r.name())
+		assert.Equal(t, line, r.String())
+		ms := measureSettings{proto: protocol{reps: 1, target: time.Microsecond}, seed: 1}
+		assert.Equal(t, "qr", peerCaseOf(r, ms).Op)
+		m, n, batch := r.c.num("m"), r.c.num("n"), r.c.num("batch")
+		k := min(m, n)
+		g, err := parseCellArgs(tuners["geqrf"].op, []string{fmt.Sprintf("m=%d", m), fmt.Sprintf("n=%d", n), fmt.Sprintf("batch=%d", batch)})
+		require.NoError(t, err)
+		o, err := parseCellArgs(tuners["orgqr"].op, []string{fmt.Sprintf("m=%d", m), fmt.Sprintf("n=%d", k), fmt.Sprintf("batch=%d", batch)})
+		require.NoError(t, err)
+		assert.Equal(t, tuners["geqrf"].flops(g)+tuners["orgqr"].flops(o), r.flops(), line)
+		got, kernel, err := timeComposite(context.Background(), r, ms)
+		require.NoError(t, err, line)
+		assert.Greater(t, got, 0.0, line)
+		assert.Regexp(t, `^geqrf:\S+\+orgqr:\S+$`, kernel, line)
+	}
+	_, _, err := resolvePeerShapes([]string{"qr float64 m=3 batch=2"}, bothDTypes, nil, 1<<30)
+	assert.Error(t, err, "a missing key is an error, as for an op")
 }

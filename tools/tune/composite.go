@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/matgen"
+	"github.com/batchlas-go/batchlas/internal/trial"
+	"github.com/batchlas-go/batchlas/linalg"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+// A peer composite is a job numpy does in one call and batchlas with a
+// chain of ops: the QR factorisation with Q formed (np.linalg.qr) is geqrf
+// then orgqr. peers times it as one call of the one-call layer (package
+// linalg), which chains them and allocates its results as numpy does, so
+// that the comparison is the one a user makes. A composite takes the keys
+// of the first op of its chain; its kernel column names each op's
+// automatic choice.
+type peerComposite struct {
+	name  string   // the list's op word, and the numpy script's: qr
+	chain []string // the ops it runs, in order: geqrf, orgqr
+	// keysOf is the cell of each op of the chain for the composite's cell.
+	keysOf func(c cell, op *opTuner) (cell, error)
+	// newCall makes the inputs of cell c and returns one call, and a check
+	// of the call's last result.
+	newCall func(dt sel.DType, c cell, seed uint64) (call func(ctx context.Context) error, check func() error)
+}
+
+// peerComposites are the composites peers knows, by list word.
+var peerComposites = map[string]*peerComposite{
+	"qr": {
+		name:  "qr",
+		chain: []string{"geqrf", "orgqr"},
+		keysOf: func(c cell, t *opTuner) (cell, error) {
+			m, n, batch := c.get("m"), c.get("n"), c.get("batch")
+			if t.op.Name() == "orgqr" {
+				// Q is m x min(m, n), from as many reflectors.
+				n = fmt.Sprint(min(c.num("m"), c.num("n")))
+			}
+			return parseCellArgs(t.op, []string{"m=" + m, "n=" + n, "batch=" + batch})
+		},
+		newCall: func(dt sel.DType, c cell, seed uint64) (func(context.Context) error, func() error) {
+			if dt == sel.Float32 {
+				return newQRCall[float32](c, seed)
+			}
+			return newQRCall[float64](c, seed)
+		},
+	},
+}
+
+// newQRCall is linalg.QR on random m x n matrices; its check is the
+// residual ||A - QR|| of the first matrix against a bound.
+func newQRCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) error, func() error) {
+	m, n, count := c.num("m"), c.num("n"), c.num("batch")
+	r := matgen.Rand(seed)
+	a := trial.TiledBatch[T](r, m, n, count, func(b batchlas.Batch[T]) {
+		for i := range b.Count {
+			for col := range n {
+				for row := range m {
+					b.Set(i, row, col, T(2*r.Float64()-1))
+				}
+			}
+		}
+	})
+	var q, rr batchlas.Batch[T]
+	call := func(ctx context.Context) error {
+		var err error
+		q, rr, err = linalg.QR(ctx, a)
+		return err
+	}
+	check := func() error {
+		if count == 0 || min(m, n) == 0 {
+			return nil
+		}
+		k := min(m, n)
+		var worst, norm float64
+		for row := range m {
+			for col := range n {
+				s := 0.0
+				for l := range min(k, col+1) {
+					s += float64(q.At(0, row, l)) * float64(rr.At(0, l, col))
+				}
+				worst = max(worst, math.Abs(s-float64(a.At(0, row, col))))
+				norm = max(norm, math.Abs(float64(a.At(0, row, col))))
+			}
+		}
+		eps := 0x1p-52
+		if _, single := any(T(0)).(float32); single {
+			eps = 0x1p-23
+		}
+		if bound := 64 * float64(max(m, n)) * eps * max(norm, 1) * float64(k); !(worst <= bound) {
+			return fmt.Errorf("linalg.QR: max |A - QR| of the first matrix is %.3g, over %.3g", worst, bound)
+		}
+		return nil
+	}
+	return call, check
+}
+
+// compositeFlops is the work of a composite's call: the sum of its
+// chain's.
+func compositeFlops(comp *peerComposite, c cell) float64 {
+	total := 0.0
+	for _, name := range comp.chain {
+		t := tuners[name]
+		oc, err := comp.keysOf(c, t)
+		if err != nil {
+			return math.NaN()
+		}
+		total += t.flops(oc)
+	}
+	return total
+}
+
+// timeComposite times one call of a composite as timeAuto times an op's
+// automatic call, after checking its result; the kernel is each op's
+// automatic choice, joined by '+'.
+func timeComposite(ctx context.Context, r peerRun, ms measureSettings) (float64, string, error) {
+	defer quietGC()()
+	var kernels []string
+	for _, name := range r.comp.chain {
+		t := tuners[name]
+		oc, err := r.comp.keysOf(r.c, t)
+		if err != nil {
+			return 0, "", err
+		}
+		walk, err := t.op.Explain(ctx, r.dt, oc.key(), batchlas.Host())
+		if err != nil {
+			return 0, "", fmt.Errorf("%s: the automatic decision fails: %w", name, err)
+		}
+		kernels = append(kernels, name+":"+walk.Choice.String())
+	}
+	call, check := r.comp.newCall(r.dt, r.c, ms.seed)
+	run := func(ctx context.Context, n int) (d time.Duration, err error) {
+		t0 := time.Now()
+		for range n {
+			if err := call(ctx); err != nil {
+				return 0, err
+			}
+		}
+		return time.Since(t0), nil
+	}
+	if _, err := run(ctx, 1); err != nil {
+		return 0, "", err
+	}
+	if err := check(); err != nil {
+		return 0, "", fmt.Errorf("BAD RESULT: %w", err)
+	}
+	one, err := run(ctx, 1)
+	if err != nil {
+		return 0, "", err
+	}
+	best, err := ms.proto.bestOf(ctx, run, ms.proto.calibrate(one))
+	return best, strings.Join(kernels, "+"), err
+}

@@ -1,0 +1,216 @@
+package lanesqr
+
+import (
+	"math"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanes"
+	"github.com/batchlas-go/batchlas/internal/qr"
+)
+
+//go:generate go run gen.go
+
+// Slot is the scratch QR needs besides the group, in elements of T: one
+// lane's column for the reflectors made by qr.Larfg, and per-lane values.
+func Slot[T batchlas.Float](m int) int { return m + 3*lanes.Lanes[T]() }
+
+// QR computes the Householder QR factorisation of the first count (1 to
+// lanes.Lanes[T]()) m x n matrices of a group interleaved in a (element
+// (i, j) of lane l at (j*ld+i)*Lanes+l, ld >= m), one column at a time
+// as LAPACK's geqr2 and qr.Geqr2: R on and above the diagonal, the tails
+// of the k = min(m, n) reflectors below it, their factors in tau
+// (reflector j of lane l at tau[j*Lanes+l]). The lanes from count on are
+// left as they are, their tau 0. work holds Slot[T](m) elements.
+//
+// A reflector is made on whole rows of lanes where the sum of squares of
+// its column lies in a range where its square root is safe (the formula
+// of qr.Larfg's fast path, the sum in T). A lane where it is not (a
+// column near overflow or underflow, zero, NaN, Inf) gets its reflector
+// from qr.Larfg on a copy of that lane's column, scaling included, so
+// every lane gets qr.Larfg's reflector within rounding. A reflector with
+// tau = 0 leaves the lane's trailing columns untouched, as qr.Larf does:
+// an Inf there never meets a zero.
+//
+// On x86-64-v4 the column loop is AVX-512 assembly (qr_amd64.s, written
+// by gen.go); elsewhere, with -tags purego, or when simd.AVX512 is false,
+// stepGo runs the same steps in Go. The two agree within rounding (the
+// assembly fuses its multiply-adds), not bit for bit.
+func QR[T batchlas.Float](a []T, m, n, ld, count int, tau, work []T) {
+	L := lanes.Lanes[T]()
+	k := min(m, n)
+	if k == 0 || count <= 0 {
+		return
+	}
+	a = a[:((n-1)*ld+m)*L]
+	tau = tau[:k*L]
+	s := &scratch[T]{col: work[:m], scale: work[m : m+L], w: work[m+L : m+2*L], beta: work[m+2*L : m+3*L]}
+	live := uint64(1)<<min(count, L) - 1
+	kc := fastRange[T]()
+	j, resume := 0, false
+	for {
+		stop, careful := step(a, m, n, ld, j, live, resume, tau, &kc, s)
+		if careful == 0 {
+			return
+		}
+		s.larfg(a, (stop*ld+stop)*L, m-stop, tau[stop*L:(stop+1)*L], careful)
+		j, resume = stop, true
+	}
+}
+
+// scratch is the per-lane values of one column, and one lane's column.
+type scratch[T batchlas.Float] struct {
+	col, scale, w, beta []T
+}
+
+// fastRange is the fast path's bounds, as QR's steps read them: the sum
+// of squares is trusted in [lo, hi], beta in [safmin, maxsafe] (qr.Larfg's
+// bounds), |alpha| below amax (so alpha^2 + the sum cannot overflow), and
+// one. float64's range is qr.Larfg's own; float32 sums its squares in
+// float32 here (qr.Larfg: in float64), so its range is narrower.
+func fastRange[T batchlas.Float]() [6]T {
+	r := [6]float64{0x1p-900, 0x1p900, math.Ldexp(1, -969), math.Ldexp(1, 1000), 0x1p450, 1}
+	if lanes.Lanes[T]() == 16 {
+		r = [6]float64{0x1p-100, 0x1p100, 0x1p-102, 0x1p120, 0x1p50, 1}
+	}
+	var out [6]T
+	for i, v := range r {
+		out[i] = T(v)
+	}
+	return out
+}
+
+// larfg makes the reflector of the column at diag (rows rows) in the
+// careful lanes, with qr.Larfg on a copy of each lane's column.
+func (s *scratch[T]) larfg(a []T, diag, rows int, t []T, careful uint64) {
+	L := len(t)
+	x := a[diag+L : diag+rows*L]
+	for l := range L {
+		if careful>>l&1 == 0 {
+			continue
+		}
+		col := s.col[:rows-1]
+		for i := range col {
+			col[i] = x[i*L+l]
+		}
+		al := a[diag+l]
+		t[l] = qr.Larfg(rows, &al, col)
+		a[diag+l] = al
+		for i, e := range col {
+			x[i*L+l] = e
+		}
+	}
+}
+
+// stepGo is the assembly's twin: from column j, each column's reflector
+// in the live lanes where the fast path holds, its tail scaled, then the
+// reflector applied to the columns right of it, until a column has a live
+// lane it does not hold for: it returns that column and those lanes, with
+// the other lanes' reflector made and nothing applied. resume starts by
+// applying column j's reflector, made by the caller, from tau.
+func stepGo[T batchlas.Float](a []T, m, n, ld, j int, live uint64, resume bool, tau []T, kc *[6]T, s *scratch[T]) (int, uint64) {
+	L := lanes.Lanes[T]()
+	k := min(m, n)
+	for ; j < k; j, resume = j+1, false {
+		diag := (j*ld + j) * L
+		t := tau[j*L : (j+1)*L]
+		rows := m - j
+		if rows <= 1 {
+			clear(t) // H = I: a 1-row column has nothing to annihilate
+			continue
+		}
+		if !resume {
+			if careful := s.make(a, diag, rows, t, live, kc); careful != 0 {
+				return j, careful
+			}
+		}
+		s.apply(a, diag, rows, n-j-1, ld, t)
+	}
+	return k, 0
+}
+
+// make makes the reflector of the column at diag (rows rows) in the live
+// lanes where the fast path holds: beta over the diagonal, the scaled
+// tail below it, tau in t (0 in the other lanes, which are not changed).
+// It returns the live lanes it did not make.
+func (s *scratch[T]) make(a []T, diag, rows int, t []T, live uint64, kc *[6]T) uint64 {
+	L := len(t)
+	alpha := a[diag : diag+L]
+	x := a[diag+L : diag+rows*L]
+	ss := s.w
+	clear(ss)
+	for i := 0; i < len(x); i += L {
+		for l, e := range x[i : i+L] {
+			ss[l] += e * e
+		}
+	}
+	lo, hi, safmin, maxsafe, amax := kc[0], kc[1], kc[2], kc[3], kc[4]
+	var careful uint64
+	for l := range L {
+		su, al := ss[l], alpha[l]
+		s.scale[l], s.beta[l], t[l] = 1, al, 0
+		if live>>l&1 == 0 {
+			continue
+		}
+		if su >= lo && su <= hi && abs(al) < amax {
+			if r := T(math.Sqrt(float64(al*al + su))); r >= safmin && r <= maxsafe {
+				b := -T(math.Copysign(float64(r), float64(al)))
+				t[l] = (b - al) / b
+				s.scale[l] = 1 / (al - b)
+				s.beta[l] = b
+				continue
+			}
+		}
+		careful |= 1 << l
+	}
+	for i := 0; i < len(x); i += L {
+		v := x[i : i+L]
+		for l := range v {
+			v[l] *= s.scale[l] // 1 in the lanes not made here
+		}
+	}
+	copy(alpha, s.beta)
+	return careful
+}
+
+// apply applies the reflector of the column at diag (its head 1 implied,
+// its tail below it, rows rows) from the left to the cols columns right
+// of it, in every lane whose tau is not 0: w = tau*(c_0 + v^T c), then
+// c_0 -= w and c -= w*v, qr.Larf's operations.
+func (s *scratch[T]) apply(a []T, diag, rows, cols, ld int, t []T) {
+	L := len(t)
+	v := a[diag+L : diag+rows*L]
+	w := s.w
+	for c := 1; c <= cols; c++ {
+		top := diag + c*ld*L
+		head := a[top : top+L]
+		tail := a[top+L : top+rows*L]
+		copy(w, head)
+		for i := 0; i < len(v); i += L {
+			vi, ci := v[i:i+L], tail[i:i+L]
+			for l := range w {
+				w[l] += vi[l] * ci[l]
+			}
+		}
+		for l := range w {
+			if t[l] == 0 {
+				w[l] = 0 // H = I in this lane: its column stays as it is
+				continue
+			}
+			w[l] *= t[l]
+			head[l] -= w[l]
+		}
+		for i := 0; i < len(v); i += L {
+			vi, ci := v[i:i+L], tail[i:i+L]
+			for l := range w {
+				ci[l] -= w[l] * vi[l]
+			}
+		}
+	}
+}
+
+func abs[T batchlas.Float](x T) T {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -45,6 +45,9 @@ func hardInputs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choic
 				}
 			}
 			a := testmat.Clone(a0)
+			if !runs(c, a) {
+				continue
+			}
 			tau := tauFor[T](m, n, a.Count)
 			require.NoError(t, Geqrf(ctx, a, tau, nil))
 			k := min(m, n)

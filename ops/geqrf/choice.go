@@ -11,6 +11,10 @@ var (
 	// unblockedFamily factors each matrix in place one column at a time
 	// (LAPACK's geqr2, internal/qr.Geqr2): one worker owns one matrix.
 	unblockedFamily = &sel.Family{Name: "unblocked"}
+	// lanesFamily factors groups of 8 (float64) or 16 (float32) matrices
+	// interleaved one per vector lane, geqr2's column loop on whole rows
+	// of lanes (internal/lanesqr), for m and n up to lanesMax (lanes.go).
+	lanesFamily = &sel.Family{Name: "lanes"}
 	// blockedFamily factors panels of nb columns with geqr2 and applies
 	// each panel's block reflector I - V T V^T to the trailing columns
 	// (LAPACK's geqrf: internal/qr.GeqrfBlocked), one matrix per worker.
@@ -23,6 +27,7 @@ var (
 // nativeCandidates are the pure-Go choices, identical for both dtypes.
 var nativeCandidates = []sel.Choice{
 	unblockedFamily.With(),
+	lanesFamily.With(),
 	blockedFamily.With(4),
 	blockedFamily.With(8),
 	blockedFamily.With(16),
@@ -49,7 +54,7 @@ var spec = sel.OpSpec{
 	Revision:   1,
 	VendorLib:  "lapack",
 	Keys:       "m:log:4 n:log:4 batch:log",
-	Families:   []*sel.Family{unblockedFamily, blockedFamily, vendorFamily},
+	Families:   []*sel.Family{unblockedFamily, lanesFamily, blockedFamily, vendorFamily},
 	Candidates: candidates,
 	// By generality (R4): unblocked serves every shape with no workspace;
 	// vendor next; then candidate order.

@@ -80,6 +80,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	switch c.Family() {
 	case unblockedFamily:
 		return runJob(ctx, runUnblocked, a, tau, 0, nil, 0)
+	case lanesFamily:
+		return lanesGeqrf(ctx, a, tau, ws)
 	case blockedFamily:
 		nb := c.Field("nb")
 		if ws == nil {
@@ -164,11 +166,13 @@ func twin(c sel.Choice, _ sel.DType, k sel.Key, _ *sel.Device) string {
 	return ""
 }
 
-// canRun is geqrf's correctness gate (R3): blocked needs a panel width of
-// at least one column; the vendor kernel needs gonum's LAPACK in the
-// build. Every kernel factors any shape.
-func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
+// canRun is geqrf's correctness gate (R3): lanes takes m and n up to
+// lanesMax; blocked needs a panel width of at least one column; the vendor
+// kernel needs gonum's LAPACK in the build. The others factor any shape.
+func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
+	case lanesFamily:
+		return k.Int(keyM) <= lanesMax && k.Int(keyN) <= lanesMax
 	case blockedFamily:
 		return c.Field("nb") >= 1
 	case vendorFamily:
@@ -178,12 +182,15 @@ func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
 }
 
 // bufferSize is the workspace kernel c needs for a: blocked a triangle
-// T (nb x nb) and the product's n x nb per worker; vendor a row-major
-// copy and gonum's work per worker; unblocked none.
+// T (nb x nb) and the product's n x nb per worker; lanes a group and its
+// scratch per worker; vendor a row-major copy and gonum's work per
+// worker; unblocked none.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, a batchlas.Batch[T]) int {
 	switch c.Family() {
 	case blockedFamily:
 		return parallel.Workers(ctx) * blockedScratch(a, c.Field("nb"))
+	case lanesFamily:
+		return parallel.Workers(ctx) * lanesSlot[T](a.Rows, a.Cols)
 	case vendorFamily:
 		return parallel.Workers(ctx) * vendorScratch(a.Rows, a.Cols)
 	}

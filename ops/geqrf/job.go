@@ -15,6 +15,7 @@ const (
 	runUnblocked jobKernel = iota
 	runBlocked
 	runVendor
+	runLanes // through Group, not Chunk
 )
 
 // job is the state of one geqrf batch loop, the Body parallel.Run hands

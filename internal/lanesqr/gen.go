@@ -66,14 +66,15 @@ func main() {
 }
 
 // step is the column loop of QR for one element type (stepGo in qr.go is
-// its twin): from column j, each column's reflector in the lanes where
+// its twin): from column j up to column kk (excluded), each column's
+// reflector in the lanes where
 // qr.Larfg's fast path holds, its tail scaled, then the reflector applied
 // to the columns right of it; it stops at the first column with a live
 // lane the fast path does not hold for (careful), the reflector of the
 // others made and nothing applied. resume != 0 starts by applying column
 // j's reflector, made by the caller, from tau. Registers:
 //
-//	DI a, SI tau, CX m, DX n, R8 a column's bytes (ld*64), R9 min(m, n),
+//	DI a, SI tau, CX m, DX n, R8 a column's bytes (ld*64), R9 kk,
 //	R10 the column j, R11 the address of its diagonal, R12 the rows below
 //	it, R13 the columns left to update, R14 the updated column's head,
 //	AX BX R15 addresses and counts.
@@ -84,18 +85,19 @@ func main() {
 //	K7 the live lanes, K1 the lanes made here, K3 the careful lanes, K4
 //	the lanes whose tau is 0.
 const step = `
-// func stepF(a *T, m, n, ld, j, live, resume int, tau *T, k *[6]T) (stop int, careful uint64)
-TEXT ·stepF(SB), NOSPLIT, $0-88
+// func stepF(a *T, m, n, ld, j, kk, live, resume int, tau *T, k *[6]T) (stop int, careful uint64)
+TEXT ·stepF(SB), NOSPLIT, $0-96
 	MOVQ a+0(FP), DI
 	MOVQ m+8(FP), CX
 	MOVQ n+16(FP), DX
 	MOVQ ld+24(FP), R8
 	SHLQ $6, R8
 	MOVQ j+32(FP), R10
-	MOVQ live+40(FP), AX
+	MOVQ kk+40(FP), R9
+	MOVQ live+48(FP), AX
 	KMOVQ AX, K7
-	MOVQ tau+56(FP), SI
-	MOVQ k+64(FP), AX
+	MOVQ tau+64(FP), SI
+	MOVQ k+72(FP), AX
 	BCAST 0S(AX), Z28
 	BCAST 1S(AX), Z27
 	BCAST 2S(AX), Z26
@@ -104,10 +106,7 @@ TEXT ·stepF(SB), NOSPLIT, $0-88
 	BCAST 5S(AX), Z29
 	SIGNMASK
 	VPXORQ Z30, Z30, Z30
-	MOVQ CX, R9
-	CMPQ DX, R9
-	CMOVQLT DX, R9
-	MOVQ resume+48(FP), AX
+	MOVQ resume+56(FP), AX
 	TESTQ AX, AX
 	JZ QS_col
 	// Resume: column j's reflector is in tau; apply it.
@@ -250,14 +249,14 @@ QS_next:
 	INCQ R10
 	JMP QS_col
 QS_careful:
-	MOVQ R10, stop+72(FP)
+	MOVQ R10, stop+80(FP)
 	KMOVQ K3, AX
-	MOVQ AX, careful+80(FP)
+	MOVQ AX, careful+88(FP)
 	VZEROUPPER
 	RET
 QS_done:
-	MOVQ R9, stop+72(FP)
-	MOVQ $0, careful+80(FP)
+	MOVQ R9, stop+80(FP)
+	MOVQ $0, careful+88(FP)
 	VZEROUPPER
 	RET
 `

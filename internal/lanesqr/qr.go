@@ -48,7 +48,7 @@ func QR[T batchlas.Float](a []T, m, n, ld, count int, tau, work []T) {
 	kc := fastRange[T]()
 	j, resume := 0, false
 	for {
-		stop, careful := step(a, m, n, ld, j, live, resume, tau, &kc, s)
+		stop, careful := step(a, m, n, ld, j, k, live, resume, tau, &kc, s)
 		if careful == 0 {
 			return
 		}
@@ -101,21 +101,23 @@ func (s *scratch[T]) larfg(a []T, diag, rows int, t []T, careful uint64) {
 	}
 }
 
-// stepGo is the assembly's twin: from column j, each column's reflector
+// stepGo is the assembly's twin: from column j up to column kk
+// (excluded; kk <= min(m, n)), each column's reflector
 // in the live lanes where the fast path holds, its tail scaled, then the
 // reflector applied to the columns right of it, until a column has a live
 // lane it does not hold for: it returns that column and those lanes, with
 // the other lanes' reflector made and nothing applied. resume starts by
 // applying column j's reflector, made by the caller, from tau.
-func stepGo[T batchlas.Float](a []T, m, n, ld, j int, live uint64, resume bool, tau []T, kc *[6]T, s *scratch[T]) (int, uint64) {
+func stepGo[T batchlas.Float](a []T, m, n, ld, j, kk int, live uint64, resume bool, tau []T, kc *[6]T, s *scratch[T]) (int, uint64) {
 	L := lanes.Lanes[T]()
-	k := min(m, n)
-	for ; j < k; j, resume = j+1, false {
+	for ; j < kk; j, resume = j+1, false {
 		diag := (j*ld + j) * L
 		t := tau[j*L : (j+1)*L]
 		rows := m - j
 		if rows <= 1 {
-			clear(t) // H = I: a 1-row column has nothing to annihilate
+			if !resume {
+				clear(t) // H = I: a 1-row column has nothing to annihilate
+			}
 			continue
 		}
 		if !resume {
@@ -125,7 +127,7 @@ func stepGo[T batchlas.Float](a []T, m, n, ld, j int, live uint64, resume bool, 
 		}
 		s.apply(a, diag, rows, n-j-1, ld, t)
 	}
-	return k, 0
+	return kk, 0
 }
 
 // make makes the reflector of the column at diag (rows rows) in the live
@@ -213,4 +215,48 @@ func abs[T batchlas.Float](x T) T {
 		return -x
 	}
 	return x
+}
+
+// Org2R overwrites the first count m x n matrices (m >= n >= k) of a
+// group interleaved in a, which hold k reflectors below their diagonals
+// as QR leaves them, with the first n columns of each Q = H_0 .. H_{k-1}
+// (LAPACK's dorg2r, qr.Org2r's order: the reflectors applied one at a
+// time, last first, each to the columns right of it). tau holds the
+// factors as QR writes them; the lanes from count on must hold tau 0.
+// work holds Slot[T](m) elements.
+func Org2R[T batchlas.Float](a []T, m, n, k, ld, count int, tau, work []T) {
+	L := lanes.Lanes[T]()
+	if n == 0 || count <= 0 {
+		return
+	}
+	a = a[:((n-1)*ld+m)*L]
+	s := &scratch[T]{col: work[:m], scale: work[m : m+L], w: work[m+L : m+2*L], beta: work[m+2*L : m+3*L]}
+	live := uint64(1)<<min(count, L) - 1
+	kc := fastRange[T]()
+	// Columns k .. n-1 start as those of the identity.
+	for j := k; j < n; j++ {
+		col := a[j*ld*L : (j*ld+m)*L]
+		clear(col)
+		for l := range L {
+			col[j*L+l] = 1
+		}
+	}
+	for i := k - 1; i >= 0; i-- {
+		if i < n-1 {
+			// H_i on the columns right of it: the column step's apply.
+			step(a, m, n, ld, i, i+1, live, true, tau, &kc, s)
+		}
+		t := tau[i*L : (i+1)*L]
+		col := a[i*ld*L : (i*ld+m)*L]
+		for r := i + 1; r < m; r++ {
+			v := col[r*L : (r+1)*L]
+			for l := range v {
+				v[l] *= -t[l]
+			}
+		}
+		for l := range L {
+			col[i*L+l] = 1 - t[l]
+		}
+		clear(col[:i*L])
+	}
 }

@@ -12,24 +12,24 @@ import (
 // The AVX-512 column steps of qr_amd64.s (stepGo's twins).
 //
 //go:noescape
-func stepF64(a *float64, m, n, ld, j, live, resume int, tau *float64, k *[6]float64) (stop int, careful uint64)
+func stepF64(a *float64, m, n, ld, j, kk, live, resume int, tau *float64, k *[6]float64) (stop int, careful uint64)
 
 //go:noescape
-func stepF32(a *float32, m, n, ld, j, live, resume int, tau *float32, k *[6]float32) (stop int, careful uint64)
+func stepF32(a *float32, m, n, ld, j, kk, live, resume int, tau *float32, k *[6]float32) (stop int, careful uint64)
 
 // step runs the column steps in assembly where the CPU has AVX-512.
-func step[T batchlas.Float](a []T, m, n, ld, j int, live uint64, resume bool, tau []T, kc *[6]T, s *scratch[T]) (int, uint64) {
+func step[T batchlas.Float](a []T, m, n, ld, j, kk int, live uint64, resume bool, tau []T, kc *[6]T, s *scratch[T]) (int, uint64) {
 	if !simd.AVX512 {
-		return stepGo(a, m, n, ld, j, live, resume, tau, kc, s)
+		return stepGo(a, m, n, ld, j, kk, live, resume, tau, kc, s)
 	}
 	r := 0
 	if resume {
 		r = 1
 	}
 	if lanes16[T]() {
-		return stepF32((*float32)(unsafe.Pointer(&a[0])), m, n, ld, j, int(live), r, (*float32)(unsafe.Pointer(&tau[0])), (*[6]float32)(unsafe.Pointer(kc)))
+		return stepF32((*float32)(unsafe.Pointer(&a[0])), m, n, ld, j, kk, int(live), r, (*float32)(unsafe.Pointer(&tau[0])), (*[6]float32)(unsafe.Pointer(kc)))
 	}
-	return stepF64((*float64)(unsafe.Pointer(&a[0])), m, n, ld, j, int(live), r, (*float64)(unsafe.Pointer(&tau[0])), (*[6]float64)(unsafe.Pointer(kc)))
+	return stepF64((*float64)(unsafe.Pointer(&a[0])), m, n, ld, j, kk, int(live), r, (*float64)(unsafe.Pointer(&tau[0])), (*[6]float64)(unsafe.Pointer(kc)))
 }
 
 func lanes16[T batchlas.Float]() bool {

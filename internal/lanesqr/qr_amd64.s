@@ -4,18 +4,19 @@
 
 #include "textflag.h"
 
-// func stepF64(a *float64, m, n, ld, j, live, resume int, tau *float64, k *[6]float64) (stop int, careful uint64)
-TEXT ·stepF64(SB), NOSPLIT, $0-88
+// func stepF64(a *float64, m, n, ld, j, kk, live, resume int, tau *float64, k *[6]float64) (stop int, careful uint64)
+TEXT ·stepF64(SB), NOSPLIT, $0-96
 	MOVQ a+0(FP), DI
 	MOVQ m+8(FP), CX
 	MOVQ n+16(FP), DX
 	MOVQ ld+24(FP), R8
 	SHLQ $6, R8
 	MOVQ j+32(FP), R10
-	MOVQ live+40(FP), AX
+	MOVQ kk+40(FP), R9
+	MOVQ live+48(FP), AX
 	KMOVQ AX, K7
-	MOVQ tau+56(FP), SI
-	MOVQ k+64(FP), AX
+	MOVQ tau+64(FP), SI
+	MOVQ k+72(FP), AX
 	VBROADCASTSD 0(AX), Z28
 	VBROADCASTSD 8(AX), Z27
 	VBROADCASTSD 16(AX), Z26
@@ -25,10 +26,7 @@ TEXT ·stepF64(SB), NOSPLIT, $0-88
 	MOVQ $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z31
 	VPXORQ Z30, Z30, Z30
-	MOVQ CX, R9
-	CMPQ DX, R9
-	CMOVQLT DX, R9
-	MOVQ resume+48(FP), AX
+	MOVQ resume+56(FP), AX
 	TESTQ AX, AX
 	JZ F64QS_col
 	// Resume: column j's reflector is in tau; apply it.
@@ -171,29 +169,30 @@ F64QS_next:
 	INCQ R10
 	JMP F64QS_col
 F64QS_careful:
-	MOVQ R10, stop+72(FP)
+	MOVQ R10, stop+80(FP)
 	KMOVQ K3, AX
-	MOVQ AX, careful+80(FP)
+	MOVQ AX, careful+88(FP)
 	VZEROUPPER
 	RET
 F64QS_done:
-	MOVQ R9, stop+72(FP)
-	MOVQ $0, careful+80(FP)
+	MOVQ R9, stop+80(FP)
+	MOVQ $0, careful+88(FP)
 	VZEROUPPER
 	RET
 
-// func stepF32(a *float32, m, n, ld, j, live, resume int, tau *float32, k *[6]float32) (stop int, careful uint64)
-TEXT ·stepF32(SB), NOSPLIT, $0-88
+// func stepF32(a *float32, m, n, ld, j, kk, live, resume int, tau *float32, k *[6]float32) (stop int, careful uint64)
+TEXT ·stepF32(SB), NOSPLIT, $0-96
 	MOVQ a+0(FP), DI
 	MOVQ m+8(FP), CX
 	MOVQ n+16(FP), DX
 	MOVQ ld+24(FP), R8
 	SHLQ $6, R8
 	MOVQ j+32(FP), R10
-	MOVQ live+40(FP), AX
+	MOVQ kk+40(FP), R9
+	MOVQ live+48(FP), AX
 	KMOVQ AX, K7
-	MOVQ tau+56(FP), SI
-	MOVQ k+64(FP), AX
+	MOVQ tau+64(FP), SI
+	MOVQ k+72(FP), AX
 	VBROADCASTSS 0(AX), Z28
 	VBROADCASTSS 4(AX), Z27
 	VBROADCASTSS 8(AX), Z26
@@ -203,10 +202,7 @@ TEXT ·stepF32(SB), NOSPLIT, $0-88
 	MOVL $0x80000000, AX
 	VPBROADCASTD AX, Z31
 	VPXORQ Z30, Z30, Z30
-	MOVQ CX, R9
-	CMPQ DX, R9
-	CMOVQLT DX, R9
-	MOVQ resume+48(FP), AX
+	MOVQ resume+56(FP), AX
 	TESTQ AX, AX
 	JZ F32QS_col
 	// Resume: column j's reflector is in tau; apply it.
@@ -349,13 +345,13 @@ F32QS_next:
 	INCQ R10
 	JMP F32QS_col
 F32QS_careful:
-	MOVQ R10, stop+72(FP)
+	MOVQ R10, stop+80(FP)
 	KMOVQ K3, AX
-	MOVQ AX, careful+80(FP)
+	MOVQ AX, careful+88(FP)
 	VZEROUPPER
 	RET
 F32QS_done:
-	MOVQ R9, stop+72(FP)
-	MOVQ $0, careful+80(FP)
+	MOVQ R9, stop+80(FP)
+	MOVQ $0, careful+88(FP)
 	VZEROUPPER
 	RET

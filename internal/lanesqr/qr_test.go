@@ -184,3 +184,48 @@ func testQRExtremeAndNonFiniteLanes(t *testing.T) {
 		checkAgainstGeqr2(t, s32, m, n, 16, "extreme float32")
 	}
 }
+
+// Org2R forms the same Q as qr.Org2r from QR's factors, lane by lane,
+// for tall and square shapes and every k <= n, full and short groups.
+func TestOrg2RAgreesWithOrg2r(t *testing.T) { paths(t, testOrg2R) }
+
+func testOrg2R(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	L := lanes.Lanes[float64]()
+	for _, m := range []int{1, 2, 3, 7, 8, 9, 17, 33} {
+		for _, n := range []int{1, 2, 3, 7, 8, 9, 17, 33} {
+			if n > m {
+				continue
+			}
+			for _, k := range []int{0, 1, n / 2, n} {
+				for _, count := range []int{L, 3} {
+					src := random[float64](r, m, n, count, 1)
+					f, tau := perMatrix(src, m, n, count)
+					kk := min(m, n)
+					// want: qr.Org2r on each; got: Org2R on the group.
+					want := append([]float64(nil), f...)
+					for l := range count {
+						qr.Org2r(m, n, k, want[l*m*n:(l+1)*m*n], m, tau[l*kk:l*kk+k], make([]float64, n))
+					}
+					ld := lanes.GroupLD(m)
+					g := make([]float64, n*ld*L)
+					lanes.Gather(g, f, m*n, m, m, n, count, ld)
+					gt := make([]float64, max(k, 1)*L)
+					for l := range count {
+						for j := range k {
+							gt[j*L+l] = tau[l*kk+j]
+						}
+					}
+					Org2R(g, m, n, k, ld, count, gt, make([]float64, Slot[float64](m)))
+					got := make([]float64, len(f))
+					lanes.Scatter(got, g, m*n, m, m, n, uint64(1)<<count-1, ld)
+					for i := range got {
+						if math.Abs(got[i]-want[i]) > 64*float64(m)*0x1p-52 {
+							t.Fatalf("m=%d n=%d k=%d count=%d: entry %d is %g, qr.Org2r's %g", m, n, k, count, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -10,6 +10,10 @@ var (
 	// unblocked forms each Q on one worker one reflector at a time, last
 	// first (LAPACK's dorg2r: internal/qr.Org2r).
 	unblocked = &sel.Family{Name: "unblocked"}
+	// lanes forms groups of 8 (float64) or 16 (float32) Q interleaved one
+	// per vector lane, dorg2r's loop on whole rows of lanes
+	// (internal/lanesqr), for m up to lanesMax (lanes.go).
+	lanesFamily = &sel.Family{Name: "lanes"}
 	// blocked forms each Q on one worker over panels of nb reflectors,
 	// last first: the panel's triangular factor T, its block reflector
 	// I - V T V^T applied to the columns to the right, then the panel's
@@ -21,7 +25,7 @@ var (
 	vendor = &sel.Family{Name: "vendor", Vendor: true}
 )
 
-var nativeCandidates = []sel.Choice{unblocked.With(), blocked.With(8), blocked.With(16), blocked.With(32)}
+var nativeCandidates = []sel.Choice{unblocked.With(), lanesFamily.With(), blocked.With(8), blocked.With(16), blocked.With(32)}
 
 // candidates per dtype: gonum's LAPACK is float64 only.
 var candidates = map[sel.DType][]sel.Choice{
@@ -44,7 +48,7 @@ var spec = sel.OpSpec{
 	Revision:   1,
 	VendorLib:  "lapack",
 	Keys:       keyNames,
-	Families:   []*sel.Family{unblocked, blocked, vendor},
+	Families:   []*sel.Family{unblocked, lanesFamily, blocked, vendor},
 	Candidates: candidates,
 	// By generality (R4): unblocked serves every shape with the least
 	// workspace; vendor next.

@@ -14,6 +14,7 @@ const (
 	runUnblocked jobKernel = iota
 	runBlocked
 	runVendor
+	runLanes // through Group, not Chunk
 )
 
 // job is one orgqr batch loop (a pooled Body: no closure, no allocation).

@@ -110,6 +110,8 @@ func Orgqr[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], tau batch
 		switch c.Family() {
 		case unblocked:
 			return runJob(ctx, runUnblocked, p, 0, a, tau, ws)
+		case lanesFamily:
+			return lanesOrgqr(ctx, p, a, tau, ws)
 		case blocked:
 			return runJob(ctx, runBlocked, p, c.Field("nb"), a, tau, ws)
 		case vendor:
@@ -153,6 +155,8 @@ func perWorker[T batchlas.Float](c sel.Choice, p *problem) int {
 	switch c.Family() {
 	case unblocked:
 		return p.n
+	case lanesFamily:
+		return lanesSlot[T](p)
 	case blocked:
 		nb := c.Field("nb")
 		return nb*nb + p.n*nb
@@ -162,12 +166,15 @@ func perWorker[T batchlas.Float](c sel.Choice, p *problem) int {
 	return 0
 }
 
-// canRun is orgqr's correctness gate (R3): the native kernels form every
-// shape (blocked needs nb >= 1); vendor needs gonum's LAPACK.
-func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
+// canRun is orgqr's correctness gate (R3): lanes takes m up to lanesMax;
+// the other native kernels form every shape (blocked needs nb >= 1);
+// vendor needs gonum's LAPACK.
+func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case unblocked:
 		return true
+	case lanesFamily:
+		return k.Int(keyM) <= lanesMax
 	case blocked:
 		return c.Field("nb") >= 1
 	case vendor:

@@ -260,3 +260,62 @@ func Org2R[T batchlas.Float](a []T, m, n, k, ld, count int, tau, work []T) {
 		clear(col[:i*L])
 	}
 }
+
+// LeastSquares solves the least-squares problems min ||A X - B|| of the
+// first count (1 to lanes.Lanes[T]()) lanes of a group interleaved in a
+// as [A | B]: the m x n A (m >= n) in columns 0 .. n-1 and the m x nrhs
+// B in columns n .. n+nrhs-1, ld >= m vectors apart. QR's column steps
+// factor A and apply each reflector to B as to the rest of A (Q^T B
+// comes with the factorisation), then R X = (Q^T B)(0:n) is solved by
+// back-substitution. info[l] gets lane l's failure: 0, or j+1 for the
+// first zero or NaN on R's diagonal; such a lane's B columns hold garbage
+// (the caller keeps its own B there). A holds the factor and tau the
+// reflectors' factors, as QR leaves them. work holds Slot[T](m) elements.
+func LeastSquares[T batchlas.Float](a []T, m, n, nrhs, ld, count int, tau, work []T, info []int32) {
+	L := lanes.Lanes[T]()
+	info = info[:L]
+	clear(info)
+	cols := n + nrhs
+	if n == 0 || count <= 0 {
+		return
+	}
+	a = a[:((cols-1)*ld+m)*L]
+	tau = tau[:n*L]
+	s := &scratch[T]{col: work[:m], scale: work[m : m+L], w: work[m+L : m+2*L], beta: work[m+2*L : m+3*L]}
+	live := uint64(1)<<min(count, L) - 1
+	kc := fastRange[T]()
+	j, resume := 0, false
+	for {
+		stop, careful := step(a, m, cols, ld, j, n, live, resume, tau, &kc, s)
+		if careful == 0 {
+			break
+		}
+		s.larfg(a, (stop*ld+stop)*L, m-stop, tau[stop*L:(stop+1)*L], careful)
+		j, resume = stop, true
+	}
+	for l := range L {
+		for j := range n {
+			if d := a[(j*ld+j)*L+l]; !(d > 0 || d < 0) {
+				info[l] = int32(j + 1)
+				break
+			}
+		}
+	}
+	for c := range nrhs {
+		x := a[(n+c)*ld*L:]
+		for k := n - 1; k >= 0; k-- {
+			d := a[(k*ld+k)*L : (k*ld+k+1)*L]
+			xk := x[k*L : (k+1)*L]
+			for l := range xk {
+				xk[l] /= d[l]
+			}
+			col := a[k*ld*L : (k*ld+k)*L]
+			for r := 0; r < k; r++ {
+				u, xr := col[r*L:(r+1)*L], x[r*L:(r+1)*L]
+				for l := range xr {
+					xr[l] -= u[l] * xk[l]
+				}
+			}
+		}
+	}
+}

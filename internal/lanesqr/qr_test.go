@@ -229,3 +229,69 @@ func testOrg2R(t *testing.T) {
 		}
 	}
 }
+
+// LeastSquares solves what qr.Geqr2, qr.Orm2r and back-substitution
+// solve, lane by lane; a lane with a zero column reports its index and
+// the others are solved.
+func TestLeastSquaresAgreesWithPerMatrix(t *testing.T) { paths(t, testLeastSquares) }
+
+func testLeastSquares(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	L := lanes.Lanes[float64]()
+	for _, m := range []int{1, 2, 5, 8, 9, 17, 33} {
+		for _, n := range []int{1, 2, 5, 8, 9, 17} {
+			if n > m {
+				continue
+			}
+			for _, nrhs := range []int{1, 3} {
+				count := L - 1
+				cols := n + nrhs
+				src := random[float64](r, m, cols, count, 1)
+				for i := range m {
+					src[2*m*cols+(n-1)*m+i] = 0 // lane 2: A's last column zero
+				}
+				ld := lanes.GroupLD(m)
+				g := make([]float64, cols*ld*L)
+				lanes.Gather(g, src, m*cols, m, m, cols, count, ld)
+				info := make([]int32, L)
+				LeastSquares(g, m, n, nrhs, ld, count, make([]float64, n*L), make([]float64, Slot[float64](m)), info)
+				got := make([]float64, len(src))
+				lanes.Scatter(got, g, m*cols, m, m, cols, uint64(1)<<count-1, ld)
+				for l := range count {
+					a := append([]float64(nil), src[l*m*cols:l*m*cols+m*n]...)
+					b := append([]float64(nil), src[l*m*cols+m*n:(l+1)*m*cols]...)
+					tau := make([]float64, n)
+					qr.Geqr2(m, n, a, m, tau, make([]float64, n))
+					want := int32(0)
+					for j := range n {
+						if d := a[j*m+j]; !(d > 0 || d < 0) {
+							want = int32(j + 1)
+							break
+						}
+					}
+					require.Equal(t, want, info[l], "m=%d n=%d lane %d", m, n, l)
+					if l == 2 {
+						require.Equal(t, int32(n), info[l], "the zero column is R's last diagonal entry")
+					}
+					if want != 0 {
+						continue
+					}
+					qr.Orm2r(true, true, m, nrhs, n, a, m, tau, b, m, make([]float64, nrhs))
+					for c := range nrhs {
+						x := b[c*m : c*m+n]
+						for k := n - 1; k >= 0; k-- {
+							x[k] /= a[k*m+k]
+							for row := range k {
+								x[row] -= a[k*m+row] * x[k]
+							}
+						}
+						for row := range n {
+							g := got[l*m*cols+(n+c)*m+row]
+							require.InDelta(t, x[row], g, 1e-9*(1+math.Abs(x[row])), "m=%d n=%d nrhs=%d lane %d x(%d,%d)", m, n, nrhs, l, row, c)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -11,6 +11,11 @@ var (
 	// to B_i reflector by reflector and back-substitutes with R_i, all on
 	// one worker while the matrix is in cache (fused.go).
 	fused = &sel.Family{Name: "fused"}
+	// lanesFamily is fused across matrices: groups of 8 (float64) or 16
+	// (float32) systems interleaved one per vector lane as [A | B], the
+	// QR's column steps applying each reflector to B as to A
+	// (internal/lanesqr), for m and nrhs up to lanesMax (lanes.go).
+	lanesFamily = &sel.Family{Name: "lanes"}
 	// blocked is fused with the QR and Q^T*B in panels of nb columns, each
 	// panel's reflectors applied to the rest of A and to B as one block
 	// reflector (the compact WY form, internal/qr's GeqrfBlocked and
@@ -24,7 +29,7 @@ var (
 
 // families lists every family gels declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var families = []*sel.Family{fused, blocked, vendor}
+var families = []*sel.Family{fused, lanesFamily, blocked, vendor}
 
 // candidates lists every compiled choice per dtype: gonum's LAPACK is
 // float64 only.
@@ -34,7 +39,7 @@ var candidates = map[sel.DType][]sel.Choice{
 }
 
 // nativeCandidates are the pure-Go choices, the same for both dtypes.
-var nativeCandidates = []sel.Choice{fused.With(), blocked.With(16), blocked.With(32)}
+var nativeCandidates = []sel.Choice{fused.With(), lanesFamily.With(), blocked.With(16), blocked.With(32)}
 
 // The tuner's design: rows and columns of A and the right-hand sides each
 // on an axis of their own (m >= n: cells with m < n are not problems and

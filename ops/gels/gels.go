@@ -121,6 +121,8 @@ func Gels[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T], ws []T)
 		switch c.Family() {
 		case fused, blocked:
 			return runJob(ctx, c, p, a, b, info, ws, need)
+		case lanesFamily:
+			return lanesGels(ctx, p, a, b, info, ws)
 		case vendor:
 			return launchVendor(ctx, p, a, b, info, ws, need)
 		}
@@ -162,6 +164,9 @@ func BufferSize[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (
 
 // bufferSize is the workspace of choice c: one slot per worker.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem) int {
+	if c.Is(lanesFamily) {
+		return parallel.Workers(ctx) * lanesSlot[T](p)
+	}
 	return parallel.Workers(ctx) * slot(c, p)
 }
 
@@ -183,10 +188,12 @@ func slot(c sel.Choice, p *problem) int {
 // canRun is gels's correctness gate: fused serves every shape, blocked
 // every shape with a panel width of at least 1; vendor needs gonum's
 // LAPACK in the build.
-func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
+func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case fused:
 		return true
+	case lanesFamily:
+		return k.Int(0) <= lanesMax && k.Int(2) <= lanesMax // m, nrhs
 	case blocked:
 		return c.Field("nb") >= 1
 	case vendor:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -114,6 +115,9 @@ func TestAgainstGonum(t *testing.T) {
 							a, b := padded[float64](as, m, n), padded[float64](bs, m, nrhs)
 							err = gels.Gels(ctx, a, b, nil)
 							got = func(i, r, c int) float64 { return b.At(i, r, c) }
+						}
+						if err != nil && name != "automatic" && strings.Contains(err.Error(), "can_run refuses") {
+							continue // past the pinned candidate's limits (lanes: m, nrhs <= 64)
 						}
 						if err != nil {
 							t.Fatalf("%s %s m=%d n=%d: %v", dt, name, m, n, err)

@@ -18,6 +18,11 @@
 //	fused         per matrix on one worker: the Householder QR, Q^T
 //	              applied to B_i reflector by reflector and the
 //	              back-substitution with R, while A_i is in cache
+//	lanes         fused across matrices: groups of 8 (float64) or 16
+//	              (float32) systems interleaved one per vector lane as
+//	              [A_i | B_i], each reflector applied to B as to A, then
+//	              the back-substitution across lanes (internal/lanesqr);
+//	              m, nrhs <= 64
 //	blocked:nb=N  fused in panels of N columns (N = 16, 32), each
 //	              panel's reflectors applied to the rest of A_i and to
 //	              B_i as one block reflector (compact WY form)
@@ -30,7 +35,8 @@
 // Pin a kernel with BATCHLAS_GELS_ROUTE=<spelling> or
 // sel.WithPin(ctx, "gels", spelling); size the workspace with BufferSize
 // under the same context, or pass nil. Workspace per worker: n +
-// max(n, nrhs) for fused; n + N*N + N*max(n, nrhs) for blocked; row-major
+// max(n, nrhs) for fused; n + N*N + N*max(n, nrhs) for blocked; a group
+// of interleaved systems for lanes; row-major
 // copies of one A_i and B_i and Dgels's work for vendor. With the
 // workspace supplied a native call allocates nothing.
 //

@@ -14,6 +14,9 @@
 //
 //	unblocked    geqr2 per matrix on one worker, one reflector per column
 //	             (internal/qr.Geqr2)
+//	lanes        geqr2 across matrices: groups of 8 (float64) or 16
+//	             (float32) interleaved one per vector lane, factored by one
+//	             AVX-512 instruction stream (internal/lanesqr); m, n <= 64
 //	blocked:nb=N geqrf per matrix on one worker: panels of N columns by
 //	             geqr2, each panel's block reflector I - V T V^T applied to
 //	             the trailing columns (internal/qr: Larft, Larfb); N 4,
@@ -27,7 +30,8 @@
 // Pin a kernel with BATCHLAS_GEQRF_ROUTE=<spelling> or
 // sel.WithPin(ctx, "geqrf", spelling); size the workspace with BufferSize
 // under the same context, or pass nil. Workspace: none for unblocked; a
-// triangle of nb x nb and n x nb per worker for blocked; a copy of one
+// triangle of nb x nb and n x nb per worker for blocked; a group of
+// interleaved matrices and their factors per worker for lanes; a copy of one
 // matrix and 32n per worker for vendor. With the workspace supplied a
 // call allocates nothing.
 //

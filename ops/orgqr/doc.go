@@ -10,6 +10,9 @@
 //
 //   - unblocked: each Q on one worker, one reflector at a time, last
 //     first (dorg2r, internal/qr.Org2r);
+//   - lanes: dorg2r across matrices, groups of 8 (float64) or 16
+//     (float32) Q interleaved one per vector lane (internal/lanesqr);
+//     m <= 64;
 //   - blocked:nb=N (N = 8, 16, 32): each Q on one worker over panels of
 //     nb reflectors, last first, each panel's block reflector I - V T V^T
 //     applied to the columns to its right (dorgqr,

@@ -12,10 +12,11 @@ import (
 //
 // A grid cell is deferred when it lies off the coarse lattice (some log key
 // at an odd position of its axis, the axis's last value counting as on it)
-// and the prior names the same winner there as at every grid cell around it
-// (every log key within one position, exact keys equal). The lattice cells
-// and the undeferred ones are measured first. A deferred cell is measured
-// too as soon as a measured cell around it disagrees with the prior: the
+// and the prior names the same winner there as at the grid cells one
+// position away along each log key (the other keys equal). The lattice
+// cells and the undeferred ones are measured first. A deferred cell is
+// measured too as soon as a measured cell around it (every log key within
+// one position, exact keys equal) disagrees with the prior: the
 // prior's winner there runs more than settleTolerance slower than this
 // machine's fastest, or was not timed. A cell measured that way can
 // disagree in turn, so this repeats until no deferred cell has a
@@ -161,8 +162,8 @@ func cellIndex(cells []cell) map[string]cell {
 	return m
 }
 
-// priorWinner is the first candidate of the prior's nearest row at c, ""
-// when the prior has none.
+// winner is the first candidate of this build in the prior's nearest row
+// at c, "" when the prior has none.
 func (p prior) winner(dt sel.DType, c cell) string {
 	t := p.tables[dt]
 	if t == nil {

@@ -1,12 +1,14 @@
 package linalg
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 )
 
 // checkBatch validates b as the read-only argument name of op: the ops'
@@ -71,19 +73,46 @@ func allocVectors[E batchlas.Elem](op, name string, length, count int) (batchlas
 // own returns a copy of the validated batch b (argument name of op) in new
 // tight storage with one matrix per element of the batch: a broadcast is
 // expanded, since the op will write the copy.
-func own[T batchlas.Float](op, name string, b batchlas.Batch[T]) (batchlas.Batch[T], error) {
+func own[T batchlas.Float](ctx context.Context, op, name string, b batchlas.Batch[T]) (batchlas.Batch[T], error) {
 	c, err := alloc[T](op, name, b.Rows, b.Cols, b.Count)
 	if err != nil || b.Empty() {
 		return c, err
 	}
-	for i := range b.Count {
-		for col := range b.Cols {
-			s := i*b.Stride + col*b.LD
-			d := i*c.Stride + col*c.LD
-			copy(c.Data[d:d+b.Rows], b.Data[s:s+b.Rows])
-		}
-	}
+	copyMatrices(ctx, c, b)
 	return c, nil
+}
+
+// copyMatrices copies every matrix of src into dst (the same shape and
+// count; src may be a broadcast), spread over ctx's workers: a large
+// batch of small matrices costs more to copy than to factor on one
+// core. It always completes, whatever ctx says, since the op that follows
+// reports interruption. Tight batches are copied in one piece per chunk.
+func copyMatrices[T batchlas.Float](ctx context.Context, dst, src batchlas.Batch[T]) {
+	rows, cols := src.Rows, src.Cols
+	size := rows * cols
+	tight := func(b batchlas.Batch[T]) bool { return b.LD == rows && b.Stride == size }
+	_ = parallel.For(uncancelled(ctx), src.Count, float64(size), func(_, lo, hi int) {
+		if tight(src) && tight(dst) {
+			copy(dst.Data[lo*size:hi*size], src.Data[lo*size:hi*size])
+			return
+		}
+		for i := lo; i < hi; i++ {
+			for col := range cols {
+				s := i*src.Stride + col*src.LD
+				d := i*dst.Stride + col*dst.LD
+				copy(dst.Data[d:d+rows], src.Data[s:s+rows])
+			}
+		}
+	})
+}
+
+// uncancelled is ctx without its cancellation (its worker cap and pins
+// kept), or Background for a nil ctx, which the entry points accept.
+func uncancelled(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return context.WithoutCancel(ctx)
 }
 
 // results reports whether err comes with results (nil, a

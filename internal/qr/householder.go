@@ -311,20 +311,32 @@ func Larfb[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, t []
 		larfbLeft(trans, m, n, k, v, ldv, t, ldt, c, ldc, work, ldwork)
 		return
 	}
-	// W = C V (m x k).
+	// The right-hand twin of larfbLeft: V = [V1; V2] with V1 its unit
+	// lower k x k head, C = [C1 C2] alike; the products with V2 on
+	// internal/simd's tile. W = C1 V1: column j is C1(:, j) plus C1(:, l)
+	// V1(l, j) for l > j.
 	for j := 0; j < k; j++ {
 		wj := work[j*ldwork : j*ldwork+m]
 		copy(wj, c[j*ldc:j*ldc+m])
-		for l := j + 1; l < n; l++ {
+		for l := j + 1; l < k; l++ {
 			axpy(v[l+j*ldv], c[l*ldc:l*ldc+m], wj)
 		}
 	}
+	n2 := n - k
+	if n2 > 0 {
+		// W += C2 V2.
+		simd.Gemm(false, false, m, k, n2, 1, c[k*ldc:], ldc, v[k:], ldv, 1, work, ldwork)
+	}
 	// C H = C - (W T) V^T; C H^T = C - (W T^T) V^T.
 	triMul(work, ldwork, m, k, t, ldt, trans)
-	// C -= W V^T: column l of C takes W(:, j) V(l, j) for j <= min(l, k-1).
-	for l := 0; l < n; l++ {
+	if n2 > 0 {
+		// C2 -= W V2^T.
+		simd.Gemm(false, true, m, n2, k, -1, work, ldwork, v[k:], ldv, 1, c[k*ldc:], ldc)
+	}
+	// C1 -= W V1^T: column l of C1 takes W(:, j) V1(l, j) for j <= l.
+	for l := 0; l < min(n, k); l++ {
 		cl := c[l*ldc : l*ldc+m]
-		for j := 0; j <= min(l, k-1); j++ {
+		for j := 0; j <= l; j++ {
 			vl := T(1)
 			if l > j {
 				vl = v[l+j*ldv]

@@ -28,7 +28,7 @@ func Cholesky[T batchlas.Float](ctx context.Context, a batchlas.Batch[T]) (batch
 	if err := checkSquare(op, "a", a); err != nil {
 		return batchlas.Batch[T]{}, err
 	}
-	l, err := own(op, "a", a)
+	l, err := own(ctx, op, "a", a)
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}
@@ -69,7 +69,7 @@ func CholeskySolve[T batchlas.Float](ctx context.Context, l, b batchlas.Batch[T]
 	if err := checkRHS(op, "l", l, b); err != nil {
 		return batchlas.Batch[T]{}, err
 	}
-	x, err := own(op, "b", b)
+	x, err := own(ctx, op, "b", b)
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}

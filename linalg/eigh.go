@@ -30,7 +30,7 @@ func Eigh[T batchlas.Float](ctx context.Context, a batchlas.Batch[T]) (w batchla
 	if err := checkSquare(op, "a", a); err != nil {
 		return batchlas.Vectors[T]{}, batchlas.Batch[T]{}, err
 	}
-	v, err = own(op, "a", a)
+	v, err = own(ctx, op, "a", a)
 	if err != nil {
 		return batchlas.Vectors[T]{}, batchlas.Batch[T]{}, err
 	}

@@ -41,11 +41,11 @@ func Lstsq[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (batch
 	case b.Count != a.Count:
 		return batchlas.Batch[T]{}, opkit.Argf(op, "b", "b.Count %d != a.Count %d: want one right-hand side matrix per matrix of a (batchlas.Broadcast repeats one)", b.Count, a.Count)
 	}
-	f, err := own(op, "a", a)
+	f, err := own(ctx, op, "a", a)
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}
-	work, err := own(op, "b", b)
+	work, err := own(ctx, op, "b", b)
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}
@@ -57,7 +57,7 @@ func Lstsq[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (batch
 	// X_i is the first n rows of the solved B_i: a view, copied out tight.
 	solved := work
 	solved.Rows = a.Cols
-	x, cerr := own(op, "b", solved)
+	x, cerr := own(ctx, op, "b", solved)
 	if cerr != nil {
 		return batchlas.Batch[T]{}, cerr
 	}

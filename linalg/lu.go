@@ -53,7 +53,7 @@ func factor[T batchlas.Float](ctx context.Context, op string, a batchlas.Batch[T
 	if err := checkSquare(op, "a", a); err != nil {
 		return batchlas.Batch[T]{}, batchlas.Vectors[int32]{}, err
 	}
-	lu, err := own(op, "a", a)
+	lu, err := own(ctx, op, "a", a)
 	if err != nil {
 		return batchlas.Batch[T]{}, batchlas.Vectors[int32]{}, err
 	}

@@ -64,7 +64,7 @@ func Inv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T]) (batchlas.B
 // solveGeneral runs gesv on a copy of a and, as the right-hand sides, a
 // copy of b or (identity) the identity.
 func solveGeneral[T batchlas.Float](ctx context.Context, op string, a, b batchlas.Batch[T], identity bool) (batchlas.Batch[T], error) {
-	lu, err := own(op, "a", a)
+	lu, err := own(ctx, op, "a", a)
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}
@@ -75,7 +75,7 @@ func solveGeneral[T batchlas.Float](ctx context.Context, op string, a, b batchla
 			_ = x.SetIdentity() // cannot fail: x is a tight batch of its own
 		}
 	} else {
-		x, err = own(op, "b", b)
+		x, err = own(ctx, op, "b", b)
 	}
 	if err != nil {
 		return batchlas.Batch[T]{}, err
@@ -120,11 +120,11 @@ func SolveSPD[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (ba
 	if err := checkRHS(op, "a", a, b); err != nil {
 		return batchlas.Batch[T]{}, err
 	}
-	f, err := own(op, "a", a)
+	f, err := own(ctx, op, "a", a)
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}
-	x, err := own(op, "b", b)
+	x, err := own(ctx, op, "b", b)
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}

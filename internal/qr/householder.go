@@ -5,6 +5,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/vec"
 )
 
 // is32 reports whether T is float32.
@@ -24,37 +25,12 @@ func safeMin[T batchlas.Float]() T {
 	return T(math.Ldexp(1, -969))
 }
 
-// dot returns sum x[l]*y[l] over len(x) elements.
-func dot[T batchlas.Float](x, y []T) T {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 T
-	l := 0
-	for ; l+4 <= len(x); l += 4 {
-		s0 += x[l] * y[l]
-		s1 += x[l+1] * y[l+1]
-		s2 += x[l+2] * y[l+2]
-		s3 += x[l+3] * y[l+3]
-	}
-	for ; l < len(x); l++ {
-		s0 += x[l] * y[l]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// dot returns sum x[l]*y[l] over len(x) elements (internal/vec's
+// kernel: AVX-512 where the device allows).
+func dot[T batchlas.Float](x, y []T) T { return vec.Dot(x, y) }
 
-// axpy does y[l] += a*x[l] over len(x) elements.
-func axpy[T batchlas.Float](a T, x, y []T) {
-	y = y[:len(x)]
-	l := 0
-	for ; l+4 <= len(x); l += 4 {
-		y[l] += a * x[l]
-		y[l+1] += a * x[l+1]
-		y[l+2] += a * x[l+2]
-		y[l+3] += a * x[l+3]
-	}
-	for ; l < len(x); l++ {
-		y[l] += a * x[l]
-	}
-}
+// axpy does y[l] += a*x[l] over len(x) elements (internal/vec's kernel).
+func axpy[T batchlas.Float](a T, x, y []T) { vec.Axpy(a, x, y) }
 
 // nrm2 is the Euclidean norm of x without overflow or harmful
 // underflow: float32 sums its squares in float64 (whose range holds every
@@ -246,6 +222,19 @@ func Larf[T batchlas.Float](left bool, m, n int, v []T, tau T, c []T, ldc int, w
 	}
 }
 
+// larfOwn is Larf from the left for a v the caller may write: v[0] is
+// set to 1 for the call and restored (LAPACK's dgeqr2 and dorg2r do the
+// same), so that all n columns go through one vector kernel.
+func larfOwn[T batchlas.Float](m, n int, v []T, tau T, c []T, ldc int) {
+	if tau == 0 || m <= 0 || n <= 0 {
+		return
+	}
+	head := v[0]
+	v[0] = 1
+	vec.Reflect(v[:m], c, ldc, n, tau)
+	v[0] = head
+}
+
 // Geqr2 computes the QR factorisation of the m x n matrix a (column-major,
 // leading dimension lda) one column at a time (LAPACK's dgeqr2): R on and
 // above the diagonal, the tails of the min(m, n) reflectors below it,
@@ -257,7 +246,7 @@ func Geqr2[T batchlas.Float](m, n int, a []T, lda int, tau []T, work []T) {
 		ii := i + i*lda
 		tau[i] = Larfg(m-i, &a[ii], a[ii+1:ii+m-i])
 		if i < n-1 {
-			Larf(true, m-i, n-i-1, a[ii:], tau[i], a[ii+lda:], lda, work)
+			larfOwn(m-i, n-i-1, a[ii:], tau[i], a[ii+lda:], lda)
 		}
 	}
 }

@@ -6,8 +6,10 @@ import "github.com/batchlas-go/batchlas"
 // lda, m >= n >= k) holding k Householder reflectors below its diagonal,
 // as Geqr2 leaves them, with the first n columns of Q = H_0 H_1 ...
 // H_{k-1} (LAPACK's dorg2r). tau holds the k scalar factors; work needs n
-// elements. The reflectors are applied one at a time, last first, each to
-// the columns to its right that the later ones have already formed.
+// elements (unused by this form, kept for LAPACK's signature). The
+// reflectors are applied one at a time, last first, each to the columns
+// to its right that the later ones have already formed, in one vector
+// kernel per reflector (larfOwn).
 func Org2r[T batchlas.Float](m, n, k int, a []T, lda int, tau []T, work []T) {
 	if n <= 0 {
 		return
@@ -24,7 +26,7 @@ func Org2r[T batchlas.Float](m, n, k int, a []T, lda int, tau []T, work []T) {
 		ii := i + i*lda
 		if i < n-1 {
 			// H_i on A(i:m, i+1:n), the reflector's head taken as 1.
-			Larf(true, m-i, n-i-1, a[ii:], tau[i], a[ii+lda:], lda, work)
+			larfOwn(m-i, n-i-1, a[ii:], tau[i], a[ii+lda:], lda)
 		}
 		t := tau[i]
 		for l := i + 1; l < m; l++ {

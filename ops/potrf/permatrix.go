@@ -8,6 +8,7 @@ import (
 	"github.com/batchlas-go/batchlas/internal/cache"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/simd"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -34,8 +35,12 @@ func perMatrix[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batc
 	}
 	nn := scratchSize[T](n)
 	if len(ws) < nn {
-		// nil (the caller left it to us), or not even one worker's slot.
-		ws = make([]T, parallel.Workers(ctx)*nn)
+		// nil (the caller left it to us), or not even one worker's
+		// slot: from the free list, since a fresh buffer costs its page
+		// faults and zeroing on every call.
+		s, buf := simd.GetScratch[T](parallel.Workers(ctx) * nn)
+		defer simd.PutScratch(s)
+		ws = buf
 	}
 	// At most one worker per slot of ws, so (w+1)*nn <= len(ws).
 	j.kernel, j.ws, j.nn = runCopied, ws, nn

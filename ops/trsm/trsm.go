@@ -7,6 +7,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/simd"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -136,9 +137,16 @@ func Trsm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		if err != nil {
 			return err
 		}
+		ws := ws // this decision's workspace: a retried candidate sizes its own
 		switch {
 		case ws == nil:
-			ws = make([]T, need)
+			// From the free list rather than make: a fresh buffer
+			// each call costs its page faults and zeroing, as much as
+			// the solve where the vector kernel copies a conflicting
+			// triangle (order 512: 2 MiB a call).
+			s, buf := simd.GetScratch[T](need)
+			defer simd.PutScratch(s)
+			ws = buf
 		case len(ws) < need:
 			return opkit.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
 				n, err := bufferSize(ctx, c, p, a, b)

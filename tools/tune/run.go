@@ -400,7 +400,7 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 	if err := measure(false)(p.cells); err != nil {
 		return err
 	}
-	if err := r.measureUnsettled(cfg, p, prog, st, measure(false)); err != nil {
+	if err := r.measureUnsettled(cfg, p, dev, prog, st, measure(false)); err != nil {
 		return err
 	}
 	if err := r.refine(ctx, cfg, p, prog, st, tried, measure(true)); err != nil {
@@ -410,9 +410,10 @@ func (r *opRun) runPlan(ctx context.Context, cfg *runConfig, p opPlan, dev *sel.
 }
 
 // measureUnsettled measures the deferred cells of p that a measured cell
-// around them disagrees on with the prior, until none is left that does;
-// the rest are settled (settle.go).
-func (r *opRun) measureUnsettled(cfg *runConfig, p opPlan, prog *progress, st *runStats, measureAll func([]cell) error) error {
+// around them disagrees on with the prior, until none is left that does,
+// then those the table's own lookup would answer otherwise (holes); the
+// rest are settled (settle.go).
+func (r *opRun) measureUnsettled(cfg *runConfig, p opPlan, dev *sel.Device, prog *progress, st *runStats, measureAll func([]cell) error) error {
 	still := p.deferred
 	lattice := newGridLattice(p.t.op, cfg.grid)
 	g := cfg.est.group(p.t, p.dt)
@@ -434,8 +435,46 @@ func (r *opRun) measureUnsettled(cfg *runConfig, p opPlan, prog *progress, st *r
 			return err
 		}
 	}
+	for len(still) > 0 {
+		t, err := r.sectionTable(p.dt, dev)
+		if err != nil {
+			return fmt.Errorf("settling %s %s: %w", p.t.op.Name(), p.dt, err)
+		}
+		var now []cell
+		now, still = r.holes(t, p.dt, still)
+		if len(now) == 0 {
+			break
+		}
+		prog.grow(g.name(), len(now), g.costs(now))
+		if err := measureAll(now); err != nil {
+			return err
+		}
+	}
 	st.settled = len(still)
 	return nil
+}
+
+// holes splits settled cells into those where the table t, as it would be
+// written now, answers with another winner than the prior's (a settled
+// cell has no row: the lookup there takes the nearest measured row, which
+// may be a cell beyond the ones that confirmed the prior, one that ranks
+// the prior's winner more than settleTolerance slower) and the rest.
+func (r *opRun) holes(t *sel.Table, dt sel.DType, settled []cell) (now, still []cell) {
+	for _, c := range settled {
+		w := r.prior.winner(dt, c)
+		row, _, err := t.Nearest(dt, c.key())
+		hole := err != nil || row == nil
+		if !hole {
+			i := r.resultIndex(dt, rowCell(t, row, r.t.op))
+			hole = i < 0 || !(slowdownAt(r.results[dt][i], w) <= settleTolerance)
+		}
+		if hole {
+			now = append(now, c)
+		} else {
+			still = append(still, c)
+		}
+	}
+	return now, still
 }
 
 // wallRecord is what a cell measured on dev in d, with the run's

@@ -184,3 +184,38 @@ func TestExpressRunSettlesOnlyWhatTheMachineConfirms(t *testing.T) {
 		assert.NotContains(t, out, "settled")
 	})
 }
+
+// A settled cell has no row: where the nearest measured row ranks the
+// prior's winner more than settleTolerance slower, the table would answer
+// otherwise there, and the cell is measured (a hole); where the nearest
+// row agrees, it stays settled.
+func TestHolesAreSettledCellsTheTableWouldAnswerOtherwise(t *testing.T) {
+	pr := settlePrior(t) // unblocked first for n >= 8, tiny below
+	_, cells := settleCells(t)
+	at := func(n, batch string) cell {
+		i := slices.IndexFunc(cells, func(c cell) bool { return c.String() == "uplo=L n="+n+" batch="+batch })
+		require.GreaterOrEqual(t, i, 0)
+		return cells[i]
+	}
+	r := &opRun{t: tuners["potrf"], prior: pr, kernels: "test", results: map[sel.DType][]cellResult{}}
+	measured := []struct {
+		n, batch string
+		entries  []entry
+	}{
+		// n=8 batch=4 agrees with the prior; n=16 batch=256 does not:
+		// tiny is 2x faster there.
+		{"8", "4", []entry{{Spelling: "unblocked", MS: 1}, {Spelling: "tiny", MS: 1.5}}},
+		{"16", "256", []entry{{Spelling: "tiny", MS: 1}, {Spelling: "unblocked", MS: 2}}},
+	}
+	for _, m := range measured {
+		r.results[sel.Float64] = append(r.results[sel.Float64], cellResult{
+			Vals: []string{"L", m.n, m.batch}, Entries: rankEntries(withOrder(potrf.Op, sel.Float64, m.entries))})
+	}
+	tab, err := r.sectionTable(sel.Float64, batchlas.Host())
+	require.NoError(t, err)
+	// n=8 batch=1 is nearest n=8 batch=4 (unblocked, as the prior says);
+	// n=16 batch=64 is nearest n=16 batch=256 (tiny, against the prior).
+	now, still := r.holes(tab, sel.Float64, []cell{at("8", "1"), at("16", "64")})
+	assert.Equal(t, []string{"uplo=L n=16 batch=64"}, texts(now))
+	assert.Equal(t, []string{"uplo=L n=8 batch=1"}, texts(still))
+}

@@ -151,7 +151,15 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem)
 // perWorker is one worker's scratch: a column's worth for unblocked, T
 // and the block reflector's product for blocked, the row-major copy and
 // gonum's work for vendor.
+// Padded (parallel.Pad) so that two workers' scratch never shares a
+// cache line: ormqr side=R unblocked, whose per-worker C v was m elements
+// unpadded, ran at half speed from the two workers writing one line.
 func perWorker[T batchlas.Float](c sel.Choice, p *problem) int {
+	return parallel.Pad(perWorkerTight[T](c, p))
+}
+
+// perWorkerTight is perWorker before padding.
+func perWorkerTight[T batchlas.Float](c sel.Choice, p *problem) int {
 	switch c.Family() {
 	case unblocked:
 		return p.n

@@ -189,7 +189,15 @@ func bufferSize(ctx context.Context, ch sel.Choice, p *problem) int {
 // perWorker is one worker's scratch: C v for unblocked on the right,
 // T and the block reflector's product for blocked, the row-major copies
 // and gonum's work for vendor.
+// Padded (parallel.Pad) so that two workers' scratch never shares a
+// cache line: ormqr side=R unblocked, whose per-worker C v was m elements
+// unpadded, ran at half speed from the two workers writing one line.
 func perWorker(ch sel.Choice, p *problem) int {
+	return parallel.Pad(perWorkerTight(ch, p))
+}
+
+// perWorkerTight is perWorker before padding.
+func perWorkerTight(ch sel.Choice, p *problem) int {
 	other := p.m // the rows of the block reflector's product W
 	if p.left {
 		other = p.n

@@ -9,6 +9,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // checkBatch validates b as the read-only argument name of op: the ops'
@@ -97,11 +98,7 @@ func copyMatrices[T batchlas.Float](ctx context.Context, dst, src batchlas.Batch
 			return
 		}
 		for i := lo; i < hi; i++ {
-			for col := range cols {
-				s := i*src.Stride + col*src.LD
-				d := i*dst.Stride + col*dst.LD
-				copy(dst.Data[d:d+rows], src.Data[s:s+rows])
-			}
+			simd.CopyColumns(dst.Data[i*dst.Stride:], dst.LD, src.Data[i*src.Stride:], src.LD, rows, cols)
 		}
 	})
 }

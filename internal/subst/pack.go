@@ -138,6 +138,10 @@ func diagGo[T batchlas.Float](v, blk []T, lde, cnt int, back, unit bool) {
 // left as they are. It goes by tiles of peTile x peTile, so that the rows
 // it reads and the columns it writes stay in the L1 cache.
 func PackE[T batchlas.Float](e []T, lde int, a []T, t, ers, ecs int, back, unit bool) {
+	if ers == 1 {
+		packColumns(e, lde, a, t, ecs, back, unit)
+		return
+	}
 	for i0 := 0; i0 < t; i0 += peTile {
 		i1 := min(i0+peTile, t)
 		for k0 := 0; k0 < t; k0 += peTile {
@@ -160,6 +164,27 @@ func PackE[T batchlas.Float](e []T, lde int, a []T, t, ers, ecs int, back, unit 
 					e[i+k*lde] = row[k*ecs]
 				}
 			}
+		}
+	}
+}
+
+// packColumns is PackE for a column-major E (rows 1 apart, columns ecs
+// apart): each column's part of the triangle is one contiguous copy, where
+// the tiles' scalar moves cost trsm side Left float64 m = n = 512 a tenth
+// of its time.
+func packColumns[T batchlas.Float](e []T, lde int, a []T, t, ecs int, back, unit bool) {
+	for k := range t {
+		lo, hi := k, t // forward: column k holds rows k..t-1
+		if back {
+			lo, hi = 0, k+1
+		}
+		if unit && back {
+			hi--
+		} else if unit {
+			lo++
+		}
+		if lo < hi {
+			copy(e[lo+k*lde:hi+k*lde], a[lo+k*ecs:hi+k*ecs])
 		}
 	}
 }

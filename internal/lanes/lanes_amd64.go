@@ -43,6 +43,18 @@ func luF64(a, b, piv *float64, n, nrhs, ld int, k *[3]float64)
 //go:noescape
 func luF32(a, b, piv *float32, n, nrhs, ld int, k *[3]float32)
 
+// The unrolled LU of lanes_amd64.s for orders 2..luSmallMax with
+// ld = GroupLD(n) (luSmall in gen.go).
+//
+//go:noescape
+func luSmallF64(a, b, piv *float64, n, nrhs, ld int, k *[3]float64)
+
+//go:noescape
+func luSmallF32(a, b, piv *float32, n, nrhs, ld int, k *[3]float32)
+
+// luSmallMax is the largest order luSmallF64 and luSmallF32 take.
+const luSmallMax = 8
+
 // luRun runs the assembly when simd.AVX512 is set, the Go twin otherwise.
 func luRun[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 	if !simd.AVX512 {
@@ -54,6 +66,14 @@ func luRun[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 		bp = unsafe.Pointer(&b[0])
 	}
 	ap, pp, kp := unsafe.Pointer(&a[0]), unsafe.Pointer(&piv[0]), unsafe.Pointer(k)
+	if n >= 2 && n <= luSmallMax && ld == GroupLD(n) {
+		if Lanes[T]() == 8 {
+			luSmallF64((*float64)(ap), (*float64)(bp), (*float64)(pp), n, nrhs, ld, (*[3]float64)(kp))
+			return
+		}
+		luSmallF32((*float32)(ap), (*float32)(bp), (*float32)(pp), n, nrhs, ld, (*[3]float32)(kp))
+		return
+	}
 	if Lanes[T]() == 8 {
 		luF64((*float64)(ap), (*float64)(bp), (*float64)(pp), n, nrhs, ld, (*[3]float64)(kp))
 		return

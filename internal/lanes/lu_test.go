@@ -14,7 +14,7 @@ import (
 )
 
 // luOrders straddle the loops' ends and the solve's blocked threshold.
-var luOrders = []int{1, 2, 3, 5, 8, 9, 16, 17, 31, 32, 33}
+var luOrders = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 31, 32, 33}
 
 // luGroup fills a group of n x n matrices and n x nrhs right-hand sides
 // with a different kind of matrix per lane: random; singular (column 1

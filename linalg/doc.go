@@ -7,13 +7,14 @@
 //	w, v, err := linalg.Eigh(ctx, a)            // numpy.linalg.eigh(a)
 //	sign, logdet, err := linalg.Slogdet(ctx, a) // numpy.linalg.slogdet(a)
 //	x, err := linalg.Lstsq(ctx, a, b)           // numpy.linalg.lstsq(a, b)[0]
+//	s, u, vt, err := linalg.SVD(ctx, a)         // numpy.linalg.svd(a, full_matrices=False)
 //
 // Each function is a thin layer over the LAPACK-level ops in ops/<op>:
 // it validates its arguments, copies the inputs the op would overwrite
 // into new tight batches, allocates the outputs, and makes one call to the
 // op (Solve and Inv: gesv; SolveSPD: posv; Cholesky: potrf;
 // CholeskySolve: potrs; LU, Det and Slogdet: getrf; Eigh and Eigvalsh:
-// syev; Lstsq: gels). The same tuned kernels run: the op picks its kernel from the
+// syev; QR: geqrf and orgqr; Lstsq: gels; SVD and SVDValues: gesvd). The same tuned kernels run: the op picks its kernel from the
 // tables for the call's shape, BATCHLAS_SELECT_TRACE=1 traces the
 // decision under the op's name, and pins (BATCHLAS_<OP>_ROUTE, sel.WithPin
 // on ctx) and batchlas.WithParallelism apply as they do to a direct call.
@@ -25,7 +26,7 @@
 // # Conventions
 //
 //   - Inputs are never modified. An input the op only reads (CholeskySolve's
-//     l, Eigvalsh's a) is passed to it as it is; every other input is
+//     l, Eigvalsh's a, SVD's a) is passed to it as it is; every other input is
 //     copied first.
 //   - Outputs are new batches with tight storage (batchlas.NewBatch's
 //     layout: LD = max(1, rows), Stride = LD*cols) and storage of their

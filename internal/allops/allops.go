@@ -10,6 +10,7 @@ import (
 	_ "github.com/batchlas-go/batchlas/ops/gemm"
 	_ "github.com/batchlas-go/batchlas/ops/geqrf"
 	_ "github.com/batchlas-go/batchlas/ops/gesv"
+	_ "github.com/batchlas-go/batchlas/ops/gesvd"
 	_ "github.com/batchlas-go/batchlas/ops/getrf"
 	_ "github.com/batchlas-go/batchlas/ops/getrs"
 	_ "github.com/batchlas-go/batchlas/ops/orgqr"

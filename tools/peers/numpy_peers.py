@@ -349,8 +349,29 @@ def gels(k, dtype, rng):
                    loop(lambda x, y: np.linalg.lstsq(x, y, rcond=None)[0], a, rhs), stacked)]
 
 
+def gesvd(k, dtype, rng):
+    # The singular values, and with vectors=V the thin U and V^T as
+    # batchlas's ThinVectors: numpy's stacked svd (LAPACK's gesdd one
+    # matrix at a time), or scipy's gesvd per matrix. Vectors are unique up
+    # to sign: the recipes agree on the values.
+    a = tiled(rng, k["batch"], rect(k["m"], k["n"], dtype))
+    if k["vectors"] == "V":
+        out = [Recipe("svd", "np.linalg.svd(a, full_matrices=False)",
+                      lambda: np.linalg.svd(a, full_matrices=False), lambda r: r[1])]
+        if sla:
+            out.append(Recipe("scipy gesvd loop", "scipy.linalg.svd(a_i, full_matrices=False, lapack_driver='gesvd') per matrix",
+                              loop(lambda x: sla.svd(x, full_matrices=False, check_finite=False, lapack_driver="gesvd")[1], a), stacked))
+        return out
+    out = [Recipe("svd values", "np.linalg.svd(a, compute_uv=False)", lambda: np.linalg.svd(a, compute_uv=False))]
+    if sla:
+        out.append(Recipe("scipy svdvals loop", "scipy.linalg.svdvals(a_i) per matrix",
+                          loop(lambda x: sla.svdvals(x, check_finite=False), a), stacked))
+    return out
+
+
 RECIPES = {"gemm": gemm, "potrf": potrf, "trsm": trsm, "gesv": gesv, "getrf": getrf, "getrs": getrs,
-           "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "gels": gels}
+           "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "gels": gels,
+           "gesvd": gesvd}
 
 # A recipe whose one sizing call takes more than SCREEN times the fastest
 # recipe's time so far is not timed further: a Python loop over 65536

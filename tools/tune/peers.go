@@ -86,6 +86,18 @@ var defaultPeerShapes = []string{
 	"qr float64 m=256 n=32 batch=2000",
 	"gels float64 m=64 n=8 nrhs=1 batch=20000",
 	"gels float64 m=32 n=32 nrhs=4 batch=4096",
+	// The SVD with the thin vectors (np.linalg.svd(a,
+	// full_matrices=False)) and of the values alone (compute_uv=False).
+	"gesvd float64 vectors=V m=3 n=3 batch=100000",
+	"gesvd float64 vectors=V m=8 n=8 batch=65536",
+	"gesvd float64 vectors=V m=32 n=32 batch=4096",
+	"gesvd float64 vectors=V m=128 n=128 batch=64",
+	"gesvd float64 vectors=V m=64 n=8 batch=20000",
+	"gesvd float64 vectors=N m=3 n=3 batch=100000",
+	"gesvd float64 vectors=N m=8 n=8 batch=65536",
+	"gesvd float64 vectors=N m=32 n=32 batch=4096",
+	"gesvd float64 vectors=N m=128 n=128 batch=64",
+	"gesvd float64 vectors=N m=64 n=8 batch=20000",
 }
 
 // peerShapes returns the shape list of --shapes: default, or all (the
@@ -462,6 +474,13 @@ func peerTraffic(op string, dt sel.DType, c cell) (tr traffic, ok bool) {
 		return traffic{m * n * e * b, (m*k + k*n) * e * b}, true
 	case "gels": // A factored and B solved, both in place
 		return traffic{(m*n + m*nrhs) * e * b, (m*n + m*nrhs) * e * b}, true
+	case "gesvd": // A read, the values written, and the thin U and V^T for vectors=V
+		k := min(m, n)
+		w := k * e
+		if c.get("vectors") == "V" {
+			w += (m*k + k*n) * e
+		}
+		return traffic{m * n * e * b, w * b}, true
 	case "syev": // A read, the eigenvalues written, and the vectors over A for jobz=V
 		w := n * e
 		if c.get("jobz") == "V" {

@@ -1,0 +1,185 @@
+package svd
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/batchlas-go/batchlas"
+)
+
+// is32 reports whether T is float32.
+func is32[T batchlas.Float]() bool {
+	var z T
+	_, ok := any(z).(float32)
+	return ok
+}
+
+// epsilon is T's machine epsilon, the gap from 1 to the next number
+// (2^-52, 2^-23): the unit in which tolerances are stated.
+func epsilon[T batchlas.Float]() T {
+	if is32[T]() {
+		return T(0x1p-23)
+	}
+	return T(0x1p-52)
+}
+
+// smallSquare is the squared column norm below which a column takes no
+// part in rotations: the smallest normal number over epsilon (2^-969,
+// 2^-102). After the scaling of scaleExp such a column is more than 2^800
+// (2^80 for float32) times shorter than the largest entry, far below what
+// any normwise result can see, and its sums of squares may have lost
+// digits to underflow, so a rotation computed from them would be noise.
+func smallSquare[T batchlas.Float]() T {
+	if is32[T]() {
+		return T(0x1p-102)
+	}
+	return T(0x1p-969)
+}
+
+// bigZeta is the |zeta| from which 1 + zeta^2 rounds to zeta^2, so that
+// t = 1/(2 zeta) exactly as the full formula would give it, and from which
+// t is computed that way, without forming zeta^2 (which could overflow).
+func bigZeta[T batchlas.Float]() T {
+	if is32[T]() {
+		return T(0x1p12)
+	}
+	return T(0x1p27)
+}
+
+// normalExp bounds the e for which 2^e is a normal T, so that x*2^e is one
+// correctly rounded multiplication.
+func normalExp[T batchlas.Float]() (lo, hi int) {
+	if is32[T]() {
+		return -126, 127
+	}
+	return -1022, 1023
+}
+
+// abs is |x| (NaN stays NaN).
+func abs[T batchlas.Float](x T) T {
+	return T(math.Abs(float64(x)))
+}
+
+// sqrt is the correctly rounded square root in T (for float32 the float64
+// root rounded once more is the correctly rounded float32 root).
+func sqrt[T batchlas.Float](x T) T {
+	return T(math.Sqrt(float64(x)))
+}
+
+// ldexp is x * 2^e rounded once to T, for any e: float64 through
+// math.Ldexp (which rounds a subnormal result once), float32 through
+// float64, where the product is exact.
+func ldexp[T batchlas.Float](x T, e int) T {
+	return T(math.Ldexp(float64(x), e))
+}
+
+// pow2 returns 2^e as a T and whether it is a normal T; when it is, x*f is
+// x*2^e rounded once.
+func pow2[T batchlas.Float](e int) (f T, ok bool) {
+	lo, hi := normalExp[T]()
+	if e < lo || e > hi {
+		return 0, false
+	}
+	return T(math.Ldexp(1, e)), true
+}
+
+// maxAbs returns the largest |a_ij| of the m x n matrix a (leading
+// dimension lda, only rows 0..m-1 read) and whether every entry is finite.
+func maxAbs[T batchlas.Float](m, n int, a []T, lda int) (T, bool) {
+	// The largest finite T, through a variable: the constant
+	// math.MaxFloat64 does not convert to float32.
+	maxf := math.MaxFloat64
+	if is32[T]() {
+		maxf = math.MaxFloat32
+	}
+	big := T(maxf)
+	var amax T
+	for j := 0; j < n; j++ {
+		for _, x := range a[j*lda : j*lda+m] {
+			ax := abs(x)
+			// NaN fails <= as well as Inf does.
+			if !(ax <= big) {
+				return 0, false
+			}
+			if ax > amax {
+				amax = ax
+			}
+		}
+	}
+	return amax, true
+}
+
+// scaleExp returns the e for which 2^e * amax lies in [2^(h-1), 2^h), h
+// the largest with 2h + log2(m n) <= 896 (float64) or 124 (float32): see
+// the package doc, step 3. A zero matrix is not scaled.
+func scaleExp[T batchlas.Float](amax T, m, n int) int {
+	if amax == 0 {
+		return 0
+	}
+	top := 896
+	if is32[T]() {
+		top = 124
+	}
+	lg := bits.Len(uint(m) * uint(n)) // m n < 2^lg
+	h := (top - lg) / 2
+	_, ex := math.Frexp(float64(amax)) // amax in [2^(ex-1), 2^ex)
+	return h - ex
+}
+
+// load writes 2^e times the m x n matrix a (leading dimension lda) into
+// dst (leading dimension ldd), transposed (dst n x m) when trans.
+func load[T batchlas.Float](trans bool, m, n int, a []T, lda int, e int, dst []T, ldd int) {
+	f, fast := pow2[T](e)
+	scale := func(x T) T {
+		if fast {
+			return x * f
+		}
+		return ldexp(x, e)
+	}
+	for j := 0; j < n; j++ {
+		col := a[j*lda : j*lda+m]
+		if trans {
+			for i, x := range col {
+				dst[j+i*ldd] = scale(x)
+			}
+			continue
+		}
+		d := dst[j*ldd : j*ldd+m]
+		for i, x := range col {
+			d[i] = scale(x)
+		}
+	}
+}
+
+// colNorm is the Euclidean norm of x, computed on x scaled by the power of
+// two that brings its largest entry into [1/2, 1): no sum can overflow and
+// nothing that matters underflows. NaN in x gives NaN.
+func colNorm[T batchlas.Float](x []T) T {
+	var amax T
+	for _, v := range x {
+		a := abs(v)
+		if a != a {
+			return a
+		}
+		if a > amax {
+			amax = a
+		}
+	}
+	if amax == 0 {
+		return 0
+	}
+	_, ex := math.Frexp(float64(amax))
+	var ss T
+	if f, ok := pow2[T](-ex); ok {
+		for _, v := range x {
+			w := v * f
+			ss += w * w
+		}
+	} else {
+		for _, v := range x {
+			w := ldexp(v, -ex)
+			ss += w * w
+		}
+	}
+	return ldexp(sqrt(ss), ex)
+}

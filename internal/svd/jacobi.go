@@ -61,6 +61,35 @@ func WorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
 // outside the m x ucols part of u, the vrows x n part of vt, s[:k] and
 // work is written.
 func Jacobi[T batchlas.Float](m, n int, a []T, lda int, s []T, jobu, jobvt Job, u []T, ldu int, vt []T, ldvt int, work []T) int {
+	var st stage[T]
+	if done, info := st.prepare(m, n, a, lda, s, jobu, jobvt, u, ldu, vt, ldvt, work); done {
+		return info
+	}
+	info := sweeps(st.nn, st.g, st.v, s[:st.nn])
+	st.finish(s, u, ldu, vt, ldvt)
+	return info
+}
+
+// stage is one matrix's state between Jacobi's steps: prepare (the
+// checks, scaling, transposition and QR), the sweeps on g (and v), and
+// finish (values, vectors, signs). JacobiGroup runs the sweeps of a group
+// of them across vector lanes instead of one at a time.
+type stage[T batchlas.Float] struct {
+	m, n, k      int
+	jobu, jobvt  Job
+	trans        bool // B = A^T: A is wide
+	mm, nn       int  // B's shape, mm >= nn
+	jobUB, jobVB Job  // the jobs of B's own U and V
+	e            int  // A was scaled by 2^-e
+	g, v         []T  // nn x nn: R (or B), and the rotations' product
+	f, tau, scr  []T  // the QR of a non-square B
+}
+
+// prepare checks a, scales it and reduces it to the nn x nn g the sweeps
+// work on, in work (WorkSize elements). done is true when nothing is left
+// to do: an order of 0 (info 0, identities written for All jobs) or a
+// non-finite a (info k+1, every output NaN).
+func (st *stage[T]) prepare(m, n int, a []T, lda int, s []T, jobu, jobvt Job, u []T, ldu int, vt []T, ldvt int, work []T) (done bool, info int) {
 	k := min(m, n)
 	if k <= 0 {
 		if jobu == All && m > 0 {
@@ -69,7 +98,7 @@ func Jacobi[T batchlas.Float](m, n int, a []T, lda int, s []T, jobu, jobvt Job, 
 		if jobvt == All && n > 0 {
 			setIdentity(n, n, vt, ldvt)
 		}
-		return 0
+		return true, 0
 	}
 	ucols, vrows := k, k
 	if jobu == All {
@@ -90,66 +119,69 @@ func Jacobi[T batchlas.Float](m, n int, a []T, lda int, s []T, jobu, jobvt Job, 
 		if jobvt != None {
 			fillMat(vrows, n, vt, ldvt, nan)
 		}
-		return k + 1
+		return true, k + 1
 	}
 
 	// B = A, or A^T when A is wide: mm x nn, mm >= nn. jobUB and jobVB are
 	// the jobs of B's own U and V.
-	trans := m < n
-	mm, nn := m, n
-	jobUB, jobVB := jobu, jobvt
-	if trans {
-		mm, nn = n, m
-		jobUB, jobVB = jobvt, jobu
+	*st = stage[T]{m: m, n: n, k: k, jobu: jobu, jobvt: jobvt, trans: m < n, mm: m, nn: n, jobUB: jobu, jobVB: jobvt}
+	if st.trans {
+		st.mm, st.nn = n, m
+		st.jobUB, st.jobVB = jobvt, jobu
 	}
-	e := scaleExp(amax, m, n)
+	mm, nn := st.mm, st.nn
+	st.e = scaleExp(amax, m, n)
 
-	g := work[:nn*nn]
+	st.g = work[:nn*nn]
 	rest := work[nn*nn:]
-	var v []T
-	if jobVB != None {
-		v = rest[:nn*nn]
+	if st.jobVB != None {
+		st.v = rest[:nn*nn]
 		rest = rest[nn*nn:]
 	}
-	var f, tau, scr []T
 	if mm > nn {
-		f, tau, scr = rest[:mm*nn], rest[mm*nn:mm*nn+nn], rest[mm*nn+nn:mm*nn+nn+mm]
-		load(trans, m, n, a, lda, e, f, mm)
-		qr.Geqr2(mm, nn, f, mm, tau, scr)
+		st.f, st.tau, st.scr = rest[:mm*nn], rest[mm*nn:mm*nn+nn], rest[mm*nn+nn:mm*nn+nn+mm]
+		load(st.trans, m, n, a, lda, st.e, st.f, mm)
+		qr.Geqr2(mm, nn, st.f, mm, st.tau, st.scr)
 		for j := 0; j < nn; j++ {
-			gj := g[j*nn : j*nn+nn]
-			copy(gj[:j+1], f[j*mm:j*mm+j+1])
+			gj := st.g[j*nn : j*nn+nn]
+			copy(gj[:j+1], st.f[j*mm:j*mm+j+1])
 			clear(gj[j+1:])
 		}
 	} else {
-		load(trans, m, n, a, lda, e, g, nn)
+		load(st.trans, m, n, a, lda, st.e, st.g, nn)
 	}
+	return false, 0
+}
 
-	info := sweeps(nn, g, v, s[:nn])
+// finish turns the swept g (and v) into the outputs: the column norms
+// sorted descending and unscaled into s, U and V written as the jobs ask,
+// and the sign convention.
+func (st *stage[T]) finish(s []T, u []T, ldu int, vt []T, ldvt int) {
+	nn, g, v := st.nn, st.g, st.v
 	for j := 0; j < nn; j++ {
 		s[j] = colNorm(g[j*nn : j*nn+nn])
 	}
 	sortDesc(nn, s, g, v)
-	if jobUB != None {
+	if st.jobUB != None {
 		formU(nn, g, s)
 	}
 	for j := range s[:nn] {
-		s[j] = ldexp(s[j], -e)
+		s[j] = ldexp(s[j], -st.e)
 	}
 
-	if jobUB != None {
+	if st.jobUB != None {
 		ucolsB := nn
-		if jobUB == All {
-			ucolsB = mm
+		if st.jobUB == All {
+			ucolsB = st.mm
 		}
-		writeUB(trans, mm, nn, ucolsB, g, f, tau, scr, u, ldu, vt, ldvt)
+		writeUB(st.trans, st.mm, nn, ucolsB, g, st.f, st.tau, st.scr, u, ldu, vt, ldvt)
 	}
-	if jobVB != None {
+	if st.jobVB != None {
 		// B's V (nn x nn) is A's U when transposed, else A's V, stored
 		// transposed in vt.
 		for j := 0; j < nn; j++ {
 			vj := v[j*nn : j*nn+nn]
-			if trans {
+			if st.trans {
 				copy(u[j*ldu:j*ldu+nn], vj)
 				continue
 			}
@@ -158,8 +190,7 @@ func Jacobi[T batchlas.Float](m, n int, a []T, lda int, s []T, jobu, jobvt Job, 
 			}
 		}
 	}
-	fixSigns(m, n, k, jobu, jobvt, u, ldu, vt, ldvt)
-	return info
+	fixSigns(st.m, st.n, st.k, st.jobu, st.jobvt, u, ldu, vt, ldvt)
 }
 
 // writeUB writes B's U, mm x ucolsB, from U_R = g (nn x nn, orthogonal):

@@ -47,8 +47,15 @@ func sweeps[T batchlas.Float](n int, g, v, mark []T) int {
 			return 0
 		}
 	}
-	// Out of sweeps: count the columns that some pair still leaves
-	// unconverged.
+	return unconverged(n, g, mark)
+}
+
+// unconverged counts, after the sweep limit, the columns of the n x n g
+// that some pair still leaves unconverged (sweeps' info); mark (n
+// elements) is scratch.
+func unconverged[T batchlas.Float](n int, g, mark []T) int {
+	tol := epsilon[T]() * sqrt(T(n))
+	small := smallSquare[T]()
 	mark = mark[:n]
 	clear(mark)
 	for p := 0; p < n-1; p++ {

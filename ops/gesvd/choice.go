@@ -13,6 +13,10 @@ var (
 	// (Hestenes) Jacobi after a QR of a tall matrix (internal/svd.Jacobi):
 	// accurate in the relative sense, fast for small and medium orders.
 	jacobiFamily = &sel.Family{Name: "jacobi"}
+	// lanesFamily is jacobi with the sweeps of a group of 8 (float64) or
+	// 16 (float32) matrices run together, one matrix per vector lane
+	// (internal/lanessvd), for min(m, n) up to lanesMax (lanes.go).
+	lanesFamily = &sel.Family{Name: "lanes"}
 	// vendorFamily calls gonum's LAPACK Dgesvd per matrix (bidiagonal
 	// reduction and implicit QR) on a copy (float64 only).
 	vendorFamily = &sel.Family{Name: "vendor", Vendor: true}
@@ -21,6 +25,7 @@ var (
 // nativeCandidates are the pure-Go choices, identical for both dtypes.
 var nativeCandidates = []sel.Choice{
 	jacobiFamily.With(),
+	lanesFamily.With(),
 }
 
 // candidates lists every compiled choice per dtype. The vendor choices come
@@ -46,7 +51,7 @@ var spec = sel.OpSpec{
 	Revision:   1,
 	VendorLib:  "lapack",
 	Keys:       "vectors:exact m:log:4 n:log:4 batch:log",
-	Families:   []*sel.Family{jacobiFamily, vendorFamily},
+	Families:   []*sel.Family{jacobiFamily, lanesFamily, vendorFamily},
 	Candidates: candidates,
 	// By generality (R4): jacobi serves every shape and dtype; vendor
 	// next.

@@ -16,6 +16,9 @@
 //	jacobi   one-sided (Hestenes) Jacobi per matrix on one worker, after a
 //	         Householder QR of a tall matrix (internal/svd): relative
 //	         accuracy, fast for small and medium orders
+//	lanes    jacobi with the sweeps of 8 (float64) or 16 (float32) matrices
+//	         run together, one per vector lane (internal/lanessvd);
+//	         min(m, n) <= 32
 //	vendor   gonum's LAPACK Dgesvd per matrix on a copy (float64 only;
 //	         absent from a -tags novendor build)
 //

@@ -178,6 +178,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	switch c.Family() {
 	case jacobiFamily:
 		return runJob(ctx, runJacobi, p, ws, jacobiSlot[T](p), info)
+	case lanesFamily:
+		return lanesGesvd(ctx, p, ws, info)
 	case vendorFamily:
 		return vendorGesvd(ctx, p, ws, info)
 	}
@@ -369,12 +371,15 @@ const (
 	keyBatch
 )
 
-// canRun is gesvd's correctness gate (R3): the vendor kernel needs gonum's
-// LAPACK in the build; jacobi takes every shape.
+// canRun is gesvd's correctness gate (R3): lanes takes min(m, n) up to
+// lanesMax; the vendor kernel needs gonum's LAPACK in the build; jacobi
+// takes every shape.
 func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case jacobiFamily:
 		return true
+	case lanesFamily:
+		return min(k.Int(keyM), k.Int(keyN)) <= lanesMax
 	case vendorFamily:
 		return d.Has("vendor:lapack")
 	}
@@ -387,6 +392,8 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem[
 	switch c.Family() {
 	case jacobiFamily:
 		return parallel.Workers(ctx) * jacobiSlot[T](p)
+	case lanesFamily:
+		return parallel.Workers(ctx) * lanesSlot(p)
 	case vendorFamily:
 		return parallel.Workers(ctx) * vendorSlot(p.a.Rows, p.a.Cols, p.jobu, p.jobvt)
 	}

@@ -15,6 +15,7 @@ type jobKernel uint8
 const (
 	runJacobi jobKernel = iota
 	runVendor
+	runLanes // through Group, not Chunk
 )
 
 // job is the state of one gesvd batch loop, the Body parallel.RunScratch

@@ -1,0 +1,60 @@
+// Package lanessvd is the one-sided (Hestenes) Jacobi SVD's sweeps across
+// matrices: a group of Lanes[T]() small n x n matrices interleaved one per
+// 64-byte vector lane, orthogonalised column pair by column pair by one
+// stream of operations on whole rows of lanes. Orders far too small to
+// fill a vector with one matrix's column then still run every lane at
+// once, and what differs between the matrices (which pairs rotate, which
+// way a pair is stored) becomes a lane mask. It is the lanes kernel of
+// package svd's sweeps; the scaling of the input, the singular values and
+// vectors made from the result are the caller's.
+//
+// Layout. Element (r, c) of lane l's matrix is at g[(c*n+r)*L+l], L =
+// Lanes[T]() (8 float64 or 16 float32): column-major within the matrix,
+// lane fastest, the columns tight (n vectors apart), as package lanes
+// lays a group out with ld = n. Row i of a column is one vector, so the
+// sums of a pair and its rotation walk two columns a vector at a time with
+// no shuffles.
+//
+// Order. The pairs are visited row-cyclically, p = 0 .. n-2 and q = p+1 ..
+// n-1, one after the other, as svd's per-matrix sweeps do (not in steps of
+// disjoint pairs as lanes.Jacobi does): every lane runs the same pair, so
+// the order costs nothing in parallelism here, and it keeps each lane's
+// result what the per-matrix loop with the same arithmetic would give.
+// The three sums of a pair are recomputed from its columns each time, in
+// one pass, rather than updated after rotations, so no drift builds up
+// in the norms.
+//
+// Lanes. active names the lanes worked on; the others are never stored
+// to and their contents (NaN, Inf, anything) meet only computations whose
+// results are thrown away, so they cannot disturb the rest. A lane whose
+// pair is converged is likewise left bit for bit: the assembly computes a
+// rotation in every lane and stores the rotated columns under the mask of
+// the rotating lanes (a rotation by c = 1, s = 0 would not do: 1*Inf -
+// 0*x is NaN). A pair no lane rotates skips the rotation and the passes
+// over the columns altogether, which is most pairs near convergence.
+// A lane that rotated nothing in a sweep is unchanged by it, so the next
+// sweep finds it converged again: a lane's result does not depend on how
+// long the others take, and the iteration stops at the first sweep that
+// rotates no lane.
+//
+// Arithmetic. Each sum is accumulated with fused multiply-adds from 0,
+// rows in order. The convergence test is app < small || aqq < small ||
+// |apq| <= (tol*sqrt(app))*sqrt(aqq), written so NaN fails it (a NaN lane
+// keeps rotating and is reported, it is never taken as converged); the
+// square roots come before the product, since app*aqq can overflow. 1 +
+// zeta^2 and 1 + t^2 are each one fused multiply-add, fma(zeta, zeta, 1)
+// and fma(t, t, 1): one rounding instead of two, in one instruction. The
+// rotated entries are x' = fma(-s, y, c*x) and y' = fma(c, y, s*x), each
+// with one rounding of its sum. Divisions and square roots are the
+// correctly rounded IEEE ones (VDIVPD, VSQRTPD; the Go twin's float32
+// square root is float64's, rounded, which is the same).
+//
+// On x86-64-v4 the sweeps are AVX-512 assembly (sweeps_amd64.s, written
+// by gen.go: `go generate`; TestAssemblyIsGenerated checks the file is
+// what gen.go writes). Elsewhere, with -tags purego, or when simd.AVX512
+// is false, the Go twin sweepsGo runs. The twin performs every arithmetic
+// operation of the assembly, in the same order, with the same roundings
+// (package fma for the fused ones), and skips the same pairs, so the two
+// give the same bits; the tests flip simd.AVX512 to compare them on one
+// machine. A change to one must be made to the other.
+package lanessvd

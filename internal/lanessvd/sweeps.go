@@ -1,0 +1,181 @@
+package lanessvd
+
+//go:generate go run gen.go
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/fma"
+	"github.com/batchlas-go/batchlas/internal/lanes"
+)
+
+// Lanes is the number of matrices in a group: 8 for float64, 16 for
+// float32 (a 64-byte vector's elements, as package lanes counts them).
+func Lanes[T batchlas.Float]() int { return lanes.Lanes[T]() }
+
+// Sweeps runs cyclic one-sided Jacobi sweeps on a group of Lanes[T]() n x n
+// matrices interleaved in g: element (r, c) of lane l is g[(c*n+r)*L+l]
+// (L = Lanes[T]()); v, in the same layout, accumulates the same rotations
+// when it is not nil (the caller initialises it, normally to the identity).
+// active is a bit mask of the lanes to work on (bit l for lane l; bits from
+// L on are ignored); other lanes are left bit for bit as they are (their
+// data may be anything, even NaN, and must not disturb the others). tol,
+// small and big are the convergence tolerance, the squared-norm threshold
+// and the threshold of the large-zeta branch. It returns 0 when a sweep
+// rotated no active lane, else, after maxSweeps sweeps, the mask of the
+// lanes that still rotated in the last sweep. n >= 0; with n < 2, with
+// maxSweeps <= 0 or with no active lane it returns 0 at once, changing
+// nothing. g, and v when not nil, hold at least n*n*L elements.
+//
+// A sweep visits the pairs p < q row-cyclically (p = 0 .. n-2, q = p+1 ..
+// n-1). For each, in each active lane, with x and y columns p and q:
+//
+//	app = x.x, aqq = y.y, apq = x.y    (acc = fma(x_i, y_i, acc) from 0, i in order)
+//	converged: app < small || aqq < small || |apq| <= (tol*sqrt(app))*sqrt(aqq)
+//
+// (NaN anywhere makes a pair not converged). A pair that is not rotates:
+//
+//	d = aqq - app, twoApq = apq + apq
+//	|d| > big*|twoApq|:  t = apq/d
+//	otherwise:           zeta = d/twoApq, t = ±1/(|zeta| + sqrt(fma(zeta, zeta, 1))), the sign of zeta
+//	c = 1/sqrt(fma(t, t, 1)), s = c*t
+//	x' = fma(-s, y, c*x), y' = fma(c, y, s*x)   (c*x and s*x rounded)
+//
+// and stores (x', y') in columns p and q of g, and of v, or (y', x') when
+// d > 0, so that the longer column comes first. A lane with a pair that
+// rotated has rotated in that sweep.
+func Sweeps[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {
+	if n < 2 {
+		return 0
+	}
+	L := Lanes[T]()
+	size := n * n * L
+	if len(g) < size || (v != nil && len(v) < size) {
+		panic(fmt.Sprintf("lanessvd: Sweeps of order %d needs %d elements in g and v, has %d and %d", n, size, len(g), len(v)))
+	}
+	active &= uint64(1)<<L - 1
+	if active == 0 || maxSweeps <= 0 {
+		return 0
+	}
+	g = g[:size]
+	if v != nil {
+		v = v[:size]
+	}
+	return sweeps(g, v, n, maxSweeps, active, tol, small, big)
+}
+
+// sweepsGo is the assembly's twin (gen.go): pair by pair, the same
+// operations in the same order in every active lane, and the same pairs
+// skipped. Every product that is not fused is converted to T so that the
+// compiler cannot fuse it into a multiply-add the assembly does not make
+// (fma.Of makes the ones it does). The arguments are as sweeps gets them:
+// n >= 2, maxSweeps >= 1, active within the lanes and non-zero, g and v
+// (when not nil) n*n*L long.
+func sweepsGo[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {
+	L := Lanes[T]()
+	col := n * L
+	var app, aqq, apq, c, s [16]T
+	var rotated uint64
+	for range maxSweeps {
+		rotated = 0
+		for p := 0; p < n-1; p++ {
+			x := g[p*col : (p+1)*col]
+			for q := p + 1; q < n; q++ {
+				y := g[q*col : (q+1)*col]
+				clear(app[:])
+				clear(aqq[:])
+				clear(apq[:])
+				for i := 0; i < col; i += L {
+					xi, yi := x[i:i+L], y[i:i+L]
+					for l := range L {
+						app[l] = fma.Of(xi[l], xi[l], app[l])
+						aqq[l] = fma.Of(yi[l], yi[l], aqq[l])
+						apq[l] = fma.Of(xi[l], yi[l], apq[l])
+					}
+				}
+				var rot, swap uint64
+				for l := range L {
+					if active>>l&1 == 0 || converged(app[l], aqq[l], apq[l], tol, small) {
+						continue
+					}
+					rot |= 1 << l
+					var sw bool
+					c[l], s[l], sw = rotation(app[l], aqq[l], apq[l], big)
+					if sw {
+						swap |= 1 << l
+					}
+				}
+				if rot == 0 {
+					continue
+				}
+				rotated |= rot
+				apply(x, y, L, rot, swap, &c, &s)
+				if v != nil {
+					apply(v[p*col:(p+1)*col], v[q*col:(q+1)*col], L, rot, swap, &c, &s)
+				}
+			}
+		}
+		if rotated == 0 {
+			return 0
+		}
+	}
+	return rotated
+}
+
+// converged reports whether a pair with sums app, aqq and apq needs no
+// rotation; NaN in any of them gives false. The norms are multiplied
+// after their square roots, since app*aqq may overflow.
+func converged[T batchlas.Float](app, aqq, apq, tol, small T) bool {
+	return app < small || aqq < small || abs(apq) <= T(tol*sqrt(app))*sqrt(aqq)
+}
+
+// rotation returns the rotation of a pair with sums app, aqq and apq
+// (Sweeps' formulas) and whether the rotated pair is stored exchanged.
+// Where |d| > big*|2 apq|, zeta = d/(2 apq) is so large that t =
+// 1/(2 zeta) = apq/d to working precision, and forming zeta^2 could
+// overflow.
+func rotation[T batchlas.Float](app, aqq, apq, big T) (c, s T, swap bool) {
+	d := aqq - app
+	twoApq := apq + apq
+	var t T
+	if abs(d) > T(big*abs(twoApq)) {
+		t = apq / d
+	} else {
+		zeta := d / twoApq
+		t = 1 / (abs(zeta) + sqrt(fma.Of(zeta, zeta, 1)))
+		if zeta < 0 {
+			t = -t
+		}
+	}
+	c = 1 / sqrt(fma.Of(t, t, 1))
+	return c, T(c * t), d > 0
+}
+
+// apply rotates the pair of columns x, y (n*L elements each) in the lanes
+// of rot by (c, s), storing the pair exchanged in the lanes of swap.
+func apply[T batchlas.Float](x, y []T, L int, rot, swap uint64, c, s *[16]T) {
+	y = y[:len(x)]
+	for i := 0; i < len(x); i += L {
+		xi, yi := x[i:i+L], y[i:i+L]
+		for l := range L {
+			if rot>>l&1 == 0 {
+				continue
+			}
+			a, b := xi[l], yi[l]
+			xn := fma.Of(-s[l], b, T(c[l]*a))
+			yn := fma.Of(c[l], b, T(s[l]*a))
+			if swap>>l&1 != 0 {
+				xn, yn = yn, xn
+			}
+			xi[l], yi[l] = xn, yn
+		}
+	}
+}
+
+func abs[T batchlas.Float](x T) T { return T(math.Abs(float64(x))) }
+
+// sqrt is correctly rounded for float32 too: the float64 square root of a
+// float32, rounded to float32, is the float32 square root.
+func sqrt[T batchlas.Float](x T) T { return T(math.Sqrt(float64(x))) }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -571,6 +572,38 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 			sb, rb, bb := batchlas.VectorsAsBatch(s), batchlas.VectorsAsBatch(refS), batchlas.VectorsAsBatch(blankS)
 			require.Equal(t, -1, testmat.SameMatrices(sb, rb, 0, done), "%s n=%d: completed values differ", what, n)
 			require.Equal(t, -1, testmat.SameMatrices(sb, bb, done, tc.count), "%s n=%d: untouched values changed", what, n)
+		}
+	}
+}
+
+// TestConcurrentCalls: every candidate called from several goroutines at
+// once on one shared read-only A (run under -race) gives the results of
+// the same calls one after another.
+func TestConcurrentCalls(t *testing.T) {
+	for _, c := range Op.Candidates(sel.Float64) {
+		ctx := pin(c)
+		a := padded[float64](9, 6, 20)
+		randomIn(rand.New(rand.NewPCG(17, 18)), a)
+		const g = 4
+		want, _, _ := operands[float64](ThinVectors, NoVectors, 9, 6, a.Count)
+		wantU := padded[float64](9, 6, a.Count)
+		require.NoError(t, Gesvd(ctx, ThinVectors, NoVectors, a, want, wantU, batchlas.Batch[float64]{}, nil))
+		var wg sync.WaitGroup
+		errs := make([]error, g)
+		got := make([]batchlas.Batch[float64], g)
+		for i := range g {
+			got[i] = padded[float64](9, 6, a.Count)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s, _, _ := operands[float64](ThinVectors, NoVectors, 9, 6, a.Count)
+				errs[i] = Gesvd(ctx, ThinVectors, NoVectors, a, s, got[i], batchlas.Batch[float64]{}, nil)
+			}()
+		}
+		wg.Wait()
+		for i := range g {
+			require.NoError(t, errs[i])
+			require.Equal(t, -1, testmat.SameMatrices(got[i], wantU, 0, a.Count), "%s goroutine %d", c, i)
 		}
 	}
 }

@@ -1359,7 +1359,8 @@ func luSmallOrder(emit func(string, ...any), n int) {
 		emit("\tVMOVUPS Z2, %d(R8)", j*64)
 		if rows > 0 {
 			// Rows j and i exchanged in K_r's lanes, r = i-j, column by
-			// column (see swapRows), skipped where no lane pivots off j.
+			// column: row j is loaded once per column and blended with
+			// every row of the step, skipped where no lane pivots off j.
 			for r := 1; r <= rows; r++ {
 				emit("\tVCMPS $0, Z%d, Z2, K%d", 16+j+r, r)
 			}

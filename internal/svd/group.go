@@ -18,12 +18,8 @@ func GroupWorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
 		return 0
 	}
 	L, nn := GroupSize[T](), min(m, n)
-	jobVB := jobvt
-	if m < n {
-		jobVB = jobu
-	}
 	w := L * (WorkSize[T](m, n, jobu, jobvt) + nn*nn)
-	if jobVB != None {
+	if jobVBOf(m, n, jobu, jobvt) != None {
 		w += L * nn * nn
 	}
 	return w

@@ -27,12 +27,8 @@ func WorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
 		return 0
 	}
 	mm, nn := max(m, n), min(m, n)
-	jobVB := jobvt
-	if m < n {
-		jobVB = jobu
-	}
 	w := nn * nn
-	if jobVB != None {
+	if jobVBOf(m, n, jobu, jobvt) != None {
 		w += nn * nn
 	}
 	if mm > nn {

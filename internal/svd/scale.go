@@ -109,6 +109,15 @@ func maxAbs[T batchlas.Float](m, n int, a []T, lda int) (T, bool) {
 	return amax, true
 }
 
+// Finite reports whether every entry of the m x n matrix a (leading
+// dimension lda) is finite: the check Jacobi makes first (its info k+1),
+// for a caller that must find a non-finite matrix before any kernel runs
+// (gesvd, whose every kernel then leaves the outputs as they were).
+func Finite[T batchlas.Float](m, n int, a []T, lda int) bool {
+	_, ok := maxAbs(m, n, a, lda)
+	return ok
+}
+
 // scaleExp returns the e for which 2^e * amax lies in [2^(h-1), 2^h), h
 // the largest with 2h + log2(m n) <= 896 (float64) or 124 (float32): see
 // the package doc, step 3. A zero matrix is not scaled.

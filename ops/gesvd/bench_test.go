@@ -9,8 +9,8 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/testmat"
-	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // benchShapes are issue 37's target shapes, with smaller batches for
@@ -51,7 +51,7 @@ func benchGesvd[T batchlas.Float](b *testing.B) {
 			b.Run(name+"/auto", func(b *testing.B) {
 				run(b, func() error { return Gesvd(context.Background(), job, job, a, sv, u, vt, nil) })
 			})
-			for _, c := range Op.Candidates(opDType[T]()) {
+			for _, c := range Op.Candidates(opkit.DTypeOf[T]()) {
 				ctx := pin(c)
 				size, err := BufferSize(ctx, job, job, a, sv, u, vt)
 				if err != nil {
@@ -88,12 +88,4 @@ func benchGesvd[T batchlas.Float](b *testing.B) {
 			})
 		}
 	}
-}
-
-func opDType[T batchlas.Float]() sel.DType {
-	var z T
-	if _, ok := any(z).(float32); ok {
-		return sel.Float32
-	}
-	return sel.Float64
 }

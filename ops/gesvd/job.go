@@ -2,7 +2,6 @@ package gesvd
 
 import (
 	"context"
-	"math"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -61,7 +60,7 @@ func (j *job[T]) jacobi(w, lo, hi int) {
 	ju, jvt := p.jobu.kernelJob(), p.jobvt.kernelJob()
 	for i := lo; i < hi; i++ {
 		a := matrix(p.a, i)
-		if !finite(a, m, n, p.a.LD) {
+		if !svd.Finite(m, n, a, p.a.LD) {
 			j.info[i] = int32(k + 1)
 			continue
 		}
@@ -90,18 +89,4 @@ func vectorsOf[T batchlas.Float](job Job, b batchlas.Batch[T], i int) ([]T, int)
 		return nil, 1
 	}
 	return matrix(b, i), b.LD
-}
-
-// finite reports whether every entry of the m x n matrix a (leading
-// dimension ld) is finite: a NaN or an infinity is info k+1 for every
-// kernel, found before any of them runs.
-func finite[T batchlas.Float](a []T, m, n, ld int) bool {
-	for c := range n {
-		for _, v := range a[c*ld : c*ld+m] {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -48,7 +48,7 @@ func (j *job[T]) Group(buf []T, first int) {
 	// run is one JacobiGroup call): a non-finite one breaks a run.
 	lo := first
 	for i := first; i <= first+count; i++ {
-		if i < first+count && finite(matrix(p.a, i), m, n, p.a.LD) {
+		if i < first+count && svd.Finite(m, n, matrix(p.a, i), p.a.LD) {
 			continue
 		}
 		if i > lo {

@@ -98,7 +98,7 @@ func (j *job[T]) vendor(w, lo, hi int) {
 	impl := gonum.Implementation{}
 	for i := lo; i < hi; i++ {
 		a := data[i*p.a.Stride : i*p.a.Stride+(n-1)*p.a.LD+m]
-		if !finite(a, m, n, p.a.LD) {
+		if !svd.Finite(m, n, a, p.a.LD) {
 			j.info[i] = int32(k + 1)
 			continue
 		}

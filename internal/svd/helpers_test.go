@@ -186,7 +186,7 @@ func refSV(g general) []float64 {
 	return s
 }
 
-// call is one Jacobi call's inputs and outputs, in padded storage.
+// call is one kernel call's inputs and outputs, in padded storage.
 type call[T batchlas.Float] struct {
 	m, n         int
 	jobu, jobvt  Job
@@ -198,15 +198,33 @@ type call[T batchlas.Float] struct {
 	ldu, ldvt    int
 	work         []T
 	info         int
+	kernel       string // "jacobi" or "bidiag"
+}
+
+// kernels are the per-matrix kernels of the package, which share
+// Jacobi's contract: the conformance tests run each.
+var kernels = []string{"jacobi", "bidiag"}
+
+// workSize is kernel's WorkSize.
+func workSize[T batchlas.Float](kernel string, m, n int, jobu, jobvt Job) int {
+	if kernel == "bidiag" {
+		return BidiagWorkSize[T](m, n, jobu, jobvt)
+	}
+	return WorkSize[T](m, n, jobu, jobvt)
 }
 
 // newCall prepares a Jacobi call on g rounded to T: a with lda = m+2 and
 // NaN in its padding rows, u and vt with padding rows holding sentinel,
 // s with two sentinel elements after its k, work full of NaN.
 func newCall[T batchlas.Float](g general, jobu, jobvt Job) *call[T] {
+	return newCallOf[T]("jacobi", g, jobu, jobvt)
+}
+
+// newCallOf is newCall for the named kernel.
+func newCallOf[T batchlas.Float](kernel string, g general, jobu, jobvt Job) *call[T] {
 	m, n := g.m, g.n
 	k := min(m, n)
-	c := &call[T]{m: m, n: n, jobu: jobu, jobvt: jobvt}
+	c := &call[T]{m: m, n: n, jobu: jobu, jobvt: jobvt, kernel: kernel}
 	c.ucols, c.vrows = k, k
 	if jobu == All {
 		c.ucols = m
@@ -241,15 +259,19 @@ func newCall[T batchlas.Float](g general, jobu, jobvt Job) *call[T] {
 	for i := range c.vt {
 		c.vt[i] = sentinel
 	}
-	c.work = make([]T, WorkSize[T](m, n, jobu, jobvt))
+	c.work = make([]T, workSize[T](kernel, m, n, jobu, jobvt))
 	for i := range c.work {
 		c.work[i] = T(math.NaN())
 	}
 	return c
 }
 
-// run calls Jacobi.
+// run calls the kernel.
 func (c *call[T]) run() {
+	if c.kernel == "bidiag" {
+		c.info = Bidiag(c.m, c.n, c.a, c.lda, c.s, c.jobu, c.jobvt, c.u, c.ldu, c.vt, c.ldvt, c.work)
+		return
+	}
 	c.info = Jacobi(c.m, c.n, c.a, c.lda, c.s, c.jobu, c.jobvt, c.u, c.ldu, c.vt, c.ldvt, c.work)
 }
 

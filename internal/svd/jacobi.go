@@ -161,6 +161,16 @@ func (st *stage[T]) finish(s []T, u []T, ldu int, vt []T, ldvt int) {
 	if st.jobUB != None {
 		formU(nn, g, s)
 	}
+	st.emit(s, u, ldu, vt, ldvt)
+}
+
+// emit writes the outputs from the factorisation of the nn x nn matrix
+// the kernel worked on: s[:nn] its singular values (scaled, sorted
+// descending), g its orthogonal U (when jobUB asks for it) and v its V
+// (when jobVB does). It unscales s, forms A's vectors as the jobs ask and
+// applies the sign convention.
+func (st *stage[T]) emit(s []T, u []T, ldu int, vt []T, ldvt int) {
+	nn, g, v := st.nn, st.g, st.v
 	for j := range s[:nn] {
 		s[j] = ldexp(s[j], -st.e)
 	}

@@ -31,16 +31,18 @@ func shapes() [][2]int {
 	return append(sh, [2]int{128, 128}, [2]int{257, 8}, [2]int{8, 257})
 }
 
-// TestJacobiShapes factors every shape and matrix class three times: with
+// TestKernelsShapes has each kernel factor every shape and matrix class three times: with
 // one pair of vector jobs (the four taken in turn), with one side's
 // vectors only (again in turn) and with none; it checks each against gonum
 // and the properties of an SVD, and that s is the same bit for bit.
-func TestJacobiShapes(t *testing.T) {
-	t.Run("float64", func(t *testing.T) { testShapes[float64](t) })
-	t.Run("float32", func(t *testing.T) { testShapes[float32](t) })
+func TestKernelsShapes(t *testing.T) {
+	for _, kern := range kernels {
+		t.Run(kern+"/float64", func(t *testing.T) { testShapes[float64](t, kern) })
+		t.Run(kern+"/float32", func(t *testing.T) { testShapes[float32](t, kern) })
+	}
 }
 
-func testShapes[T batchlas.Float](t *testing.T) {
+func testShapes[T batchlas.Float](t *testing.T, kern string) {
 	r := rand.New(rand.NewPCG(1, uint64(len(typeName[T]()))))
 	st := newStats()
 	big, tiny := scales[T]()
@@ -53,7 +55,7 @@ func testShapes[T batchlas.Float](t *testing.T) {
 			jb := vectorJobs[turn%len(vectorJobs)]
 			turn++
 			where := label[T](m, n, cls.name, jb[0], jb[1])
-			c := newCall[T](g, jb[0], jb[1])
+			c := newCallOf[T](kern, g, jb[0], jb[1])
 			c.run()
 			c.check(t, g, ref, st, where)
 			if cls.name == "zero" {
@@ -62,7 +64,7 @@ func testShapes[T batchlas.Float](t *testing.T) {
 			// One side, and no vectors: the same singular values, bit for
 			// bit.
 			for _, jb := range [][2]Job{oneSideJobs[(turn/len(vectorJobs))%len(oneSideJobs)], {None, None}} {
-				c0 := newCall[T](g, jb[0], jb[1])
+				c0 := newCallOf[T](kern, g, jb[0], jb[1])
 				c0.run()
 				w0 := label[T](m, n, cls.name, jb[0], jb[1])
 				c0.check(t, g, ref, st, w0)
@@ -104,16 +106,18 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// TestJacobiJobs runs all nine job pairs on a set of shapes and checks
+// TestKernelsJobs runs all nine job pairs on a set of shapes and checks
 // that the outputs agree across them: s bit for bit, U whatever jobvt is
 // (bit for bit: U does not depend on it), and the leading k vectors of
 // Thin and All within rounding.
-func TestJacobiJobs(t *testing.T) {
-	t.Run("float64", func(t *testing.T) { testJobs[float64](t) })
-	t.Run("float32", func(t *testing.T) { testJobs[float32](t) })
+func TestKernelsJobs(t *testing.T) {
+	for _, kern := range kernels {
+		t.Run(kern+"/float64", func(t *testing.T) { testJobs[float64](t, kern) })
+		t.Run(kern+"/float32", func(t *testing.T) { testJobs[float32](t, kern) })
+	}
 }
 
-func testJobs[T batchlas.Float](t *testing.T) {
+func testJobs[T batchlas.Float](t *testing.T, kern string) {
 	r := rand.New(rand.NewPCG(3, uint64(len(typeName[T]()))))
 	st := newStats()
 	eps := epsOf[T]()
@@ -129,7 +133,7 @@ func testJobs[T batchlas.Float](t *testing.T) {
 			var res [3][3]*call[T]
 			for a, ju := range jobs {
 				for b, jv := range jobs {
-					c := newCall[T](g, ju, jv)
+					c := newCallOf[T](kern, g, ju, jv)
 					c.run()
 					where := label[T](m, n, cls.name, ju, jv)
 					c.check(t, g, ref, st, where)
@@ -188,14 +192,16 @@ func maxDiff(p, q int, x, y func(i, j int) float64) float64 {
 	return d
 }
 
-// TestJacobiNonFinite puts NaN, +Inf or -Inf at several places of a
+// TestKernelsNonFinite puts NaN, +Inf or -Inf at several places of a
 // matrix: info is k+1 and every output NaN, nothing written outside.
-func TestJacobiNonFinite(t *testing.T) {
-	t.Run("float64", func(t *testing.T) { testNonFinite[float64](t) })
-	t.Run("float32", func(t *testing.T) { testNonFinite[float32](t) })
+func TestKernelsNonFinite(t *testing.T) {
+	for _, kern := range kernels {
+		t.Run(kern+"/float64", func(t *testing.T) { testNonFinite[float64](t, kern) })
+		t.Run(kern+"/float32", func(t *testing.T) { testNonFinite[float32](t, kern) })
+	}
 }
 
-func testNonFinite[T batchlas.Float](t *testing.T) {
+func testNonFinite[T batchlas.Float](t *testing.T, kern string) {
 	r := rand.New(rand.NewPCG(4, 0))
 	for _, sh := range [][2]int{{1, 1}, {3, 3}, {5, 2}, {2, 5}, {7, 1}, {1, 7}, {17, 9}} {
 		m, n := sh[0], sh[1]
@@ -207,7 +213,7 @@ func testNonFinite[T batchlas.Float](t *testing.T) {
 				for _, ju := range jobs {
 					for _, jv := range jobs {
 						where := fmt.Sprintf("%s %v at %v", label[T](m, n, "normal", ju, jv), bad, pos)
-						c := newCall[T](g, ju, jv)
+						c := newCallOf[T](kern, g, ju, jv)
 						c.run()
 						if c.info != k+1 {
 							t.Fatalf("%s: info = %d, want %d", where, c.info, k+1)
@@ -239,46 +245,50 @@ func testNonFinite[T batchlas.Float](t *testing.T) {
 	}
 }
 
-// TestJacobiZeroSizes: with m or n zero nothing is computed, All jobs give
+// TestKernelsZeroSizes: with m or n zero nothing is computed, All jobs give
 // the identity, and WorkSize is 0.
-func TestJacobiZeroSizes(t *testing.T) {
-	for _, sh := range [][2]int{{0, 0}, {0, 3}, {3, 0}, {0, 1}, {1, 0}} {
-		m, n := sh[0], sh[1]
-		for _, ju := range jobs {
-			for _, jv := range jobs {
-				where := label[float64](m, n, "empty", ju, jv)
-				if w := WorkSize[float64](m, n, ju, jv); w != 0 {
-					t.Errorf("%s: WorkSize = %d, want 0", where, w)
-				}
-				c := newCall[float64](newGeneral(m, n), ju, jv)
-				c.run()
-				if c.info != 0 {
-					t.Fatalf("%s: info = %d", where, c.info)
-				}
-				c.checkUntouched(t, newGeneral(m, n))
-				checkZeroVectors(t, c, where)
-				// nil slices everywhere are fine too.
-				if info := Jacobi[float32](m, n, nil, max(1, m), nil, None, None, nil, 1, nil, 1, nil); info != 0 {
-					t.Fatalf("%s: info = %d with nil slices", where, info)
+func TestKernelsZeroSizes(t *testing.T) {
+	for _, kern := range kernels {
+		for _, sh := range [][2]int{{0, 0}, {0, 3}, {3, 0}, {0, 1}, {1, 0}} {
+			m, n := sh[0], sh[1]
+			for _, ju := range jobs {
+				for _, jv := range jobs {
+					where := label[float64](m, n, "empty", ju, jv)
+					if w := WorkSize[float64](m, n, ju, jv); w != 0 {
+						t.Errorf("%s: WorkSize = %d, want 0", where, w)
+					}
+					c := newCallOf[float64](kern, newGeneral(m, n), ju, jv)
+					c.run()
+					if c.info != 0 {
+						t.Fatalf("%s: info = %d", where, c.info)
+					}
+					c.checkUntouched(t, newGeneral(m, n))
+					checkZeroVectors(t, c, where)
+					// nil slices everywhere are fine too.
+					if info := Jacobi[float32](m, n, nil, max(1, m), nil, None, None, nil, 1, nil, 1, nil); info != 0 {
+						t.Fatalf("%s: info = %d with nil slices", where, info)
+					}
 				}
 			}
 		}
 	}
 }
 
-// TestJacobiNoAllocs: with its workspace supplied Jacobi does not
+// TestKernelsNoAllocs: with its workspace supplied no kernel does
 // allocate.
-func TestJacobiNoAllocs(t *testing.T) {
-	t.Run("float64", func(t *testing.T) { testNoAllocs[float64](t) })
-	t.Run("float32", func(t *testing.T) { testNoAllocs[float32](t) })
+func TestKernelsNoAllocs(t *testing.T) {
+	for _, kern := range kernels {
+		t.Run(kern+"/float64", func(t *testing.T) { testNoAllocs[float64](t, kern) })
+		t.Run(kern+"/float32", func(t *testing.T) { testNoAllocs[float32](t, kern) })
+	}
 }
 
-func testNoAllocs[T batchlas.Float](t *testing.T) {
+func testNoAllocs[T batchlas.Float](t *testing.T, kern string) {
 	r := rand.New(rand.NewPCG(5, 0))
 	for _, sh := range [][2]int{{1, 1}, {9, 9}, {17, 8}, {8, 17}, {33, 5}, {0, 4}} {
 		m, n := sh[0], sh[1]
 		for _, jb := range [][2]Job{{None, None}, {Thin, Thin}, {All, All}, {All, None}, {None, All}} {
-			c := newCall[T](randNormal(r, m, n), jb[0], jb[1])
+			c := newCallOf[T](kern, randNormal(r, m, n), jb[0], jb[1])
 			if allocs := testing.AllocsPerRun(5, c.run); allocs != 0 {
 				t.Errorf("%s: %v allocations per call", label[T](m, n, "normal", jb[0], jb[1]), allocs)
 			}
@@ -287,7 +297,7 @@ func testNoAllocs[T batchlas.Float](t *testing.T) {
 	// The non-finite path too.
 	g := randNormal(r, 5, 3)
 	g.d[4] = math.NaN()
-	c := newCall[T](g, All, All)
+	c := newCallOf[T](kern, g, All, All)
 	if allocs := testing.AllocsPerRun(5, c.run); allocs != 0 {
 		t.Errorf("NaN input: %v allocations per call", allocs)
 	}
@@ -348,27 +358,29 @@ func TestJacobiNotConverged(t *testing.T) {
 	}
 }
 
-// TestJacobiPowerOfTwoScaling: 2^j A gives singular values 2^j those of A
+// TestKernelsPowerOfTwoScaling: 2^j A gives singular values 2^j those of A
 // and the same vectors, bit for bit, as long as 2^j A is exact: the
 // pre-scaling makes both the same scaled matrix.
-func TestJacobiPowerOfTwoScaling(t *testing.T) {
-	t.Run("float64", func(t *testing.T) { testPow2[float64](t, []int{-900, -300, 300, 900}) })
-	t.Run("float32", func(t *testing.T) { testPow2[float32](t, []int{-90, -40, 40, 90}) })
+func TestKernelsPowerOfTwoScaling(t *testing.T) {
+	for _, kern := range kernels {
+		t.Run(kern+"/float64", func(t *testing.T) { testPow2[float64](t, kern, []int{-900, -300, 300, 900}) })
+		t.Run(kern+"/float32", func(t *testing.T) { testPow2[float32](t, kern, []int{-90, -40, 40, 90}) })
+	}
 }
 
-func testPow2[T batchlas.Float](t *testing.T, exps []int) {
+func testPow2[T batchlas.Float](t *testing.T, kern string, exps []int) {
 	r := rand.New(rand.NewPCG(7, 0))
 	for _, sh := range [][2]int{{9, 7}, {5, 12}, {6, 6}} {
 		m, n := sh[0], sh[1]
 		g := rounded[T](randNormal(r, m, n))
-		c := newCall[T](g, All, All)
+		c := newCallOf[T](kern, g, All, All)
 		c.run()
 		for _, e := range exps {
 			h := newGeneral(m, n)
 			for i, x := range g.d {
 				h.d[i] = math.Ldexp(x, e)
 			}
-			d := newCall[T](h, All, All)
+			d := newCallOf[T](kern, h, All, All)
 			d.run()
 			where := fmt.Sprintf("%s 2^%d", label[T](m, n, "normal", All, All), e)
 			for i := 0; i < min(m, n); i++ {
@@ -383,109 +395,113 @@ func testPow2[T batchlas.Float](t *testing.T, exps []int) {
 	}
 }
 
-// TestJacobiExtremes: entries at the ends of the range factor without
+// TestKernelsExtremes: entries at the ends of the range factor without
 // NaN: the largest finite entries (s_max overflows to +Inf, honestly),
 // subnormal entries (exact singular values), both mixed.
-func TestJacobiExtremes(t *testing.T) {
-	eps := epsOf[float64]()
-	maxf, tinyf := math.MaxFloat64, math.SmallestNonzeroFloat64
-	cases := []struct {
-		name string
-		g    general
-		want []float64 // nil: checked against gonum instead
-	}{
-		// s_max = 3 MaxFloat64 overflows: +Inf, the others tiny.
-		{"max", general{3, 3, []float64{maxf, maxf, maxf, maxf, maxf, maxf, maxf, maxf, maxf}}, []float64{math.Inf(1)}},
-		{"max diag", general{2, 2, []float64{maxf, 0, 0, -maxf / 2}}, []float64{maxf, maxf / 2}},
-		{"subnormal diag", general{3, 3, []float64{tinyf, 0, 0, 0, 3 * tinyf, 0, 0, 0, 2 * tinyf}}, []float64{3 * tinyf, 2 * tinyf, tinyf}},
-		{"mixed", general{3, 2, []float64{1e300, tinyf, -1e-300, 5 * tinyf, 1, 2e-310}}, nil},
-		{"mixed wide", general{2, 3, []float64{maxf / 4, 1e-320, 1, -1e-200, 7e-310, 3}}, nil},
-	}
-	for _, tc := range cases {
-		m, n := tc.g.m, tc.g.n
-		c := newCall[float64](tc.g, All, All)
-		c.run()
-		if c.info != 0 {
-			t.Fatalf("%s: info = %d", tc.name, c.info)
+func TestKernelsExtremes(t *testing.T) {
+	for _, kern := range kernels {
+		eps := epsOf[float64]()
+		maxf, tinyf := math.MaxFloat64, math.SmallestNonzeroFloat64
+		cases := []struct {
+			name string
+			g    general
+			want []float64 // nil: checked against gonum instead
+		}{
+			// s_max = 3 MaxFloat64 overflows: +Inf, the others tiny.
+			{"max", general{3, 3, []float64{maxf, maxf, maxf, maxf, maxf, maxf, maxf, maxf, maxf}}, []float64{math.Inf(1)}},
+			{"max diag", general{2, 2, []float64{maxf, 0, 0, -maxf / 2}}, []float64{maxf, maxf / 2}},
+			{"subnormal diag", general{3, 3, []float64{tinyf, 0, 0, 0, 3 * tinyf, 0, 0, 0, 2 * tinyf}}, []float64{3 * tinyf, 2 * tinyf, tinyf}},
+			{"mixed", general{3, 2, []float64{1e300, tinyf, -1e-300, 5 * tinyf, 1, 2e-310}}, nil},
+			{"mixed wide", general{2, 3, []float64{maxf / 4, 1e-320, 1, -1e-200, 7e-310, 3}}, nil},
 		}
-		c.checkUntouched(t, tc.g)
-		for i := 0; i < min(m, n); i++ {
-			if c.s[i] != c.s[i] || c.s[i] < 0 {
-				t.Fatalf("%s: s = %v", tc.name, c.s)
+		for _, tc := range cases {
+			m, n := tc.g.m, tc.g.n
+			c := newCallOf[float64](kern, tc.g, All, All)
+			c.run()
+			if c.info != 0 {
+				t.Fatalf("%s: info = %d", tc.name, c.info)
 			}
-			if i < len(tc.want) && c.s[i] != tc.want[i] {
-				t.Errorf("%s: s[%d] = %v, want %v", tc.name, i, c.s[i], tc.want[i])
+			c.checkUntouched(t, tc.g)
+			for i := 0; i < min(m, n); i++ {
+				if c.s[i] != c.s[i] || c.s[i] < 0 {
+					t.Fatalf("%s: s = %v", tc.name, c.s)
+				}
+				if i < len(tc.want) && c.s[i] != tc.want[i] {
+					t.Errorf("%s: s[%d] = %v, want %v", tc.name, i, c.s[i], tc.want[i])
+				}
 			}
-		}
-		if r := orthoRatio(m, m, c.uAt, max(m, n), eps); !(r <= bound) {
-			t.Errorf("%s: U not orthogonal, ratio %v", tc.name, r)
-		}
-		if r := orthoRatio(n, n, func(i, j int) float64 { return c.vtAt(j, i) }, n, eps); !(r <= bound) {
-			t.Errorf("%s: V not orthogonal, ratio %v", tc.name, r)
-		}
-		if tc.want == nil {
-			c.check(t, tc.g, refSV(tc.g), newStats(), tc.name)
+			if r := orthoRatio(m, m, c.uAt, max(m, n), eps); !(r <= bound) {
+				t.Errorf("%s: U not orthogonal, ratio %v", tc.name, r)
+			}
+			if r := orthoRatio(n, n, func(i, j int) float64 { return c.vtAt(j, i) }, n, eps); !(r <= bound) {
+				t.Errorf("%s: V not orthogonal, ratio %v", tc.name, r)
+			}
+			if tc.want == nil {
+				c.check(t, tc.g, refSV(tc.g), newStats(), tc.name)
+			}
 		}
 	}
 }
 
-// TestJacobiExact covers small cases with known answers: ties keep their
+// TestKernelsExact covers small cases with known answers: ties keep their
 // order (the identity gives U = V = I), diagonal matrices are sorted with
 // their vectors, and the sign convention moves signs into VT.
-func TestJacobiExact(t *testing.T) {
-	type want struct {
-		s, u, vt []float64 // u m x m and vt n x n, column-major
-	}
-	cases := []struct {
-		name string
-		g    general
-		w    want
-	}{
-		{"1x1 negative", general{1, 1, []float64{-3}}, want{[]float64{3}, []float64{1}, []float64{-1}}},
-		{"identity 3x3", general{3, 3, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}},
-			want{[]float64{1, 1, 1}, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}}},
-		{"identity 3x2", general{3, 2, []float64{1, 0, 0, 0, 1, 0}},
-			want{[]float64{1, 1}, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}, []float64{1, 0, 0, 1}}},
-		{"identity 2x3", general{2, 3, []float64{1, 0, 0, 1, 0, 0}},
-			want{[]float64{1, 1}, []float64{1, 0, 0, 1}, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}}},
-		{"diag(1,3,2)", general{3, 3, []float64{1, 0, 0, 0, 3, 0, 0, 0, 2}},
-			want{[]float64{3, 2, 1}, []float64{0, 1, 0, 0, 0, 1, 1, 0, 0}, []float64{0, 0, 1, 1, 0, 0, 0, 1, 0}}},
-		{"diag(-2,1)", general{2, 2, []float64{-2, 0, 0, 1}},
-			want{[]float64{2, 1}, []float64{1, 0, 0, 1}, []float64{-1, 0, 0, 1}}},
-		{"row (3,-4)", general{1, 2, []float64{3, -4}},
-			want{[]float64{5}, []float64{1}, nil}},
-	}
-	for _, tc := range cases {
-		m, n := tc.g.m, tc.g.n
-		c := newCall[float64](tc.g, All, All)
+func TestKernelsExact(t *testing.T) {
+	for _, kern := range kernels {
+		type want struct {
+			s, u, vt []float64 // u m x m and vt n x n, column-major
+		}
+		cases := []struct {
+			name string
+			g    general
+			w    want
+		}{
+			{"1x1 negative", general{1, 1, []float64{-3}}, want{[]float64{3}, []float64{1}, []float64{-1}}},
+			{"identity 3x3", general{3, 3, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}},
+				want{[]float64{1, 1, 1}, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}}},
+			{"identity 3x2", general{3, 2, []float64{1, 0, 0, 0, 1, 0}},
+				want{[]float64{1, 1}, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}, []float64{1, 0, 0, 1}}},
+			{"identity 2x3", general{2, 3, []float64{1, 0, 0, 1, 0, 0}},
+				want{[]float64{1, 1}, []float64{1, 0, 0, 1}, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}}},
+			{"diag(1,3,2)", general{3, 3, []float64{1, 0, 0, 0, 3, 0, 0, 0, 2}},
+				want{[]float64{3, 2, 1}, []float64{0, 1, 0, 0, 0, 1, 1, 0, 0}, []float64{0, 0, 1, 1, 0, 0, 0, 1, 0}}},
+			{"diag(-2,1)", general{2, 2, []float64{-2, 0, 0, 1}},
+				want{[]float64{2, 1}, []float64{1, 0, 0, 1}, []float64{-1, 0, 0, 1}}},
+			{"row (3,-4)", general{1, 2, []float64{3, -4}},
+				want{[]float64{5}, []float64{1}, nil}},
+		}
+		for _, tc := range cases {
+			m, n := tc.g.m, tc.g.n
+			c := newCallOf[float64](kern, tc.g, All, All)
+			c.run()
+			c.check(t, tc.g, refSV(tc.g), newStats(), tc.name)
+			for i, x := range tc.w.s {
+				if c.s[i] != x {
+					t.Errorf("%s: s = %v, want %v", tc.name, c.s[:len(tc.w.s)], tc.w.s)
+					break
+				}
+			}
+			for j := 0; j < m && tc.w.u != nil; j++ {
+				for i := 0; i < m; i++ {
+					if c.uAt(i, j) != tc.w.u[i+j*m] {
+						t.Errorf("%s: U(%d,%d) = %v, want %v", tc.name, i, j, c.uAt(i, j), tc.w.u[i+j*m])
+					}
+				}
+			}
+			for j := 0; j < n && tc.w.vt != nil; j++ {
+				for i := 0; i < n; i++ {
+					if c.vtAt(i, j) != tc.w.vt[i+j*n] {
+						t.Errorf("%s: VT(%d,%d) = %v, want %v", tc.name, i, j, c.vtAt(i, j), tc.w.vt[i+j*n])
+					}
+				}
+			}
+		}
+		// The row vector: VT's first row is a/||a||, sign from U = [1].
+		c := newCallOf[float64](kern, general{1, 2, []float64{3, -4}}, All, All)
 		c.run()
-		c.check(t, tc.g, refSV(tc.g), newStats(), tc.name)
-		for i, x := range tc.w.s {
-			if c.s[i] != x {
-				t.Errorf("%s: s = %v, want %v", tc.name, c.s[:len(tc.w.s)], tc.w.s)
-				break
-			}
+		if math.Abs(c.vtAt(0, 0)-0.6) > 4*epsOf[float64]() || math.Abs(c.vtAt(0, 1)+0.8) > 4*epsOf[float64]() {
+			t.Errorf("row (3,-4): VT's first row = (%v, %v), want (0.6, -0.8)", c.vtAt(0, 0), c.vtAt(0, 1))
 		}
-		for j := 0; j < m && tc.w.u != nil; j++ {
-			for i := 0; i < m; i++ {
-				if c.uAt(i, j) != tc.w.u[i+j*m] {
-					t.Errorf("%s: U(%d,%d) = %v, want %v", tc.name, i, j, c.uAt(i, j), tc.w.u[i+j*m])
-				}
-			}
-		}
-		for j := 0; j < n && tc.w.vt != nil; j++ {
-			for i := 0; i < n; i++ {
-				if c.vtAt(i, j) != tc.w.vt[i+j*n] {
-					t.Errorf("%s: VT(%d,%d) = %v, want %v", tc.name, i, j, c.vtAt(i, j), tc.w.vt[i+j*n])
-				}
-			}
-		}
-	}
-	// The row vector: VT's first row is a/||a||, sign from U = [1].
-	c := newCall[float64](general{1, 2, []float64{3, -4}}, All, All)
-	c.run()
-	if math.Abs(c.vtAt(0, 0)-0.6) > 4*epsOf[float64]() || math.Abs(c.vtAt(0, 1)+0.8) > 4*epsOf[float64]() {
-		t.Errorf("row (3,-4): VT's first row = (%v, %v), want (0.6, -0.8)", c.vtAt(0, 0), c.vtAt(0, 1))
 	}
 }
 

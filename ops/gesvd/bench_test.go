@@ -52,6 +52,9 @@ func benchGesvd[T batchlas.Float](b *testing.B) {
 				run(b, func() error { return Gesvd(context.Background(), job, job, a, sv, u, vt, nil) })
 			})
 			for _, c := range Op.Candidates(opkit.DTypeOf[T]()) {
+				if !canRun(c, makeKey(job, job, a), opkit.DeviceFrom(context.Background())) {
+					continue // lanes past lanesMax
+				}
 				ctx := pin(c)
 				size, err := BufferSize(ctx, job, job, a, sv, u, vt)
 				if err != nil {

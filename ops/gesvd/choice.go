@@ -17,6 +17,11 @@ var (
 	// 16 (float32) matrices run together, one matrix per vector lane
 	// (internal/lanessvd), for min(m, n) up to lanesMax (lanes.go).
 	lanesFamily = &sel.Family{Name: "lanes"}
+	// bidiagFamily factors each matrix on one worker as LAPACK's xGESVD
+	// does: a QR of a tall matrix, Householder bidiagonalisation, implicit
+	// QR on the bidiagonal with its rotations streamed into the vectors
+	// (internal/svd.Bidiag): the kernel for larger orders.
+	bidiagFamily = &sel.Family{Name: "bidiag"}
 	// vendorFamily calls gonum's LAPACK Dgesvd per matrix (bidiagonal
 	// reduction and implicit QR) on a copy (float64 only).
 	vendorFamily = &sel.Family{Name: "vendor", Vendor: true}
@@ -26,6 +31,7 @@ var (
 var nativeCandidates = []sel.Choice{
 	jacobiFamily.With(),
 	lanesFamily.With(),
+	bidiagFamily.With(),
 }
 
 // candidates lists every compiled choice per dtype. The vendor choices come
@@ -51,7 +57,7 @@ var spec = sel.OpSpec{
 	Revision:   1,
 	VendorLib:  "lapack",
 	Keys:       "vectors:exact m:log:4 n:log:4 batch:log",
-	Families:   []*sel.Family{jacobiFamily, lanesFamily, vendorFamily},
+	Families:   []*sel.Family{jacobiFamily, lanesFamily, bidiagFamily, vendorFamily},
 	Candidates: candidates,
 	// By generality (R4): jacobi serves every shape and dtype; vendor
 	// next.

@@ -178,6 +178,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	switch c.Family() {
 	case jacobiFamily:
 		return runJob(ctx, runJacobi, p, ws, jacobiSlot[T](p), info)
+	case bidiagFamily:
+		return runJob(ctx, runBidiag, p, ws, bidiagSlot[T](p), info)
 	case lanesFamily:
 		return lanesGesvd(ctx, p, ws, info)
 	case vendorFamily:
@@ -376,7 +378,7 @@ const (
 // takes every shape.
 func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
-	case jacobiFamily:
+	case jacobiFamily, bidiagFamily:
 		return true
 	case lanesFamily:
 		return min(k.Int(keyM), k.Int(keyN)) <= lanesMax
@@ -392,6 +394,8 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem[
 	switch c.Family() {
 	case jacobiFamily:
 		return parallel.Workers(ctx) * jacobiSlot[T](p)
+	case bidiagFamily:
+		return parallel.Workers(ctx) * bidiagSlot[T](p)
 	case lanesFamily:
 		return parallel.Workers(ctx) * lanesSlot(p)
 	case vendorFamily:
@@ -403,6 +407,11 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem[
 // jacobiSlot is the jacobi kernel's per-worker scratch.
 func jacobiSlot[T batchlas.Float](p *problem[T]) int {
 	return parallel.Pad(svd.WorkSize[T](p.a.Rows, p.a.Cols, p.jobu.kernelJob(), p.jobvt.kernelJob()))
+}
+
+// bidiagSlot is the bidiag kernel's per-worker scratch.
+func bidiagSlot[T batchlas.Float](p *problem[T]) int {
+	return parallel.Pad(svd.BidiagWorkSize[T](p.a.Rows, p.a.Cols, p.jobu.kernelJob(), p.jobvt.kernelJob()))
 }
 
 // flopsPerMatrix is the nominal cost of one decomposition that the

@@ -13,6 +13,7 @@ type jobKernel uint8
 
 const (
 	runJacobi jobKernel = iota
+	runBidiag
 	runVendor
 	runLanes // through Group, not Chunk
 )
@@ -43,16 +44,17 @@ func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[
 // Chunk decomposes matrices [lo, hi) on worker w.
 func (j *job[T]) Chunk(w, lo, hi int) {
 	switch j.kernel {
-	case runJacobi:
-		j.jacobi(w, lo, hi)
+	case runJacobi, runBidiag:
+		j.perMatrix(w, lo, hi)
 	case runVendor:
 		j.vendor(w, lo, hi)
 	}
 }
 
-// jacobi runs internal/svd's one-sided Jacobi on matrices [lo, hi),
-// writing their outputs in place.
-func (j *job[T]) jacobi(w, lo, hi int) {
+// perMatrix runs internal/svd's one-sided Jacobi (runJacobi) or its
+// bidiagonal QR (runBidiag) on matrices [lo, hi), writing their outputs in
+// place.
+func (j *job[T]) perMatrix(w, lo, hi int) {
 	p := &j.p
 	m, n := p.a.Rows, p.a.Cols
 	k := min(m, n)
@@ -66,6 +68,10 @@ func (j *job[T]) jacobi(w, lo, hi int) {
 		}
 		u, ldu := vectorsOf(p.jobu, p.u, i)
 		vt, ldvt := vectorsOf(p.jobvt, p.vt, i)
+		if j.kernel == runBidiag {
+			j.info[i] = int32(svd.Bidiag(m, n, a, p.a.LD, values(p.s, i, k), ju, jvt, u, ldu, vt, ldvt, work))
+			continue
+		}
 		j.info[i] = int32(svd.Jacobi(m, n, a, p.a.LD, values(p.s, i, k), ju, jvt, u, ldu, vt, ldvt, work))
 	}
 }

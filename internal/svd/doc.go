@@ -10,9 +10,11 @@
 // The steps of Jacobi, and why each is what it is:
 //
 //  1. Non-finite input. A NaN or Inf anywhere in A gives info = k+1
-//     (k = min(m, n)) and NaN in every output, before any arithmetic: the
+//     (k = min(m, n)) before any arithmetic, and nothing is written: the
 //     iteration would otherwise spread NaN through rotations whose
-//     convergence tests never pass, and end only at the sweep limit.
+//     convergence tests never pass, and end only at the sweep limit. The
+//     outputs are left as they were, which is gesvd's contract for such a
+//     matrix, so the op checks each matrix once, here.
 //
 //  2. Transpose. Jacobi orthogonalises columns, and a wide matrix has more
 //     columns than rank, so for m < n it factors B = A^T = V S U^T instead:

@@ -1,8 +1,6 @@
 package svd
 
 import (
-	"math"
-
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/qr"
 )
@@ -46,7 +44,7 @@ func WorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
 // leading dimension ldvt.
 // work has at least WorkSize elements; its contents on entry do not matter.
 // It returns info: 0 on success; k+1 when a holds a NaN or Inf (checked
-// before any iteration; then s, and u/vt where computed, are all NaN);
+// before any iteration; then nothing is written);
 // otherwise, when the iteration did not converge within its sweep limit,
 // the number of singular values not converged (>= 1), with the best
 // s/u/vt it has written anyway.
@@ -84,7 +82,7 @@ type stage[T batchlas.Float] struct {
 // prepare checks a, scales it and reduces it to the nn x nn g the sweeps
 // work on, in work (WorkSize elements). done is true when nothing is left
 // to do: an order of 0 (info 0, identities written for All jobs) or a
-// non-finite a (info k+1, every output NaN).
+// non-finite a (info k+1, nothing written).
 func (st *stage[T]) prepare(m, n int, a []T, lda int, s []T, jobu, jobvt Job, u []T, ldu int, vt []T, ldvt int, work []T) (done bool, info int) {
 	k := min(m, n)
 	if k <= 0 {
@@ -96,25 +94,8 @@ func (st *stage[T]) prepare(m, n int, a []T, lda int, s []T, jobu, jobvt Job, u 
 		}
 		return true, 0
 	}
-	ucols, vrows := k, k
-	if jobu == All {
-		ucols = m
-	}
-	if jobvt == All {
-		vrows = n
-	}
 	amax, finite := maxAbs(m, n, a, lda)
 	if !finite {
-		nan := T(math.NaN())
-		for i := range s[:k] {
-			s[i] = nan
-		}
-		if jobu != None {
-			fillMat(m, ucols, u, ldu, nan)
-		}
-		if jobvt != None {
-			fillMat(vrows, n, vt, ldvt, nan)
-		}
 		return true, k + 1
 	}
 

@@ -14,16 +14,6 @@ func setIdentity[T batchlas.Float](m, n int, a []T, lda int) {
 	}
 }
 
-// fillMat sets the m x n matrix a (leading dimension lda) to x.
-func fillMat[T batchlas.Float](m, n int, a []T, lda int, x T) {
-	for j := 0; j < n; j++ {
-		col := a[j*lda : j*lda+m]
-		for i := range col {
-			col[i] = x
-		}
-	}
-}
-
 // swapCols exchanges columns i and j of the matrix a of columns of length
 // l, l elements apart.
 func swapCols[T batchlas.Float](a []T, l, i, j int) {

@@ -61,11 +61,9 @@ func (j *job[T]) perMatrix(w, lo, hi int) {
 	work := j.ws[w*j.slot : (w+1)*j.slot]
 	ju, jvt := p.jobu.kernelJob(), p.jobvt.kernelJob()
 	for i := lo; i < hi; i++ {
+		// A non-finite matrix gets info k+1 from the kernel's first
+		// check, its outputs untouched.
 		a := matrix(p.a, i)
-		if !svd.Finite(m, n, a, p.a.LD) {
-			j.info[i] = int32(k + 1)
-			continue
-		}
 		u, ldu := vectorsOf(p.jobu, p.u, i)
 		vt, ldvt := vectorsOf(p.jobvt, p.vt, i)
 		if j.kernel == runBidiag {

@@ -36,42 +36,19 @@ func lanesGesvd[T batchlas.Float](ctx context.Context, p *problem[T], ws []T, in
 }
 
 // Group decomposes the group of matrices from first (lanes). A matrix
-// holding a NaN or an infinity is left out of it (info k+1, its outputs
+// holding a NaN or an infinity takes no lane (info k+1, its outputs
 // untouched), as every kernel leaves it.
 func (j *job[T]) Group(buf []T, first int) {
 	p := &j.p
-	m, n := p.a.Rows, p.a.Cols
-	k := min(m, n)
 	count := min(svd.GroupSize[T](), p.a.Count-first)
-	ju, jvt := p.jobu.kernelJob(), p.jobvt.kernelJob()
-	// The finite matrices of the group, in runs of consecutive ones (a
-	// run is one JacobiGroup call): a non-finite one breaks a run.
-	lo := first
-	for i := first; i <= first+count; i++ {
-		if i < first+count && svd.Finite(m, n, matrix(p.a, i), p.a.LD) {
-			continue
-		}
-		if i > lo {
-			j.group(buf, lo, i-lo, ju, jvt)
-		}
-		if i < first+count {
-			j.info[i] = int32(k + 1)
-		}
-		lo = i + 1
-	}
-}
-
-// group runs svd.JacobiGroup on the count finite matrices from first.
-func (j *job[T]) group(buf []T, first, count int, ju, jvt svd.Job) {
-	p := &j.p
-	m, n := p.a.Rows, p.a.Cols
 	var u, vt []T
 	ldu, su, ldvt, svt := 1, 0, 1, 0
+	ju, jvt := p.jobu.kernelJob(), p.jobvt.kernelJob()
 	if ju != svd.None {
 		u, ldu, su = p.u.Data[first*p.u.Stride:], p.u.LD, p.u.Stride
 	}
 	if jvt != svd.None {
 		vt, ldvt, svt = p.vt.Data[first*p.vt.Stride:], p.vt.LD, p.vt.Stride
 	}
-	svd.JacobiGroup(count, m, n, p.a.Data[first*p.a.Stride:], p.a.LD, p.a.Stride, p.s.Data[first*p.s.Stride:], p.s.Stride, ju, jvt, u, ldu, su, vt, ldvt, svt, buf, j.info[first:first+count])
+	svd.JacobiGroup(count, p.a.Rows, p.a.Cols, p.a.Data[first*p.a.Stride:], p.a.LD, p.a.Stride, p.s.Data[first*p.s.Stride:], p.s.Stride, ju, jvt, u, ldu, su, vt, ldvt, svt, buf, j.info[first:first+count])
 }

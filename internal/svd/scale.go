@@ -70,6 +70,12 @@ func sqrt[T batchlas.Float](x T) T {
 // math.Ldexp (which rounds a subnormal result once), float32 through
 // float64, where the product is exact.
 func ldexp[T batchlas.Float](x T, e int) T {
+	// A product with a normal power of two is rounded once too, to the
+	// same bits, and costs a multiplication instead of math.Ldexp's
+	// unpacking.
+	if f, ok := pow2[T](e); ok {
+		return x * f
+	}
 	return T(math.Ldexp(float64(x), e))
 }
 

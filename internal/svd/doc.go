@@ -5,7 +5,10 @@
 // implicit QR shifts, and it gives small singular values to high relative
 // accuracy on graded matrices. Its cost, a few sweeps of n^2/2 pair
 // rotations, is higher than LAPACK's dgesvd for large n, which is accepted
-// for the small matrices a batch holds.
+// for the small matrices a batch holds. Bidiag (bidiag.go, bdsqr.go) is
+// the other kernel with the same contract, for larger orders: steps 1-4
+// and 8 below are shared, and the sweeps are replaced by LAPACK xGESVD's
+// bidiagonal reduction and implicit QR (see Bidiag).
 //
 // The steps of Jacobi, and why each is what it is:
 //

@@ -19,6 +19,11 @@
 //	lanes    jacobi with the sweeps of 8 (float64) or 16 (float32) matrices
 //	         run together, one per vector lane (internal/lanessvd);
 //	         min(m, n) <= 32
+//	bidiag   per matrix on one worker as LAPACK's xGESVD: the same QR of a
+//	         tall matrix, Householder bidiagonalisation, implicit QR on
+//	         the bidiagonal rotating the vectors' columns (internal/svd);
+//	         its cost does not grow with the sweeps a matrix needs: the
+//	         kernel for larger orders
 //	vendor   gonum's LAPACK Dgesvd per matrix on a copy (float64 only;
 //	         absent from a -tags novendor build)
 //
@@ -29,7 +34,7 @@
 // sel.WithPin(ctx, "gesvd", spelling); size the workspace with BufferSize
 // under the same context, or pass nil. Workspace: one per worker, for the
 // working copy, the rotations' product and the QR of a tall matrix
-// (jacobi) or for the copy gonum overwrites and its work (vendor). With
+// (jacobi; bidiag adds the bidiagonal and its rotations) or for the copy gonum overwrites and its work (vendor). With
 // the workspace supplied a call allocates nothing.
 //
 // Gesvd and BufferSize treat a nil context as context.Background().

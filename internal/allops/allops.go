@@ -12,6 +12,7 @@ import (
 	_ "github.com/batchlas-go/batchlas/ops/gesv"
 	_ "github.com/batchlas-go/batchlas/ops/gesvd"
 	_ "github.com/batchlas-go/batchlas/ops/getrf"
+	_ "github.com/batchlas-go/batchlas/ops/getri"
 	_ "github.com/batchlas-go/batchlas/ops/getrs"
 	_ "github.com/batchlas-go/batchlas/ops/orgqr"
 	_ "github.com/batchlas-go/batchlas/ops/ormqr"

@@ -327,6 +327,12 @@ def geqrf(k, dtype, rng):
             Recipe("qr raw", "np.linalg.qr(a, mode='raw')", lambda: np.linalg.qr(a, mode="raw"), lambda r: r_diagonal(r[0]))]
 
 
+def inv(k, dtype, rng):
+    # The inverse of every matrix, as getrf then getri make it.
+    a = tiled(rng, k["batch"], general(k["n"], dtype))
+    return [Recipe("inv", "np.linalg.inv(a)", lambda: np.linalg.inv(a))]
+
+
 def qr(k, dtype, rng):
     # geqrf and orgqr together, as the one-call layer's linalg.QR: the
     # reduced Q and R of every matrix.
@@ -370,7 +376,7 @@ def gesvd(k, dtype, rng):
 
 
 RECIPES = {"gemm": gemm, "potrf": potrf, "trsm": trsm, "gesv": gesv, "getrf": getrf, "getrs": getrs,
-           "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "gels": gels,
+           "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "inv": inv, "gels": gels,
            "gesvd": gesvd}
 
 # A recipe whose one sizing call takes more than SCREEN times the fastest

@@ -11,12 +11,14 @@ import (
 	"github.com/batchlas-go/batchlas/internal/matgen"
 	"github.com/batchlas-go/batchlas/internal/trial"
 	"github.com/batchlas-go/batchlas/linalg"
+	"github.com/batchlas-go/batchlas/ops/getrf"
+	"github.com/batchlas-go/batchlas/ops/getri"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // A peer composite is a job numpy does in one call and batchlas with a
 // chain of ops: the QR factorisation with Q formed (np.linalg.qr) is geqrf
-// then orgqr. peers times it as one call of the one-call layer (package
+// then orgqr, the inverse (np.linalg.inv) getrf then getri. peers times it as one call of the one-call layer (package
 // linalg), which chains them and allocates its results as numpy does, so
 // that the comparison is the one a user makes. A composite takes the keys
 // of the first op of its chain; its kernel column names each op's
@@ -33,6 +35,19 @@ type peerComposite struct {
 
 // peerComposites are the composites peers knows, by list word.
 var peerComposites = map[string]*peerComposite{
+	"inv": {
+		name:  "inv",
+		chain: []string{"getrf", "getri"},
+		keysOf: func(c cell, t *opTuner) (cell, error) {
+			return parseCellArgs(t.op, []string{"n=" + c.get("n"), "batch=" + c.get("batch")})
+		},
+		newCall: func(dt sel.DType, c cell, seed uint64) (func(context.Context) error, func() error) {
+			if dt == sel.Float32 {
+				return newInvCall[float32](c, seed)
+			}
+			return newInvCall[float64](c, seed)
+		},
+	},
 	"qr": {
 		name:  "qr",
 		chain: []string{"geqrf", "orgqr"},
@@ -51,6 +66,55 @@ var peerComposites = map[string]*peerComposite{
 			return newQRCall[float64](c, seed)
 		},
 	},
+}
+
+// newInvCall is the inverse from getrf and getri, as a one-call inverse on
+// them would make it: the output allocated and A copied into it, the
+// factor and then the inverse computed in place there. Its check is
+// max |A*X - I| of the first matrix against a bound.
+func newInvCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) error, func() error) {
+	n, count := c.num("n"), c.num("batch")
+	r := matgen.Rand(seed)
+	a := trial.TiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) { matgen.General(r, b) })
+	var x batchlas.Batch[T]
+	call := func(ctx context.Context) error {
+		x = batchlas.NewBatch[T](n, n, count)
+		copy(x.Data, a.Data)
+		ipiv := batchlas.NewVectors[int32](n, count)
+		if err := getrf.Getrf(ctx, x, ipiv, nil); err != nil {
+			return err
+		}
+		return getri.Getri(ctx, x, ipiv, nil)
+	}
+	check := func() error {
+		if count == 0 || n == 0 {
+			return nil
+		}
+		var worst, norm, xnorm float64
+		for row := range n {
+			for col := range n {
+				s := 0.0
+				for l := range n {
+					s += float64(a.At(0, row, l)) * float64(x.At(0, l, col))
+				}
+				if row == col {
+					s--
+				}
+				worst = max(worst, math.Abs(s))
+				norm = max(norm, math.Abs(float64(a.At(0, row, col))))
+				xnorm = max(xnorm, math.Abs(float64(x.At(0, row, col))))
+			}
+		}
+		eps := 0x1p-52
+		if _, single := any(T(0)).(float32); single {
+			eps = 0x1p-23
+		}
+		if bound := 64 * float64(n) * eps * norm * xnorm * float64(n); !(worst <= bound) {
+			return fmt.Errorf("getrf+getri: max |A*X - I| of the first matrix is %.3g, over %.3g", worst, bound)
+		}
+		return nil
+	}
+	return call, check
 }
 
 // newQRCall is linalg.QR on random m x n matrices; its check is the

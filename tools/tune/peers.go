@@ -84,6 +84,12 @@ var defaultPeerShapes = []string{
 	"qr float64 m=32 n=32 batch=4096",
 	"qr float64 m=128 n=128 batch=256",
 	"qr float64 m=256 n=32 batch=2000",
+	// The inverse from getrf then getri, timed as one call with its
+	// output allocated, against np.linalg.inv.
+	"inv float64 n=3 batch=100000",
+	"inv float64 n=8 batch=65536",
+	"inv float64 n=32 batch=4096",
+	"inv float64 n=128 batch=256",
 	"gels float64 m=64 n=8 nrhs=1 batch=20000",
 	"gels float64 m=32 n=32 nrhs=4 batch=4096",
 	// The SVD with the thin vectors (np.linalg.svd(a,
@@ -469,6 +475,8 @@ func peerTraffic(op string, dt sel.DType, c cell) (tr traffic, ok bool) {
 		return traffic{(n*n + n*nrhs) * e * b, w * b}, true
 	case "geqrf": // A factored in place, tau written
 		return traffic{m * n * e * b, (m*n + min(m, n)) * e * b}, true
+	case "inv": // A read (copied into the output), the inverse and the pivots written
+		return traffic{n * n * e * b, (n*n*e + n*ipiv) * b}, true
 	case "qr": // A read (the one-call layer copies it), Q and R written
 		k := min(m, n)
 		return traffic{m * n * e * b, (m*k + k*n) * e * b}, true

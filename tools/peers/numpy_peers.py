@@ -164,6 +164,18 @@ def gemm(k, dtype, rng):
     return [Recipe("matmul", "np.matmul(a, b, out=c)", lambda: np.matmul(a, bb, out=c))]
 
 
+def syrk(k, dtype, rng):
+    # The Gram matrix op(A) op(A)^T: numpy has no syrk, so the full
+    # product by matmul (batchlas writes one triangle).
+    n, kk, b = k["n"], k["k"], k["batch"]
+    c = np.empty((b, n, n), dtype=dtype)
+    if k["trans"] == "T":
+        a = tiled(rng, b, rect(kk, n, dtype))
+        return [Recipe("matmul", "np.matmul(a^T, a, out=c)", lambda: np.matmul(t(a), a, out=c))]
+    a = tiled(rng, b, rect(n, kk, dtype))
+    return [Recipe("matmul", "np.matmul(a, a^T, out=c)", lambda: np.matmul(a, t(a), out=c))]
+
+
 def potrf(k, dtype, rng):
     a = tiled(rng, k["batch"], spd(k["n"], dtype))
     # numpy has one Cholesky, the lower factor (uplo=U is the same work).
@@ -375,7 +387,7 @@ def gesvd(k, dtype, rng):
     return out
 
 
-RECIPES = {"gemm": gemm, "potrf": potrf, "trsm": trsm, "gesv": gesv, "getrf": getrf, "getrs": getrs,
+RECIPES = {"gemm": gemm, "syrk": syrk, "potrf": potrf, "trsm": trsm, "gesv": gesv, "getrf": getrf, "getrs": getrs,
            "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "inv": inv, "gels": gels,
            "gesvd": gesvd}
 

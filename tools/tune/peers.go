@@ -84,6 +84,10 @@ var defaultPeerShapes = []string{
 	"qr float64 m=32 n=32 batch=4096",
 	"qr float64 m=128 n=128 batch=256",
 	"qr float64 m=256 n=32 batch=2000",
+	// The Gram matrix A*A^T's lower triangle (syrk) against numpy's full
+	// product.
+	"syrk float64 uplo=L trans=N n=32 k=32 batch=8192",
+	"syrk float64 uplo=L trans=N n=128 k=128 batch=500",
 	// The inverse from getrf then getri, timed as one call with its
 	// output allocated, against np.linalg.inv.
 	"inv float64 n=3 batch=100000",
@@ -449,6 +453,8 @@ func peerTraffic(op string, dt sel.DType, c cell) (tr traffic, ok bool) {
 	switch op {
 	case "gemm": // beta 0: A and B read, C written
 		return traffic{(m*k + k*n) * e * b, m * n * e * b}, true
+	case "syrk": // beta 0: A read, C's triangle written
+		return traffic{n * k * e * b, n * (n + 1) / 2 * e * b}, true
 	case "potrf", "getrf": // A factored in place (getrf also writes its pivots)
 		w := n * n * e
 		if op == "getrf" {

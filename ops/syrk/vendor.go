@@ -27,6 +27,14 @@ func (j *job[T]) vendor(i int) {
 		tA = blas.NoTrans
 	}
 	a, c := p.a, p.c
+	if p.beta == 0 {
+		// gonum multiplies C by beta in one of its four branches (its
+		// Lower with A transposed: our Upper, NoTrans) even when beta is
+		// 0, which turns a NaN in C into a NaN in the result, where BLAS
+		// does not read C. Zeroing the triangle first makes that branch
+		// agree.
+		scaleTriangle(p.lower, p.n, 0, c.Data[i*c.Stride:], c.LD)
+	}
 	impl := gonum.Implementation{}
 	// The slices' interfaces stay on the stack: the switch only reads them.
 	switch ad := any(a.Data).(type) {

@@ -22,5 +22,6 @@ import (
 	_ "github.com/batchlas-go/batchlas/ops/potrs"
 	_ "github.com/batchlas-go/batchlas/ops/syev"
 	_ "github.com/batchlas-go/batchlas/ops/syrk"
+	_ "github.com/batchlas-go/batchlas/ops/trmm"
 	_ "github.com/batchlas-go/batchlas/ops/trsm"
 )

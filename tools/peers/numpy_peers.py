@@ -176,6 +176,25 @@ def syrk(k, dtype, rng):
     return [Recipe("matmul", "np.matmul(a, a^T, out=c)", lambda: np.matmul(a, t(a), out=c))]
 
 
+def trmm(k, dtype, rng):
+    # A triangle times B: numpy has no trmm, so the triangle is taken
+    # (np.tril or np.triu, A transposed first for ta=T) and multiplied by
+    # matmul, both timed, as a numpy user would write it.
+    m, n, b = k["m"], k["n"], k["batch"]
+    left = k["side"] == "L"
+    tt = m if left else n
+    a = tiled(rng, b, rect(tt, tt, dtype))
+    bb = tiled(rng, b, rect(m, n, dtype))
+    tri = np.tril if k["uplo"] == "L" else np.triu
+
+    def op():
+        x = tri(a)
+        if k["ta"] == "T":
+            x = t(x)
+        return np.matmul(x, bb) if left else np.matmul(bb, x)
+    return [Recipe("tril+matmul", "np.tril(a) @ b (np.triu for U, transposed for T, b @ it for R)", op)]
+
+
 def potrf(k, dtype, rng):
     a = tiled(rng, k["batch"], spd(k["n"], dtype))
     # numpy has one Cholesky, the lower factor (uplo=U is the same work).
@@ -387,7 +406,7 @@ def gesvd(k, dtype, rng):
     return out
 
 
-RECIPES = {"gemm": gemm, "syrk": syrk, "potrf": potrf, "trsm": trsm, "gesv": gesv, "getrf": getrf, "getrs": getrs,
+RECIPES = {"gemm": gemm, "syrk": syrk, "trmm": trmm, "potrf": potrf, "trsm": trsm, "gesv": gesv, "getrf": getrf, "getrs": getrs,
            "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "inv": inv, "gels": gels,
            "gesvd": gesvd}
 

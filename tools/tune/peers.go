@@ -88,6 +88,8 @@ var defaultPeerShapes = []string{
 	// product.
 	"syrk float64 uplo=L trans=N n=32 k=32 batch=8192",
 	"syrk float64 uplo=L trans=N n=128 k=128 batch=500",
+	// A triangle times a block (trmm) against numpy's tril and matmul.
+	"trmm float64 side=L uplo=L ta=N diag=N m=32 n=32 batch=8192",
 	// The inverse from getrf then getri, timed as one call with its
 	// output allocated, against np.linalg.inv.
 	"inv float64 n=3 batch=100000",
@@ -453,6 +455,12 @@ func peerTraffic(op string, dt sel.DType, c cell) (tr traffic, ok bool) {
 	switch op {
 	case "gemm": // beta 0: A and B read, C written
 		return traffic{(m*k + k*n) * e * b, m * n * e * b}, true
+	case "trmm": // the triangle read, B updated in place
+		t := m
+		if c.get("side") == "R" {
+			t = n
+		}
+		return traffic{(t*(t+1)/2 + m*n) * e * b, m * n * e * b}, true
 	case "syrk": // beta 0: A read, C's triangle written
 		return traffic{n * k * e * b, n * (n + 1) / 2 * e * b}, true
 	case "potrf", "getrf": // A factored in place (getrf also writes its pivots)

@@ -1,0 +1,35 @@
+// Package trmm is the batched triangular matrix product (BLAS xTRMM,
+// column-major): B_i := alpha*op(A_i)*B_i (side Left) or alpha*B_i*op(A_i)
+// (side Right) for triangular A_i, op(A) = A or A^T, in place in B. A
+// Cholesky factor times a vector block (L*x, a draw from a Gaussian),
+// L*L^T through two calls, or a change of basis by a triangle, at half of
+// gemm's flops; only A's uplo triangle is read, its diagonal only when it
+// is not a unit one.
+//
+//	err := trmm.Trmm(ctx, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 1, l, b, nil)
+//
+// Each call makes one decision through the selection core (package sel):
+// the key is `side:exact uplo:exact ta:exact diag:exact m:log:4 n:log:4
+// batch:log`, as trsm's, and the candidates are
+//
+//	tile     each B_i on one worker, a block of 32 rows (Left) or columns
+//	         (Right) at a time, in the order that reads every other block
+//	         before it is overwritten: its product with the triangle's
+//	         diagonal block through a dense copy of that block, then the
+//	         rest of the block row or column, one product on the vector
+//	         tile
+//	vendor   gonum's BLAS Dtrmm or Strmm per matrix (absent from a -tags
+//	         novendor build)
+//
+// Without a tuned table the last-resort order decides: tile, then vendor.
+// alpha = 0 sets B to zero without reading A or B, with no kernel to
+// choose.
+//
+// Pin a kernel with BATCHLAS_TRMM_ROUTE=<spelling> or sel.WithPin(ctx,
+// "trmm", spelling); size the workspace with BufferSize under the same
+// context, or pass nil. Workspace: per worker, a diagonal block and the
+// block of B it multiplies (tile). With the workspace supplied a call
+// allocates nothing.
+//
+// Trmm and BufferSize treat a nil context as context.Background().
+package trmm

@@ -1,0 +1,66 @@
+package trmm
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+)
+
+// jobKernel names the loop body a job runs.
+type jobKernel uint8
+
+const (
+	runTile jobKernel = iota
+	runVendor
+	runZero // alpha = 0: B = 0
+)
+
+// job is the state of one trmm batch loop, the Body parallel.RunScratch
+// hands to its workers. It comes from parallel's free list, so a call with
+// its workspace supplied allocates nothing (a closure would escape).
+type job[T batchlas.Float] struct {
+	kernel jobKernel
+	p      problem[T]
+	ws     []T // per-worker scratch, Pad(slot) elements each (tile)
+	slot   int
+}
+
+// runJob runs kernel over the batch of p.b, with slot elements of ws per
+// worker (slot 0: no scratch, as many workers as the call may use).
+func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[T], ws []T, slot int) error {
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.p, j.ws, j.slot = kernel, *p, ws, slot
+	work := flopsPerMatrix(p.t, p.r)
+	if kernel == runZero {
+		work = float64(p.m * p.n)
+	}
+	workers := parallel.Workers(ctx)
+	if slot > 0 {
+		workers = len(ws) / parallel.Pad(slot)
+	}
+	return parallel.RunScratch(ctx, p.b.Count, work, workers, j)
+}
+
+// Chunk computes B_lo .. B_{hi-1} on worker w.
+func (j *job[T]) Chunk(w, lo, hi int) {
+	p := &j.p
+	a, b := p.a, p.b
+	left, lower := p.side == batchlas.Left, p.uplo == batchlas.Lower
+	trans, unit := p.ta == batchlas.Trans, p.diag == batchlas.Unit
+	for i := lo; i < hi; i++ {
+		bi := b.Data[i*b.Stride:]
+		switch j.kernel {
+		case runTile:
+			s := j.ws[w*parallel.Pad(j.slot):]
+			trmmTile(left, lower, trans, unit, p.t, p.r, p.alpha, a.Data[i*a.Stride:], a.LD, bi, b.LD, s[:j.slot])
+		case runVendor:
+			j.vendor(i)
+		case runZero:
+			for c := range p.n {
+				clear(bi[c*b.LD : c*b.LD+p.m])
+			}
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package trmm
+
+import (
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+// tileBlock is the height (side Left) or width (Right) of the blocks of B
+// the tile kernel takes: two of the vector tile's columns, so that the
+// dense copy of a diagonal block, whose zero half is wasted work, stays
+// small.
+const tileBlock = 2 * simd.Cols
+
+// tileSlot is the tile kernel's per-worker scratch for a triangle of
+// order t and r = the other dimension of B: a dense diagonal block
+// (tileBlock^2) and the block of B it multiplies (tileBlock*r).
+func tileSlot(t, r int) int {
+	b := min(t, tileBlock)
+	return b*b + b*r
+}
+
+// trmmTile computes B := alpha*op(A)*B (left) or alpha*B*op(A) for one B
+// (leading dimension ldb; t x r for left, r x t for right) and one t x t
+// triangle A (leading dimension lda; only its uplo triangle is read, its
+// diagonal only for a non-unit one), alpha != 0, through s (tileSlot
+// elements).
+//
+// op(A) is lower triangular when lower != trans ("effectively lower").
+// Block k of the result (rows for left, columns for right) then needs
+// the blocks of B before it (left, effectively lower; right,
+// effectively upper: B*U's column j sums B's columns up to j) or after
+// it, so the blocks are taken last first or first first, each reading
+// only blocks not yet overwritten: block k := alpha*(its product with
+// the diagonal block D of op(A)) + alpha*(the product of op(A)'s or B's
+// blocks beside it), the first through D's dense copy (zeros off the
+// triangle, ones on a unit diagonal) into scratch, the second one
+// simd.Gemm with beta 1.
+func trmmTile[T batchlas.Float](left, lower, trans, unit bool, t, r int, alpha T, a []T, lda int, b []T, ldb int, s []T) {
+	nb := min(t, tileBlock)
+	effLower := lower != trans
+	// Left: rows last first when effectively lower; right: columns last
+	// first when effectively upper.
+	backward := effLower == left
+	nblocks := (t + nb - 1) / nb
+	for q := range nblocks {
+		blk := q
+		if backward {
+			blk = nblocks - 1 - q
+		}
+		k0 := blk * nb
+		kb := min(nb, t-k0)
+		d := s[:kb*kb]
+		denseDiag(lower, trans, unit, kb, a[k0*lda+k0:], lda, d)
+		w := s[nb*nb:]
+		// The rest of op(A)'s block row (left) or column (right): the
+		// indices before the block or after it.
+		r0, r1 := 0, k0
+		if left != effLower {
+			r0, r1 = k0+kb, t
+		}
+		if left {
+			// w (kb x r) = alpha*D*B_k, then B_k = w + alpha*op(A)[k, rest]*B[rest].
+			simd.Gemm(false, false, kb, r, kb, alpha, d, kb, b[k0:], ldb, 0, w, kb)
+			for c := range r {
+				copy(b[c*ldb+k0:c*ldb+k0+kb], w[c*kb:c*kb+kb])
+			}
+			if r1 > r0 {
+				// op(A)[k0:k0+kb, r0:r1]: A's block, or A^T's (A[r0:r1, k0:k0+kb]).
+				if trans {
+					simd.Gemm(true, false, kb, r, r1-r0, alpha, a[k0*lda+r0:], lda, b[r0:], ldb, 1, b[k0:], ldb)
+				} else {
+					simd.Gemm(false, false, kb, r, r1-r0, alpha, a[r0*lda+k0:], lda, b[r0:], ldb, 1, b[k0:], ldb)
+				}
+			}
+			continue
+		}
+		// w (r x kb) = alpha*B_k*D, then B_k = w + alpha*B[rest]*op(A)[rest, k].
+		simd.Gemm(false, false, r, kb, kb, alpha, b[k0*ldb:], ldb, d, kb, 0, w, r)
+		for c := range kb {
+			copy(b[(k0+c)*ldb:(k0+c)*ldb+r], w[c*r:c*r+r])
+		}
+		if r1 > r0 {
+			// op(A)[r0:r1, k0:k0+kb]: A's block, or A^T's (A[k0:k0+kb, r0:r1]).
+			if trans {
+				simd.Gemm(false, true, r, kb, r1-r0, alpha, b[r0*ldb:], ldb, a[r0*lda+k0:], lda, 1, b[k0*ldb:], ldb)
+			} else {
+				simd.Gemm(false, false, r, kb, r1-r0, alpha, b[r0*ldb:], ldb, a[k0*lda+r0:], lda, 1, b[k0*ldb:], ldb)
+			}
+		}
+	}
+}
+
+// denseDiag writes op(A)'s m x m diagonal block (A's block at a, leading
+// dimension lda) densely into d (leading dimension m): the uplo triangle
+// of A's block, transposed for trans, zeros elsewhere, and ones on the
+// diagonal for a unit triangle (A's diagonal not read).
+func denseDiag[T batchlas.Float](lower, trans, unit bool, m int, a []T, lda int, d []T) {
+	clear(d[:m*m])
+	for c := range m {
+		lo, hi := 0, c+1 // A's column c: rows 0..c (upper) or c..m-1 (lower)
+		if lower {
+			lo, hi = c, m
+		}
+		for i := lo; i < hi; i++ {
+			x := a[c*lda+i]
+			if i == c && unit {
+				x = 1
+			}
+			if trans {
+				d[i*m+c] = x
+			} else {
+				d[c*m+i] = x
+			}
+		}
+	}
+}

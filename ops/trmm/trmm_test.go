@@ -1,0 +1,356 @@
+package trmm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	sel.Flush()
+	os.Exit(code)
+}
+
+// pin returns ctx with candidate c pinned for trmm.
+func pin(c sel.Choice) context.Context {
+	return sel.WithPin(context.Background(), "trmm", c.String())
+}
+
+type property func(t *testing.T, ctx context.Context, c sel.Choice)
+
+// forEachCandidate runs f for every compiled candidate of both dtypes,
+// iterating Op.Candidates (never a retyped list).
+func forEachCandidate(t *testing.T, f32, f64 property) {
+	for _, dt := range []sel.DType{sel.Float32, sel.Float64} {
+		f := f64
+		if dt == sel.Float32 {
+			f = f32
+		}
+		for _, c := range Op.Candidates(dt) {
+			t.Run(string(dt)+"/"+c.String(), func(t *testing.T) { f(t, pin(c), c) })
+		}
+	}
+}
+
+// padded is a batch of count rows x cols matrices with ld = rows+3 and
+// stride = ld*cols+5, every element outside the matrices NaN.
+func padded[T batchlas.Float](rows, cols, count int) batchlas.Batch[T] {
+	ld := rows + 3
+	stride := ld*max(1, cols) + 5
+	b, err := batchlas.WrapStrided(testmat.NaNs[T](stride*count), rows, cols, ld, stride, count)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// call is one configuration of trmm.
+type call struct {
+	side batchlas.Side
+	uplo batchlas.Uplo
+	ta   batchlas.Transpose
+	diag batchlas.Diag
+}
+
+func (c call) String() string {
+	return fmt.Sprintf("side=%s uplo=%s ta=%s diag=%s", c.side, c.uplo, c.ta, c.diag)
+}
+
+// calls is every configuration.
+func calls() []call {
+	var cs []call
+	for _, s := range []batchlas.Side{batchlas.Left, batchlas.Right} {
+		for _, u := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
+			for _, ta := range []batchlas.Transpose{batchlas.NoTrans, batchlas.Trans} {
+				for _, d := range []batchlas.Diag{batchlas.NonUnit, batchlas.Unit} {
+					cs = append(cs, call{s, u, ta, d})
+				}
+			}
+		}
+	}
+	return cs
+}
+
+// triangle is a random t x t triangle for cf (count of them, padded):
+// the other triangle NaN, and the diagonal NaN for a unit one, so that a
+// kernel reading them shows.
+func triangle[T batchlas.Float](r *rand.Rand, cf call, t, count int) batchlas.Batch[T] {
+	a := padded[T](t, t, count)
+	for i := range count {
+		for c := range t {
+			for row := range t {
+				x := T(r.NormFloat64())
+				inside := row == c || (row > c) == (cf.uplo == batchlas.Lower)
+				if !inside || (row == c && cf.diag == batchlas.Unit) {
+					x = T(math.NaN())
+				}
+				a.Set(i, row, c, x)
+			}
+		}
+	}
+	return a
+}
+
+// opAt is op(A_i)(row, col) as the triangle means it, in float64.
+func opAt[T batchlas.Float](cf call, a batchlas.Batch[T], i, row, col int) float64 {
+	if cf.ta == batchlas.Trans {
+		row, col = col, row
+	}
+	switch {
+	case row == col && cf.diag == batchlas.Unit:
+		return 1
+	case row != col && (row > col) != (cf.uplo == batchlas.Lower):
+		return 0
+	}
+	return float64(a.At(i, row, col))
+}
+
+// sizes straddle the tile kernel's block (32) and the vector widths.
+var sizes = []int{1, 2, 3, 8, 15, 16, 17, 31, 32, 33, 64, 70}
+
+// TestAgainstReference runs every candidate on every side, triangle,
+// transpose and diagonal at sizes on both sides of the block, against a
+// float64 reference within (t+2) eps of the product of magnitudes; the
+// padding untouched.
+func TestAgainstReference(t *testing.T) {
+	forEachCandidate(t, againstReference[float32], againstReference[float64])
+}
+
+func againstReference[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	r := rand.New(rand.NewPCG(1, 2))
+	eps := 0x1p-52
+	if _, ok := any(T(0)).(float32); ok {
+		eps = 0x1p-23
+	}
+	for ci, cf := range calls() {
+		for si, m := range sizes {
+			n := sizes[(si*7+ci)%len(sizes)]
+			tt := m
+			if cf.side == batchlas.Right {
+				tt = n
+			}
+			alpha := [...]float64{1, -1.5}[si%2]
+			a := triangle[T](r, cf, tt, 2)
+			b0 := padded[T](m, n, 2)
+			for i := range 2 {
+				for col := range n {
+					for row := range m {
+						b0.Set(i, row, col, T(r.NormFloat64()))
+					}
+				}
+			}
+			b := testmat.Clone(b0)
+			what := fmt.Sprintf("%s %s m=%d n=%d alpha=%v", c, cf, m, n, alpha)
+			require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, T(alpha), a, b, nil), what)
+			require.True(t, testmat.Untouched(b, b.Data, b0.Data), "%s: padding written", what)
+			for i := range 2 {
+				for col := range n {
+					for row := range m {
+						var want, bound float64
+						for l := range tt {
+							var p float64
+							if cf.side == batchlas.Left {
+								p = opAt(cf, a, i, row, l) * float64(b0.At(i, l, col))
+							} else {
+								p = float64(b0.At(i, row, l)) * opAt(cf, a, i, l, col)
+							}
+							want += p
+							bound += math.Abs(p)
+						}
+						want *= alpha
+						bound *= math.Abs(alpha)
+						got := float64(b.At(i, row, col))
+						require.LessOrEqual(t, math.Abs(got-want), 2*float64(tt+2)*eps*bound+1e-300, "%s: B_%d(%d,%d) = %v, want %v", what, i, row, col, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAlphaZero: alpha = 0 sets B to zero without reading A or B (NaN in
+// both) and makes no decision.
+func TestAlphaZero(t *testing.T) {
+	a, b := padded[float64](4, 4, 2), padded[float64](4, 3, 2)
+	for i := range 2 {
+		for c := range 3 {
+			for row := range 4 {
+				b.Set(i, row, c, math.NaN())
+			}
+		}
+	}
+	nopin := sel.WithPin(context.Background(), "trmm", "nosuch")
+	require.NoError(t, Trmm(nopin, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 0, a, b, nil))
+	for i := range 2 {
+		for c := range 3 {
+			for row := range 4 {
+				require.Equal(t, 0.0, b.At(i, row, c))
+			}
+		}
+	}
+}
+
+// TestArguments: every refusal names trmm and the argument.
+func TestArguments(t *testing.T) {
+	ctx := context.Background()
+	argErr := func(err error, arg string) {
+		t.Helper()
+		var ae *batchlas.ArgError
+		require.True(t, errors.As(err, &ae), "%v", err)
+		require.Equal(t, "trmm", ae.Op)
+		require.Equal(t, arg, ae.Arg, "%v", err)
+	}
+	a, b := batchlas.NewBatch[float64](5, 5, 3), batchlas.NewBatch[float64](5, 2, 3)
+	L, N := batchlas.Lower, batchlas.NoTrans
+	argErr(Trmm(ctx, batchlas.Right, L, N, batchlas.NonUnit, 1, a, b, nil), "a")
+	argErr(Trmm(ctx, batchlas.Left, L, N, batchlas.NonUnit, 1, batchlas.NewBatch[float64](5, 4, 3), b, nil), "a")
+	argErr(Trmm(ctx, batchlas.Left, L, N, batchlas.NonUnit, 1, batchlas.NewBatch[float64](5, 5, 2), b, nil), "a")
+	argErr(Trmm(ctx, batchlas.Left, L, N, batchlas.NonUnit, 1, a, batchlas.Broadcast(batchlas.NewBatch[float64](5, 2, 1), 3), nil), "b")
+	argErr(Trmm(ctx, batchlas.Side('X'), L, N, batchlas.NonUnit, 1, a, b, nil), "side")
+	argErr(Trmm(ctx, batchlas.Left, batchlas.Uplo('X'), N, batchlas.NonUnit, 1, a, b, nil), "uplo")
+	argErr(Trmm(ctx, batchlas.Left, L, batchlas.Transpose('X'), batchlas.NonUnit, 1, a, b, nil), "ta")
+	argErr(Trmm(ctx, batchlas.Left, L, N, batchlas.Diag('X'), 1, a, b, nil), "diag")
+	argErr(Trmm(ctx, batchlas.Left, L, N, batchlas.NonUnit, 1, a, a, nil), "b")
+	for _, cand := range Op.Candidates(sel.Float64) {
+		size, err := BufferSize(pin(cand), batchlas.Left, L, N, batchlas.NonUnit, a, b)
+		require.NoError(t, err)
+		if size > 0 {
+			argErr(Trmm(pin(cand), batchlas.Left, L, N, batchlas.NonUnit, 1, a, b, make([]float64, size-1)), "ws")
+		}
+	}
+	nopin := sel.WithPin(ctx, "trmm", "nosuch")
+	require.NoError(t, Trmm(nopin, batchlas.Left, L, N, batchlas.NonUnit, 1, batchlas.NewBatch[float64](5, 5, 0), batchlas.NewBatch[float64](5, 2, 0), nil))
+	require.NoError(t, Trmm(nopin, batchlas.Left, L, N, batchlas.NonUnit, 1, batchlas.NewBatch[float64](5, 5, 3), batchlas.NewBatch[float64](5, 0, 3), nil))
+	require.Error(t, Trmm(nopin, batchlas.Left, L, N, batchlas.NonUnit, 1, a, b, nil))
+}
+
+// TestBroadcast: one A for every B_i gives what A on each alone gives.
+func TestBroadcast(t *testing.T) {
+	forEachCandidate(t, broadcast[float32], broadcast[float64])
+}
+
+func broadcast[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	r := rand.New(rand.NewPCG(5, 6))
+	cf := call{batchlas.Right, batchlas.Upper, batchlas.Trans, batchlas.NonUnit}
+	a := triangle[T](r, cf, 40, 1)
+	b := padded[T](9, 40, 4)
+	for i := range b.Data {
+		b.Data[i] = T(r.NormFloat64())
+	}
+	each := testmat.Clone(b)
+	require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, batchlas.Broadcast(a, 4), b, nil))
+	for i := range 4 {
+		one, err := batchlas.WrapStrided(each.Data[i*each.Stride:(i+1)*each.Stride], 9, 40, each.LD, each.Stride, 1)
+		require.NoError(t, err)
+		require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, one, nil))
+	}
+	require.Equal(t, -1, testmat.SameMatrices(b, each, 0, 4), "%s", c)
+}
+
+// TestWorkersDoNotChangeResults: one worker and all give the same bits.
+func TestWorkersDoNotChangeResults(t *testing.T) {
+	forEachCandidate(t, workers[float32], workers[float64])
+}
+
+func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	r := rand.New(rand.NewPCG(7, 8))
+	cf := call{batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.Unit}
+	a := triangle[T](r, cf, 37, 30)
+	b := padded[T](37, 11, 30)
+	for i := range b.Data {
+		b.Data[i] = T(r.NormFloat64())
+	}
+	one, all := testmat.Clone(b), testmat.Clone(b)
+	require.NoError(t, Trmm(batchlas.WithParallelism(ctx, 1), cf.side, cf.uplo, cf.ta, cf.diag, 2, a, one, nil))
+	require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 2, a, all, nil))
+	require.Equal(t, -1, testmat.SameMatrices(one, all, 0, b.Count), "%s", c)
+}
+
+// TestNoAllocationsWithWorkspace: with the BufferSize workspace every
+// candidate's call allocates nothing, on one worker and on all.
+func TestNoAllocationsWithWorkspace(t *testing.T) {
+	forEachCandidate(t, noAllocs[float32], noAllocs[float64])
+}
+
+func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, w := range []int{1, 0} {
+		ctx := ctx
+		if w > 0 {
+			ctx = batchlas.WithParallelism(ctx, w)
+		}
+		for _, n := range []int{1, 9, 33} {
+			cf := call{batchlas.Left, batchlas.Upper, batchlas.NoTrans, batchlas.NonUnit}
+			a := triangle[T](r, cf, n, 16)
+			b := padded[T](n, 5, 16)
+			for i := range b.Data {
+				b.Data[i] = 1
+			}
+			size, err := BufferSize(ctx, cf.side, cf.uplo, cf.ta, cf.diag, a, b)
+			require.NoError(t, err)
+			ws := make([]T, size)
+			testmat.NoAllocs(t, fmt.Sprintf("%s n=%d workers=%d", c, n, w), func() {
+				if err := Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, b, ws); err != nil {
+					panic(err)
+				}
+			})
+		}
+	}
+}
+
+// valuesOf is a context with the deadline and cancellation of Context and
+// the values of values.
+type valuesOf struct {
+	context.Context
+	values context.Context
+}
+
+func (v valuesOf) Value(key any) any { return v.values.Value(key) }
+
+// TestInterrupted interrupts every candidate at chunk boundaries: the
+// completed matrices are bit for bit an uninterrupted call's, every later
+// one untouched (Touched == Completed).
+func TestInterrupted(t *testing.T) {
+	forEachCandidate(t, interrupted[float32], interrupted[float64])
+}
+
+func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const count = 300
+	cf := call{batchlas.Right, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit}
+	a := triangle[T](r, cf, 6, count)
+	b0 := padded[T](4, 6, count)
+	for i := range b0.Data {
+		b0.Data[i] = T(r.NormFloat64())
+	}
+	run := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
+		x := testmat.Clone(b0)
+		return x, Trmm(valuesOf{Context: stop, values: ctx}, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, x, nil)
+	}
+	counter := testmat.NewStopAfter(testmat.Forever)
+	ref, err := run(counter)
+	require.NoError(t, err)
+	for _, k := range testmat.StopPoints(counter.Calls(), 50) {
+		x, err := run(testmat.NewStopAfter(k))
+		ie, bad := testmat.CheckInterrupted("trmm", count, err)
+		require.NoError(t, bad, "%s stopped after %d checks", c, k)
+		done := count
+		if ie != nil {
+			require.Equal(t, ie.Completed, ie.Touched, "%s k=%d", c, k)
+			done = ie.Completed
+		}
+		require.Equal(t, -1, testmat.SameMatrices(x, ref, 0, done), "%s k=%d: a completed matrix differs", c, k)
+		require.Equal(t, -1, testmat.SameMatrices(x, b0, done, count), "%s k=%d: an untouched matrix changed", c, k)
+	}
+}

@@ -55,7 +55,7 @@ var spec = sel.OpSpec{
 		{Key: "side", Quick: []string{"L", "R"}, Full: []string{"L", "R"}},
 		{Key: "uplo", Quick: []string{"L", "U"}, Full: []string{"L", "U"}},
 		{Key: "ta", Quick: []string{"N", "T"}, Full: []string{"N", "T"}},
-		{Key: "diag", Quick: []string{"N"}, Full: []string{"N", "U"}},
+		{Key: "diag", Quick: []string{"N", "U"}, Full: []string{"N", "U"}},
 		{Key: "m", Quick: []string{"1", "4", "16", "64", "256"}, Full: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}},
 		{Key: "n", Quick: []string{"1", "4", "16", "64", "256"}, Full: []string{"1", "2", "4", "8", "16", "32", "64", "128", "256"}},
 		{Key: "batch", Quick: []string{"1", "16", "256", "4096"}, Full: []string{"1", "4", "16", "64", "256", "1024", "4096"}},

@@ -19,6 +19,7 @@ import (
 	_ "github.com/batchlas-go/batchlas/ops/pocon"
 	_ "github.com/batchlas-go/batchlas/ops/posv"
 	_ "github.com/batchlas-go/batchlas/ops/potrf"
+	_ "github.com/batchlas-go/batchlas/ops/potri"
 	_ "github.com/batchlas-go/batchlas/ops/potrs"
 	_ "github.com/batchlas-go/batchlas/ops/syev"
 	_ "github.com/batchlas-go/batchlas/ops/syrk"

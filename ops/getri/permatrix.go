@@ -3,6 +3,7 @@ package getri
 import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/tri"
 	"github.com/batchlas-go/batchlas/internal/vec"
 )
 
@@ -13,7 +14,7 @@ import (
 // NaN (the caller checks it: the info codes are the op's, not the
 // kernel's).
 //
-//  1. inv(U) in place, a column at a time (trti2, LAPACK's xTRTI2).
+//  1. inv(U) in place, a column at a time (tri.Inverse, LAPACK's xTRTI2).
 //     (xTRTRI's blocked form, its off-diagonal products on the vector
 //     tile, was slower at every order up to 128: its triangular blocks
 //     are most of the work there.)
@@ -34,7 +35,7 @@ func invert[T batchlas.Float](n int, a []T, lda int, piv []int32, work []T) {
 		invertShort(n, a, lda, piv, work)
 		return
 	}
-	trti2(n, a, lda)
+	tri.Inverse(false, n, a, lda)
 	solveL(n, a, lda, work)
 	swapColumns(n, a, lda, piv)
 }
@@ -131,29 +132,6 @@ func solveL[T batchlas.Float](n int, a []T, lda int, work []T) {
 			for k := c + 1; k < j+jb; k++ {
 				vec.Axpy(-w[k], a[k*lda:k*lda+n], col)
 			}
-		}
-	}
-}
-
-// trti2 inverts the upper triangle of the m x m matrix t (leading
-// dimension ld; below the diagonal it is not touched) in place, a column at a time (xTRTI2): column c of inv(T) is
-// -inv(T)[:c, :c] * T[:c, c] / T[c, c], the product a triangular
-// matrix-vector one on the columns already inverted.
-func trti2[T batchlas.Float](m int, t []T, ld int) {
-	for c := range m {
-		col := t[c*ld : c*ld+c+1]
-		col[c] = 1 / col[c]
-		tcc := -col[c]
-		// col[:c] := inv(T)[:c, :c] * col[:c] (upper, not transposed:
-		// each column k adds col[k] times its part above the diagonal,
-		// then col[k] takes the diagonal's product), then times tcc.
-		for k := range c {
-			x := col[k]
-			vec.Axpy(x, t[k*ld:k*ld+k], col[:k])
-			col[k] = x * t[k*ld+k]
-		}
-		for k := range c {
-			col[k] *= tcc
 		}
 	}
 }

@@ -364,6 +364,13 @@ def inv(k, dtype, rng):
     return [Recipe("inv", "np.linalg.inv(a)", lambda: np.linalg.inv(a))]
 
 
+def invspd(k, dtype, rng):
+    # The inverse of every SPD matrix, as potrf then potri make it: numpy
+    # has one inverse for every matrix.
+    a = tiled(rng, k["batch"], spd(k["n"], dtype))
+    return [Recipe("inv", "np.linalg.inv(a)", lambda: np.linalg.inv(a))]
+
+
 def qr(k, dtype, rng):
     # geqrf and orgqr together, as the one-call layer's linalg.QR: the
     # reduced Q and R of every matrix.
@@ -407,7 +414,7 @@ def gesvd(k, dtype, rng):
 
 
 RECIPES = {"gemm": gemm, "syrk": syrk, "trmm": trmm, "potrf": potrf, "trsm": trsm, "gesv": gesv, "getrf": getrf, "getrs": getrs,
-           "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "inv": inv, "gels": gels,
+           "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "inv": inv, "invspd": invspd, "gels": gels,
            "gesvd": gesvd}
 
 # A recipe whose one sizing call takes more than SCREEN times the fastest

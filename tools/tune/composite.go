@@ -13,12 +13,15 @@ import (
 	"github.com/batchlas-go/batchlas/linalg"
 	"github.com/batchlas-go/batchlas/ops/getrf"
 	"github.com/batchlas-go/batchlas/ops/getri"
+	"github.com/batchlas-go/batchlas/ops/potrf"
+	"github.com/batchlas-go/batchlas/ops/potri"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // A peer composite is a job numpy does in one call and batchlas with a
 // chain of ops: the QR factorisation with Q formed (np.linalg.qr) is geqrf
-// then orgqr, the inverse (np.linalg.inv) getrf then getri. peers times it as one call of the one-call layer (package
+// then orgqr, the inverse (np.linalg.inv) getrf then getri, or potrf
+// then potri for an SPD matrix. peers times it as one call of the one-call layer (package
 // linalg), which chains them and allocates its results as numpy does, so
 // that the comparison is the one a user makes. A composite takes the keys
 // of the first op of its chain; its kernel column names each op's
@@ -46,6 +49,19 @@ var peerComposites = map[string]*peerComposite{
 				return newInvCall[float32](c, seed)
 			}
 			return newInvCall[float64](c, seed)
+		},
+	},
+	"invspd": {
+		name:  "invspd",
+		chain: []string{"potrf", "potri"},
+		keysOf: func(c cell, t *opTuner) (cell, error) {
+			return parseCellArgs(t.op, []string{"uplo=" + c.get("uplo"), "n=" + c.get("n"), "batch=" + c.get("batch")})
+		},
+		newCall: func(dt sel.DType, c cell, seed uint64) (func(context.Context) error, func() error) {
+			if dt == sel.Float32 {
+				return newInvSPDCall[float32](c, seed)
+			}
+			return newInvSPDCall[float64](c, seed)
 		},
 	},
 	"qr": {
@@ -111,6 +127,65 @@ func newInvCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) er
 		}
 		if bound := 64 * float64(n) * eps * norm * xnorm * float64(n); !(worst <= bound) {
 			return fmt.Errorf("getrf+getri: max |A*X - I| of the first matrix is %.3g, over %.3g", worst, bound)
+		}
+		return nil
+	}
+	return call, check
+}
+
+// newInvSPDCall is the SPD inverse from potrf and potri, as a one-call
+// inverse on them would make it: the output allocated and A copied into
+// it, the factor and then the inverse's uplo triangle computed in place
+// there. Its check is max |X*A - I| of the first matrix, X the symmetric
+// matrix of that triangle, against a bound.
+func newInvSPDCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) error, func() error) {
+	n, count := c.num("n"), c.num("batch")
+	uplo := batchlas.Lower
+	if c.get("uplo") == "U" {
+		uplo = batchlas.Upper
+	}
+	r := matgen.Rand(seed)
+	a := trial.TiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) { matgen.SPD(r, b) })
+	var x batchlas.Batch[T]
+	call := func(ctx context.Context) error {
+		x = batchlas.NewBatch[T](n, n, count)
+		copy(x.Data, a.Data)
+		if err := potrf.Potrf(ctx, uplo, x, nil); err != nil {
+			return err
+		}
+		return potri.Potri(ctx, uplo, x)
+	}
+	check := func() error {
+		if count == 0 || n == 0 {
+			return nil
+		}
+		at := func(r, c int) float64 { // the symmetric inverse from its triangle
+			if (r > c) != (uplo == batchlas.Lower) && r != c {
+				r, c = c, r
+			}
+			return float64(x.At(0, r, c))
+		}
+		var worst, norm, xnorm float64
+		for row := range n {
+			for col := range n {
+				s := 0.0
+				for l := range n {
+					s += at(row, l) * float64(a.At(0, l, col))
+				}
+				if row == col {
+					s--
+				}
+				worst = max(worst, math.Abs(s))
+				norm = max(norm, math.Abs(float64(a.At(0, row, col))))
+				xnorm = max(xnorm, math.Abs(at(row, col)))
+			}
+		}
+		eps := 0x1p-52
+		if _, single := any(T(0)).(float32); single {
+			eps = 0x1p-23
+		}
+		if bound := 64 * float64(n) * eps * norm * xnorm * float64(n); !(worst <= bound) {
+			return fmt.Errorf("potrf+potri: max |X*A - I| of the first matrix is %.3g, over %.3g", worst, bound)
 		}
 		return nil
 	}

@@ -1,0 +1,65 @@
+package potri
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/tri"
+)
+
+// jobKernel names the loop body a job runs.
+type jobKernel uint8
+
+const (
+	runPerMatrix jobKernel = iota
+	runVendor
+)
+
+// job is the state of one potri batch loop, the Body parallel.Run hands
+// to its workers. It comes from parallel's free list, so a call
+// allocates nothing (a closure would escape).
+type job[T batchlas.Float] struct {
+	kernel jobKernel
+	lower  bool
+	a      batchlas.Batch[T]
+	info   []int32
+}
+
+// runJob runs kernel over the batch of a, writing each matrix's info.
+func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, lower bool, a batchlas.Batch[T], info []int32) error {
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.lower, j.a, j.info = kernel, lower, a, info
+	return parallel.Run(ctx, a.Count, flopsPerMatrix(a.Rows), j)
+}
+
+// Chunk inverts matrices [lo, hi); a singular factor is reported and left
+// as it was.
+func (j *job[T]) Chunk(_, lo, hi int) {
+	a, n := j.a, j.a.Rows
+	for i := lo; i < hi; i++ {
+		ai := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
+		if j.info[i] = singular(n, ai, a.LD); j.info[i] != 0 {
+			continue
+		}
+		switch j.kernel {
+		case runPerMatrix:
+			tri.Inverse(j.lower, n, ai, a.LD)
+			tri.TimesTranspose(j.lower, n, ai, a.LD)
+		case runVendor:
+			j.vendor(ai)
+		}
+	}
+}
+
+// singular returns the info of the factor in a: 0, or j+1 for the first
+// zero or NaN on its diagonal at j.
+func singular[T batchlas.Float](n int, a []T, lda int) int32 {
+	for j := range n {
+		if d := a[j*lda+j]; d == 0 || d != d {
+			return int32(j + 1)
+		}
+	}
+	return 0
+}

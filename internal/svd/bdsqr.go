@@ -11,6 +11,28 @@ import (
 // inner step of a sweep on a block of order r counts r (LAPACK's MAXITR).
 const bdsqrMaxIter = 6
 
+// bdsqrTol is bdsqr's relative tolerance, LAPACK's tolmul*eps with
+// tolmul = max(10, min(100, eps^(-1/8))) and eps the relative machine
+// precision (half of epsilon): a constant per type, computed once rather
+// than by math.Pow on every matrix.
+func bdsqrTol[T batchlas.Float]() T {
+	if is32[T]() {
+		return T(bdsqrTol32)
+	}
+	return T(bdsqrTol64)
+}
+
+var (
+	bdsqrTol64 = tolOf(0x1p-53)
+	bdsqrTol32 = float32(tolOf(0x1p-24))
+)
+
+// tolOf is tolmul*eps in T's precision for eps a power of two (exact in
+// either type).
+func tolOf(eps float64) float64 {
+	return max(10, min(100, math.Pow(eps, -0.125))) * eps
+}
+
 // bdsqrWork is the scratch bdsqr needs at order n: the cosines and sines
 // of one sweep's two rotation sequences.
 func bdsqrWork(n int) int { return 4 * n }
@@ -39,8 +61,7 @@ func bdsqr[T batchlas.Float](n int, d, e []T, u []T, ru, ldu int, v []T, rv, ldv
 	d, e = d[:n], e[:n-1]
 	eps := epsilon[T]() / 2 // LAPACK's relative machine precision
 	unfl := safeMinimum[T]()
-	tolmul := max(10, min(100, T(math.Pow(float64(eps), -0.125))))
-	tol := tolmul * eps
+	tol := bdsqrTol[T]()
 
 	// The relative threshold below which an off-diagonal entry is set to
 	// zero: tol times an estimate of the smallest singular value.

@@ -97,3 +97,17 @@ func TimesTranspose[T batchlas.Float](lower bool, n int, t []T, ld int) {
 		ci[i] = uii*uii + d
 	}
 }
+
+// Singular is the inverses' failure code for the n x n triangle t
+// (leading dimension ld): 0, or j+1 for the first zero or NaN on its
+// diagonal at j (LAPACK's xGETRI and xPOTRI report exact zeros; a NaN
+// would make the whole inverse NaN, and is reported alike). Both ops
+// check it before any arithmetic, so every kernel reports the same.
+func Singular[T batchlas.Float](n int, t []T, ld int) int32 {
+	for j := range n {
+		if d := t[j*ld+j]; d == 0 || d != d {
+			return int32(j + 1)
+		}
+	}
+	return 0
+}

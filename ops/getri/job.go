@@ -6,6 +6,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/pivots"
+	"github.com/batchlas-go/batchlas/internal/tri"
 )
 
 // jobKernel names the loop body a job runs.
@@ -44,7 +45,7 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 	work := j.ws[w*j.slot : (w+1)*j.slot]
 	for i := lo; i < hi; i++ {
 		ai := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-		if j.info[i] = singular(n, ai, a.LD); j.info[i] != 0 {
+		if j.info[i] = tri.Singular(n, ai, a.LD); j.info[i] != 0 {
 			continue
 		}
 		piv := pivots.Of(j.ipiv, i, n)

@@ -40,18 +40,6 @@ func invert[T batchlas.Float](n int, a []T, lda int, piv []int32, work []T) {
 	swapColumns(n, a, lda, piv)
 }
 
-// singular returns the info of the factor in a: 0, or j+1 for the first
-// zero or NaN on U's diagonal at j (LAPACK's xGETRI reports exact zeros;
-// a NaN would make the whole inverse NaN, and is reported alike).
-func singular[T batchlas.Float](n int, a []T, lda int) int32 {
-	for j := range n {
-		if d := a[j*lda+j]; d == 0 || d != d {
-			return int32(j + 1)
-		}
-	}
-	return 0
-}
-
 // shortOrder is the largest order invert runs as plain loops: below it a
 // column is shorter than two vectors, and the calls into internal/vec
 // cost more than their arithmetic (order 8 took three times as long

@@ -40,7 +40,7 @@ func (j *job[T]) Chunk(_, lo, hi int) {
 	a, n := j.a, j.a.Rows
 	for i := lo; i < hi; i++ {
 		ai := a.Data[i*a.Stride : i*a.Stride+(n-1)*a.LD+n]
-		if j.info[i] = singular(n, ai, a.LD); j.info[i] != 0 {
+		if j.info[i] = tri.Singular(n, ai, a.LD); j.info[i] != 0 {
 			continue
 		}
 		switch j.kernel {
@@ -51,15 +51,4 @@ func (j *job[T]) Chunk(_, lo, hi int) {
 			j.vendor(ai)
 		}
 	}
-}
-
-// singular returns the info of the factor in a: 0, or j+1 for the first
-// zero or NaN on its diagonal at j.
-func singular[T batchlas.Float](n int, a []T, lda int) int32 {
-	for j := range n {
-		if d := a[j*lda+j]; d == 0 || d != d {
-			return int32(j + 1)
-		}
-	}
-	return 0
 }

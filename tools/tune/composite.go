@@ -87,7 +87,7 @@ var peerComposites = map[string]*peerComposite{
 // newInvCall is the inverse from getrf and getri, as a one-call inverse on
 // them would make it: the output allocated and A copied into it, the
 // factor and then the inverse computed in place there. Its check is
-// max |A*X - I| of the first matrix against a bound.
+// checkInverse's.
 func newInvCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) error, func() error) {
 	n, count := c.num("n"), c.num("batch")
 	r := matgen.Rand(seed)
@@ -103,32 +103,7 @@ func newInvCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) er
 		return getri.Getri(ctx, x, ipiv, nil)
 	}
 	check := func() error {
-		if count == 0 || n == 0 {
-			return nil
-		}
-		var worst, norm, xnorm float64
-		for row := range n {
-			for col := range n {
-				s := 0.0
-				for l := range n {
-					s += float64(a.At(0, row, l)) * float64(x.At(0, l, col))
-				}
-				if row == col {
-					s--
-				}
-				worst = max(worst, math.Abs(s))
-				norm = max(norm, math.Abs(float64(a.At(0, row, col))))
-				xnorm = max(xnorm, math.Abs(float64(x.At(0, row, col))))
-			}
-		}
-		eps := 0x1p-52
-		if _, single := any(T(0)).(float32); single {
-			eps = 0x1p-23
-		}
-		if bound := 64 * float64(n) * eps * norm * xnorm * float64(n); !(worst <= bound) {
-			return fmt.Errorf("getrf+getri: max |A*X - I| of the first matrix is %.3g, over %.3g", worst, bound)
-		}
-		return nil
+		return checkInverse("getrf+getri", a, func(r, c int) float64 { return float64(x.At(0, r, c)) })
 	}
 	return call, check
 }
@@ -136,8 +111,8 @@ func newInvCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) er
 // newInvSPDCall is the SPD inverse from potrf and potri, as a one-call
 // inverse on them would make it: the output allocated and A copied into
 // it, the factor and then the inverse's uplo triangle computed in place
-// there. Its check is max |X*A - I| of the first matrix, X the symmetric
-// matrix of that triangle, against a bound.
+// there. Its check is checkInverse's, X the symmetric matrix of that
+// triangle.
 func newInvSPDCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) error, func() error) {
 	n, count := c.num("n"), c.num("batch")
 	uplo := batchlas.Lower
@@ -156,40 +131,48 @@ func newInvSPDCall[T batchlas.Float](c cell, seed uint64) (func(context.Context)
 		return potri.Potri(ctx, uplo, x)
 	}
 	check := func() error {
-		if count == 0 || n == 0 {
-			return nil
-		}
-		at := func(r, c int) float64 { // the symmetric inverse from its triangle
-			if (r > c) != (uplo == batchlas.Lower) && r != c {
+		// The symmetric inverse from its triangle.
+		return checkInverse("potrf+potri", a, func(r, c int) float64 {
+			if r != c && (r > c) != (uplo == batchlas.Lower) {
 				r, c = c, r
 			}
 			return float64(x.At(0, r, c))
-		}
-		var worst, norm, xnorm float64
-		for row := range n {
-			for col := range n {
-				s := 0.0
-				for l := range n {
-					s += at(row, l) * float64(a.At(0, l, col))
-				}
-				if row == col {
-					s--
-				}
-				worst = max(worst, math.Abs(s))
-				norm = max(norm, math.Abs(float64(a.At(0, row, col))))
-				xnorm = max(xnorm, math.Abs(at(row, col)))
-			}
-		}
-		eps := 0x1p-52
-		if _, single := any(T(0)).(float32); single {
-			eps = 0x1p-23
-		}
-		if bound := 64 * float64(n) * eps * norm * xnorm * float64(n); !(worst <= bound) {
-			return fmt.Errorf("potrf+potri: max |X*A - I| of the first matrix is %.3g, over %.3g", worst, bound)
-		}
-		return nil
+		})
 	}
 	return call, check
+}
+
+// checkInverse checks the inverse X of the first matrix of a (element
+// (r, c) of X from x): max |A*X - I| within 64 n^2 eps max|A| max|X|.
+// what names the chain in the error.
+func checkInverse[T batchlas.Float](what string, a batchlas.Batch[T], x func(r, c int) float64) error {
+	n := a.Rows
+	if a.Count == 0 || n == 0 {
+		return nil
+	}
+	var worst, norm, xnorm float64
+	for row := range n {
+		for col := range n {
+			s := 0.0
+			for l := range n {
+				s += float64(a.At(0, row, l)) * x(l, col)
+			}
+			if row == col {
+				s--
+			}
+			worst = max(worst, math.Abs(s))
+			norm = max(norm, math.Abs(float64(a.At(0, row, col))))
+			xnorm = max(xnorm, math.Abs(x(row, col)))
+		}
+	}
+	eps := 0x1p-52
+	if _, single := any(T(0)).(float32); single {
+		eps = 0x1p-23
+	}
+	if bound := 64 * float64(n) * eps * norm * xnorm * float64(n); !(worst <= bound) {
+		return fmt.Errorf("%s: max |A*X - I| of the first matrix is %.3g, over %.3g", what, worst, bound)
+	}
+	return nil
 }
 
 // newQRCall is linalg.QR on random m x n matrices; its check is the

@@ -336,20 +336,23 @@ func Larft[T batchlas.Float](n, k int, v []T, ldv int, tau []T, t []T, ldt int) 
 // k) or the right (C H, V n x k), LAPACK's dlarfb (forward,
 // columnwise). V is unit lower trapezoidal below the diagonal of v (its
 // diagonal and upper part are not read, so v may be a factor's panel);
-// T is the upper triangle of t as Larft leaves it. work is an ldwork x k
-// matrix, ldwork >= n (left) or m (right).
-func Larfb[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, t []T, ldt int, c []T, ldc int, work []T, ldwork int) {
+// T is the upper triangle of t as Larft leaves it. work needs
+// BlockedWork(m, n, k) elements.
+func Larfb[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, t []T, ldt int, c []T, ldc int, work []T) {
 	if m <= 0 || n <= 0 || k <= 0 {
 		return
 	}
 	if left {
-		larfbLeft(trans, m, n, k, v, ldv, t, ldt, c, ldc, work, ldwork)
+		vd := work[:m*k]
+		denseV(m, k, v, ldv, vd)
+		larfbLeftDense(trans, m, n, k, vd, t, ldt, c, ldc, work[m*k:])
 		return
 	}
-	// The right-hand twin of larfbLeft: V = [V1; V2] with V1 its unit
-	// lower k x k head, C = [C1 C2] alike; the products with V2 on
-	// internal/simd's tile. W = C1 V1: column j is C1(:, j) plus C1(:, l)
-	// V1(l, j) for l > j.
+	// The right side: V = [V1; V2] with V1 its unit lower k x k head,
+	// C = [C1 C2] alike; the products with V2 on internal/simd's tile.
+	// W (m x k) = C1 V1: column j is C1(:, j) plus C1(:, l) V1(l, j) for
+	// l > j.
+	ldwork := m
 	for j := 0; j < k; j++ {
 		wj := work[j*ldwork : j*ldwork+m]
 		copy(wj, c[j*ldc:j*ldc+m])
@@ -377,51 +380,6 @@ func Larfb[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, t []
 				vl = v[l+j*ldv]
 			}
 			axpy(-vl, work[j*ldwork:j*ldwork+m], cl)
-		}
-	}
-}
-
-// larfbLeft is Larfb from the left, on LAPACK's split of V into its
-// unit lower triangle V1 (rows 0..k-1) and the rest V2, and of C alike:
-// W = C1^T V1 + C2^T V2, W := W T^T (H) or W T (H^T), C2 -= V2 W^T, C1
-// -= V1 W^T; the two products with V2 on internal/simd's tile.
-func larfbLeft[T batchlas.Float](trans bool, m, n, k int, v []T, ldv int, t []T, ldt int, c []T, ldc int, work []T, ldwork int) {
-	// W = C1^T.
-	for j := 0; j < k; j++ {
-		wj := work[j*ldwork : j*ldwork+n]
-		for p := range wj {
-			wj[p] = c[j+p*ldc]
-		}
-	}
-	// W := W V1: column j takes W(:, l) V1(l, j) for l > j, ascending.
-	for j := 0; j < k; j++ {
-		wj := work[j*ldwork : j*ldwork+n]
-		for l := j + 1; l < k; l++ {
-			axpy(v[l+j*ldv], work[l*ldwork:l*ldwork+n], wj)
-		}
-	}
-	m2 := m - k
-	if m2 > 0 {
-		// W += C2^T V2.
-		simd.Gemm(true, false, n, k, m2, 1, c[k:], ldc, v[k:], ldv, 1, work, ldwork)
-	}
-	triMul(work, ldwork, n, k, t, ldt, !trans)
-	if m2 > 0 {
-		// C2 -= V2 W^T.
-		simd.Gemm(false, true, m2, n, k, -1, v[k:], ldv, work, ldwork, 1, c[k:], ldc)
-	}
-	// W := W V1^T: column j takes W(:, l) V1(j, l) for l < j, descending.
-	for j := k - 1; j >= 0; j-- {
-		wj := work[j*ldwork : j*ldwork+n]
-		for l := 0; l < j; l++ {
-			axpy(v[j+l*ldv], work[l*ldwork:l*ldwork+n], wj)
-		}
-	}
-	// C1 -= W^T.
-	for j := 0; j < k; j++ {
-		wj := work[j*ldwork : j*ldwork+n]
-		for p, x := range wj {
-			c[j+p*ldc] -= x
 		}
 	}
 }
@@ -457,10 +415,11 @@ func triMul[T batchlas.Float](w []T, ldw, r, k int, t []T, ldt int, transT bool)
 }
 
 // GeqrfBlocked is LAPACK's dgeqrf with nx = 0: panels of nb columns are
-// factored by Geqr2 and, while columns remain to their right, their
-// block reflector (Larft) is applied to those columns (Larfb, H^T from
-// the left). t needs nb*nb elements, work n*nb (at least n). nb < 1 or
-// nb >= min(m, n) is Geqr2 itself.
+// factored (by GeqrfBlocked itself with nb/2 while nb > panelMin, else
+// by Geqr2) and, while columns remain to their right, their block
+// reflector is applied to those columns (H^T from the left, every
+// product on the tile). t needs nb*nb elements, work BlockedWork(m, n,
+// nb). nb < 1 or nb >= min(m, n) is Geqr2 itself.
 func GeqrfBlocked[T batchlas.Float](m, n int, a []T, lda int, tau []T, nb int, t, work []T) {
 	k := min(m, n)
 	if nb < 1 || nb >= k {
@@ -470,10 +429,13 @@ func GeqrfBlocked[T batchlas.Float](m, n int, a []T, lda int, tau []T, nb int, t
 	for i := 0; i < k; i += nb {
 		ib := min(nb, k-i)
 		ii := i + i*lda
-		Geqr2(m-i, ib, a[ii:], lda, tau[i:], work)
+		if nb > panelMin {
+			GeqrfBlocked(m-i, ib, a[ii:], lda, tau[i:], nb/2, t, work)
+		} else {
+			Geqr2(m-i, ib, a[ii:], lda, tau[i:], work)
+		}
 		if i+ib < n {
-			Larft(m-i, ib, a[ii:], lda, tau[i:], t, nb)
-			Larfb(true, true, m-i, n-i-ib, ib, a[ii:], lda, t, nb, a[ii+ib*lda:], lda, work, n-i-ib)
+			applyLeft(true, m-i, n-i-ib, ib, a[ii:], lda, tau[i:], t, nb, a[ii+ib*lda:], lda, work)
 		}
 	}
 }

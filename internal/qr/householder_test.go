@@ -110,7 +110,7 @@ func TestGeqr2AndBlockedAgainstGonum(t *testing.T) {
 				if nb == 0 {
 					Geqr2(m, n, got, lda, tau, make([]float64, n))
 				} else {
-					GeqrfBlocked(m, n, got, lda, tau, nb, make([]float64, nb*nb), make([]float64, max(1, n)*nb))
+					GeqrfBlocked(m, n, got, lda, tau, nb, make([]float64, nb*nb), make([]float64, BlockedWork(m, n, nb)))
 				}
 				for i := 0; i < lda; i++ {
 					for j := 0; j < n; j++ {
@@ -155,7 +155,7 @@ func TestGeqrFloat32(t *testing.T) {
 			for _, nb := range []int{0, 4, 16} {
 				got := append([]float32(nil), a32...)
 				tau := make([]float32, k)
-				GeqrfBlocked(m, n, got, lda, tau, nb, make([]float32, nb*nb), make([]float32, max(1, n)*max(1, nb)))
+				GeqrfBlocked(m, n, got, lda, tau, nb, make([]float32, nb*nb), make([]float32, BlockedWork(m, n, nb)))
 				f := make([]float64, len(got))
 				for i := range got {
 					f[i] = float64(got[i])
@@ -220,11 +220,7 @@ func TestLarftLarfbAgainstGonum(t *testing.T) {
 						}
 						wr := make([]float64, max(m, n)*k)
 						impl.Dlarfb(side, bt, lapack.Forward, lapack.ColumnWise, m, n, k, vr, max(1, k), tr, k, want, max(1, n), wr, k)
-						ldw := n
-						if !left {
-							ldw = m
-						}
-						Larfb(left, trans, m, n, k, v, ldv, tt, k, c, ldc, make([]float64, ldw*k), ldw)
+						Larfb(left, trans, m, n, k, v, ldv, tt, k, c, ldc, make([]float64, BlockedWork(m, n, k)))
 						for i := 0; i < m; i++ {
 							for j := 0; j < n; j++ {
 								if d := math.Abs(c[i+j*ldc] - want[i*n+j]); !(d <= 1e-13*float64(m+n)) {

@@ -61,12 +61,12 @@ func TestOrg2rAndBlockedAgainstGonum(t *testing.T) {
 				want := toRow(m, n, a, lda)
 				work := make([]float64, max(1, n)*64)
 				impl.Dorgqr(m, n, k, want, max(1, n), tau[:k], work, len(work))
-				for _, nb := range []int{0, 1, 2, 4, 8} {
+				for _, nb := range []int{0, 1, 2, 4, 8, 16} {
 					got := append([]float64(nil), a...)
 					if nb == 0 {
 						Org2r(m, n, k, got, lda, tau, make([]float64, n))
 					} else {
-						OrgqrBlocked(m, n, k, got, lda, tau, nb, make([]float64, nb*nb), make([]float64, n*nb))
+						OrgqrBlocked(m, n, k, got, lda, tau, nb, make([]float64, nb*nb), make([]float64, BlockedWork(m, n, nb)))
 					}
 					for i := 0; i < m; i++ {
 						for j := 0; j < n; j++ {
@@ -120,13 +120,13 @@ func TestOrm2rAndBlockedAgainstGonum(t *testing.T) {
 						ar := toRow(nq, k, a, lda)
 						work := make([]float64, max(1, m, n)*64+64*65)
 						impl.Dormqr(side, tr, m, n, k, ar, max(1, k), tau[:k], want, max(1, n), work, len(work))
-						for _, nb := range []int{0, 1, 2, 4} {
+						for _, nb := range []int{0, 1, 2, 4, 8} {
 							got := append([]float64(nil), c...)
 							acopy := append([]float64(nil), a...)
 							if nb == 0 {
 								Orm2r(left, trans, m, n, k, a, lda, tau, got, ldc, make([]float64, max(m, n)))
 							} else {
-								OrmqrBlocked(left, trans, m, n, k, a, lda, tau, got, ldc, nb, make([]float64, nb*nb), make([]float64, max(m, n)*nb))
+								OrmqrBlocked(left, trans, m, n, k, a, lda, tau, got, ldc, nb, make([]float64, nb*nb), make([]float64, BlockedWork(m, n, nb)))
 							}
 							what := fmt.Sprintf("left=%v trans=%v m=%d n=%d k=%d nb=%d", left, trans, m, n, k, nb)
 							for i := range a {

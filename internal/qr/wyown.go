@@ -8,10 +8,10 @@ import "github.com/batchlas-go/batchlas"
 // nor writes V, so a factor shared by concurrent ormqr calls is read only.
 
 // OrgqrBlocked is Org2r over panels of nb reflectors, last panel first:
-// each panel's T is formed (wyTriangle), its block reflector applied to
-// the columns to its right (wyApply), and the panel's own columns formed
-// by Org2r. t needs nb*nb elements, work n*nb (at least n). nb < 1 or nb
-// >= k is Org2r itself.
+// each panel's block reflector is applied to the columns to its right
+// (applyLeft), and the panel's own columns formed by Org2r. t needs nb*nb
+// elements, work BlockedWork(m, n, nb). nb < 1 or nb >= k is Org2r
+// itself.
 func OrgqrBlocked[T batchlas.Float](m, n, k int, a []T, lda int, tau []T, nb int, t, work []T) {
 	if n <= 0 {
 		return
@@ -35,8 +35,7 @@ func OrgqrBlocked[T batchlas.Float](m, n, k int, a []T, lda int, tau []T, nb int
 		ib := min(nb, k-i)
 		ii := i + i*lda
 		if i+ib < n {
-			Larft(m-i, ib, a[ii:], lda, tau[i:], t, nb)
-			Larfb(true, false, m-i, n-i-ib, ib, a[ii:], lda, t, nb, a[ii+ib*lda:], lda, work, n-i-ib)
+			applyLeft(false, m-i, n-i-ib, ib, a[ii:], lda, tau[i:], t, nb, a[ii+ib*lda:], lda, work)
 		}
 		Org2r(m-i, ib, ib, a[ii:], lda, tau[i:], work)
 		for j := i; j < i+ib; j++ {
@@ -49,9 +48,8 @@ func OrgqrBlocked[T batchlas.Float](m, n, k int, a []T, lda int, tau []T, nb int
 }
 
 // OrmqrBlocked is Orm2r over panels of nb reflectors, each applied as one
-// block reflector. a is only read. t needs nb*nb elements, work n*nb
-// (left) or m*nb (right), at least n or m. nb < 1 or nb >= k is Orm2r
-// itself.
+// block reflector. a is only read. t needs nb*nb elements, work
+// BlockedWork(m, n, nb). nb < 1 or nb >= k is Orm2r itself.
 func OrmqrBlocked[T batchlas.Float](left, trans bool, m, n, k int, a []T, lda int, tau []T, c []T, ldc int, nb int, t, work []T) {
 	if m == 0 || n == 0 || k == 0 {
 		return
@@ -74,11 +72,11 @@ func OrmqrBlocked[T batchlas.Float](left, trans bool, m, n, k int, a []T, lda in
 		i := p * nb
 		ib := min(nb, k-i)
 		ii := i + i*lda
-		Larft(nq-i, ib, a[ii:], lda, tau[i:], t, nb)
 		if left {
-			Larfb(true, trans, m-i, n, ib, a[ii:], lda, t, nb, c[i:], ldc, work, n)
+			applyLeft(trans, m-i, n, ib, a[ii:], lda, tau[i:], t, nb, c[i:], ldc, work)
 		} else {
-			Larfb(false, trans, m, n-i, ib, a[ii:], lda, t, nb, c[i*ldc:], ldc, work, m)
+			Larft(nq-i, ib, a[ii:], lda, tau[i:], t, nb)
+			Larfb(false, trans, m, n-i, ib, a[ii:], lda, t, nb, c[i*ldc:], ldc, work)
 		}
 	}
 }

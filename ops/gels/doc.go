@@ -35,7 +35,8 @@
 // Pin a kernel with BATCHLAS_GELS_ROUTE=<spelling> or
 // sel.WithPin(ctx, "gels", spelling); size the workspace with BufferSize
 // under the same context, or pass nil. Workspace per worker: n +
-// max(n, nrhs) for fused; n + N*N + N*max(n, nrhs) for blocked; a group
+// max(n, nrhs) for fused; n + N*N + qr.BlockedWork(m, max(n, nrhs), N) for blocked
+// (a dense copy of a panel's reflectors and two products); a group
 // of interleaved systems for lanes; row-major
 // copies of one A_i and B_i and Dgels's work for vendor. With the
 // workspace supplied a native call allocates nothing.

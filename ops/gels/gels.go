@@ -8,6 +8,7 @@ import (
 	"github.com/batchlas-go/batchlas/internal/infobuf"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/qr"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -180,7 +181,7 @@ func slot(c sel.Choice, p *problem) int {
 		return vendorSlot(p)
 	case blocked:
 		nb := c.Field("nb")
-		return parallel.Pad(p.n + nb*nb + max(p.n, p.nrhs, 1)*nb)
+		return parallel.Pad(p.n + nb*nb + qr.BlockedWork(p.m, max(p.n, p.nrhs), nb))
 	}
 	return parallel.Pad(p.n + max(p.n, p.nrhs, 1))
 }

@@ -17,9 +17,11 @@
 //	lanes        geqr2 across matrices: groups of 8 (float64) or 16
 //	             (float32) interleaved one per vector lane, factored by one
 //	             AVX-512 instruction stream (internal/lanesqr); m, n <= 64
-//	blocked:nb=N geqrf per matrix on one worker: panels of N columns by
-//	             geqr2, each panel's block reflector I - V T V^T applied to
-//	             the trailing columns (internal/qr: Larft, Larfb); N 4,
+//	blocked:nb=N geqrf per matrix on one worker: panels of N columns
+//	             (factored blocked at half the width down to 8, then by
+//	             geqr2), each panel's block reflector I - V T V^T applied
+//	             to the trailing columns on a dense copy of V, every
+//	             product on the vector tile (internal/qr); N 4,
 //	             8, 16 and 32; an N of at least min(m, n) is unblocked's code
 //	vendor       gonum's LAPACK Dgeqrf per matrix on a row-major copy
 //	             (float64 only; absent from a -tags novendor build)
@@ -30,7 +32,8 @@
 // Pin a kernel with BATCHLAS_GEQRF_ROUTE=<spelling> or
 // sel.WithPin(ctx, "geqrf", spelling); size the workspace with BufferSize
 // under the same context, or pass nil. Workspace: none for unblocked; a
-// triangle of nb x nb and n x nb per worker for blocked; a group of
+// triangle of nb x nb, a dense copy of a panel's reflectors and two
+// products of nb x max(m, n) per worker for blocked (qr.BlockedWork); a group of
 // interleaved matrices and their factors per worker for lanes; a copy of one
 // matrix and 32n per worker for vendor. With the workspace supplied a
 // call allocates nothing.

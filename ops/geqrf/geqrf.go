@@ -6,6 +6,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/qr"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -182,7 +183,7 @@ func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 }
 
 // bufferSize is the workspace kernel c needs for a: blocked a triangle
-// T (nb x nb) and the product's n x nb per worker; lanes a group and its
+// T (nb x nb) and qr.BlockedWork per worker; lanes a group and its
 // scratch per worker; vendor a row-major copy and gonum's work per
 // worker; unblocked none.
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, a batchlas.Batch[T]) int {
@@ -200,7 +201,7 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, a batchlas.
 // blockedScratch is the per-worker scratch of blocked:nb=nb.
 func blockedScratch[T batchlas.Float](a batchlas.Batch[T], nb int) int {
 	nb = max(1, min(nb, min(a.Rows, a.Cols)))
-	return parallel.Pad(nb*nb + max(1, a.Cols)*nb)
+	return parallel.Pad(nb*nb + qr.BlockedWork(a.Rows, a.Cols, nb))
 }
 
 // flopsPerMatrix is the cost of one factorisation (LAPACK's count): 2mn^2

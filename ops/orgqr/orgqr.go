@@ -7,6 +7,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/qr"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -167,7 +168,7 @@ func perWorkerTight[T batchlas.Float](c sel.Choice, p *problem) int {
 		return lanesSlot[T](p)
 	case blocked:
 		nb := c.Field("nb")
-		return nb*nb + p.n*nb
+		return nb*nb + qr.BlockedWork(p.m, p.n, nb)
 	case vendor:
 		return vendorSize(p)
 	}

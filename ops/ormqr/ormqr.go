@@ -7,6 +7,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/qr"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -198,10 +199,6 @@ func perWorker(ch sel.Choice, p *problem) int {
 
 // perWorkerTight is perWorker before padding.
 func perWorkerTight(ch sel.Choice, p *problem) int {
-	other := p.m // the rows of the block reflector's product W
-	if p.left {
-		other = p.n
-	}
 	switch ch.Family() {
 	case unblocked:
 		if p.left {
@@ -210,7 +207,7 @@ func perWorkerTight(ch sel.Choice, p *problem) int {
 		return p.m
 	case blocked:
 		nb := ch.Field("nb")
-		return nb*nb + other*nb
+		return nb*nb + qr.BlockedWork(p.m, p.n, nb)
 	case vendor:
 		return vendorSize(p)
 	}

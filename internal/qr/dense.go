@@ -5,13 +5,14 @@ import (
 	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
-// The left-side block reflector on a dense copy of V. LAPACK's dlarft and
-// dlarfb split V into its unit lower triangle and the rest, and multiply
-// the triangle by level-2 loops; at the orders batches hold (n <= a few
+// The block reflector on a dense copy of V. LAPACK's dlarft and dlarfb
+// split V into its unit lower triangle and the rest, and multiply the
+// triangle by level-2 loops; at the orders batches hold (n <= a few
 // hundred) those loops cost as much as the products. Copied out with its
-// ones and zeros written, V is one operand of the tile: T's Gram matrix,
-// V^T C and V Y are three products (geqrf float64 128x128 blocked:nb=16
-// on one core of the Intel Xeon: 26 GFLOP/s against 18.5 split).
+// ones and zeros written, V is one operand of the tile: T's Gram matrix
+// and the two products with C are three calls of it (geqrf float64
+// 128x128 batch 256 on the Intel Xeon, two cores: 14.0 ms against 18.5
+// split).
 
 // panelMin is the widest panel GeqrfBlocked factors by Geqr2; wider
 // panels are factored blocked themselves, at half the width.
@@ -19,23 +20,29 @@ const panelMin = 8
 
 // BlockedWork is the work, in elements, that Larfb, GeqrfBlocked,
 // OrgqrBlocked and OrmqrBlocked need beside T for m x n matrices and
-// panels of nb reflectors: the dense V, T's dense copy, and the two
-// products of the block with C (or, from the right, C V).
+// panels of nb reflectors: the dense V, T's dense copy, and two products
+// of the block with C.
 func BlockedWork(m, n, nb int) int {
 	nb = max(nb, 1)
-	return max(m, n, 1) + nb*(m+nb+2*max(m, n))
+	r := max(m, n, 1)
+	return r + nb*(3*r+nb)
 }
 
-// applyLeft applies the block reflector of the k reflectors stored below
-// the diagonal of v (m x k, taus in tau) to the m x n matrix c from the
-// left, H^T C (trans) or H C, H = H_0 .. H_{k-1} = I - V T V^T: V copied
-// dense into work, T (k x k upper, leading dimension ldt, in t) formed
-// from it, then the product.
-func applyLeft[T batchlas.Float](trans bool, m, n, k int, v []T, ldv int, tau []T, t []T, ldt int, c []T, ldc int, work []T) {
-	vd := work[:m*k]
-	denseV(m, k, v, ldv, vd)
-	larftDense(m, k, vd, tau, t, ldt, work[m*k:])
-	larfbLeftDense(trans, m, n, k, vd, t, ldt, c, ldc, work[m*k:])
+// applyBlock applies the block reflector of the k reflectors stored below
+// the diagonal of v (their taus in tau) to the m x n matrix c, from the
+// left (V m x k) or the right (V n x k), H or H^T (trans), H = H_0 ..
+// H_{k-1} = I - V T V^T: V copied dense into work, T (k x k upper,
+// leading dimension ldt, in t) formed from it, then the products. work
+// needs BlockedWork(m, n, k).
+func applyBlock[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, tau []T, t []T, ldt int, c []T, ldc int, work []T) {
+	nq := n
+	if left {
+		nq = m
+	}
+	vd := work[:nq*k]
+	denseV(nq, k, v, ldv, vd)
+	larftDense(nq, k, vd, tau, t, ldt, work[nq*k:])
+	larfbDense(left, trans, m, n, k, vd, t, ldt, c, ldc, work[nq*k:])
 }
 
 // denseV copies the m x k unit lower trapezoidal V below the diagonal of
@@ -83,19 +90,27 @@ func larftDense[T batchlas.Float](m, k int, vd []T, tau []T, t []T, ldt int, wor
 	}
 }
 
-// larfbLeftDense applies H = I - V T V^T, or H^T (trans), from the left
-// to the m x n matrix c, V the dense m x k copy of denseV: W^T = V^T C,
-// Y = op(T) W^T, C -= V Y, three products on the tile (H^T C = C - V T^T
-// V^T C). work needs k*k + 2*k*n elements.
-func larfbLeftDense[T batchlas.Float](trans bool, m, n, k int, vd []T, t []T, ldt int, c []T, ldc int, work []T) {
+// larfbDense applies H = I - V T V^T, or H^T (trans), to the m x n
+// matrix c, V the dense copy of denseV: from the left (V m x k) W^T = V^T
+// C, Y = op(T) W^T, C -= V Y (H^T C = C - V T^T V^T C); from the right
+// (V n x k) W = C V, Y = W op(T), C -= Y V^T (C H = C - C V T V^T).
+// work needs k*k + 2*k*max(m, n) elements.
+func larfbDense[T batchlas.Float](left, trans bool, m, n, k int, vd []T, t []T, ldt int, c []T, ldc int, work []T) {
 	td, work := work[:k*k], work[k*k:]
-	wt, y := work[:k*n], work[k*n:2*k*n]
 	for j := 0; j < k; j++ {
 		tc := td[j*k : (j+1)*k]
 		copy(tc[:j+1], t[j*ldt:j*ldt+j+1])
 		clear(tc[j+1:])
 	}
-	simd.Gemm(true, false, k, n, m, 1, vd, m, c, ldc, 0, wt, k)
-	simd.Gemm(trans, false, k, n, k, 1, td, k, wt, k, 0, y, k)
-	simd.Gemm(false, false, m, n, k, -1, vd, m, y, k, 1, c, ldc)
+	if left {
+		wt, y := work[:k*n], work[k*n:2*k*n]
+		simd.Gemm(true, false, k, n, m, 1, vd, m, c, ldc, 0, wt, k)
+		simd.Gemm(trans, false, k, n, k, 1, td, k, wt, k, 0, y, k)
+		simd.Gemm(false, false, m, n, k, -1, vd, m, y, k, 1, c, ldc)
+		return
+	}
+	w, y := work[:m*k], work[m*k:2*m*k]
+	simd.Gemm(false, false, m, k, n, 1, c, ldc, vd, n, 0, w, m)
+	simd.Gemm(false, trans, m, k, k, 1, w, m, td, k, 0, y, m)
+	simd.Gemm(false, true, m, n, k, -1, y, m, vd, n, 1, c, ldc)
 }

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
 	"github.com/batchlas-go/batchlas/internal/vec"
 )
 
@@ -302,33 +301,14 @@ func Geqr2[T batchlas.Float](m, n int, a []T, lda int, tau []T, work []T) {
 // dlarft, forward, columnwise): V is n x k, unit lower trapezoidal, its
 // reflector j stored in column j of v from row j+1 down (the unit heads
 // and what is above them are not read). Only T's upper triangle is
-// written.
-func Larft[T batchlas.Float](n, k int, v []T, ldv int, tau []T, t []T, ldt int) {
-	for i := 0; i < k; i++ {
-		ti := tau[i]
-		col := t[i*ldt : i*ldt+i+1]
-		col[i] = ti
-		if ti == 0 {
-			for j := 0; j < i; j++ {
-				col[j] = 0
-			}
-			continue
-		}
-		// T(0:i, i) = -tau_i V(i:n, 0:i)^T v_i, v_i's head 1.
-		vi := v[i+1+i*ldv : n+i*ldv]
-		for j := 0; j < i; j++ {
-			vj := v[i+j*ldv : n+j*ldv]
-			col[j] = -ti * (vj[0] + dot(vi, vj[1:]))
-		}
-		// T(0:i, i) = T(0:i, 0:i) T(0:i, i), upper triangular, in place.
-		for j := 0; j < i; j++ {
-			s := T(0)
-			for l := j; l < i; l++ {
-				s += t[j+l*ldt] * col[l]
-			}
-			col[j] = s
-		}
+// written. work needs n*k + k*k elements.
+func Larft[T batchlas.Float](n, k int, v []T, ldv int, tau []T, t []T, ldt int, work []T) {
+	if n <= 0 || k <= 0 {
+		return
 	}
+	vd := work[:n*k]
+	denseV(n, k, v, ldv, vd)
+	larftDense(n, k, vd, tau, t, ldt, work[n*k:])
 }
 
 // Larfb applies the block reflector H = I - V T V^T, or H^T (trans), to
@@ -342,76 +322,13 @@ func Larfb[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, t []
 	if m <= 0 || n <= 0 || k <= 0 {
 		return
 	}
+	nq := n
 	if left {
-		vd := work[:m*k]
-		denseV(m, k, v, ldv, vd)
-		larfbLeftDense(trans, m, n, k, vd, t, ldt, c, ldc, work[m*k:])
-		return
+		nq = m
 	}
-	// The right side: V = [V1; V2] with V1 its unit lower k x k head,
-	// C = [C1 C2] alike; the products with V2 on internal/simd's tile.
-	// W (m x k) = C1 V1: column j is C1(:, j) plus C1(:, l) V1(l, j) for
-	// l > j.
-	ldwork := m
-	for j := 0; j < k; j++ {
-		wj := work[j*ldwork : j*ldwork+m]
-		copy(wj, c[j*ldc:j*ldc+m])
-		for l := j + 1; l < k; l++ {
-			axpy(v[l+j*ldv], c[l*ldc:l*ldc+m], wj)
-		}
-	}
-	n2 := n - k
-	if n2 > 0 {
-		// W += C2 V2.
-		simd.Gemm(false, false, m, k, n2, 1, c[k*ldc:], ldc, v[k:], ldv, 1, work, ldwork)
-	}
-	// C H = C - (W T) V^T; C H^T = C - (W T^T) V^T.
-	triMul(work, ldwork, m, k, t, ldt, trans)
-	if n2 > 0 {
-		// C2 -= W V2^T.
-		simd.Gemm(false, true, m, n2, k, -1, work, ldwork, v[k:], ldv, 1, c[k*ldc:], ldc)
-	}
-	// C1 -= W V1^T: column l of C1 takes W(:, j) V1(l, j) for j <= l.
-	for l := 0; l < min(n, k); l++ {
-		cl := c[l*ldc : l*ldc+m]
-		for j := 0; j <= l; j++ {
-			vl := T(1)
-			if l > j {
-				vl = v[l+j*ldv]
-			}
-			axpy(-vl, work[j*ldwork:j*ldwork+m], cl)
-		}
-	}
-}
-
-// triMul overwrites the r x k matrix w (leading dimension ldw) with w T,
-// or w T^T when transT, T the k x k upper triangle of t.
-func triMul[T batchlas.Float](w []T, ldw, r, k int, t []T, ldt int, transT bool) {
-	if transT {
-		// (w T^T)(:, j) = sum_{l >= j} w(:, l) T(j, l): ascending j.
-		for j := 0; j < k; j++ {
-			wj := w[j*ldw : j*ldw+r]
-			tjj := t[j+j*ldt]
-			for p := range wj {
-				wj[p] *= tjj
-			}
-			for l := j + 1; l < k; l++ {
-				axpy(t[j+l*ldt], w[l*ldw:l*ldw+r], wj)
-			}
-		}
-		return
-	}
-	// (w T)(:, j) = sum_{l <= j} w(:, l) T(l, j): descending j.
-	for j := k - 1; j >= 0; j-- {
-		wj := w[j*ldw : j*ldw+r]
-		tjj := t[j+j*ldt]
-		for p := range wj {
-			wj[p] *= tjj
-		}
-		for l := 0; l < j; l++ {
-			axpy(t[l+j*ldt], w[l*ldw:l*ldw+r], wj)
-		}
-	}
+	vd := work[:nq*k]
+	denseV(nq, k, v, ldv, vd)
+	larfbDense(left, trans, m, n, k, vd, t, ldt, c, ldc, work[nq*k:])
 }
 
 // GeqrfBlocked is LAPACK's dgeqrf with nx = 0: panels of nb columns are
@@ -435,7 +352,7 @@ func GeqrfBlocked[T batchlas.Float](m, n int, a []T, lda int, tau []T, nb int, t
 			Geqr2(m-i, ib, a[ii:], lda, tau[i:], work)
 		}
 		if i+ib < n {
-			applyLeft(true, m-i, n-i-ib, ib, a[ii:], lda, tau[i:], t, nb, a[ii+ib*lda:], lda, work)
+			applyBlock(true, true, m-i, n-i-ib, ib, a[ii:], lda, tau[i:], t, nb, a[ii+ib*lda:], lda, work)
 		}
 	}
 }

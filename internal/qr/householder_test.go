@@ -198,7 +198,7 @@ func TestLarftLarfbAgainstGonum(t *testing.T) {
 						// gonum's V: row-major nq x k with explicit unit heads.
 						vr := toRow(nq, k, v, ldv)
 						tt := make([]float64, k*k)
-						Larft(nq, k, v, ldv, tau, tt, k)
+						Larft(nq, k, v, ldv, tau, tt, k, make([]float64, nq*k+k*k))
 						tr := make([]float64, k*k)
 						impl.Dlarft(lapack.Forward, lapack.ColumnWise, nq, k, vr, max(1, k), tau, tr, k)
 						for i := 0; i < k; i++ {

@@ -4,12 +4,12 @@ import "github.com/batchlas-go/batchlas"
 
 // The blocked forms of Org2r and Orm2r on the compact WY representation
 // H_i .. H_{i+ib-1} = I - V T V^T (LAPACK's dorgqr and dormqr with nx =
-// 0), on Larft and Larfb: neither reads V's diagonal or what is above it,
+// 0), on applyBlock: it reads neither V's diagonal nor what is above it,
 // nor writes V, so a factor shared by concurrent ormqr calls is read only.
 
 // OrgqrBlocked is Org2r over panels of nb reflectors, last panel first:
 // each panel's block reflector is applied to the columns to its right
-// (applyLeft), and the panel's own columns formed by Org2r. t needs nb*nb
+// (applyBlock), and the panel's own columns formed by Org2r. t needs nb*nb
 // elements, work BlockedWork(m, n, nb). nb < 1 or nb >= k is Org2r
 // itself.
 func OrgqrBlocked[T batchlas.Float](m, n, k int, a []T, lda int, tau []T, nb int, t, work []T) {
@@ -35,7 +35,7 @@ func OrgqrBlocked[T batchlas.Float](m, n, k int, a []T, lda int, tau []T, nb int
 		ib := min(nb, k-i)
 		ii := i + i*lda
 		if i+ib < n {
-			applyLeft(false, m-i, n-i-ib, ib, a[ii:], lda, tau[i:], t, nb, a[ii+ib*lda:], lda, work)
+			applyBlock(true, false, m-i, n-i-ib, ib, a[ii:], lda, tau[i:], t, nb, a[ii+ib*lda:], lda, work)
 		}
 		Org2r(m-i, ib, ib, a[ii:], lda, tau[i:], work)
 		for j := i; j < i+ib; j++ {
@@ -58,10 +58,6 @@ func OrmqrBlocked[T batchlas.Float](left, trans bool, m, n, k int, a []T, lda in
 		Orm2r(left, trans, m, n, k, a, lda, tau, c, ldc, work)
 		return
 	}
-	nq := n
-	if left {
-		nq = m
-	}
 	forward := left == trans
 	npanels := (k + nb - 1) / nb
 	for s := 0; s < npanels; s++ {
@@ -73,10 +69,9 @@ func OrmqrBlocked[T batchlas.Float](left, trans bool, m, n, k int, a []T, lda in
 		ib := min(nb, k-i)
 		ii := i + i*lda
 		if left {
-			applyLeft(trans, m-i, n, ib, a[ii:], lda, tau[i:], t, nb, c[i:], ldc, work)
+			applyBlock(true, trans, m-i, n, ib, a[ii:], lda, tau[i:], t, nb, c[i:], ldc, work)
 		} else {
-			Larft(nq-i, ib, a[ii:], lda, tau[i:], t, nb)
-			Larfb(false, trans, m, n-i, ib, a[ii:], lda, t, nb, c[i*ldc:], ldc, work)
+			applyBlock(false, trans, m, n-i, ib, a[ii:], lda, tau[i:], t, nb, c[i*ldc:], ldc, work)
 		}
 	}
 }

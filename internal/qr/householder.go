@@ -360,4 +360,3 @@ func GeqrfBlocked[T batchlas.Float](m, n int, a []T, lda int, tau []T, nb int, t
 		}
 	}
 }
-

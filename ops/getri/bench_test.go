@@ -35,6 +35,9 @@ func benchGetri[T batchlas.Float](b *testing.B) {
 		work := testmat.Clone(a)
 		flops := flopsPerMatrix(s.n) * float64(s.count)
 		for _, c := range Op.Candidates(opkit.DTypeOf[T]()) {
+			if !runs(c, s.n) {
+				continue // lanes past lanesMax
+			}
 			ctx := pin(c)
 			size, err := BufferSize(ctx, a, ipiv)
 			if err != nil {

@@ -13,6 +13,10 @@ var (
 	// kernels, the solve for inv(A) a block of columns at a time on the
 	// vector tile (permatrix.go).
 	permatrix = &sel.Family{Name: "permatrix"}
+	// lanesFamily inverts groups of 8 (float64) or 16 (float32) factors
+	// interleaved one per lane, permatrix's short-order loops on rows of
+	// lanes, for n up to lanesMax (lanes.go): the same bits as permatrix.
+	lanesFamily = &sel.Family{Name: "lanes"}
 	// vendor calls gonum's LAPACK Dgetri per matrix on a transposed copy
 	// (vendor.go; float64 only, absent from a novendor build).
 	vendor = &sel.Family{Name: "vendor", Vendor: true}
@@ -20,10 +24,10 @@ var (
 
 // families lists every family getri declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var families = []*sel.Family{permatrix, vendor}
+var families = []*sel.Family{permatrix, lanesFamily, vendor}
 
 // nativeCandidates are the pure-Go choices, the same for both dtypes.
-var nativeCandidates = []sel.Choice{permatrix.With()}
+var nativeCandidates = []sel.Choice{permatrix.With(), lanesFamily.With()}
 
 // Key names: the order by log distance, weighing 4 against the batch
 // count, as the other factorisations do.
@@ -59,13 +63,14 @@ var spec = sel.OpSpec{
 	},
 }
 
-// canRun is getri's correctness gate (R3): the native kernels serve every
-// shape;
-// vendor needs gonum's LAPACK in the build.
-func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
+// canRun is getri's correctness gate (R3): permatrix serves every shape,
+// lanes orders up to lanesMax; vendor needs gonum's LAPACK in the build.
+func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case permatrix:
 		return true
+	case lanesFamily:
+		return k.Int(keyN) <= lanesMax
 	case vendor:
 		return d.Has("vendor:lapack")
 	}

@@ -16,6 +16,9 @@
 //	           inv(A)*L = inv(U) solved from the last column, then the
 //	           column interchanges; every product a column axpy on
 //	           internal/vec (AVX-512 on x86-64-v4)
+//	lanes      groups of 8 (float64) or 16 (float32) factors interleaved
+//	           one per lane, permatrix's loops for short orders run on
+//	           rows of lanes; n <= 16; the same bits as permatrix
 //	vendor     gonum's LAPACK Dgetri per matrix on a transposed copy
 //	           (float64 only; absent from a -tags novendor build)
 //
@@ -27,8 +30,9 @@
 // runs; the other matrices are inverted. Pin a kernel with
 // BATCHLAS_GETRI_ROUTE=<spelling> or sel.WithPin(ctx, "getri", spelling);
 // size the workspace with BufferSize under the same context, or pass nil.
-// Workspace: one slot per worker, a column (permatrix) or the row-major
-// copy gonum works on and its work (vendor). With the workspace supplied a
+// Workspace: one slot per worker, a block of L's columns (permatrix), a
+// group and a column of lanes (lanes) or the row-major copy gonum works
+// on and its work (vendor). With the workspace supplied a
 // call allocates nothing.
 //
 // Getri and BufferSize treat a nil context as context.Background().

@@ -120,6 +120,8 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	switch c.Family() {
 	case permatrix:
 		return runJob(ctx, runPerMatrix, a, ipiv, ws, permatrixSlot[T](n), info)
+	case lanesFamily:
+		return lanesGetri(ctx, a, ipiv, ws, info)
 	case vendor:
 		return launchVendor(ctx, a, ipiv, ws, info)
 	}
@@ -155,6 +157,8 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, n int) int 
 	switch c.Family() {
 	case permatrix:
 		return parallel.Workers(ctx) * permatrixSlot[T](n)
+	case lanesFamily:
+		return parallel.Workers(ctx) * lanesSlot[T](n)
 	case vendor:
 		return parallel.Workers(ctx) * vendorSlot(n)
 	}
@@ -169,6 +173,9 @@ func permatrixSlot[T batchlas.Float](n int) int { return parallel.Pad(n * min(n,
 func makeKey(n, count int) sel.Key {
 	return sel.MakeKey(sel.Int(n), sel.Int(count))
 }
+
+// keyN is the order's position in the key.
+const keyN = 0
 
 // flopsPerMatrix is the cost of one inverse from its factor, 4n^3/3
 // (LAPACK's count for xGETRI): what parallel.Run weighs a matrix by and

@@ -15,6 +15,7 @@ type jobKernel uint8
 const (
 	runPerMatrix jobKernel = iota
 	runVendor
+	runLanes // lanes.go: the job is a lanes.Grouper
 )
 
 // job is the state of one getri batch loop, the Body parallel.RunScratch

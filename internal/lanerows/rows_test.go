@@ -1,0 +1,57 @@
+package lanerows
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+// TestAxpyRowsMatchesGo: the assembly (where it runs) and the Go loop give
+// the same bits as y[i] += t[i%L]*x[i] written out, at row counts around
+// the assembly's two-row turn, with NaN and Inf among the inputs, and
+// write nothing past y.
+func TestAxpyRowsMatchesGo(t *testing.T) {
+	check[float64](t)
+	check[float32](t)
+}
+
+func check[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	L := lanes[T]()
+	for _, asm := range []bool{true, false} {
+		saved := simd.AVX512
+		simd.AVX512 = saved && asm
+		for rows := 0; rows <= 7; rows++ {
+			y := make([]T, rows*L+L) // one row of guard past the rows given
+			x := make([]T, rows*L)
+			tt := make([]T, L)
+			for i := range y {
+				y[i] = T(r.NormFloat64())
+			}
+			for i := range x {
+				x[i] = T(r.NormFloat64() * 1e3)
+			}
+			for i := range tt {
+				tt[i] = T(r.NormFloat64())
+			}
+			if rows > 1 {
+				x[3] = T(math.NaN())
+				y[L+1] = T(math.Inf(1))
+			}
+			want := append([]T(nil), y...)
+			for i := range rows * L {
+				want[i] += tt[i%L] * x[i]
+			}
+			AxpyRows(y[:rows*L], x, tt)
+			for i := range y {
+				if math.Float64bits(float64(y[i])) != math.Float64bits(float64(want[i])) {
+					t.Fatalf("asm=%v rows=%d: y[%d] = %v, want %v", asm, rows, i, y[i], want[i])
+				}
+			}
+		}
+		simd.AVX512 = saved
+	}
+}

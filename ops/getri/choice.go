@@ -15,7 +15,8 @@ var (
 	permatrix = &sel.Family{Name: "permatrix"}
 	// lanesFamily inverts groups of 8 (float64) or 16 (float32) factors
 	// interleaved one per lane, permatrix's short-order loops on rows of
-	// lanes, for n up to lanesMax (lanes.go): the same bits as permatrix.
+	// lanes, for n up to lanesMax (lanes.go): the same bits as permatrix
+	// up to order 16.
 	lanesFamily = &sel.Family{Name: "lanes"}
 	// vendor calls gonum's LAPACK Dgetri per matrix on a transposed copy
 	// (vendor.go; float64 only, absent from a novendor build).

@@ -18,7 +18,8 @@
 //	           internal/vec (AVX-512 on x86-64-v4)
 //	lanes      groups of 8 (float64) or 16 (float32) factors interleaved
 //	           one per lane, permatrix's loops for short orders run on
-//	           rows of lanes; n <= 16; the same bits as permatrix
+//	           rows of lanes; n <= 64; the same bits as permatrix up
+//	           to n = 16
 //	vendor     gonum's LAPACK Dgetri per matrix on a transposed copy
 //	           (float64 only; absent from a -tags novendor build)
 //

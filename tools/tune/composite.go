@@ -9,6 +9,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/matgen"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/trial"
 	"github.com/batchlas-go/batchlas/linalg"
 	"github.com/batchlas-go/batchlas/ops/getrf"
@@ -84,6 +85,16 @@ var peerComposites = map[string]*peerComposite{
 	},
 }
 
+// copyOwned copies the tight batch a into x of the same shape on the
+// workers, a part of the matrices each, as the one-call layer copies its
+// input into the output it allocates (linalg's own).
+func copyOwned[T batchlas.Float](ctx context.Context, x, a batchlas.Batch[T]) {
+	size := a.Rows * a.Cols
+	_ = parallel.For(context.WithoutCancel(ctx), a.Count, float64(size), func(_, lo, hi int) {
+		copy(x.Data[lo*size:hi*size], a.Data[lo*size:hi*size])
+	})
+}
+
 // newInvCall is the inverse from getrf and getri, as a one-call inverse on
 // them would make it: the output allocated and A copied into it, the
 // factor and then the inverse computed in place there. Its check is
@@ -95,7 +106,7 @@ func newInvCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) er
 	var x batchlas.Batch[T]
 	call := func(ctx context.Context) error {
 		x = batchlas.NewBatch[T](n, n, count)
-		copy(x.Data, a.Data)
+		copyOwned(ctx, x, a)
 		ipiv := batchlas.NewVectors[int32](n, count)
 		if err := getrf.Getrf(ctx, x, ipiv, nil); err != nil {
 			return err
@@ -124,7 +135,7 @@ func newInvSPDCall[T batchlas.Float](c cell, seed uint64) (func(context.Context)
 	var x batchlas.Batch[T]
 	call := func(ctx context.Context) error {
 		x = batchlas.NewBatch[T](n, n, count)
-		copy(x.Data, a.Data)
+		copyOwned(ctx, x, a)
 		if err := potrf.Potrf(ctx, uplo, x, nil); err != nil {
 			return err
 		}

@@ -6,11 +6,12 @@
 // multipliers times row i of column k" for consecutive rows is one loop
 // over whole vectors.
 //
-// AxpyRows is that loop as AVX-512 assembly (rows_amd64.s) where
-// simd.AVX512 allows it and as a Go loop elsewhere (purego, other
-// architectures, a device presented below x86-64-v4). Both multiply and
-// then add, without fusing, as Go's compiler does for y += t*x, so a
-// kernel written on AxpyRows gives the bits of the same loops written
-// lane by lane in Go. The package is its own so that only the kernels on
+// AxpyRows is that loop, and DotRows the lanes' dot products over rows,
+// as AVX-512 assembly (rows_amd64.s) where simd.AVX512 allows it and as a
+// Go loop elsewhere (purego, other architectures, a device presented
+// below x86-64-v4). Both multiply and then add, without fusing, row after
+// row, as Go's compiler does for y += t*x, so a kernel written on them
+// gives the bits of the same loops written lane by lane in Go, with or
+// without the assembly. The package is its own so that only the kernels on
 // it have it in their kernels hash.
 package lanerows

@@ -41,3 +41,33 @@ func axpyRowsGo[T batchlas.Float](y, x, t []T) {
 		}
 	}
 }
+
+// DotRows does acc[l] += x[i]*y[i] for every element i of x with i%L ==
+// l, row after row: each lane's dot product over the rows of lanes, each
+// product rounded and then added to acc in row order. len(x) must be a
+// multiple of L, y at least as long, acc L long.
+func DotRows[T batchlas.Float](acc, x, y []T) {
+	L := lanes[T]()
+	rows := len(x) / L
+	if rows == 0 {
+		return
+	}
+	_, _ = y[rows*L-1], acc[L-1]
+	if dotRowsAsm(acc, x, y, rows) {
+		return
+	}
+	dotRowsGo(acc, x, y)
+}
+
+// dotRowsGo is the assembly's twin.
+func dotRowsGo[T batchlas.Float](acc, x, y []T) {
+	L := lanes[T]()
+	y = y[:len(x)]
+	acc = acc[:L]
+	for r := 0; r < len(x); r += L {
+		xr, yr := x[r:r+L], y[r:r+L]
+		for l := range acc {
+			acc[l] += xr[l] * yr[l]
+		}
+	}
+}

@@ -29,3 +29,24 @@ func axpyRowsAsm[T batchlas.Float](y, x, t []T, rows int) bool {
 	}
 	return true
 }
+
+//go:noescape
+func dotRowsF64(acc, x, y *float64, rows int)
+
+//go:noescape
+func dotRowsF32(acc, x, y *float32, rows int)
+
+// dotRowsAsm runs the assembly when simd.AVX512 is set and reports
+// whether it did.
+func dotRowsAsm[T batchlas.Float](acc, x, y []T, rows int) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	ap, xp, yp := unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0])
+	if lanes[T]() == 8 {
+		dotRowsF64((*float64)(ap), (*float64)(xp), (*float64)(yp), rows)
+	} else {
+		dotRowsF32((*float32)(ap), (*float32)(xp), (*float32)(yp), rows)
+	}
+	return true
+}

@@ -65,3 +65,49 @@ f32one:
 f32done:
 	VZEROUPPER
 	RET
+
+// func dotRowsF64(acc, x, y *T, rows int): one accumulator, the rows in
+// order (the sum is sequential per lane, as the Go twin's).
+TEXT ·dotRowsF64(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), AX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ rows+24(FP), CX
+	VMOVUPD (AX), Z0
+dotF64loop:
+	TESTQ CX, CX
+	JZ dotF64done
+	VMOVUPD (SI), Z1
+	VMULPD (DI), Z1, Z1
+	VADDPD Z1, Z0, Z0
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JMP dotF64loop
+dotF64done:
+	VMOVUPD Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func dotRowsF32(acc, x, y *T, rows int): one accumulator, the rows in
+// order (the sum is sequential per lane, as the Go twin's).
+TEXT ·dotRowsF32(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), AX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ rows+24(FP), CX
+	VMOVUPS (AX), Z0
+dotF32loop:
+	TESTQ CX, CX
+	JZ dotF32done
+	VMOVUPS (SI), Z1
+	VMULPS (DI), Z1, Z1
+	VADDPS Z1, Z0, Z0
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JMP dotF32loop
+dotF32done:
+	VMOVUPS Z0, (AX)
+	VZEROUPPER
+	RET

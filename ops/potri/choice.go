@@ -13,6 +13,10 @@ var (
 	// and its product with its transpose a row or column at a time
 	// (xLAUU2), on internal/tri's kernels.
 	permatrix = &sel.Family{Name: "permatrix"}
+	// lanesFamily inverts groups of 8 (float64) or 16 (float32) factors
+	// interleaved one per lane, permatrix's steps on rows of lanes, for n
+	// up to lanesMax (lanes.go).
+	lanesFamily = &sel.Family{Name: "lanes"}
 	// vendor calls gonum's LAPACK Dpotri per matrix (vendor.go; float64
 	// only, absent from a novendor build).
 	vendor = &sel.Family{Name: "vendor", Vendor: true}
@@ -20,7 +24,7 @@ var (
 
 // families lists every family potri declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var families = []*sel.Family{permatrix, vendor}
+var families = []*sel.Family{permatrix, lanesFamily, vendor}
 
 // Key names: the triangle compared as text, then the order by log
 // distance, weighing 4 against the batch count.
@@ -41,8 +45,8 @@ var spec = sel.OpSpec{
 	Keys:      keyNames,
 	Families:  families,
 	Candidates: map[sel.DType][]sel.Choice{
-		sel.Float32: {permatrix.With()},
-		sel.Float64: append([]sel.Choice{permatrix.With()}, vendorFloat64...),
+		sel.Float32: {permatrix.With(), lanesFamily.With()},
+		sel.Float64: append([]sel.Choice{permatrix.With(), lanesFamily.With()}, vendorFloat64...),
 	},
 	// By generality (R4): permatrix serves every shape and dtype; vendor
 	// needs gonum.
@@ -57,14 +61,19 @@ var spec = sel.OpSpec{
 	},
 }
 
-// canRun is potri's correctness gate (R3): permatrix serves every shape;
-// vendor needs gonum's LAPACK in the build.
-func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
+// canRun is potri's correctness gate (R3): permatrix serves every shape,
+// lanes orders up to lanesMax; vendor needs gonum's LAPACK in the build.
+func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case permatrix:
 		return true
+	case lanesFamily:
+		return k.Int(keyN) <= lanesMax
 	case vendor:
 		return d.Has("vendor:lapack")
 	}
 	return false
 }
+
+// keyN is the order's position in the key (keyNames).
+const keyN = 1

@@ -14,13 +14,17 @@
 //	permatrix  each matrix on one worker: the factor's inverse a column
 //	           at a time (xTRTI2), then its product with its transpose a
 //	           row or column at a time (xLAUU2), on internal/tri
+//	lanes      groups of 8 (float64) or 16 (float32) factors interleaved
+//	           one per lane, permatrix's two steps on rows of lanes;
+//	           n <= 64
 //	vendor     gonum's LAPACK Dpotri per matrix (float64 only; absent
 //	           from a -tags novendor build)
 //
 // Without a tuned table the last-resort order decides: permatrix, then
 // vendor. A factor with a zero or NaN on its diagonal is a per-matrix
 // failure (info j+1 for the first, that factor left as it was), the same
-// whichever kernel runs. Potri needs no workspace. Pin a kernel with
+// whichever kernel runs. Potri needs no workspace (lanes takes its
+// groups' scratch from a free list kept between calls). Pin a kernel with
 // BATCHLAS_POTRI_ROUTE=<spelling> or sel.WithPin(ctx, "potri",
 // spelling).
 //

@@ -14,6 +14,7 @@ type jobKernel uint8
 const (
 	runPerMatrix jobKernel = iota
 	runVendor
+	runLanes // lanes.go: the job is a lanes.Grouper
 )
 
 // job is the state of one potri batch loop, the Body parallel.Run hands

@@ -71,6 +71,8 @@ func Potri[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas
 		switch c.Family() {
 		case permatrix:
 			return runJob(ctx, runPerMatrix, uplo == batchlas.Lower, a, info)
+		case lanesFamily:
+			return lanesPotri(ctx, uplo == batchlas.Lower, a, info)
 		case vendor:
 			return runJob(ctx, runVendor, uplo == batchlas.Lower, a, info)
 		}

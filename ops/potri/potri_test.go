@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	"github.com/batchlas-go/batchlas/ops/potrf"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -34,6 +35,12 @@ func pin(c sel.Choice) context.Context {
 }
 
 type property func(t *testing.T, ctx context.Context, c sel.Choice)
+
+// runs reports whether candidate c accepts order n on this machine.
+func runs(c sel.Choice, uplo batchlas.Uplo, n int) bool {
+	k := sel.MakeKey(sel.Str(uplo.String()), sel.Int(n), sel.Int(1))
+	return canRun(c, k, opkit.DeviceFrom(context.Background()))
+}
 
 // forEachCandidate runs f for every compiled candidate of both dtypes,
 // iterating Op.Candidates (never a retyped list).
@@ -137,6 +144,13 @@ func againstGonum[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Cho
 			orig, f := factors[T](t, r, lower, n, 2)
 			x := testmat.Clone(f)
 			what := fmt.Sprintf("%s uplo=%s n=%d", c, uplo, n)
+			if !runs(c, uplo, n) {
+				// Past its limits (lanes: lanesMax) the pin is refused and
+				// nothing is written.
+				require.ErrorContains(t, Potri(ctx, uplo, x), "can_run refuses", what)
+				testmat.SameBits(t, what+": a refused call left a", x.Data, f.Data)
+				continue
+			}
 			require.NoError(t, Potri(ctx, uplo, x), what)
 			require.True(t, testmat.Untouched(x, x.Data, f.Data), "%s: padding written", what)
 			for i := range 2 {

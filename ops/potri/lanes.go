@@ -1,0 +1,201 @@
+package potri
+
+import (
+	"context"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanerows"
+	"github.com/batchlas-go/batchlas/internal/lanes"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+// The lanes family: xPOTRI across matrices. The batch is cut into groups
+// of lanes.Lanes[T]() factors (8 float64, 16 float32), interleaved one per
+// lane (lanes.Gather); permatrix's two steps, the triangle's inverse
+// (xTRTI2) and its product with its transpose (xLAUU2), run on the whole
+// group in permatrix's order, each scalar operation an operation on a row
+// of lanes (the column updates and dot products over rows on
+// internal/lanerows, AVX-512 on x86-64-v4), and the triangles go back
+// (lanes.Scatter, the uplo triangle only). permatrix fuses its
+// multiply-adds and sums its dot products by vector lanes; this kernel
+// rounds each product and sums in row order, so the two agree within
+// rounding. A factor with a zero or NaN on its diagonal is found in the
+// gathered group (tri.Singular's rule) and left out of the scatter.
+// potri takes no workspace: a call takes its groups' scratch from
+// simd's free list and puts it back, so it allocates nothing once the
+// list holds a buffer.
+
+// lanesMax is the largest order the lanes kernel accepts: a group (n*n
+// 64-byte vectors, 256 KiB at 64) stays in a core's L2 on the CPUs met;
+// the tables decide where it wins.
+const lanesMax = 64
+
+// lanesSlot is the lanes kernel's per-worker scratch: the group and three
+// rows of lanes.
+func lanesSlot[T batchlas.Float](n int) int {
+	return parallel.Pad((lanes.GroupLD(n)*n + 3) * lanes.Lanes[T]())
+}
+
+// lanesPotri inverts every factor, a group at a time.
+func lanesPotri[T batchlas.Float](ctx context.Context, lower bool, a batchlas.Batch[T], info []int32) error {
+	slot := lanesSlot[T](a.Rows)
+	s, ws := simd.GetScratch[T](parallel.Workers(ctx) * slot)
+	defer simd.PutScratch(s)
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.lower, j.a, j.info = runLanes, lower, a, info
+	return lanes.RunGroups(ctx, a.Count, flopsPerMatrix(a.Rows), ws, slot, j)
+}
+
+// Group inverts the group of factors from first (lanes).
+func (j *job[T]) Group(buf []T, first int) {
+	a, n := j.a, j.a.Rows
+	L, gld := lanes.Lanes[T](), lanes.GroupLD(n)
+	count := min(L, a.Count-first)
+	g := buf[:n*gld*L]
+	t := buf[n*gld*L : (n*gld+3)*L]
+	lanes.Gather(g, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
+	var mask uint64 // the lanes with an inverse
+	for l := range count {
+		info := int32(0)
+		for d := range n {
+			if u := g[(d*gld+d)*L+l]; u == 0 || u != u {
+				info = int32(d + 1)
+				break
+			}
+		}
+		if j.info[first+l] = info; info == 0 {
+			mask |= 1 << l
+		}
+	}
+	if mask == 0 {
+		return
+	}
+	lanes.PadIdentity(g, n, gld, count)
+	if j.lower {
+		potriLanesLower(g, n, gld, L, t)
+	} else {
+		potriLanesUpper(g, n, gld, L, t)
+	}
+	// Column by column, the uplo triangle only: the other is never
+	// written.
+	for c := range n {
+		r0, rows := c, n-c
+		if !j.lower {
+			r0, rows = 0, c+1
+		}
+		lanes.Scatter(a.Data[first*a.Stride+c*a.LD+r0:], g[(c*gld+r0)*L:], a.Stride, a.LD, rows, 1, mask, gld)
+	}
+}
+
+// potriLanesLower is tri.Inverse then tri.TimesTranspose for lower
+// triangles, on a group g (element (r, c) of lane l at g[(c*gld+r)*L+l]);
+// t holds three rows of lanes.
+func potriLanesLower[T batchlas.Float](g []T, n, gld, L int, t []T) {
+	at := func(r, c int) []T {
+		o := (c*gld + r) * L
+		return g[o : o+L : o+L]
+	}
+	x, tcc := t[:L:L], t[L:2*L:2*L]
+	// The inverse, from the last column: col[c+1:] := inv(T)[c+1:, c+1:]
+	// col[c+1:], then times -1/T[c, c].
+	for c := n - 1; c >= 0; c-- {
+		d := at(c, c)
+		for l := range d {
+			d[l] = 1 / d[l]
+			tcc[l] = -d[l]
+		}
+		col := g[c*gld*L:]
+		for k := n - 1; k > c; k-- {
+			copy(x, at(k, c))
+			lanerows.AxpyRows(col[(k+1)*L:n*L], g[(k*gld+k+1)*L:], x)
+			xk, u := at(k, c), at(k, k)
+			for l := range xk {
+				xk[l] = x[l] * u[l]
+			}
+		}
+		for k := c + 1; k < n; k++ {
+			v := at(k, c)
+			for l := range v {
+				v[l] *= tcc[l]
+			}
+		}
+	}
+	// L^T L's lower triangle, row by row: (i, j) for j <= i is the dot of
+	// columns i and j from row i down, which later rows do not change.
+	for i := range n {
+		ci := g[(i*gld+i)*L : (i*gld+n)*L]
+		for j := range i {
+			cj := g[(j*gld+i)*L:]
+			lii := at(i, i)
+			for l := range x {
+				x[l] = cj[l] * lii[l]
+			}
+			lanerows.DotRows(x, ci[L:], cj[L:])
+			copy(at(i, j), x)
+		}
+		clear(x)
+		lanerows.DotRows(x, ci, ci)
+		copy(at(i, i), x)
+	}
+}
+
+// potriLanesUpper is tri.Inverse then tri.TimesTranspose for upper
+// triangles, on a group g as potriLanesLower's.
+func potriLanesUpper[T batchlas.Float](g []T, n, gld, L int, t []T) {
+	at := func(r, c int) []T {
+		o := (c*gld + r) * L
+		return g[o : o+L : o+L]
+	}
+	x, tcc, dd := t[:L:L], t[L:2*L:2*L], t[2*L:3*L:3*L]
+	// The inverse, from the first column: col[:c] := inv(T)[:c, :c]
+	// col[:c], then times -1/T[c, c].
+	for c := range n {
+		d := at(c, c)
+		for l := range d {
+			d[l] = 1 / d[l]
+			tcc[l] = -d[l]
+		}
+		col := g[c*gld*L:]
+		for k := range c {
+			copy(x, at(k, c))
+			lanerows.AxpyRows(col[:k*L], g[k*gld*L:], x)
+			xk, u := at(k, c), at(k, k)
+			for l := range xk {
+				xk[l] = x[l] * u[l]
+			}
+		}
+		for k := range c {
+			v := at(k, c)
+			for l := range v {
+				v[l] *= tcc[l]
+			}
+		}
+	}
+	// U U^T's upper triangle, column by column: column i takes U[i, i]
+	// times itself and U[i, k] times the columns k right of it, which are
+	// not yet overwritten.
+	for i := range n {
+		ci := g[i*gld*L : i*gld*L+i*L]
+		copy(tcc, at(i, i))
+		for r := 0; r < len(ci); r += L {
+			v := ci[r : r+L]
+			for l := range v {
+				v[l] *= tcc[l]
+			}
+		}
+		clear(dd)
+		for k := i + 1; k < n; k++ {
+			xk := at(i, k)
+			lanerows.AxpyRows(ci, g[k*gld*L:], xk)
+			for l := range dd {
+				dd[l] += xk[l] * xk[l]
+			}
+		}
+		uii := at(i, i)
+		for l := range uii {
+			uii[l] = tcc[l]*tcc[l] + dd[l]
+		}
+	}
+}

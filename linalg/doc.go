@@ -14,7 +14,8 @@
 // into new tight batches, allocates the outputs, and makes one call to the
 // op (Solve and Inv: gesv; SolveSPD: posv; Cholesky: potrf;
 // CholeskySolve: potrs; LU, Det and Slogdet: getrf; Eigh and Eigvalsh:
-// syev; QR: geqrf and orgqr; Lstsq: gels; SVD and SVDValues: gesvd). The same tuned kernels run: the op picks its kernel from the
+// syev; QR: geqrf and orgqr; InvSPD: potrf and potri; Lstsq: gels; SVD
+// and SVDValues: gesvd). The same tuned kernels run: the op picks its kernel from the
 // tables for the call's shape, BATCHLAS_SELECT_TRACE=1 traces the
 // decision under the op's name, and pins (BATCHLAS_<OP>_ROUTE, sel.WithPin
 // on ctx) and batchlas.WithParallelism apply as they do to a direct call.
@@ -60,7 +61,7 @@
 // that come with results:
 //
 //   - *batchlas.NumericalError: some matrices failed (Solve and Inv:
-//     singular; SolveSPD and Cholesky: not positive definite; Eigh and
+//     singular; SolveSPD, Cholesky and InvSPD: not positive definite; Eigh and
 //     Eigvalsh: NaN or infinity in the input, or no convergence). Every
 //     other matrix was computed, and the outputs are returned with the
 //     error, so the good results can be used: Index lists the failed

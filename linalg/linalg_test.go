@@ -695,6 +695,9 @@ func TestEmpty(t *testing.T) {
 		if inv, err := linalg.Inv(ctx, a); err != nil || inv.Count != c.count {
 			t.Errorf("Inv %s: %+v, %v", what, inv, err)
 		}
+		if inv, err := linalg.InvSPD(ctx, a); err != nil || inv.Count != c.count || inv.Rows != c.n {
+			t.Errorf("InvSPD %s: %+v, %v", what, inv, err)
+		}
 		d, err := linalg.Det(ctx, a)
 		if err != nil || len(d.Data) != c.count {
 			t.Errorf("Det %s: %+v, %v", what, d, err)
@@ -754,6 +757,8 @@ func TestArgErrors(t *testing.T) {
 		{"Eigvalsh", "a", "3x4", func() error { _, err := linalg.Eigvalsh(ctx, rect); return err }},
 		{"Eigvalsh", "a", "zero Batch", func() error { _, err := linalg.Eigvalsh(ctx, zero); return err }},
 		{"Inv", "a", "3x4", func() error { return bad(linalg.Inv(ctx, rect)) }},
+		{"InvSPD", "a", "3x4", func() error { return bad(linalg.InvSPD(ctx, rect)) }},
+		{"InvSPD", "a", "zero Batch", func() error { return bad(linalg.InvSPD(ctx, zero)) }},
 		{"Det", "a", "3x4", func() error { _, err := linalg.Det(ctx, rect); return err }},
 		{"Det", "a", "zero Batch", func() error { _, err := linalg.Det(ctx, zero); return err }},
 		{"Slogdet", "a", "3x4", func() error { _, _, err := linalg.Slogdet(ctx, rect); return err }},
@@ -914,4 +919,90 @@ func testEigvalshBroadcast[T batchlas.Float](t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestInvSPD(t *testing.T) { each(t, testInvSPD[float32], testInvSPD[float64]) }
+
+// testInvSPD: the inverse is gonum's of the symmetric matrix the lower
+// triangle describes (the upper one is NaN and never read), whole and
+// exactly symmetric; a is not modified; a matrix that is not positive
+// definite is potrf's failure with its inverse NaN, the others right.
+func testInvSPD[T batchlas.Float](t *testing.T) {
+	ctx := context.Background()
+	for _, n := range orders {
+		for _, l := range layouts {
+			const count = 4
+			a, _ := spd[T](uint64(n+300), n, 1, count, l.view)
+			a0 := snapshot(a.Data)
+			x, err := linalg.InvSPD(ctx, a)
+			what := fmt.Sprintf("InvSPD n=%d %s", n, l.name)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			tight(t, what, x, n, n, count)
+			unchanged(t, what+": a", a.Data, a0)
+			for i := range count {
+				var want mat.Dense
+				if n > 0 {
+					if err := want.Inverse(symLower(a, i)); err != nil {
+						t.Fatal(err)
+					}
+					closeTo(t, what, x, i, &want, n)
+				}
+				for c := range n {
+					for r := range c {
+						if x.At(i, r, c) != x.At(i, c, r) {
+							t.Fatalf("%s: matrix %d: (%d,%d) %v != (%d,%d) %v", what, i, r, c, x.At(i, r, c), c, r, x.At(i, c, r))
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, n := range orders[1:] {
+		const count, bad = 4, 2
+		a, _ := spd[T](uint64(n+900), n, 1, count, false)
+		k := n - 1
+		a.Set(bad, k, k, -a.At(bad, k, k))
+		x, err := linalg.InvSPD(ctx, a)
+		what := fmt.Sprintf("InvSPD n=%d not positive definite", n)
+		wantFailure(t, what, err, "potrf", bad, k+1)
+		for i := range count {
+			if i == bad {
+				if !allNaN(x, i) {
+					t.Errorf("%s: the failed matrix's inverse is not NaN", what)
+				}
+				continue
+			}
+			var want mat.Dense
+			if err := want.Inverse(symLower(a, i)); err != nil {
+				t.Fatal(err)
+			}
+			closeTo(t, what, x, i, &want, n)
+		}
+	}
+}
+
+// TestInvSPDCancelled: a call whose context is done before it starts
+// returns potrf's *batchlas.InterruptedError over the whole batch, with
+// every inverse NaN, and leaves a as it was.
+func TestInvSPDCancelled(t *testing.T) {
+	a, _ := spd[float64](7, 9, 1, 12, false)
+	a0 := snapshot(a.Data)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	x, err := linalg.InvSPD(ctx, a)
+	var ie *batchlas.InterruptedError
+	if !errors.As(err, &ie) || ie.Count != a.Count || ie.Completed != 0 || !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want potrf's InterruptedError with nothing completed", err)
+	}
+	if x.Count != a.Count {
+		t.Fatalf("x.Count %d, want %d", x.Count, a.Count)
+	}
+	for i := range a.Count {
+		if !allNaN(x, i) {
+			t.Fatalf("matrix %d of an interrupted call is not NaN", i)
+		}
+	}
+	unchanged(t, "a", a.Data, a0)
 }

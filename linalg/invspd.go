@@ -13,7 +13,7 @@ import (
 // InvSPD returns the inverse of every symmetric positive definite matrix
 // of a (count n x n), the whole symmetric matrix: only the lower triangle
 // of a is read (the diagonal included). numpy has no such function
-// (numpy.linalg.inv(a) gives the same matrices at about three times the
+// (numpy.linalg.inv(a) gives the same matrices at about twice the
 // flops); it is LAPACK's xPOTRF then xPOTRI with the triangle mirrored.
 //
 // It runs potrf.Potrf (lower) on a copy of a, which is not modified and

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
@@ -22,7 +23,7 @@ func axpyRowsAsm[T batchlas.Float](y, x, t []T, rows int) bool {
 		return false
 	}
 	yp, xp, tp := unsafe.Pointer(&y[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&t[0])
-	if lanes[T]() == 8 {
+	if lanes.Lanes[T]() == 8 {
 		axpyRowsF64((*float64)(yp), (*float64)(xp), rows, (*float64)(tp))
 	} else {
 		axpyRowsF32((*float32)(yp), (*float32)(xp), rows, (*float32)(tp))
@@ -43,7 +44,7 @@ func dotRowsAsm[T batchlas.Float](acc, x, y []T, rows int) bool {
 		return false
 	}
 	ap, xp, yp := unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0])
-	if lanes[T]() == 8 {
+	if lanes.Lanes[T]() == 8 {
 		dotRowsF64((*float64)(ap), (*float64)(xp), (*float64)(yp), rows)
 	} else {
 		dotRowsF32((*float32)(ap), (*float32)(xp), (*float32)(yp), rows)

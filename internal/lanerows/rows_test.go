@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
@@ -20,7 +21,7 @@ func TestAxpyRowsMatchesGo(t *testing.T) {
 
 func check[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	L := lanes[T]()
+	L := lanes.Lanes[T]()
 	for _, asm := range []bool{true, false} {
 		saved := simd.AVX512
 		simd.AVX512 = saved && asm
@@ -65,7 +66,7 @@ func TestDotRowsMatchesGo(t *testing.T) {
 
 func checkDot[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	L := lanes[T]()
+	L := lanes.Lanes[T]()
 	for _, asm := range []bool{true, false} {
 		saved := simd.AVX512
 		simd.AVX512 = saved && asm

@@ -18,8 +18,8 @@ import (
 // panels are factored blocked themselves, at half the width.
 const panelMin = 8
 
-// BlockedWork is the work, in elements, that Larfb, GeqrfBlocked,
-// OrgqrBlocked and OrmqrBlocked need beside T for m x n matrices and
+// BlockedWork is the work, in elements, that GeqrfBlocked, OrgqrBlocked
+// and OrmqrBlocked need beside T for m x n matrices and
 // panels of nb reflectors: the dense V, T's dense copy, and two products
 // of the block with C.
 func BlockedWork(m, n, nb int) int {
@@ -56,7 +56,7 @@ func denseV[T batchlas.Float](m, k int, v []T, ldv int, vd []T) {
 	}
 }
 
-// larftDense is Larft on the dense V of denseV: the Gram matrix G = V^T V
+// larftDense is dlarft (forward, columnwise) on the dense V of denseV: the Gram matrix G = V^T V
 // is one product on the tile (work needs k*k), then T's columns follow by
 // dlarft's recurrence T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). Only T's
 // upper triangle is written; a zero tau_i gives T's column i zero, as

@@ -11,18 +11,16 @@
 //   - Larfg (dlarfg): generate one reflector;
 //   - Larf (dlarf): apply one reflector from the left or the right;
 //   - Geqr2 (dgeqr2): unblocked QR, one reflector per column;
-//   - Larft (dlarft, forward, columnwise): the triangular factor T of the
-//     compact WY form H_0 .. H_{k-1} = I - V T V^T;
-//   - Larfb (dlarfb, forward, columnwise): apply I - V T V^T or its
-//     transpose from the left or the right;
 //   - GeqrfBlocked (dgeqrf with nx = 0): panels of nb columns (blocked
 //     themselves at half the width down to 8 columns, then by Geqr2), the
 //     trailing matrix updated by the panel's block reflector;
 //   - Org2r, Orm2r, OrgqrBlocked, OrmqrBlocked: forming and applying Q.
 //
-// Larft and Larfb copy V out dense, with its unit diagonal and the zeros
-// above it written, so that each of their products is one call of the
-// vector tile (internal/simd.Gemm): see dense.go.
+// The blocked forms apply a panel's reflectors as one block reflector,
+// H_0 .. H_{k-1} = I - V T V^T (dlarft and dlarfb, forward, columnwise),
+// on a copy of V with its unit diagonal and the zeros above it written,
+// so that each of its products is one call of the vector tile
+// (internal/simd.Gemm): see dense.go.
 //
 // None of them allocates, reads the diagonal head of a stored reflector,
 // or writes outside the m x n part of a matrix (its padding rows are left

@@ -300,41 +300,6 @@ func Geqr2[T batchlas.Float](m, n int, a []T, lda int, tau []T, work []T) {
 	}
 }
 
-// Larft forms the k x k upper triangular factor T (leading dimension
-// ldt) of the block reflector H_0 H_1 .. H_{k-1} = I - V T V^T (LAPACK's
-// dlarft, forward, columnwise): V is n x k, unit lower trapezoidal, its
-// reflector j stored in column j of v from row j+1 down (the unit heads
-// and what is above them are not read). Only T's upper triangle is
-// written. work needs n*k + k*k elements.
-func Larft[T batchlas.Float](n, k int, v []T, ldv int, tau []T, t []T, ldt int, work []T) {
-	if n <= 0 || k <= 0 {
-		return
-	}
-	vd := work[:n*k]
-	denseV(n, k, v, ldv, vd)
-	larftDense(n, k, vd, tau, t, ldt, work[n*k:])
-}
-
-// Larfb applies the block reflector H = I - V T V^T, or H^T (trans), to
-// the m x n matrix c (leading dimension ldc) from the left (H C, V m x
-// k) or the right (C H, V n x k), LAPACK's dlarfb (forward,
-// columnwise). V is unit lower trapezoidal below the diagonal of v (its
-// diagonal and upper part are not read, so v may be a factor's panel);
-// T is the upper triangle of t as Larft leaves it. work needs
-// BlockedWork(m, n, k) elements.
-func Larfb[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, t []T, ldt int, c []T, ldc int, work []T) {
-	if m <= 0 || n <= 0 || k <= 0 {
-		return
-	}
-	nq := n
-	if left {
-		nq = m
-	}
-	vd := work[:nq*k]
-	denseV(nq, k, v, ldv, vd)
-	larfbDense(left, trans, m, n, k, vd, t, ldt, c, ldc, work[nq*k:])
-}
-
 // GeqrfBlocked is LAPACK's dgeqrf with nx = 0: panels of nb columns are
 // factored (by GeqrfBlocked itself with nb/2 while nb > panelMin, else
 // by Geqr2) and, while columns remain to their right, their block

@@ -113,3 +113,19 @@ func SameMatrices[T batchlas.Float](got, want batchlas.Batch[T], lo, hi int) int
 
 // Forever is the n of NewStopAfter that never stops.
 const Forever = math.MaxInt64
+
+// WithValues is stop (a StopAfter, or any context) carrying the values of
+// values: a call on it is interrupted as stop says while it runs with the
+// pins and worker caps of values.
+func WithValues(stop, values context.Context) context.Context {
+	return valuesOf{Context: stop, values: values}
+}
+
+// valuesOf is a context with the deadline and cancellation of Context and
+// the values of values.
+type valuesOf struct {
+	context.Context
+	values context.Context
+}
+
+func (v valuesOf) Value(key any) any { return v.values.Value(key) }

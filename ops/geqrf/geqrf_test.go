@@ -316,15 +316,6 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 	}
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted interrupts every candidate at chunk boundaries: the
 // call returns a *batchlas.InterruptedError naming geqrf; the matrices
 // and tau vectors it reports completed are bit for bit those of an
@@ -341,7 +332,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		call := func(stop *testmat.StopAfter) (batchlas.Batch[T], batchlas.Vectors[T], error) {
 			a := testmat.Clone(a0)
 			tau := tauFor[T](tc.m, tc.n, tc.count)
-			return a, tau, Geqrf(valuesOf{Context: stop, values: ctx}, a, tau, nil)
+			return a, tau, Geqrf(testmat.WithValues(stop, ctx), a, tau, nil)
 		}
 		counter := testmat.NewStopAfter(testmat.Forever)
 		ref, refTau, err := call(counter)

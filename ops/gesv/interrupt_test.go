@@ -15,15 +15,6 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values (pins) of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted interrupts every candidate at chunk boundaries on
 // batches with singular matrices: the call returns a
 // *batchlas.InterruptedError wrapping context.Canceled; the systems it
@@ -59,7 +50,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		call := func(stop *testmat.StopAfter) (result[T], error) {
 			r := result[T]{lu: testmat.Clone(a0), x: testmat.Clone(b0), ipiv: ipiv0}
 			r.ipiv.Data = append([]int32(nil), ipiv0.Data...)
-			return r, gesv.Gesv(valuesOf{Context: stop, values: ctx}, r.lu, r.ipiv, r.x, nil)
+			return r, gesv.Gesv(testmat.WithValues(stop, ctx), r.lu, r.ipiv, r.x, nil)
 		}
 		counter := testmat.NewStopAfter(testmat.Forever)
 		ref, err := call(counter)

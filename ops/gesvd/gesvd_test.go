@@ -540,15 +540,6 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 	}
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted interrupts every candidate at chunk boundaries: a
 // *batchlas.InterruptedError naming gesvd; the completed matrices'
 // outputs are bit for bit an uninterrupted call's, every later one
@@ -565,7 +556,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		what := fmt.Sprintf("%s %dx%d count=%d", c, tc.m, tc.n, tc.count)
 		call := func(stop *testmat.StopAfter) (batchlas.Vectors[T], batchlas.Batch[T], error) {
 			s, u, _ := operands[T](ThinVectors, NoVectors, tc.m, tc.n, tc.count)
-			return s, u, Gesvd(valuesOf{Context: stop, values: ctx}, ThinVectors, NoVectors, a, s, u, batchlas.Batch[T]{}, nil)
+			return s, u, Gesvd(testmat.WithValues(stop, ctx), ThinVectors, NoVectors, a, s, u, batchlas.Batch[T]{}, nil)
 		}
 		counter := testmat.NewStopAfter(testmat.Forever)
 		refS, refU, err := call(counter)

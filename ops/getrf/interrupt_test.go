@@ -43,7 +43,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 			a := testmat.Clone(a0)
 			ipiv := pivotsFor(tc.n, tc.count, true)
 			// ctx's values (the pin) over stop's Err.
-			return a, ipiv, Getrf(valuesOf{Context: stop, values: ctx}, a, ipiv, nil)
+			return a, ipiv, Getrf(testmat.WithValues(stop, ctx), a, ipiv, nil)
 		}
 		counter := testmat.NewStopAfter(testmat.Forever)
 		ref, refPiv, err := call(counter)
@@ -97,15 +97,6 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	}
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterruptedReportsFailures: a singular matrix among the completed
 // ones is listed in the report's Failed, with its info; one past them is
 // not.
@@ -121,7 +112,7 @@ func TestInterruptedReportsFailures(t *testing.T) {
 			a.Set(count-1, row, 0, 0) // in the last chunk, never reached
 		}
 		stop := testmat.NewStopAfter(1)
-		err := Getrf(valuesOf{Context: stop, values: pin(c)}, a, pivotsFor(n, count, false), nil)
+		err := Getrf(testmat.WithValues(stop, pin(c)), a, pivotsFor(n, count, false), nil)
 		ie, bad := testmat.CheckInterrupted("getrf", count, err)
 		require.NoError(t, bad, c.String())
 		require.NotNil(t, ie, c.String())

@@ -340,15 +340,6 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 	}
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted interrupts every candidate at chunk boundaries: a
 // *batchlas.InterruptedError naming getri; the completed matrices are bit
 // for bit an uninterrupted call's, every later one untouched (Touched ==
@@ -361,23 +352,8 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	r := rand.New(rand.NewPCG(13, 14))
 	const count = 300
 	_, lu, ipiv := factors[T](t, r, 5, count)
-	call := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
+	testmat.InterruptEverywhere(t, c.String(), "getri", lu, ctx, func(ctx context.Context) (batchlas.Batch[T], error) {
 		x := testmat.Clone(lu)
-		return x, Getri(valuesOf{Context: stop, values: ctx}, x, ipiv, nil)
-	}
-	counter := testmat.NewStopAfter(testmat.Forever)
-	ref, err := call(counter)
-	require.NoError(t, err)
-	for _, k := range testmat.StopPoints(counter.Calls(), 50) {
-		x, err := call(testmat.NewStopAfter(k))
-		ie, bad := testmat.CheckInterrupted("getri", count, err)
-		require.NoError(t, bad, "%s stopped after %d checks", c, k)
-		done := count
-		if ie != nil {
-			require.Equal(t, ie.Completed, ie.Touched, "%s k=%d", c, k)
-			done = ie.Completed
-		}
-		require.Equal(t, -1, testmat.SameMatrices(x, ref, 0, done), "%s k=%d: a completed matrix differs", c, k)
-		require.Equal(t, -1, testmat.SameMatrices(x, lu, done, count), "%s k=%d: an untouched matrix changed", c, k)
-	}
+		return x, Getri(ctx, x, ipiv, nil)
+	})
 }

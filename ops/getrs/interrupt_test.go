@@ -15,15 +15,6 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values (pins) of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted interrupts every candidate at chunk boundaries (a
 // context done from its (n+1)th Err call on; the batch loop asks before
 // each chunk): the call returns a *batchlas.InterruptedError wrapping
@@ -63,7 +54,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		b0 := rhs[T](uint64(tc.n), tc.n, tc.nrhs, tc.cnt, tc.n+1, (tc.n+1)*tc.nrhs+2)
 		call := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
 			x := testmat.Clone(b0)
-			return x, getrs.Getrs(valuesOf{Context: stop, values: ctx}, tc.trans, a, ipiv, x, nil)
+			return x, getrs.Getrs(testmat.WithValues(stop, ctx), tc.trans, a, ipiv, x, nil)
 		}
 		counter := testmat.NewStopAfter(testmat.Forever)
 		ref, err := call(counter)

@@ -286,13 +286,6 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 	}
 }
 
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted stops every candidate at chunk boundaries: the
 // completed matrices are those of an uninterrupted call, the rest
 // untouched (Touched == Completed).
@@ -305,7 +298,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	a0, tau, _, _ := factors[T](11, 24, 16, count, 25, 3)
 	call := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
 		a := testmat.Clone(a0)
-		return a, orgqr.Orgqr(valuesOf{Context: stop, values: ctx}, a, tau, nil)
+		return a, orgqr.Orgqr(testmat.WithValues(stop, ctx), a, tau, nil)
 	}
 	counter := testmat.NewStopAfter(testmat.Forever)
 	ref, err := call(counter)

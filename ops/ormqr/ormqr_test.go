@@ -337,13 +337,6 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 	}
 }
 
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted stops every candidate at chunk boundaries: the completed
 // matrices are those of an uninterrupted call, the rest untouched
 // (Touched == Completed).
@@ -358,7 +351,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	c0 := matrices[T](12, 24, 9, count, 25, 3)
 	call := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
 		x := testmat.Clone(c0)
-		return x, ormqr.Ormqr(valuesOf{Context: stop, values: ctx}, batchlas.Left, batchlas.Trans, a, tau, x, nil)
+		return x, ormqr.Ormqr(testmat.WithValues(stop, ctx), batchlas.Left, batchlas.Trans, a, tau, x, nil)
 	}
 	counter := testmat.NewStopAfter(testmat.Forever)
 	ref, err := call(counter)

@@ -262,15 +262,6 @@ func forEachCandidate(t *testing.T, f32, f64 property) {
 	}
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values (pins, device) of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // failAt overwrites matrix i of a (both triangles, NaN outside uplo's
 // kept as NaN by the caller if wanted) with L*D*L^T, L unit lower with
 // small integer entries and D = I except D[col-1] = -1: the leading minor

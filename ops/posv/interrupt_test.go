@@ -49,7 +49,7 @@ func interruptedProperty[T batchlas.Float](t *testing.T, ctx context.Context, c 
 		what := fmt.Sprintf("%s %v n=%d nrhs=%d count=%d", c, uplo, tc.n, tc.nrhs, tc.count)
 		call := func(stop *testmat.StopAfter) (batchlas.Batch[T], batchlas.Batch[T], error) {
 			a, b := p.clone()
-			return a, b, Posv(valuesOf{Context: stop, values: ctx}, uplo, a, b, nil)
+			return a, b, Posv(testmat.WithValues(stop, ctx), uplo, a, b, nil)
 		}
 		counter := testmat.NewStopAfter(testmat.Forever)
 		refA, refB, err := call(counter)
@@ -115,13 +115,13 @@ func TestNestedReportsItsPhases(t *testing.T) {
 	ctx := batchlas.WithParallelism(sel.WithPin(sel.WithPin(pin(context.Background(), nestedFamily.With()), "potrf", "unblocked"), "potrs", "fused"), 1)
 	counter := testmat.NewStopAfter(testmat.Forever)
 	a, b := p.clone()
-	require.NoError(t, Posv(valuesOf{Context: counter, values: ctx}, batchlas.Lower, a, b, nil))
+	require.NoError(t, Posv(testmat.WithValues(counter, ctx), batchlas.Lower, a, b, nil))
 	total := counter.Calls()
 	require.Greater(t, total, int64(4), "several chunks per phase")
 	factoring, solving := false, false
 	for n := int64(1); n < total; n++ {
 		a, b := p.clone()
-		err := Posv(valuesOf{Context: testmat.NewStopAfter(n), values: ctx}, batchlas.Lower, a, b, nil)
+		err := Posv(testmat.WithValues(testmat.NewStopAfter(n), ctx), batchlas.Lower, a, b, nil)
 		ie, bad := testmat.CheckInterrupted(opName, 1000, err)
 		require.NoError(t, bad)
 		require.NotNil(t, ie, "stopped after %d of %d checks", n, total)

@@ -44,7 +44,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		call := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
 			a := testmat.Clone(a0)
 			// ctx's values (pin, device) over stop's Err.
-			return a, Potrf(valuesOf{Context: stop, values: ctx}, uplo, a, nil)
+			return a, Potrf(testmat.WithValues(stop, ctx), uplo, a, nil)
 		}
 		counter := testmat.NewStopAfter(testmat.Forever)
 		ref, err := call(counter)
@@ -85,15 +85,6 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	}
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterruptedReportsFailures: a matrix that is not positive definite
 // among the completed ones is listed in the report's Failed, with its
 // info; one past them is not.
@@ -107,7 +98,7 @@ func TestInterruptedReportsFailures(t *testing.T) {
 		a.Set(0, 2, 2, -1)       // fails at the leading minor of order 3
 		a.Set(count-1, 0, 0, -1) // in the last chunk, never reached
 		stop := testmat.NewStopAfter(1)
-		err := Potrf(valuesOf{Context: stop, values: pin(c)}, batchlas.Lower, a, nil)
+		err := Potrf(testmat.WithValues(stop, pin(c)), batchlas.Lower, a, nil)
 		ie, bad := testmat.CheckInterrupted("potrf", count, err)
 		require.NoError(t, bad, c.String())
 		require.NotNil(t, ie, c.String())

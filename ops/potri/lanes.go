@@ -56,19 +56,7 @@ func (j *job[T]) Group(buf []T, first int) {
 	g := buf[:n*gld*L]
 	t := buf[n*gld*L : (n*gld+3)*L]
 	lanes.Gather(g, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
-	var mask uint64 // the lanes with an inverse
-	for l := range count {
-		info := int32(0)
-		for d := range n {
-			if u := g[(d*gld+d)*L+l]; u == 0 || u != u {
-				info = int32(d + 1)
-				break
-			}
-		}
-		if j.info[first+l] = info; info == 0 {
-			mask |= 1 << l
-		}
-	}
+	mask := lanerows.Singular(g, n, gld, count, j.info[first:first+count]) // the lanes with an inverse
 	if mask == 0 {
 		return
 	}

@@ -286,15 +286,6 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 	}
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted: the completed matrices are bit for bit an
 // uninterrupted call's, every later one untouched.
 func TestInterrupted(t *testing.T) {
@@ -305,23 +296,8 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	r := rand.New(rand.NewPCG(9, 10))
 	const count = 300
 	_, f := factors[T](t, r, true, 5, count)
-	run := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
+	testmat.InterruptEverywhere(t, c.String(), "potri", f, ctx, func(ctx context.Context) (batchlas.Batch[T], error) {
 		x := testmat.Clone(f)
-		return x, Potri(valuesOf{Context: stop, values: ctx}, batchlas.Lower, x)
-	}
-	counter := testmat.NewStopAfter(testmat.Forever)
-	ref, err := run(counter)
-	require.NoError(t, err)
-	for _, k := range testmat.StopPoints(counter.Calls(), 50) {
-		x, err := run(testmat.NewStopAfter(k))
-		ie, bad := testmat.CheckInterrupted("potri", count, err)
-		require.NoError(t, bad, "%s stopped after %d checks", c, k)
-		done := count
-		if ie != nil {
-			require.Equal(t, ie.Completed, ie.Touched, "%s k=%d", c, k)
-			done = ie.Completed
-		}
-		require.Equal(t, -1, testmat.SameMatrices(x, ref, 0, done), "%s k=%d: a completed matrix differs", c, k)
-		require.Equal(t, -1, testmat.SameMatrices(x, f, done, count), "%s k=%d: an untouched matrix changed", c, k)
-	}
+		return x, Potri(ctx, batchlas.Lower, x)
+	})
 }

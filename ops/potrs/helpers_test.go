@@ -223,12 +223,3 @@ func forEachCandidate(t *testing.T, f32, f64 property) {
 // trsmPins are trsm kernels nested is run under: substitution, and the
 // recursive blocking that hands updates to gemm.
 var trsmPins = []string{"direct", "blocked:nb=8"}
-
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values (pins, device) of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }

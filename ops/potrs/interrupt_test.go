@@ -42,7 +42,7 @@ func interruptedProperty[T batchlas.Float](t *testing.T, ctx context.Context, c 
 		what := fmt.Sprintf("%s %v n=%d nrhs=%d count=%d", c, uplo, tc.n, tc.nrhs, tc.count)
 		call := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
 			x := testmat.Clone(s.b)
-			return x, Potrs(valuesOf{Context: stop, values: ctx}, uplo, s.a, x, nil)
+			return x, Potrs(testmat.WithValues(stop, ctx), uplo, s.a, x, nil)
 		}
 		counter := testmat.NewStopAfter(testmat.Forever)
 		ref, err := call(counter)
@@ -89,12 +89,12 @@ func TestNestedReportsItsPasses(t *testing.T) {
 	// the first half of the checks is the first pass.
 	ctx := batchlas.WithParallelism(sel.WithPin(pin(context.Background(), nestedFamily.With()), "trsm", "direct"), 1)
 	counter := testmat.NewStopAfter(testmat.Forever)
-	require.NoError(t, Potrs(valuesOf{Context: counter, values: ctx}, batchlas.Lower, s.a, testmat.Clone(s.b), nil))
+	require.NoError(t, Potrs(testmat.WithValues(counter, ctx), batchlas.Lower, s.a, testmat.Clone(s.b), nil))
 	total := counter.Calls()
 	require.Greater(t, total, int64(4), "several chunks per pass")
 	first, second := false, false
 	for n := int64(1); n < total; n++ {
-		err := Potrs(valuesOf{Context: testmat.NewStopAfter(n), values: ctx}, batchlas.Lower, s.a, testmat.Clone(s.b), nil)
+		err := Potrs(testmat.WithValues(testmat.NewStopAfter(n), ctx), batchlas.Lower, s.a, testmat.Clone(s.b), nil)
 		ie, bad := testmat.CheckInterrupted(opName, 1000, err)
 		require.NoError(t, bad)
 		require.NotNil(t, ie, "stopped after %d of %d checks", n, total)

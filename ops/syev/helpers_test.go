@@ -432,15 +432,6 @@ func runs(c sel.Choice, jobz Job, uplo batchlas.Uplo, n, count int) bool {
 	return Op.CanRun(c, makeKey(jobz, uplo, a), batchlas.Host())
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values (pins, device) of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // sameBits reports whether x and y hold the same values, a NaN matching a
 // NaN.
 func sameBits[T batchlas.Float](x, y []T) bool {

@@ -53,7 +53,7 @@ func interruptedProperty[T batchlas.Float](t *testing.T, ctx context.Context, c 
 		what := fmt.Sprintf("%s n=%d count=%d jobz=%v", c, tc.n, tc.count, tc.jobz)
 		call := func(stop *testmat.StopAfter) (batchlas.Batch[T], batchlas.Vectors[T], error) {
 			a, w := p.clone()
-			return a, w, Syev(valuesOf{Context: stop, values: ctx}, tc.jobz, tc.uplo, a, w, nil)
+			return a, w, Syev(testmat.WithValues(stop, ctx), tc.jobz, tc.uplo, a, w, nil)
 		}
 		counter := testmat.NewStopAfter(testmat.Forever)
 		refA, refW, err := call(counter)

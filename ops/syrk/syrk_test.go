@@ -364,15 +364,6 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 	}
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted interrupts every candidate at chunk boundaries: the
 // completed matrices are bit for bit an uninterrupted call's, every later
 // one untouched (Touched == Completed).
@@ -384,23 +375,8 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	r := rand.New(rand.NewPCG(11, 12))
 	const count = 300
 	a, c0 := operands[T](r, false, 6, 4, count)
-	call := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
+	testmat.InterruptEverywhere(t, c.String(), "syrk", c0, ctx, func(ctx context.Context) (batchlas.Batch[T], error) {
 		x := testmat.Clone(c0)
-		return x, Syrk(valuesOf{Context: stop, values: ctx}, batchlas.Lower, batchlas.NoTrans, 1, a, 1, x, nil)
-	}
-	counter := testmat.NewStopAfter(testmat.Forever)
-	ref, err := call(counter)
-	require.NoError(t, err)
-	for _, k := range testmat.StopPoints(counter.Calls(), 50) {
-		x, err := call(testmat.NewStopAfter(k))
-		ie, bad := testmat.CheckInterrupted("syrk", count, err)
-		require.NoError(t, bad, "%s stopped after %d checks", c, k)
-		done := count
-		if ie != nil {
-			require.Equal(t, ie.Completed, ie.Touched, "%s k=%d", c, k)
-			done = ie.Completed
-		}
-		require.Equal(t, -1, testmat.SameMatrices(x, ref, 0, done), "%s k=%d: a completed matrix differs", c, k)
-		require.Equal(t, -1, testmat.SameMatrices(x, c0, done, count), "%s k=%d: an untouched matrix changed", c, k)
-	}
+		return x, Syrk(ctx, batchlas.Lower, batchlas.NoTrans, 1, a, 1, x, nil)
+	})
 }

@@ -309,15 +309,6 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 	}
 }
 
-// valuesOf is a context with the deadline and cancellation of Context and
-// the values of values.
-type valuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (v valuesOf) Value(key any) any { return v.values.Value(key) }
-
 // TestInterrupted interrupts every candidate at chunk boundaries: the
 // completed matrices are bit for bit an uninterrupted call's, every later
 // one untouched (Touched == Completed).
@@ -334,23 +325,8 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	for i := range b0.Data {
 		b0.Data[i] = T(r.NormFloat64())
 	}
-	run := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {
+	testmat.InterruptEverywhere(t, c.String(), "trmm", b0, ctx, func(ctx context.Context) (batchlas.Batch[T], error) {
 		x := testmat.Clone(b0)
-		return x, Trmm(valuesOf{Context: stop, values: ctx}, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, x, nil)
-	}
-	counter := testmat.NewStopAfter(testmat.Forever)
-	ref, err := run(counter)
-	require.NoError(t, err)
-	for _, k := range testmat.StopPoints(counter.Calls(), 50) {
-		x, err := run(testmat.NewStopAfter(k))
-		ie, bad := testmat.CheckInterrupted("trmm", count, err)
-		require.NoError(t, bad, "%s stopped after %d checks", c, k)
-		done := count
-		if ie != nil {
-			require.Equal(t, ie.Completed, ie.Touched, "%s k=%d", c, k)
-			done = ie.Completed
-		}
-		require.Equal(t, -1, testmat.SameMatrices(x, ref, 0, done), "%s k=%d: a completed matrix differs", c, k)
-		require.Equal(t, -1, testmat.SameMatrices(x, b0, done, count), "%s k=%d: an untouched matrix changed", c, k)
-	}
+		return x, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, x, nil)
+	})
 }

@@ -56,7 +56,9 @@ func (j *job[T]) Group(buf []T, first int) {
 	g := buf[:n*gld*L]
 	t := buf[n*gld*L : (n*gld+3)*L]
 	lanes.Gather(g, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
-	mask := lanerows.Singular(g, n, gld, count, j.info[first:first+count]) // the lanes with an inverse
+	// tri.Singular's code per lane, read from the group; mask: the lanes
+	// with an inverse.
+	mask := lanerows.Singular(g, n, gld, count, j.info[first:first+count])
 	if mask == 0 {
 		return
 	}

@@ -60,7 +60,7 @@ func Potri[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas
 		return nil
 	}
 	dev := opkit.DeviceFrom(ctx)
-	key := sel.MakeKey(sel.Str(uplo.String()), sel.Int(a.Rows), sel.Int(a.Count))
+	key := makeKey(uplo, a)
 	buf := infobuf.Get(a.Count)
 	defer infobuf.Put(buf)
 	info := *buf
@@ -88,6 +88,11 @@ func Potri[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a batchlas
 		return err
 	}
 	return opkit.InfoError(opName, info)
+}
+
+// makeKey builds the call's key in the order of the declared key names.
+func makeKey[T batchlas.Float](uplo batchlas.Uplo, a batchlas.Batch[T]) sel.Key {
+	return sel.MakeKey(sel.Str(uplo.String()), sel.Int(a.Rows), sel.Int(a.Count))
 }
 
 // flopsPerMatrix is the cost of one inverse from its factor, 2n^3/3

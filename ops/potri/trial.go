@@ -6,6 +6,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/matgen"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/trial"
 	"github.com/batchlas-go/batchlas/ops/potrf"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -59,7 +60,14 @@ func newPotriTrial[T batchlas.Float](s trial.Shape, seed uint64) (*potriTrial[T]
 	return &potriTrial[T]{uplo: uplo, orig: trial.Repeat(orig, count), f: trial.NewInPlace(trial.Repeat(f, count))}, nil
 }
 
-func (tc *potriTrial[T]) Bind(context.Context) (*sel.Bound, error) {
+// Bind refuses a pinned kernel that cannot run the call (lanes past its
+// order), as the other ops' BufferSize does: potri has none, so it asks
+// the decision itself.
+func (tc *potriTrial[T]) Bind(ctx context.Context) (*sel.Bound, error) {
+	w := tc.f.Work[0]
+	if _, err := Op.Pick(ctx, opkit.DTypeOf[T](), makeKey(tc.uplo, w), opkit.DeviceFrom(ctx)); err != nil {
+		return nil, err
+	}
 	return &sel.Bound{
 		Call:    func(ctx context.Context, j int) error { return Potri(ctx, tc.uplo, tc.f.Work[j]) },
 		Copies:  len(tc.f.Work),

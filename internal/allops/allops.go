@@ -14,6 +14,7 @@ import (
 	_ "github.com/batchlas-go/batchlas/ops/getrf"
 	_ "github.com/batchlas-go/batchlas/ops/getri"
 	_ "github.com/batchlas-go/batchlas/ops/getrs"
+	_ "github.com/batchlas-go/batchlas/ops/matinv"
 	_ "github.com/batchlas-go/batchlas/ops/orgqr"
 	_ "github.com/batchlas-go/batchlas/ops/ormqr"
 	_ "github.com/batchlas-go/batchlas/ops/pocon"

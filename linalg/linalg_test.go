@@ -548,7 +548,7 @@ func testSingularInTheMiddle[T batchlas.Float](t *testing.T) {
 		wantFailure(t, "Solve "+what, err, "gesv", bad, col+1)
 		tight(t, "Solve "+what, x, n, 2, count)
 		inv, err := linalg.Inv(ctx, a)
-		wantFailure(t, "Inv "+what, err, "gesv", bad, col+1)
+		wantFailure(t, "Inv "+what, err, "matinv", bad, col+1)
 		lu, piv, err := linalg.LU(ctx, a)
 		wantFailure(t, "LU "+what, err, "getrf", bad, col+1)
 		for i := range count {
@@ -820,6 +820,17 @@ func TestOpErrorsPassThrough(t *testing.T) {
 	for i := ie.Completed; i < x.Count; i++ {
 		if !allNaN(x, i) {
 			t.Errorf("Solve interrupted with %d completed: X_%d is not NaN", ie.Completed, i)
+		}
+	}
+	for _, kernel := range []string{"lanes", "chain"} {
+		inv, err := linalg.Inv(sel.WithPin(cancelled, "matinv", kernel), a)
+		if !errors.As(err, &ie) || ie.Op != "matinv" || !errors.Is(err, context.Canceled) {
+			t.Fatalf("Inv (%s) with a cancelled context: %v, want matinv's *batchlas.InterruptedError", kernel, err)
+		}
+		for i := ie.Completed; i < inv.Count; i++ {
+			if !allNaN(inv, i) {
+				t.Errorf("Inv (%s) interrupted with %d completed: X_%d is not NaN", kernel, ie.Completed, i)
+			}
 		}
 	}
 	d, err := linalg.Det(cancelled, a)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/ops/gesv"
+	"github.com/batchlas-go/batchlas/ops/matinv"
 	"github.com/batchlas-go/batchlas/ops/posv"
 )
 
@@ -34,49 +35,54 @@ func Solve[T batchlas.Float](ctx context.Context, a, b batchlas.Batch[T]) (batch
 	if err := checkRHS(op, "a", a, b); err != nil {
 		return batchlas.Batch[T]{}, err
 	}
-	return solveGeneral(ctx, op, a, b, false)
+	return solveGeneral(ctx, op, a, b)
 }
 
 // Inv returns the inverse of every matrix of a (count n x n). It is
 // numpy.linalg.inv(a).
 //
-// It solves A_i*X_i = I with gesv.Gesv (LU with partial pivoting) on a
-// copy of a, which is not modified and may be a view or a broadcast; that
-// costs about a third more arithmetic than a dedicated inversion
-// (LAPACK's getri), which is planned as an op of its own; Inv will run it
-// once it exists. Prefer Solve to multiplying by an inverse.
+// It runs matinv.Matinv (LU with partial pivoting, then the inverse from
+// it, out of place) into new storage; a is not modified and may be a view
+// or a broadcast. Prefer Solve to multiplying by an inverse.
 //
-// A singular matrix does not stop the batch: the call returns the
-// inverses together with gesv's *batchlas.NumericalError listing the
-// singular matrices (Info: the first zero pivot, counted from 1); their
-// inverses are NaN, every other one is computed (with
-// batchlas.WithConditionCheck, the ill-conditioned ones too, listed with
-// Info n+1). A bad argument is a
-// *batchlas.ArgError from "linalg.Inv".
+// A singular matrix (a zero or NaN pivot) does not stop the batch: the
+// call returns the inverses together with matinv's
+// *batchlas.NumericalError, whose Index lists the singular matrices and
+// Info getrf's info (the first zero pivot, counted from 1); their
+// inverses are NaN, every other one is computed. With
+// batchlas.WithConditionCheck in ctx, a matrix whose reciprocal condition
+// number (exact, from the inverse) is below the threshold is listed too,
+// with Info n+1, and its inverse kept. An interrupted call returns the
+// inverses with matinv's *batchlas.InterruptedError: the matrices it
+// completed hold their inverses, every later one is NaN. A bad argument
+// is a *batchlas.ArgError from "linalg.Inv".
 func Inv[T batchlas.Float](ctx context.Context, a batchlas.Batch[T]) (batchlas.Batch[T], error) {
 	const op = "linalg.Inv"
 	if err := checkSquare(op, "a", a); err != nil {
 		return batchlas.Batch[T]{}, err
 	}
-	return solveGeneral(ctx, op, a, a, true)
+	x, err := alloc[T](op, "a", a.Rows, a.Cols, a.Count)
+	if err != nil {
+		return batchlas.Batch[T]{}, err
+	}
+	err = matinv.Matinv(ctx, a, x, nil)
+	ok, _, from := results(err, x.Count)
+	if !ok {
+		return batchlas.Batch[T]{}, err
+	}
+	// matinv has set the singular ones' inverses to NaN already.
+	spoil(x, nil, from)
+	return x, err
 }
 
 // solveGeneral runs gesv on a copy of a and, as the right-hand sides, a
-// copy of b or (identity) the identity.
-func solveGeneral[T batchlas.Float](ctx context.Context, op string, a, b batchlas.Batch[T], identity bool) (batchlas.Batch[T], error) {
+// copy of b.
+func solveGeneral[T batchlas.Float](ctx context.Context, op string, a, b batchlas.Batch[T]) (batchlas.Batch[T], error) {
 	lu, err := own(ctx, op, "a", a)
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}
-	var x batchlas.Batch[T]
-	if identity {
-		x, err = alloc[T](op, "a", a.Rows, a.Rows, a.Count)
-		if err == nil {
-			_ = x.SetIdentity() // cannot fail: x is a tight batch of its own
-		}
-	} else {
-		x, err = own(ctx, op, "b", b)
-	}
+	x, err := own(ctx, op, "b", b)
 	if err != nil {
 		return batchlas.Batch[T]{}, err
 	}

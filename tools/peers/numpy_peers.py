@@ -359,7 +359,7 @@ def geqrf(k, dtype, rng):
 
 
 def inv(k, dtype, rng):
-    # The inverse of every matrix, as getrf then getri make it.
+    # The inverse of every matrix (linalg.Inv on the matinv op).
     a = tiled(rng, k["batch"], general(k["n"], dtype))
     return [Recipe("inv", "np.linalg.inv(a)", lambda: np.linalg.inv(a))]
 

@@ -12,8 +12,6 @@ import (
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/trial"
 	"github.com/batchlas-go/batchlas/linalg"
-	"github.com/batchlas-go/batchlas/ops/getrf"
-	"github.com/batchlas-go/batchlas/ops/getri"
 	"github.com/batchlas-go/batchlas/ops/potrf"
 	"github.com/batchlas-go/batchlas/ops/potri"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -21,8 +19,9 @@ import (
 
 // A peer composite is a job numpy does in one call and batchlas with a
 // chain of ops: the QR factorisation with Q formed (np.linalg.qr) is geqrf
-// then orgqr, the inverse (np.linalg.inv) getrf then getri, or potrf
-// then potri for an SPD matrix. peers times it as one call of the one-call layer (package
+// then orgqr, the inverse (np.linalg.inv) the matinv op (getrf's
+// factorisation and the inverse from it, out of place), or potrf then
+// potri for an SPD matrix. peers times it as one call of the one-call layer (package
 // linalg), which chains them and allocates its results as numpy does, so
 // that the comparison is the one a user makes. A composite takes the keys
 // of the first op of its chain; its kernel column names each op's
@@ -41,7 +40,7 @@ type peerComposite struct {
 var peerComposites = map[string]*peerComposite{
 	"inv": {
 		name:  "inv",
-		chain: []string{"getrf", "getri"},
+		chain: []string{"matinv"},
 		keysOf: func(c cell, t *opTuner) (cell, error) {
 			return parseCellArgs(t.op, []string{"n=" + c.get("n"), "batch=" + c.get("batch")})
 		},
@@ -95,9 +94,8 @@ func copyOwned[T batchlas.Float](ctx context.Context, x, a batchlas.Batch[T]) {
 	})
 }
 
-// newInvCall is the inverse from getrf and getri, as a one-call inverse on
-// them would make it: the output allocated and A copied into it, the
-// factor and then the inverse computed in place there. Its check is
+// newInvCall is linalg.Inv, the one-call inverse on the matinv op: the
+// output allocated, the inverses written into it. Its check is
 // checkInverse's.
 func newInvCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) error, func() error) {
 	n, count := c.num("n"), c.num("batch")
@@ -105,16 +103,12 @@ func newInvCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) er
 	a := trial.TiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) { matgen.General(r, b) })
 	var x batchlas.Batch[T]
 	call := func(ctx context.Context) error {
-		x = batchlas.NewBatch[T](n, n, count)
-		copyOwned(ctx, x, a)
-		ipiv := batchlas.NewVectors[int32](n, count)
-		if err := getrf.Getrf(ctx, x, ipiv, nil); err != nil {
-			return err
-		}
-		return getri.Getri(ctx, x, ipiv, nil)
+		var err error
+		x, err = linalg.Inv(ctx, a)
+		return err
 	}
 	check := func() error {
-		return checkInverse("getrf+getri", a, func(r, c int) float64 { return float64(x.At(0, r, c)) })
+		return checkInverse("linalg.Inv", a, func(r, c int) float64 { return float64(x.At(0, r, c)) })
 	}
 	return call, check
 }

@@ -90,8 +90,8 @@ var defaultPeerShapes = []string{
 	"syrk float64 uplo=L trans=N n=128 k=128 batch=500",
 	// A triangle times a block (trmm) against numpy's tril and matmul.
 	"trmm float64 side=L uplo=L ta=N diag=N m=32 n=32 batch=8192",
-	// The inverse from getrf then getri, timed as one call with its
-	// output allocated, against np.linalg.inv.
+	// The inverse (linalg.Inv on the matinv op), timed as one call with
+	// its output allocated, against np.linalg.inv.
 	"inv float64 n=3 batch=100000",
 	"inv float64 n=8 batch=65536",
 	"inv float64 n=32 batch=4096",

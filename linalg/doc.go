@@ -12,7 +12,7 @@
 // Each function is a thin layer over the LAPACK-level ops in ops/<op>:
 // it validates its arguments, copies the inputs the op would overwrite
 // into new tight batches, allocates the outputs, and makes one call to the
-// op (Solve and Inv: gesv; SolveSPD: posv; Cholesky: potrf;
+// op (Solve: gesv; Inv: matinv; SolveSPD: posv; Cholesky: potrf;
 // CholeskySolve: potrs; LU, Det and Slogdet: getrf; Eigh and Eigvalsh:
 // syev; QR: geqrf and orgqr; InvSPD: potrf and potri; Lstsq: gels; SVD
 // and SVDValues: gesvd). The same tuned kernels run: the op picks its kernel from the

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/infobuf"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/getrf"
 	"github.com/batchlas-go/batchlas/ops/getri"
@@ -14,7 +13,7 @@ import (
 // The chain family: A copied into X, then the getrf op and the getri op
 // on X, both through their public entry points so each chooses its own
 // kernel for the batch and is traced beneath matinv. The pivots live in a
-// recycled buffer (infobuf), so a call with its workspace supplied
+// recycled buffer (pivotbuf.go), so a call with its workspace supplied
 // allocates nothing once one exists. A matrix getrf finds singular is
 // left alone by getri (the same rule: a zero or NaN on U's diagonal) and
 // set to NaN here.
@@ -31,9 +30,9 @@ func launchChain[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], 
 		}
 		return err
 	}
-	pbuf := infobuf.Get(n * count)
-	defer infobuf.Put(pbuf)
-	ipiv, err := batchlas.WrapVectors(*pbuf, n, count)
+	pbuf := getPivots(n * count)
+	defer putPivots(pbuf)
+	ipiv, err := batchlas.WrapVectors(pbuf, n, count)
 	if err != nil {
 		return err
 	}
@@ -93,9 +92,9 @@ func launchChain[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], 
 func chainBufferSize[T batchlas.Float](ctx context.Context, x batchlas.Batch[T]) (int, error) {
 	// The sizes depend on the pivots' shape only; the buffer is a
 	// recycled one, so sizing inside a call allocates nothing.
-	pbuf := infobuf.Get(x.Rows * x.Count)
-	defer infobuf.Put(pbuf)
-	ipiv, err := batchlas.WrapVectors(*pbuf, x.Rows, x.Count)
+	pbuf := getPivots(x.Rows * x.Count)
+	defer putPivots(pbuf)
+	ipiv, err := batchlas.WrapVectors(pbuf, x.Rows, x.Count)
 	if err != nil {
 		return 0, err
 	}

@@ -977,7 +977,7 @@ func testInvSPD[T batchlas.Float](t *testing.T) {
 		a.Set(bad, k, k, -a.At(bad, k, k))
 		x, err := linalg.InvSPD(ctx, a)
 		what := fmt.Sprintf("InvSPD n=%d not positive definite", n)
-		wantFailure(t, what, err, "potrf", bad, k+1)
+		wantFailure(t, what, err, "poinv", bad, k+1)
 		for i := range count {
 			if i == bad {
 				if !allNaN(x, i) {
@@ -995,25 +995,27 @@ func testInvSPD[T batchlas.Float](t *testing.T) {
 }
 
 // TestInvSPDCancelled: a call whose context is done before it starts
-// returns potrf's *batchlas.InterruptedError over the whole batch, with
-// every inverse NaN, and leaves a as it was.
+// returns poinv's *batchlas.InterruptedError over the whole batch, with
+// every inverse NaN, and leaves a as it was, whichever kernel runs.
 func TestInvSPDCancelled(t *testing.T) {
 	a, _ := spd[float64](7, 9, 1, 12, false)
 	a0 := snapshot(a.Data)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	x, err := linalg.InvSPD(ctx, a)
-	var ie *batchlas.InterruptedError
-	if !errors.As(err, &ie) || ie.Count != a.Count || ie.Completed != 0 || !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v, want potrf's InterruptedError with nothing completed", err)
-	}
-	if x.Count != a.Count {
-		t.Fatalf("x.Count %d, want %d", x.Count, a.Count)
-	}
-	for i := range a.Count {
-		if !allNaN(x, i) {
-			t.Fatalf("matrix %d of an interrupted call is not NaN", i)
+	for _, kernel := range []string{"lanes", "chain"} {
+		ctx, cancel := context.WithCancel(sel.WithPin(context.Background(), "poinv", kernel))
+		cancel()
+		x, err := linalg.InvSPD(ctx, a)
+		var ie *batchlas.InterruptedError
+		if !errors.As(err, &ie) || ie.Op != "poinv" || ie.Count != a.Count || ie.Completed != 0 || !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: got %v, want poinv's InterruptedError with nothing completed", kernel, err)
 		}
+		if x.Count != a.Count {
+			t.Fatalf("x.Count %d, want %d", x.Count, a.Count)
+		}
+		for i := range a.Count {
+			if !allNaN(x, i) {
+				t.Fatalf("%s: matrix %d of an interrupted call is not NaN", kernel, i)
+			}
+		}
+		unchanged(t, "a", a.Data, a0)
 	}
-	unchanged(t, "a", a.Data, a0)
 }

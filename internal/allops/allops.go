@@ -18,6 +18,7 @@ import (
 	_ "github.com/batchlas-go/batchlas/ops/orgqr"
 	_ "github.com/batchlas-go/batchlas/ops/ormqr"
 	_ "github.com/batchlas-go/batchlas/ops/pocon"
+	_ "github.com/batchlas-go/batchlas/ops/poinv"
 	_ "github.com/batchlas-go/batchlas/ops/posv"
 	_ "github.com/batchlas-go/batchlas/ops/potrf"
 	_ "github.com/batchlas-go/batchlas/ops/potri"

@@ -365,7 +365,7 @@ def inv(k, dtype, rng):
 
 
 def invspd(k, dtype, rng):
-    # The inverse of every SPD matrix, as potrf then potri make it: numpy
+    # The inverse of every SPD matrix (linalg.InvSPD on the poinv op): numpy
     # has one inverse for every matrix.
     a = tiled(rng, k["batch"], spd(k["n"], dtype))
     return [Recipe("inv", "np.linalg.inv(a)", lambda: np.linalg.inv(a))]

@@ -9,11 +9,9 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/matgen"
-	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/trial"
 	"github.com/batchlas-go/batchlas/linalg"
-	"github.com/batchlas-go/batchlas/ops/potrf"
-	"github.com/batchlas-go/batchlas/ops/potri"
+	"github.com/batchlas-go/batchlas/ops/poinv"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
@@ -53,7 +51,7 @@ var peerComposites = map[string]*peerComposite{
 	},
 	"invspd": {
 		name:  "invspd",
-		chain: []string{"potrf", "potri"},
+		chain: []string{"poinv"},
 		keysOf: func(c cell, t *opTuner) (cell, error) {
 			return parseCellArgs(t.op, []string{"uplo=" + c.get("uplo"), "n=" + c.get("n"), "batch=" + c.get("batch")})
 		},
@@ -84,16 +82,6 @@ var peerComposites = map[string]*peerComposite{
 	},
 }
 
-// copyOwned copies the tight batch a into x of the same shape on the
-// workers, a part of the matrices each, as the one-call layer copies its
-// input into the output it allocates (linalg's own).
-func copyOwned[T batchlas.Float](ctx context.Context, x, a batchlas.Batch[T]) {
-	size := a.Rows * a.Cols
-	_ = parallel.For(context.WithoutCancel(ctx), a.Count, float64(size), func(_, lo, hi int) {
-		copy(x.Data[lo*size:hi*size], a.Data[lo*size:hi*size])
-	})
-}
-
 // newInvCall is linalg.Inv, the one-call inverse on the matinv op: the
 // output allocated, the inverses written into it. Its check is
 // checkInverse's.
@@ -113,36 +101,27 @@ func newInvCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) er
 	return call, check
 }
 
-// newInvSPDCall is the SPD inverse from potrf and potri, as a one-call
-// inverse on them would make it: the output allocated and A copied into
-// it, the factor and then the inverse's uplo triangle computed in place
-// there. Its check is checkInverse's, X the symmetric matrix of that
-// triangle.
+// newInvSPDCall is linalg.InvSPD, the one-call SPD inverse on the poinv
+// op (lower triangle read, the whole inverse written): the output
+// allocated, the inverses written into it. uplo=U reads the upper
+// triangle instead, through poinv itself into an output allocated the
+// same way. Its check is checkInverse's.
 func newInvSPDCall[T batchlas.Float](c cell, seed uint64) (func(context.Context) error, func() error) {
 	n, count := c.num("n"), c.num("batch")
-	uplo := batchlas.Lower
-	if c.get("uplo") == "U" {
-		uplo = batchlas.Upper
-	}
 	r := matgen.Rand(seed)
 	a := trial.TiledBatch[T](r, n, n, count, func(b batchlas.Batch[T]) { matgen.SPD(r, b) })
 	var x batchlas.Batch[T]
 	call := func(ctx context.Context) error {
-		x = batchlas.NewBatch[T](n, n, count)
-		copyOwned(ctx, x, a)
-		if err := potrf.Potrf(ctx, uplo, x, nil); err != nil {
+		if c.get("uplo") != "U" {
+			var err error
+			x, err = linalg.InvSPD(ctx, a)
 			return err
 		}
-		return potri.Potri(ctx, uplo, x)
+		x = batchlas.NewBatch[T](n, n, count)
+		return poinv.Poinv(ctx, batchlas.Upper, a, x, nil)
 	}
 	check := func() error {
-		// The symmetric inverse from its triangle.
-		return checkInverse("potrf+potri", a, func(r, c int) float64 {
-			if r != c && (r > c) != (uplo == batchlas.Lower) {
-				r, c = c, r
-			}
-			return float64(x.At(0, r, c))
-		})
+		return checkInverse("linalg.InvSPD", a, func(r, c int) float64 { return float64(x.At(0, r, c)) })
 	}
 	return call, check
 }

@@ -96,8 +96,8 @@ var defaultPeerShapes = []string{
 	"inv float64 n=8 batch=65536",
 	"inv float64 n=32 batch=4096",
 	"inv float64 n=128 batch=256",
-	// The SPD inverse from potrf then potri, against np.linalg.inv on the
-	// same SPD matrices.
+	// The SPD inverse (linalg.InvSPD on the poinv op), against
+	// np.linalg.inv on the same SPD matrices.
 	"invspd float64 uplo=L n=32 batch=4096",
 	"invspd float64 uplo=L n=128 batch=256",
 	"gels float64 m=64 n=8 nrhs=1 batch=20000",
@@ -493,9 +493,7 @@ func peerTraffic(op string, dt sel.DType, c cell) (tr traffic, ok bool) {
 		return traffic{(n*n + n*nrhs) * e * b, w * b}, true
 	case "geqrf": // A factored in place, tau written
 		return traffic{m * n * e * b, (m*n + min(m, n)) * e * b}, true
-	case "inv": // A read (copied into the output), the inverse and the pivots written
-		return traffic{n * n * e * b, (n*n*e + n*ipiv) * b}, true
-	case "invspd": // A read (copied into the output), the inverse written
+	case "inv", "invspd": // A read, the inverse written (out of place)
 		return traffic{n * n * e * b, n * n * e * b}, true
 	case "qr": // A read (the one-call layer copies it), Q and R written
 		k := min(m, n)

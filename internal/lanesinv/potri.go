@@ -1,0 +1,119 @@
+package lanesinv
+
+import (
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanerows"
+)
+
+// Lower overwrites the lower triangle of every lane's factor L in the
+// group g with the lower triangle of inv(L)^T inv(L) (xPOTRI: xTRTI2,
+// then xLAUU2, internal/tri's Inverse then TimesTranspose); element
+// (r, c) of lane l is at g[(c*gld+r)*L+l]. t holds three rows of lanes.
+// The upper triangle is neither read nor written.
+func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) {
+	at := func(r, c int) []T {
+		o := (c*gld + r) * L
+		return g[o : o+L : o+L]
+	}
+	x, tcc := t[:L:L], t[L:2*L:2*L]
+	// The inverse, from the last column: col[c+1:] := inv(T)[c+1:, c+1:]
+	// col[c+1:], then times -1/T[c, c].
+	for c := n - 1; c >= 0; c-- {
+		d := at(c, c)
+		for l := range d {
+			d[l] = 1 / d[l]
+			tcc[l] = -d[l]
+		}
+		col := g[c*gld*L:]
+		for k := n - 1; k > c; k-- {
+			copy(x, at(k, c))
+			lanerows.AxpyRows(col[(k+1)*L:n*L], g[(k*gld+k+1)*L:], x)
+			xk, u := at(k, c), at(k, k)
+			for l := range xk {
+				xk[l] = x[l] * u[l]
+			}
+		}
+		for k := c + 1; k < n; k++ {
+			v := at(k, c)
+			for l := range v {
+				v[l] *= tcc[l]
+			}
+		}
+	}
+	// L^T L's lower triangle, row by row: (i, j) for j <= i is the dot of
+	// columns i and j from row i down, which later rows do not change.
+	for i := range n {
+		ci := g[(i*gld+i)*L : (i*gld+n)*L]
+		for j := range i {
+			cj := g[(j*gld+i)*L:]
+			lii := at(i, i)
+			for l := range x {
+				x[l] = cj[l] * lii[l]
+			}
+			lanerows.DotRows(x, ci[L:], cj[L:])
+			copy(at(i, j), x)
+		}
+		clear(x)
+		lanerows.DotRows(x, ci, ci)
+		copy(at(i, i), x)
+	}
+}
+
+// Upper is Lower for upper triangles U: the upper triangle of
+// inv(U) inv(U)^T; the lower triangle is neither read nor written.
+func Upper[T batchlas.Float](g []T, n, gld, L int, t []T) {
+	at := func(r, c int) []T {
+		o := (c*gld + r) * L
+		return g[o : o+L : o+L]
+	}
+	x, tcc, dd := t[:L:L], t[L:2*L:2*L], t[2*L:3*L:3*L]
+	// The inverse, from the first column: col[:c] := inv(T)[:c, :c]
+	// col[:c], then times -1/T[c, c].
+	for c := range n {
+		d := at(c, c)
+		for l := range d {
+			d[l] = 1 / d[l]
+			tcc[l] = -d[l]
+		}
+		col := g[c*gld*L:]
+		for k := range c {
+			copy(x, at(k, c))
+			lanerows.AxpyRows(col[:k*L], g[k*gld*L:], x)
+			xk, u := at(k, c), at(k, k)
+			for l := range xk {
+				xk[l] = x[l] * u[l]
+			}
+		}
+		for k := range c {
+			v := at(k, c)
+			for l := range v {
+				v[l] *= tcc[l]
+			}
+		}
+	}
+	// U U^T's upper triangle, column by column: column i takes U[i, i]
+	// times itself and U[i, k] times the columns k right of it, which are
+	// not yet overwritten.
+	for i := range n {
+		ci := g[i*gld*L : i*gld*L+i*L]
+		copy(tcc, at(i, i))
+		for r := 0; r < len(ci); r += L {
+			v := ci[r : r+L]
+			for l := range v {
+				v[l] *= tcc[l]
+			}
+		}
+		clear(dd)
+		for k := i + 1; k < n; k++ {
+			xk := at(i, k)
+			lanerows.AxpyRows(ci, g[k*gld*L:], xk)
+			for l := range dd {
+				dd[l] += xk[l] * xk[l]
+			}
+		}
+		uii := at(i, i)
+		for l := range uii {
+			uii[l] = tcc[l]*tcc[l] + dd[l]
+		}
+	}
+}

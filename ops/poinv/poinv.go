@@ -1,0 +1,237 @@
+package poinv
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/condopt"
+	"github.com/batchlas-go/batchlas/internal/infobuf"
+	"github.com/batchlas-go/batchlas/internal/opkit"
+	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/ops/gecon"
+	"github.com/batchlas-go/batchlas/ops/pocon"
+	"github.com/batchlas-go/batchlas/ops/potrf"
+	sel "github.com/batchlas-go/batchlas/select"
+)
+
+const opName = "poinv"
+
+// keyN is the order's position in the key (keyNames).
+const keyN = 1
+
+// makeKey builds the call's key in the order of the declared key names.
+func makeKey(uplo batchlas.Uplo, n, count int) sel.Key {
+	return sel.MakeKey(sel.Str(uplo.String()), sel.Int(n), sel.Int(count))
+}
+
+// flopsPerMatrix is the cost of one inverse, n^3 (LAPACK's counts for
+// xPOTRF and xPOTRI, n^3/3 and 2n^3/3): what the workers' split weighs a
+// matrix by and what the benchmarks report GFLOP/s against.
+func flopsPerMatrix(n int) float64 {
+	f := float64(n)
+	return f * f * f
+}
+
+// check validates the arguments of Poinv and BufferSize.
+func check[T batchlas.Float](uplo batchlas.Uplo, a, x batchlas.Batch[T]) error {
+	if err := uplo.Check(opName); err != nil {
+		return err
+	}
+	if err := a.Check(opName, "a", false); err != nil {
+		return err
+	}
+	if err := x.Check(opName, "x", true); err != nil {
+		return err
+	}
+	switch {
+	case a.Rows != a.Cols:
+		return opkit.Argf(opName, "a", "a is %dx%d; a symmetric positive definite matrix is square", a.Rows, a.Cols)
+	case x.Rows != a.Rows || x.Cols != a.Cols:
+		return opkit.Argf(opName, "x", "x is %dx%d but a is %dx%d; x holds one n x n inverse per matrix of a", x.Rows, x.Cols, a.Rows, a.Cols)
+	case x.Count != a.Count:
+		return opkit.Argf(opName, "x", "x.Count %d != a.Count %d: give one output matrix per matrix of a", x.Count, a.Count)
+	}
+	return opkit.CheckDisjoint(opName, "x", x, "a", a)
+}
+
+// Poinv writes the inverse of every symmetric positive definite n x n
+// matrix A_i into X_i, out of place (column-major): A_i is read from its
+// uplo triangle only (the diagonal included; the other triangle may hold
+// anything), factored as potrf factors it (A_i = L*L^T for Lower, U^T*U
+// for Upper), and inverted from that factor as potri inverts it; X_i
+// receives the whole symmetric inverse, both triangles. a is only read,
+// so it may be a view or a batchlas.Broadcast. x is written: it may not be
+// a broadcast nor share an element with a, nor may the part of ws a
+// kernel uses share one with either. ws is the workspace: nil allocates
+// it, otherwise it needs BufferSize elements.
+//
+// A matrix that is not positive definite (potrf's info > 0: the order of
+// the first leading minor that is not, NaN included) has no inverse here:
+// its X_i is set to NaN everywhere, every other matrix is inverted, and
+// the call returns a *batchlas.NumericalError from poinv listing the
+// failures with potrf's info, the same whichever kernel runs.
+//
+// With batchlas.WithConditionCheck in ctx, poinv also computes the exact
+// reciprocal condition number rcond_i = 1/(||A_i||_1 ||X_i||_1) from the
+// inverse it wrote; a matrix whose rcond_i is below the threshold (n*eps
+// by default) or NaN keeps its X_i and is listed with info n+1, as
+// LAPACK's xPOSVX reports it. The check allocates its norms and runs to
+// its end once the inverses are written, whatever ctx says.
+//
+// A call with no matrix or n == 0 runs no kernel and makes no decision,
+// so the pin is not read: a bad pin is no error there. A nil ctx is
+// context.Background().
+//
+// A call whose ctx is cancelled or past its deadline returns a
+// *batchlas.InterruptedError wrapping ctx.Err(), which says how far it got
+// over X; its Failed field lists the failures among the completed
+// matrices. lanes inverts each group of matrices on one worker from start
+// to end: X_0 .. X_{Completed-1} are done and every later X_i untouched
+// (Touched == Completed). chain copies every A_i into X first and runs
+// potrf and potri over the whole batch: X_0 .. X_{Completed-1} are done
+// (none while it was copying or factoring), and X_i from Touched on are
+// untouched (Touched == Count once the copy is done).
+func Poinv[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, x batchlas.Batch[T], ws []T) error {
+	ctx = opkit.Context(ctx)
+	if err := check(uplo, a, x); err != nil {
+		return err
+	}
+	if a.Empty() {
+		return nil
+	}
+	n := a.Rows
+	cond, bad := condopt.Start[T](ctx, n, a.Count)
+	if bad != "" {
+		return opkit.Argf(opName, "ctx", "%s", bad)
+	}
+	dev := opkit.DeviceFrom(ctx)
+	key := makeKey(uplo, n, a.Count)
+	buf := infobuf.Get(a.Count)
+	defer infobuf.Put(buf)
+	info := *buf
+	err := Op.Run(ctx, opkit.DTypeOf[T](), key, dev, func(ctx context.Context, c sel.Choice) error {
+		return launch(ctx, c, key, dev, uplo, a, x, ws, info)
+	})
+	if ie, ok := err.(*batchlas.InterruptedError); ok {
+		ie.Op = opName
+		// The completed matrices' info is final; InfoError copies it out.
+		ie.Failed, _ = opkit.InfoError(opName, info[:ie.Completed]).(*batchlas.NumericalError)
+		return ie
+	}
+	if err != nil {
+		return err
+	}
+	if cond != nil {
+		if err := finishConditionCheck(ctx, cond, uplo, a, x, info); err != nil {
+			return err
+		}
+	}
+	// InfoError copies the failures out, so the buffer can go back.
+	return opkit.InfoError(opName, info)
+}
+
+// launch runs kernel c, writing each matrix's info. It refuses exactly
+// what can_run refuses (R3), and a workspace shorter than c needs or
+// sharing an element with a or x.
+func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, dev *sel.Device, uplo batchlas.Uplo, a, x batchlas.Batch[T], ws []T, info []int32) error {
+	n := a.Rows
+	if !canRun(c, key, dev) {
+		return opkit.Argf(opName, "route", "kernel %s cannot invert n=%d on device %s; pin another kernel or unset the pin", c, n, dev.Key)
+	}
+	if ws != nil {
+		need, err := bufferSize(ctx, c, uplo, x)
+		if err != nil {
+			return err
+		}
+		if len(ws) < need {
+			return opkit.WorkspaceShort(ctx, opName, c.String(), len(ws), need, func(ctx context.Context) int {
+				need, err := bufferSize(ctx, c, uplo, x)
+				if err != nil {
+					return -1 // cannot size it: fits no worker count
+				}
+				return need
+			})
+		}
+		ws = ws[:need]
+		if err := opkit.CheckWorkspace(opName, ws, "a", a); err != nil {
+			return err
+		}
+		if err := opkit.CheckWorkspace(opName, ws, "x", x); err != nil {
+			return err
+		}
+	}
+	switch c.Family() {
+	case lanesFamily:
+		return launchLanes(ctx, uplo, a, x, ws, info)
+	case chain:
+		return launchChain(ctx, uplo, a, x, ws, info)
+	}
+	return fmt.Errorf("%s: choice %s has no launch (a family was added to choice.go but not to poinv.go)", opName, c)
+}
+
+// BufferSize returns the workspace, in elements, that Poinv needs for
+// this call: it asks the selection core the same question Poinv asks, so
+// the size fits the kernel that will run (for chain, what potrf needs
+// under the same context; potri takes none), and for the workers a call
+// with ctx may use (batchlas.WithParallelism). It refuses the arguments
+// Poinv refuses. It is 0 for an empty batch or order 0, with no decision
+// (the pin is not read). A nil ctx is context.Background().
+func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, x batchlas.Batch[T]) (int, error) {
+	ctx = opkit.Context(ctx)
+	if err := check(uplo, a, x); err != nil {
+		return 0, err
+	}
+	if a.Empty() {
+		return 0, nil
+	}
+	c, err := Op.Pick(ctx, opkit.DTypeOf[T](), makeKey(uplo, a.Rows, a.Count), opkit.DeviceFrom(ctx))
+	if err != nil {
+		return 0, err
+	}
+	return bufferSize(ctx, c, uplo, x)
+}
+
+// bufferSize is the workspace kernel c needs for a call with ctx writing
+// x.
+func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchlas.Uplo, x batchlas.Batch[T]) (int, error) {
+	switch c.Family() {
+	case lanesFamily:
+		return parallel.Workers(ctx) * lanesSlot[T](x.Rows), nil
+	case chain:
+		return potrf.BufferSize(ctx, uplo, x)
+	}
+	return 0, nil
+}
+
+// finishConditionCheck takes ||A_i||_1 (from its uplo triangle) and
+// ||X_i||_1 and gives info n+1 to the inverted matrices whose rcond_i =
+// 1/(||A_i||_1 ||X_i||_1) is below the threshold or NaN. The inverses are
+// written by then, so it runs to its end whatever ctx says.
+func finishConditionCheck[T batchlas.Float](ctx context.Context, c *condopt.Check[T], uplo batchlas.Uplo, a, x batchlas.Batch[T], info []int32) error {
+	ctx = context.WithoutCancel(ctx)
+	if err := pocon.Norm(ctx, uplo, a, c.Anorm); err != nil {
+		return err
+	}
+	rcond := make([]T, a.Count)
+	if err := gecon.Norm(ctx, batchlas.OneNorm, x, rcond); err != nil {
+		return err
+	}
+	for i, xn := range rcond {
+		rcond[i] = 1 / (c.Anorm[i] * xn)
+	}
+	c.Finish(info, rcond)
+	return nil
+}
+
+// setNaN fills X_i with NaN: the output of a matrix with no inverse.
+func setNaN[T batchlas.Float](x batchlas.Batch[T], i int) {
+	n, nan := x.Rows, T(math.NaN())
+	for c := range n {
+		col := x.Data[i*x.Stride+c*x.LD : i*x.Stride+c*x.LD+n]
+		for r := range col {
+			col[r] = nan
+		}
+	}
+}

@@ -9,9 +9,10 @@
 // AxpyRows is that loop, and DotRows the lanes' dot products over rows,
 // as AVX-512 assembly (rows_amd64.s) where simd.AVX512 allows it and as a
 // Go loop elsewhere (purego, other architectures, a device presented
-// below x86-64-v4). Both multiply and then add, without fusing, row after
-// row, as Go's compiler does for y += t*x, so a kernel written on them
-// gives the bits of the same loops written lane by lane in Go, with or
-// without the assembly. The package is its own so that only the kernels on
+// below x86-64-v4). Both multiply and then add, without fusing, as Go's
+// compiler does for y += t*x (AxpyRows row after row, DotRows in four
+// interleaved partial sums), so a kernel written on them gives the bits
+// of the same loops written lane by lane in Go, with or without the
+// assembly. The package is its own so that only the kernels on
 // it have it in their kernels hash.
 package lanerows

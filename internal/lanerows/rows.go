@@ -56,32 +56,43 @@ func axpyRowsGo[T batchlas.Float](y, x, t []T) {
 	}
 }
 
-// DotRows does acc[l] += x[i]*y[i] for every element i of x with i%L ==
-// l, row after row: each lane's dot product over the rows of lanes, each
-// product rounded and then added to acc in row order. len(x) must be a
-// multiple of L, y at least as long, acc L long.
-func DotRows[T batchlas.Float](acc, x, y []T) {
+// DotRows sets dst[l] to the sum of x[i]*y[i] over the elements i of x
+// with i%L == l: each lane's dot product over the rows of lanes, each
+// product rounded and then added. The rows are summed in four
+// interleaved partial sums from zero (row r into sum r%4), combined as
+// (s0+s1)+(s2+s3): four chains of additions instead of one, so a dot
+// product over many rows is not bound by the adder's latency. dst is
+// written after every row is read, so it may be one of the rows of x or
+// y. len(x) must be a multiple of L, y at least as long, dst L long.
+func DotRows[T batchlas.Float](dst, x, y []T) {
 	L := lanes.Lanes[T]()
 	rows := len(x) / L
+	_ = dst[L-1]
 	if rows == 0 {
+		clear(dst[:L])
 		return
 	}
-	_, _ = y[rows*L-1], acc[L-1]
-	if dotRowsAsm(acc, x, y, rows) {
+	_ = y[rows*L-1]
+	if dotRowsAsm(dst, x, y, rows) {
 		return
 	}
-	dotRowsGo(acc, x, y)
+	dotRowsGo(dst, x, y)
 }
 
-// dotRowsGo is the assembly's twin.
-func dotRowsGo[T batchlas.Float](acc, x, y []T) {
+// dotRowsGo is the assembly's twin: the same partial sums, rounded the
+// same way, combined in the same order.
+func dotRowsGo[T batchlas.Float](dst, x, y []T) {
 	L := lanes.Lanes[T]()
 	y = y[:len(x)]
-	acc = acc[:L]
-	for r := 0; r < len(x); r += L {
-		xr, yr := x[r:r+L], y[r:r+L]
-		for l := range acc {
-			acc[l] += xr[l] * yr[l]
+	dst = dst[:L]
+	var s [4][16]T // L <= 16
+	for r := 0; r*L < len(x); r++ {
+		xr, yr, sr := x[r*L:(r+1)*L], y[r*L:(r+1)*L], s[r%4][:L]
+		for l := range sr {
+			sr[l] += xr[l] * yr[l]
 		}
+	}
+	for l := range dst {
+		dst[l] = (s[0][l] + s[1][l]) + (s[2][l] + s[3][l])
 	}
 }

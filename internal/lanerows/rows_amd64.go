@@ -32,10 +32,10 @@ func axpyRowsAsm[T batchlas.Float](y, x, t []T, rows int) bool {
 }
 
 //go:noescape
-func dotRowsF64(acc, x, y *float64, rows int)
+func dotRowsF64(dst, x, y *float64, rows int)
 
 //go:noescape
-func dotRowsF32(acc, x, y *float32, rows int)
+func dotRowsF32(dst, x, y *float32, rows int)
 
 // dotRowsAsm runs the assembly when simd.AVX512 is set and reports
 // whether it did.

@@ -66,48 +66,114 @@ f32done:
 	VZEROUPPER
 	RET
 
-// func dotRowsF64(acc, x, y *T, rows int): one accumulator, the rows in
-// order (the sum is sequential per lane, as the Go twin's).
+// func dotRowsF64(dst, x, y *T, rows int): four partial sums from zero,
+// row r into sum r%4 (Z0, Z2, Z3, Z4), combined as (Z0+Z2)+(Z3+Z4), as
+// the Go twin sums; dst is written last, so it may alias a row read.
 TEXT ·dotRowsF64(SB), NOSPLIT, $0-32
-	MOVQ acc+0(FP), AX
+	MOVQ dst+0(FP), AX
 	MOVQ x+8(FP), SI
 	MOVQ y+16(FP), DI
 	MOVQ rows+24(FP), CX
-	VMOVUPD (AX), Z0
-dotF64loop:
-	TESTQ CX, CX
-	JZ dotF64done
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+dotF64four:
+	CMPQ CX, $4
+	JLT dotF64tail
 	VMOVUPD (SI), Z1
 	VMULPD (DI), Z1, Z1
 	VADDPD Z1, Z0, Z0
-	ADDQ $64, SI
-	ADDQ $64, DI
-	DECQ CX
-	JMP dotF64loop
-dotF64done:
+	VMOVUPD 64(SI), Z5
+	VMULPD 64(DI), Z5, Z5
+	VADDPD Z5, Z2, Z2
+	VMOVUPD 128(SI), Z6
+	VMULPD 128(DI), Z6, Z6
+	VADDPD Z6, Z3, Z3
+	VMOVUPD 192(SI), Z7
+	VMULPD 192(DI), Z7, Z7
+	VADDPD Z7, Z4, Z4
+	ADDQ $256, SI
+	ADDQ $256, DI
+	SUBQ $4, CX
+	JMP dotF64four
+dotF64tail:
+	// Rows 4k, 4k+1, 4k+2 (those that exist) into Z0, Z2, Z3.
+	TESTQ CX, CX
+	JZ dotF64sum
+	VMOVUPD (SI), Z1
+	VMULPD (DI), Z1, Z1
+	VADDPD Z1, Z0, Z0
+	CMPQ CX, $1
+	JEQ dotF64sum
+	VMOVUPD 64(SI), Z5
+	VMULPD 64(DI), Z5, Z5
+	VADDPD Z5, Z2, Z2
+	CMPQ CX, $2
+	JEQ dotF64sum
+	VMOVUPD 128(SI), Z6
+	VMULPD 128(DI), Z6, Z6
+	VADDPD Z6, Z3, Z3
+dotF64sum:
+	VADDPD Z2, Z0, Z0
+	VADDPD Z4, Z3, Z3
+	VADDPD Z3, Z0, Z0
 	VMOVUPD Z0, (AX)
 	VZEROUPPER
 	RET
 
-// func dotRowsF32(acc, x, y *T, rows int): one accumulator, the rows in
-// order (the sum is sequential per lane, as the Go twin's).
+// func dotRowsF32(dst, x, y *T, rows int): four partial sums from zero,
+// row r into sum r%4 (Z0, Z2, Z3, Z4), combined as (Z0+Z2)+(Z3+Z4), as
+// the Go twin sums; dst is written last, so it may alias a row read.
 TEXT ·dotRowsF32(SB), NOSPLIT, $0-32
-	MOVQ acc+0(FP), AX
+	MOVQ dst+0(FP), AX
 	MOVQ x+8(FP), SI
 	MOVQ y+16(FP), DI
 	MOVQ rows+24(FP), CX
-	VMOVUPS (AX), Z0
-dotF32loop:
-	TESTQ CX, CX
-	JZ dotF32done
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+dotF32four:
+	CMPQ CX, $4
+	JLT dotF32tail
 	VMOVUPS (SI), Z1
 	VMULPS (DI), Z1, Z1
 	VADDPS Z1, Z0, Z0
-	ADDQ $64, SI
-	ADDQ $64, DI
-	DECQ CX
-	JMP dotF32loop
-dotF32done:
+	VMOVUPS 64(SI), Z5
+	VMULPS 64(DI), Z5, Z5
+	VADDPS Z5, Z2, Z2
+	VMOVUPS 128(SI), Z6
+	VMULPS 128(DI), Z6, Z6
+	VADDPS Z6, Z3, Z3
+	VMOVUPS 192(SI), Z7
+	VMULPS 192(DI), Z7, Z7
+	VADDPS Z7, Z4, Z4
+	ADDQ $256, SI
+	ADDQ $256, DI
+	SUBQ $4, CX
+	JMP dotF32four
+dotF32tail:
+	// Rows 4k, 4k+1, 4k+2 (those that exist) into Z0, Z2, Z3.
+	TESTQ CX, CX
+	JZ dotF32sum
+	VMOVUPS (SI), Z1
+	VMULPS (DI), Z1, Z1
+	VADDPS Z1, Z0, Z0
+	CMPQ CX, $1
+	JEQ dotF32sum
+	VMOVUPS 64(SI), Z5
+	VMULPS 64(DI), Z5, Z5
+	VADDPS Z5, Z2, Z2
+	CMPQ CX, $2
+	JEQ dotF32sum
+	VMOVUPS 128(SI), Z6
+	VMULPS 128(DI), Z6, Z6
+	VADDPS Z6, Z3, Z3
+dotF32sum:
+	VADDPS Z2, Z0, Z0
+	VADDPS Z4, Z3, Z3
+	VADDPS Z3, Z0, Z0
 	VMOVUPS Z0, (AX)
 	VZEROUPPER
 	RET

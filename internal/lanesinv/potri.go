@@ -8,14 +8,14 @@ import (
 // Lower overwrites the lower triangle of every lane's factor L in the
 // group g with the lower triangle of inv(L)^T inv(L) (xPOTRI: xTRTI2,
 // then xLAUU2, internal/tri's Inverse then TimesTranspose); element
-// (r, c) of lane l is at g[(c*gld+r)*L+l]. t holds three rows of lanes.
+// (r, c) of lane l is at g[(c*gld+r)*L+l]. t holds two rows of lanes.
 // The upper triangle is neither read nor written.
 func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) {
 	at := func(r, c int) []T {
 		o := (c*gld + r) * L
 		return g[o : o+L : o+L]
 	}
-	x, tcc := t[:L:L], t[L:2*L:2*L]
+	tcc := t[:L:L]
 	// The inverse, from the last column: col[c+1:] := inv(T)[c+1:, c+1:]
 	// col[c+1:], then times -1/T[c, c].
 	for c := n - 1; c >= 0; c-- {
@@ -26,11 +26,12 @@ func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) {
 		}
 		col := g[c*gld*L:]
 		for k := n - 1; k > c; k-- {
-			copy(x, at(k, c))
-			lanerows.AxpyRows(col[(k+1)*L:n*L], g[(k*gld+k+1)*L:], x)
+			// Rows k+1.. of column c take row k's multipliers, which
+			// the update does not write.
 			xk, u := at(k, c), at(k, k)
+			lanerows.AxpyRows(col[(k+1)*L:n*L], g[(k*gld+k+1)*L:], xk)
 			for l := range xk {
-				xk[l] = x[l] * u[l]
+				xk[l] *= u[l]
 			}
 		}
 		for k := c + 1; k < n; k++ {
@@ -44,18 +45,11 @@ func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) {
 	// columns i and j from row i down, which later rows do not change.
 	for i := range n {
 		ci := g[(i*gld+i)*L : (i*gld+n)*L]
-		for j := range i {
-			cj := g[(j*gld+i)*L:]
-			lii := at(i, i)
-			for l := range x {
-				x[l] = cj[l] * lii[l]
-			}
-			lanerows.DotRows(x, ci[L:], cj[L:])
-			copy(at(i, j), x)
+		for j := range i + 1 {
+			// (i, j) is the first row the dot product reads of
+			// column j: DotRows writes it after reading.
+			lanerows.DotRows(at(i, j), ci, g[(j*gld+i)*L:])
 		}
-		clear(x)
-		lanerows.DotRows(x, ci, ci)
-		copy(at(i, i), x)
 	}
 }
 
@@ -66,7 +60,7 @@ func Upper[T batchlas.Float](g []T, n, gld, L int, t []T) {
 		o := (c*gld + r) * L
 		return g[o : o+L : o+L]
 	}
-	x, tcc, dd := t[:L:L], t[L:2*L:2*L], t[2*L:3*L:3*L]
+	tcc, dd := t[:L:L], t[L:2*L:2*L]
 	// The inverse, from the first column: col[:c] := inv(T)[:c, :c]
 	// col[:c], then times -1/T[c, c].
 	for c := range n {
@@ -77,11 +71,12 @@ func Upper[T batchlas.Float](g []T, n, gld, L int, t []T) {
 		}
 		col := g[c*gld*L:]
 		for k := range c {
-			copy(x, at(k, c))
-			lanerows.AxpyRows(col[:k*L], g[k*gld*L:], x)
+			// Rows ..k-1 of column c take row k's multipliers, which
+			// the update does not write.
 			xk, u := at(k, c), at(k, k)
+			lanerows.AxpyRows(col[:k*L], g[k*gld*L:], xk)
 			for l := range xk {
-				xk[l] = x[l] * u[l]
+				xk[l] *= u[l]
 			}
 		}
 		for k := range c {

@@ -16,7 +16,7 @@
 //
 //	lanes  groups of 8 (float64) or 16 (float32) matrices interleaved one
 //	       per vector lane, factored, inverted and mirrored in one pass
-//	       over the group, only the inverses written back; n <= 64
+//	       over the group, only the inverses written back; n <= 128
 //	chain  A copied into X, then the potrf op and the potri op on X (each
 //	       choosing its own kernel, traced beneath poinv), then the
 //	       triangle mirrored

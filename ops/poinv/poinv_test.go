@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 
 // orders straddle lanes' limit (lanesMax) and the vector widths (8
 // float64, 16 float32).
-var orders = []int{1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65}
+var orders = []int{1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65, 128, 129}
 
 // uplos are both triangles.
 var uplos = []batchlas.Uplo{batchlas.Lower, batchlas.Upper}
@@ -227,7 +227,7 @@ func TestNotPositiveDefinite(t *testing.T) {
 func notPositiveDefinite[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, uplo := range uplos {
-		for _, n := range []int{1, 2, 3, 8, 9, 17, 33, 65} {
+		for _, n := range []int{1, 2, 3, 8, 9, 17, 33, 65, 129} {
 			if !runs(c, n) {
 				continue // refused: TestAgainstGonum
 			}
@@ -386,7 +386,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, uplo := range uplos {
-		for _, n := range []int{3, 12, 40, 70} {
+		for _, n := range []int{3, 12, 40, 70, 130} {
 			if !runs(c, n) {
 				continue
 			}
@@ -412,7 +412,7 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 		if w > 0 {
 			ctx = batchlas.WithParallelism(ctx, w)
 		}
-		for _, n := range []int{1, 9, 33, 65} {
+		for _, n := range []int{1, 9, 33, 65, 129} {
 			if !runs(c, n) {
 				continue
 			}

@@ -16,7 +16,7 @@
 //	           row or column at a time (xLAUU2), on internal/tri
 //	lanes      groups of 8 (float64) or 16 (float32) factors interleaved
 //	           one per lane, permatrix's two steps on rows of lanes;
-//	           n <= 64
+//	           n <= 128
 //	vendor     gonum's LAPACK Dpotri per matrix (float64 only; absent
 //	           from a -tags novendor build)
 //

@@ -28,9 +28,10 @@ import (
 // list holds a buffer.
 
 // lanesMax is the largest order the lanes kernel accepts: a group (n*n
-// 64-byte vectors, 256 KiB at 64) stays in a core's L2 on the CPUs met;
-// the tables decide where it wins.
-const lanesMax = 64
+// 64-byte vectors, 1 MiB at 128) stays in a core's L2 on the Intel Xeon
+// met (2 MiB); on a CPU with 1 MiB of L2 (Zen 5) it overflows it at 128,
+// and that CPU's table decides.
+const lanesMax = 128
 
 // lanesSlot is the lanes kernel's per-worker scratch: the group and three
 // rows of lanes.

@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 }
 
 // orders straddle the vector kernels' widths (8 float64, 16 float32).
-var orders = []int{1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65, 100}
+var orders = []int{1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65, 100, 128, 129}
 
 // pin returns ctx with candidate c pinned for potri.
 func pin(c sel.Choice) context.Context {

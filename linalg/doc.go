@@ -14,7 +14,7 @@
 // into new tight batches, allocates the outputs, and makes one call to the
 // op (Solve: gesv; Inv: matinv; SolveSPD: posv; Cholesky: potrf;
 // CholeskySolve: potrs; LU, Det and Slogdet: getrf; Eigh and Eigvalsh:
-// syev; QR: geqrf and orgqr; InvSPD: potrf and potri; Lstsq: gels; SVD
+// syev; QR: geqrf and orgqr; InvSPD: poinv; Lstsq: gels; SVD
 // and SVDValues: gesvd). The same tuned kernels run: the op picks its kernel from the
 // tables for the call's shape, BATCHLAS_SELECT_TRACE=1 traces the
 // decision under the op's name, and pins (BATCHLAS_<OP>_ROUTE, sel.WithPin

@@ -14,7 +14,7 @@
 //	lanes  groups of 8 (float64) or 16 (float32) matrices interleaved one
 //	       per vector lane, factored and inverted in one pass over the
 //	       group (the factorisation's unblocked arithmetic, then the solve
-//	       of A_i X_i = I), only the inverses written back; n <= 32
+//	       of A_i X_i = I), only the inverses written back; n <= 64
 //	chain  A copied into X, then the getrf op and the getri op on X, each
 //	       choosing its own kernel and traced beneath matinv (through
 //	       them, gonum's kernels may run)

@@ -22,13 +22,14 @@ import (
 
 // lanesMax is the largest order the lanes kernel accepts: a group (n*n
 // 64-byte vectors, 1 MiB at 128) stays in a core's L2 on the Intel Xeon
-// met (2 MiB), where at n = 128 it was 1.6x faster than chain; on a CPU
+// met (2 MiB), where at n = 128 it runs even with chain (whose potri runs
+// the same arithmetic across lanes, after potrf per matrix); on a CPU
 // with 1 MiB of L2 (Zen 5) the group overflows it at 128, and its own
 // table decides there.
 const lanesMax = 128
 
 // lanesSlot is the lanes kernel's per-worker scratch: the group, its
-// lanes' info and three rows of lanes.
+// lanes' info and the scratch rows of lanesinv (two are used).
 func lanesSlot[T batchlas.Float](n int) int {
 	return parallel.Pad((lanes.GroupLD(n)*n + 4) * lanes.Lanes[T]())
 }

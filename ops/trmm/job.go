@@ -5,6 +5,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // jobKernel names the loop body a job runs.
@@ -53,6 +54,18 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 		bi := b.Data[i*b.Stride:]
 		switch j.kernel {
 		case runTile:
+			if i+1 < hi {
+				// The next matrix's triangle of A and its B, while this
+				// one is computed: at small orders the batch streams from
+				// memory, and the hardware prefetcher does not cross from
+				// one matrix to the next in time.
+				tri := 2
+				if lower {
+					tri = 1
+				}
+				simd.Prefetch(a.Data[(i+1)*a.Stride:], p.t, a.LD, p.t, tri)
+				simd.Prefetch(b.Data[(i+1)*b.Stride:], p.m, b.LD, p.n, 0)
+			}
 			s := j.ws[w*parallel.Pad(j.slot):]
 			trmmTile(left, lower, trans, unit, p.t, p.r, p.alpha, a.Data[i*a.Stride:], a.LD, bi, b.LD, s[:j.slot])
 		case runVendor:

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/parallel"
+	"github.com/batchlas-go/batchlas/internal/invkit"
 	"github.com/batchlas-go/batchlas/ops/getrf"
 	"github.com/batchlas-go/batchlas/ops/getri"
 )
@@ -19,10 +19,12 @@ import (
 // set to NaN here.
 
 // launchChain inverts every matrix, writing each one's info. ws is nil
-// (the ops allocate) or holds chainBufferSize elements.
+// (the ops allocate) or holds chainBufferSize elements, the larger of
+// what getrf and getri need: each takes it whole, so their sizes are not
+// asked again.
 func launchChain[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], ws []T, info []int32) error {
 	n, count := a.Rows, a.Count
-	if err := copyInto(ctx, x, a); err != nil {
+	if err := invkit.Copy(ctx, x, a); err != nil {
 		var ie *batchlas.InterruptedError
 		if errors.As(err, &ie) {
 			// No inverse is complete; the copy reached some X_i.
@@ -36,19 +38,7 @@ func launchChain[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], 
 	if err != nil {
 		return err
 	}
-	var wsF, wsI []T
-	if ws != nil {
-		needF, err := getrf.BufferSize(ctx, x, ipiv)
-		if err != nil {
-			return err
-		}
-		needI, err := getri.BufferSize(ctx, x, ipiv)
-		if err != nil {
-			return err
-		}
-		wsF, wsI = ws[:needF], ws[:needI]
-	}
-	if err := getrf.Getrf(ctx, x, ipiv, wsF); err != nil {
+	if err := getrf.Getrf(ctx, x, ipiv, ws); err != nil {
 		// The targets of errors.As move to the heap: declared on the
 		// error path only, a call that succeeds allocates nothing.
 		var ne *batchlas.NumericalError
@@ -65,7 +55,7 @@ func launchChain[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], 
 			return err
 		}
 	}
-	err = getri.Getri(ctx, x, ipiv, wsI)
+	err = getri.Getri(ctx, x, ipiv, ws)
 	done := count
 	if err != nil {
 		var ne *batchlas.NumericalError
@@ -81,7 +71,7 @@ func launchChain[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], 
 	}
 	for i := range done {
 		if info[i] != 0 {
-			setNaN(x, i)
+			invkit.SetNaN(x, i)
 		}
 	}
 	return err
@@ -107,27 +97,4 @@ func chainBufferSize[T batchlas.Float](ctx context.Context, x batchlas.Batch[T])
 		return 0, err
 	}
 	return max(needF, needI), nil
-}
-
-// copyInto copies every A_i into X_i on the workers, a part of the
-// matrices each.
-func copyInto[T batchlas.Float](ctx context.Context, x, a batchlas.Batch[T]) error {
-	j := parallel.Get[copyJob[T]]()
-	defer parallel.Put(j)
-	j.x, j.a = x, a
-	return parallel.Run(ctx, a.Count, float64(a.Rows*a.Rows), j)
-}
-
-// copyJob is copyInto's loop body, from parallel's free list (a closure
-// would escape to the heap on every call).
-type copyJob[T batchlas.Float] struct{ x, a batchlas.Batch[T] }
-
-// Chunk copies matrices [lo, hi).
-func (j *copyJob[T]) Chunk(_, lo, hi int) {
-	x, a, n := j.x, j.a, j.a.Rows
-	for i := lo; i < hi; i++ {
-		for c := range n {
-			copy(x.Data[i*x.Stride+c*x.LD:i*x.Stride+c*x.LD+n], a.Data[i*a.Stride+c*a.LD:i*a.Stride+c*a.LD+n])
-		}
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/invkit"
 	"github.com/batchlas-go/batchlas/internal/lanerows"
 	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/lu"
@@ -74,7 +75,7 @@ func (j *lanesJob[T]) Group(buf []T, first int) {
 	lanes.Scatter(x.Data[first*x.Stride:], gx, x.Stride, x.LD, n, n, mask, gld)
 	for l := range count {
 		if mask>>l&1 == 0 {
-			setNaN(x, first+l)
+			invkit.SetNaN(x, first+l)
 		}
 	}
 }

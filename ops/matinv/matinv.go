@@ -3,11 +3,11 @@ package matinv
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/condopt"
 	"github.com/batchlas-go/batchlas/internal/infobuf"
+	"github.com/batchlas-go/batchlas/internal/invkit"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/gecon"
@@ -202,37 +202,12 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, x batchlas.
 	return 0, nil
 }
 
-// finishConditionCheck takes ||A_i||_1 and ||X_i||_1 and gives info n+1
-// to the inverted matrices whose rcond_i = 1/(||A_i||_1 ||X_i||_1) is
-// below the threshold or NaN. The inverses are written by then, so it
-// runs to its end whatever ctx says: an interrupted check would leave a
-// completed call half-checked.
+// finishConditionCheck takes ||A_i||_1 and gives info n+1 to the
+// inverted matrices whose exact rcond is below the threshold or NaN
+// (invkit.FinishCheck). It runs to its end whatever ctx says.
 func finishConditionCheck[T batchlas.Float](ctx context.Context, c *condopt.Check[T], a, x batchlas.Batch[T], info []int32) error {
-	ctx = context.WithoutCancel(ctx)
-	if err := gecon.Norm(ctx, batchlas.OneNorm, a, c.Anorm); err != nil {
+	if err := gecon.Norm(context.WithoutCancel(ctx), batchlas.OneNorm, a, c.Anorm); err != nil {
 		return err
 	}
-	rcond := make([]T, a.Count)
-	if err := gecon.Norm(ctx, batchlas.OneNorm, x, rcond); err != nil {
-		return err
-	}
-	for i, xn := range rcond {
-		rcond[i] = 1 / (c.Anorm[i] * xn)
-		if a.Rows > 0 && c.Anorm[i] == 0 {
-			rcond[i] = 0 // a zero matrix failed its pivot already
-		}
-	}
-	c.Finish(info, rcond)
-	return nil
-}
-
-// setNaN fills X_i with NaN: the output of a matrix with no inverse.
-func setNaN[T batchlas.Float](x batchlas.Batch[T], i int) {
-	n, nan := x.Rows, T(math.NaN())
-	for c := range n {
-		col := x.Data[i*x.Stride+c*x.LD : i*x.Stride+c*x.LD+n]
-		for r := range col {
-			col[r] = nan
-		}
-	}
+	return invkit.FinishCheck(ctx, c, x, info)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/invkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/potrf"
 	"github.com/batchlas-go/batchlas/ops/potri"
@@ -21,7 +22,7 @@ import (
 // (potrf allocates) or holds potrf's BufferSize elements.
 func launchChain[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, x batchlas.Batch[T], ws []T, info []int32) error {
 	count := a.Count
-	if err := run(ctx, runCopy, false, x, a); err != nil {
+	if err := invkit.Copy(ctx, x, a); err != nil {
 		var ie *batchlas.InterruptedError
 		if errors.As(err, &ie) {
 			// No inverse is complete; the copy reached some X_i.
@@ -68,51 +69,38 @@ func launchChain[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, a, x
 	// report counts them as complete. A ctx done by now stops it, so it
 	// is run again whole without the cancellation (a mirror is
 	// idempotent; WithoutCancel allocates, so only then).
-	if run(ctx, runMirror, uplo == batchlas.Lower, xd, xd) != nil {
-		_ = run(context.WithoutCancel(ctx), runMirror, uplo == batchlas.Lower, xd, xd)
+	if mirrorAll(ctx, uplo == batchlas.Lower, xd) != nil {
+		_ = mirrorAll(context.WithoutCancel(ctx), uplo == batchlas.Lower, xd)
 	}
 	for i := range done {
 		if info[i] != 0 {
-			setNaN(x, i)
+			invkit.SetNaN(x, i)
 		}
 	}
 	return err
 }
 
-// A matrixJob's loop body.
-const (
-	runCopy   = iota // X_i := A_i
-	runMirror        // X_i's uplo triangle onto the other one
-)
-
-// matrixJob is chain's per-matrix loop, from parallel's free list (a
-// closure would escape to the heap on every call).
-type matrixJob[T batchlas.Float] struct {
-	kind  int
-	lower bool
-	x, a  batchlas.Batch[T]
-}
-
-// run runs kind over the matrices of x on the workers.
-func run[T batchlas.Float](ctx context.Context, kind int, lower bool, x, a batchlas.Batch[T]) error {
-	j := parallel.Get[matrixJob[T]]()
+// mirrorAll mirrors the uplo triangle of every matrix of x onto the
+// other one, on the workers.
+func mirrorAll[T batchlas.Float](ctx context.Context, lower bool, x batchlas.Batch[T]) error {
+	j := parallel.Get[mirrorJob[T]]()
 	defer parallel.Put(j)
-	j.kind, j.lower, j.x, j.a = kind, lower, x, a
+	j.lower, j.x = lower, x
 	return parallel.Run(ctx, x.Count, float64(x.Rows*x.Rows), j)
 }
 
-// Chunk runs the job on matrices [lo, hi).
-func (j *matrixJob[T]) Chunk(_, lo, hi int) {
-	x, a, n := j.x, j.a, j.x.Rows
+// mirrorJob is mirrorAll's loop body, from parallel's free list (a
+// closure would escape to the heap on every call).
+type mirrorJob[T batchlas.Float] struct {
+	lower bool
+	x     batchlas.Batch[T]
+}
+
+// Chunk mirrors matrices [lo, hi).
+func (j *mirrorJob[T]) Chunk(_, lo, hi int) {
+	x, n := j.x, j.x.Rows
 	for i := lo; i < hi; i++ {
-		m := x.Data[i*x.Stride : i*x.Stride+(n-1)*x.LD+n]
-		if j.kind == runCopy {
-			for c := range n {
-				copy(m[c*x.LD:c*x.LD+n], a.Data[i*a.Stride+c*a.LD:i*a.Stride+c*a.LD+n])
-			}
-			continue
-		}
-		mirrorMatrix(m, n, x.LD, j.lower)
+		mirrorMatrix(x.Data[i*x.Stride:i*x.Stride+(n-1)*x.LD+n], n, x.LD, j.lower)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/invkit"
 	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/lanesinv"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -29,9 +30,9 @@ import (
 const lanesMax = 128
 
 // lanesSlot is the lanes kernel's per-worker scratch: the group, its
-// lanes' info and the scratch rows of lanesinv (two are used).
+// lanes' info and lanesinv's two rows of lanes.
 func lanesSlot[T batchlas.Float](n int) int {
-	return parallel.Pad((lanes.GroupLD(n)*n + 4) * lanes.Lanes[T]())
+	return parallel.Pad((lanes.GroupLD(n)*n + 3) * lanes.Lanes[T]())
 }
 
 // lanesJob is one lanes call's state, from parallel's free list (a
@@ -56,7 +57,7 @@ func (j *lanesJob[T]) Group(buf []T, first int) {
 	a, x, n := j.a, j.x, j.a.Rows
 	L, gld := lanes.Lanes[T](), lanes.GroupLD(n)
 	g, buf := buf[:n*gld*L], buf[n*gld*L:]
-	ginfo, t := buf[:L], buf[L:4*L]
+	ginfo, t := buf[:L], buf[L:3*L]
 	count := min(L, a.Count-first)
 	lanes.Gather(g, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
 	lanes.PadIdentity(g, n, gld, count)
@@ -79,7 +80,7 @@ func (j *lanesJob[T]) Group(buf []T, first int) {
 	}
 	for l := range count {
 		if mask>>l&1 == 0 {
-			setNaN(x, first+l)
+			invkit.SetNaN(x, first+l)
 		}
 	}
 }

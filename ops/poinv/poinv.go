@@ -3,14 +3,13 @@ package poinv
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/condopt"
 	"github.com/batchlas-go/batchlas/internal/infobuf"
+	"github.com/batchlas-go/batchlas/internal/invkit"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
-	"github.com/batchlas-go/batchlas/ops/gecon"
 	"github.com/batchlas-go/batchlas/ops/pocon"
 	"github.com/batchlas-go/batchlas/ops/potrf"
 	sel "github.com/batchlas-go/batchlas/select"
@@ -205,33 +204,13 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, uplo batchl
 	return 0, nil
 }
 
-// finishConditionCheck takes ||A_i||_1 (from its uplo triangle) and
-// ||X_i||_1 and gives info n+1 to the inverted matrices whose rcond_i =
-// 1/(||A_i||_1 ||X_i||_1) is below the threshold or NaN. The inverses are
-// written by then, so it runs to its end whatever ctx says.
+// finishConditionCheck takes ||A_i||_1 from its uplo triangle and gives
+// info n+1 to the inverted matrices whose exact rcond is below the
+// threshold or NaN (invkit.FinishCheck). It runs to its end whatever ctx
+// says.
 func finishConditionCheck[T batchlas.Float](ctx context.Context, c *condopt.Check[T], uplo batchlas.Uplo, a, x batchlas.Batch[T], info []int32) error {
-	ctx = context.WithoutCancel(ctx)
-	if err := pocon.Norm(ctx, uplo, a, c.Anorm); err != nil {
+	if err := pocon.Norm(context.WithoutCancel(ctx), uplo, a, c.Anorm); err != nil {
 		return err
 	}
-	rcond := make([]T, a.Count)
-	if err := gecon.Norm(ctx, batchlas.OneNorm, x, rcond); err != nil {
-		return err
-	}
-	for i, xn := range rcond {
-		rcond[i] = 1 / (c.Anorm[i] * xn)
-	}
-	c.Finish(info, rcond)
-	return nil
-}
-
-// setNaN fills X_i with NaN: the output of a matrix with no inverse.
-func setNaN[T batchlas.Float](x batchlas.Batch[T], i int) {
-	n, nan := x.Rows, T(math.NaN())
-	for c := range n {
-		col := x.Data[i*x.Stride+c*x.LD : i*x.Stride+c*x.LD+n]
-		for r := range col {
-			col[r] = nan
-		}
-	}
+	return invkit.FinishCheck(ctx, c, x, info)
 }

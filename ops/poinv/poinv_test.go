@@ -102,14 +102,6 @@ func spd[T batchlas.Float](r *rand.Rand, uplo batchlas.Uplo, n, count int) (a, f
 	return a, full
 }
 
-func eps[T batchlas.Float]() float64 {
-	var z T
-	if _, ok := any(z).(float32); ok {
-		return 0x1p-23
-	}
-	return 0x1p-52
-}
-
 // rightResidual is max |A*X - I| / (max|A| max|X| n eps) over matrix i:
 // small for an inverse computed stably (the solve's residual bound, and
 // xGETRI's for a well-conditioned A).
@@ -134,7 +126,7 @@ func rightResidual[T batchlas.Float](a, x batchlas.Batch[T], i int) float64 {
 			r = math.Max(r, math.Abs(s))
 		}
 	}
-	return r / (xmax * amax * float64(n) * eps[T]())
+	return r / (xmax * amax * float64(n) * testmat.Eps[T]())
 }
 
 // gonumInverse is gonum's Dpotrf and Dpotri on matrix i of the
@@ -315,7 +307,7 @@ func broadcast[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice
 		for k := range n {
 			for row := range n {
 				got, w := float64(x.At(0, row, k)), float64(want.At(0, row, k))
-				require.InDelta(t, w, got, 1e3*eps[T]()*(1+math.Abs(w)), "%s n=%d (%d,%d)", c, n, row, k)
+				require.InDelta(t, w, got, 1e3*testmat.Eps[T]()*(1+math.Abs(w)), "%s n=%d (%d,%d)", c, n, row, k)
 			}
 		}
 	}
@@ -454,24 +446,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		testmat.InterruptEverywhere(t, c.String(), "poinv", x0, ctx, call)
 		return
 	}
-	counter := testmat.NewStopAfter(testmat.Forever)
-	ref, err := call(testmat.WithValues(counter, ctx))
-	require.NoError(t, err)
-	stops := testmat.StopPoints(counter.Calls(), 50)
-	require.NotEmpty(t, stops)
-	for _, k := range stops {
-		x, err := call(testmat.WithValues(testmat.NewStopAfter(k), ctx))
-		ie, bad := testmat.CheckInterrupted("poinv", count, err)
-		require.NoError(t, bad, "stopped after %d checks", k)
-		done := count
-		touched := count
-		if ie != nil {
-			require.GreaterOrEqual(t, ie.Touched, ie.Completed, "k=%d", k)
-			done, touched = ie.Completed, ie.Touched
-		}
-		require.Equal(t, -1, testmat.SameMatrices(x, ref, 0, done), "k=%d: a completed inverse differs", k)
-		require.Equal(t, -1, testmat.SameMatrices(x, x0, touched, count), "k=%d: an untouched X_i changed", k)
-	}
+	testmat.InterruptEverywhereTouched(t, c.String(), "poinv", x0, ctx, call)
 }
 
 // TestConditionCheck: with batchlas.WithConditionCheck the exact rcond

@@ -33,10 +33,10 @@ import (
 // and that CPU's table decides.
 const lanesMax = 128
 
-// lanesSlot is the lanes kernel's per-worker scratch: the group and three
-// rows of lanes.
+// lanesSlot is the lanes kernel's per-worker scratch: the group and
+// lanesinv's two rows of lanes.
 func lanesSlot[T batchlas.Float](n int) int {
-	return parallel.Pad((lanes.GroupLD(n)*n + 3) * lanes.Lanes[T]())
+	return parallel.Pad((lanes.GroupLD(n)*n + 2) * lanes.Lanes[T]())
 }
 
 // lanesPotri inverts every factor, a group at a time.
@@ -56,7 +56,7 @@ func (j *job[T]) Group(buf []T, first int) {
 	L, gld := lanes.Lanes[T](), lanes.GroupLD(n)
 	count := min(L, a.Count-first)
 	g := buf[:n*gld*L]
-	t := buf[n*gld*L : (n*gld+3)*L]
+	t := buf[n*gld*L : (n*gld+2)*L]
 	lanes.Gather(g, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
 	// tri.Singular's code per lane, read from the group; mask: the lanes
 	// with an inverse.

@@ -9,8 +9,8 @@ import (
 )
 
 // profileExpress is `tune run --profile express`: complete tables for a new
-// machine in about seven minutes on two cores (6m50s for fifteen ops on a
-// 2-core Zen 5, 2026-12-04). It measures the same grid as a full run, but
+// machine in under ten minutes on two cores (9m20s for twenty-two ops on
+// the 2-core Intel Xeon guest as a CPU without tables, 2026-12-05). It measures the same grid as a full run, but
 // at each cell times only the candidates the prior (prior.go: the tables
 // the machine would otherwise borrow) ranks near the top, with fewer and
 // shorter timings, a lower cap on the work of one cell and less

@@ -24,10 +24,19 @@ import (
 // times at that row, sorted.
 func keptOf(t *testing.T, row string) []string {
 	t.Helper()
-	src := "# op=potrf device=x86-64-v4 revision=" + strconv.Itoa(potrf.Op.Spec().Revision) + "\n# keys: uplo:exact n:log:4 batch:log\n[float64]\n" + row + "\n"
+	return keptAtLast(t, row)
+}
+
+// keptAtLast parses a potrf table of the given rows and returns what the
+// express profile times at its last row, sorted.
+func keptAtLast(t *testing.T, rows ...string) []string {
+	t.Helper()
+	src := "# op=potrf device=x86-64-v4 revision=" + strconv.Itoa(potrf.Op.Spec().Revision) + "\n# keys: uplo:exact n:log:4 batch:log\n[float64]\n" + strings.Join(rows, "\n") + "\n"
 	tab, err := sel.ParseTable("potrf.x86-64-v4.zen5.txt", []byte(src), potrf.Op)
 	require.NoError(t, err)
-	keep := keepFromRow(potrf.Op, sel.Float64, &tab.Sections[sel.Float64][0])
+	p := newPrior(potrf.Op, map[sel.DType]*sel.Table{sel.Float64: tab})
+	sec := tab.Sections[sel.Float64]
+	keep, _ := p.keep(sel.Float64, rowCell(tab, &sec[len(sec)-1], potrf.Op))
 	var out []string
 	for s := range keep {
 		out = append(out, s)
@@ -70,8 +79,13 @@ func TestExpressKeepsTheTopOfThePrior(t *testing.T) {
 	}
 	assert.Len(t, keptOf(t, row), priorKeepMax)
 	// A candidate the row does not rank (newer than the table) is timed.
-	got := keptOf(t, "uplo=L n=8 batch=1024 | lanes 1 | tiny 5")
+	got := keptOf(t, "uplo=L n=8 batch=1024 | lanes 1 | tiny 3")
 	assert.Equal(t, len(all), len(got), "two ranked (lanes, tiny: at least two) plus every unranked one: %v", got)
+	// A candidate another row of the table ranks was measured there and
+	// dropped here (screened, or a twin): it is not timed at this row. An
+	// express table ranks only what it timed, so a prior that is itself an
+	// express table would otherwise time almost everything.
+	assert.Equal(t, []string{"lanes", "tiny"}, keptAtLast(t, full("lanes", "tiny"), "uplo=L n=256 batch=64 | lanes 1 | tiny 3"))
 	// Spellings this build does not compile are not counted.
 	assert.Equal(t, []string{"lanes", "tiny"}, keptOf(t, strings.Replace(full("lanes", "tiny"), "| lanes 1", "| warp:nb=9 0.5 | lanes 1", 1)))
 }

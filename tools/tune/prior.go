@@ -13,8 +13,11 @@ import (
 // the few candidates near the top, where cache sizes and ports decide. So
 // at each cell, express times the candidates the prior's nearest row ranks
 // within priorKeepRatio of its fastest (at least priorKeepMin of them),
-// and every candidate the prior did not rank (a kernel newer than the
-// table). Where no table knows the op, every candidate is timed.
+// and every candidate the prior's table ranks nowhere (a kernel newer than
+// the table). A candidate the table ranks elsewhere but not at this row
+// was dropped there by the measurement that wrote it (screened as a clear
+// loser, or left out as a twin): it is not timed either. Where no table
+// knows the op, every candidate is timed.
 
 // priorKeepRatio is how much slower than the prior's fastest a candidate
 // may be ranked and still be timed. Two CPUs of the same level disagree by
@@ -38,20 +41,45 @@ const (
 type prior struct {
 	op     *sel.Op
 	tables map[sel.DType]*sel.Table
+	// ranked holds, per dtype, the spellings the table ranks in some row:
+	// a candidate outside it is newer than the table.
+	ranked map[sel.DType]map[string]bool
 }
 
 // loadPrior takes, for each dtype, the first of op's tables in the borrow
 // order of dev. A table that does not parse is left out (the error is the
 // selection core's business; the run times every candidate there).
 func loadPrior(op *sel.Op, dtypes []sel.DType, dev *sel.Device) prior {
-	p := prior{op: op, tables: map[sel.DType]*sel.Table{}}
+	tables := map[sel.DType]*sel.Table{}
 	for _, dt := range dtypes {
 		ts, _ := op.Tables(dt, dev)
 		if len(ts) > 0 {
-			p.tables[dt] = ts[0]
+			tables[dt] = ts[0]
 		}
 	}
+	return newPrior(op, tables)
+}
+
+// newPrior is the prior of op from one table per dtype.
+func newPrior(op *sel.Op, tables map[sel.DType]*sel.Table) prior {
+	p := prior{op: op, tables: tables, ranked: map[sel.DType]map[string]bool{}}
+	for dt, t := range tables {
+		p.ranked[dt] = rankedAnywhere(t.Sections[dt])
+	}
 	return p
+}
+
+// rankedAnywhere is the set of spellings some row of a section ranks.
+func rankedAnywhere(rows []sel.Row) map[string]bool {
+	set := map[string]bool{}
+	for _, r := range rows {
+		for _, e := range r.Entries {
+			if !e.Choice.IsZero() {
+				set[e.Choice.String()] = true
+			}
+		}
+	}
+	return set
 }
 
 // keep returns the candidates of dt to time at cell c, by spelling, and
@@ -65,23 +93,22 @@ func (p prior) keep(dt sel.DType, c cell) (map[string]bool, *sel.Table) {
 	if err != nil || row == nil {
 		return nil, nil
 	}
-	return keepFromRow(p.op, dt, row), t
+	return keepFromRow(p.op, dt, row, p.ranked[dt]), t
 }
 
 // keepFromRow picks a row's candidates to time: the timed entries within
 // priorKeepRatio of the fastest, between priorKeepMin and priorKeepMax of
-// them in the row's order, plus every candidate the row does not rank. An
-// untimed (hand-ranked) row keeps its first priorKeepMin.
-func keepFromRow(op *sel.Op, dt sel.DType, row *sel.Row) map[string]bool {
+// them in the row's order, plus every candidate of this build outside
+// ranked (the spellings the prior's table ranks anywhere). An untimed
+// (hand-ranked) row keeps its first priorKeepMin.
+func keepFromRow(op *sel.Op, dt sel.DType, row *sel.Row, ranked map[string]bool) map[string]bool {
 	keep := map[string]bool{}
-	ranked := map[string]bool{}
 	best := -1.0
 	n := 0
 	for _, e := range row.Entries {
 		if e.Choice.IsZero() || !op.IsCandidate(dt, e.Choice) {
 			continue // not a candidate of this build: nothing to time
 		}
-		ranked[e.Choice.String()] = true
 		if best < 0 {
 			best = e.MS
 		}

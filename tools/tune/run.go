@@ -58,7 +58,7 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
 	settings := protocolFlags(fs, defaultProtocol().screen)
 	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
-	profile := fs.String("profile", "", "express: tune a new machine in about seven minutes on two cores, timing only the candidates the tables it would borrow rank near the top (sets --reps, --target, --max-cell-flops and --refine-max unless given)")
+	profile := fs.String("profile", "", "express: tune a new machine in under ten minutes on two cores, timing only the candidates the tables it would borrow rank near the top (sets --reps, --target, --max-cell-flops and --refine-max unless given)")
 	fs.durationIn("budget", budget, time.Nanosecond, maxBudget, "no limit")
 	fs.check("refine-max", fmt.Sprintf("a number from 0 to %g, or a negative one for no limit (not NaN or infinite)", maxRefineMax), func() bool {
 		return finite(*refineMax) && *refineMax <= maxRefineMax

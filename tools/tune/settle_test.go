@@ -39,7 +39,8 @@ func settlePrior(t *testing.T) *prior {
 	}
 	tab, err := sel.ParseTable("potrf.x86-64-v4.zen5.txt", []byte(b.String()), potrf.Op)
 	require.NoError(t, err)
-	return &prior{op: potrf.Op, tables: map[sel.DType]*sel.Table{sel.Float64: tab}}
+	p := newPrior(potrf.Op, map[sel.DType]*sel.Table{sel.Float64: tab})
+	return &p
 }
 
 func settleCells(t *testing.T) (gridLattice, []cell) {

@@ -97,7 +97,7 @@ bench-peers:
 	$(GO) run ./tools/tune peers --python $(PYTHON) $(PEERS_FLAGS)
 
 # Measure this machine and write its tables to out/tuned: the express
-# profile, 9m20s for twenty-two ops on the 2-core Intel Xeon guest (2026-12-05), starting from the
+# profile, 6m03s for twenty-two ops on the 2-core Intel Xeon guest (2026-12-05), starting from the
 # tables the machine would otherwise borrow; `tune run ... --plan` gives
 # the estimate for this machine. tune-full times every candidate at every
 # cell with a light protocol (about 40 minutes; docs/tuning.md gives the

@@ -9,7 +9,7 @@ import (
 )
 
 // profileExpress is `tune run --profile express`: complete tables for a new
-// machine in under ten minutes on two cores (9m20s for twenty-two ops on
+// machine in under ten minutes on two cores (6m03s for twenty-two ops on
 // the 2-core Intel Xeon guest as a CPU without tables, 2026-12-05). It measures the same grid as a full run, but
 // at each cell times only the candidates the prior (prior.go: the tables
 // the machine would otherwise borrow) ranks near the top, with fewer and

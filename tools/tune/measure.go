@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"time"
 
 	"github.com/batchlas-go/batchlas"
@@ -88,19 +89,45 @@ func prepareCandidates(ctx context.Context, t *opTuner, dt sel.DType, oc sel.Tri
 // timed. Every call of an op allocates a few small objects, so with the
 // default target a collection landed every few milliseconds, and which
 // candidate's timing it fell into decided rankings of sub-microsecond
-// cells: repeated runs of one cell disagreed by 20-50%. With a collected
-// heap at the start of each cell and a high target, collections stay out of
+// cells: repeated runs of one cell disagreed by 20-50%. With a heap
+// collected (or grown little since: quietGC) at the start of each cell and
+// a high target, collections stay out of
 // the timings; the allocations are the same for every candidate (they come
 // from the op's entry point), so the ranking is unchanged by leaving their
 // collection out.
 const measureGCPercent = 2000
 
-// quietGC collects the heap and raises the collector's target until the
-// returned function restores it.
+// quietGC collects the heap where it has grown since the last collection
+// and raises the collector's target until the returned function restores
+// it.
 func quietGC() (restore func()) {
-	runtime.GC()
+	if heapGrown() {
+		runtime.GC()
+	}
 	old := debug.SetGCPercent(measureGCPercent)
 	return func() { debug.SetGCPercent(old) }
+}
+
+// quietGrowth is how far the heap may have grown past what the last
+// collection left live, as a share of it, and still count as collected
+// for quietGC. A collection forced at every cell cost more than the
+// timings of the tiny cells (a quarter of an express run's CPU on the grid
+// of gemm's orders 1 to 4, on the Intel Xeon guest): at a quarter, no
+// collection has been triggered since (the default target starts one near
+// twice the live heap), so none is running, and with the raised target
+// the heap has room for twenty times more before one starts.
+const quietGrowth = 0.25
+
+// heapGrown reports whether the heap holds more than quietGrowth of the
+// last collection's live heap in new objects.
+func heapGrown() bool {
+	ms := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(ms)
+	if ms[0].Value.Kind() != metrics.KindUint64 || ms[1].Value.Kind() != metrics.KindUint64 {
+		return true // a runtime without these metrics: collect, as always
+	}
+	live, now := ms[0].Value.Uint64(), ms[1].Value.Uint64()
+	return float64(now) > (1+quietGrowth)*float64(live)
 }
 
 // measureCell runs the whole protocol on one cell for one dtype. A

@@ -42,6 +42,14 @@ type runConfig struct {
 	est *runEstimate
 }
 
+// defaultPlanGFlops is the cost model's kernel speed where no ledger
+// tells. On the 2-core Intel Xeon guest (2026-12-05) 6 priced the express
+// run of all twenty-two ops at 6m42s (6m03s measured) and the shipping run
+// of eleven ops at 1h02m (63 minutes measured); the 4 it was priced them
+// at 9m24s and 1h28m, and the express run at 1.55x its time once a cell
+// no longer paid for a forced collection.
+const defaultPlanGFlops = 6
+
 const runSynopsis = "run --op potrf[,gemm,...|all] [--profile express] --dtype float64[,float32] --grid quick|full|key=v1:v2:... --out DIR [--budget 10m] [--ledger DIR] [--plan]"
 
 func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) {
@@ -57,7 +65,7 @@ func parseRunFlags(args []string, stdout, stderr io.Writer) (*runConfig, error) 
 	refine := fs.Bool("refine", true, "measure cells between neighbouring cells whose winners disagree, along every size key")
 	refineMax := fs.Float64("refine-max", 1, "at most this many refinement cells per grid cell of an op and dtype, where most is at stake first (negative: no limit)")
 	settings := protocolFlags(fs, defaultProtocol().screen)
-	gflops := fs.Float64("plan-gflops", 4, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
+	gflops := fs.Float64("plan-gflops", defaultPlanGFlops, "assumed kernel speed for --plan and the progress estimate, GFLOP/s")
 	profile := fs.String("profile", "", "express: tune a new machine in under ten minutes on two cores, timing only the candidates the tables it would borrow rank near the top (sets --reps, --target, --max-cell-flops and --refine-max unless given)")
 	fs.durationIn("budget", budget, time.Nanosecond, maxBudget, "no limit")
 	fs.check("refine-max", fmt.Sprintf("a number from 0 to %g, or a negative one for no limit (not NaN or infinite)", maxRefineMax), func() bool {

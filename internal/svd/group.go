@@ -177,10 +177,12 @@ func groupSquare[T batchlas.Float](count, n int, a []T, lda, sa int, s []T, ss i
 		for c := range n {
 			col := al[c*lda : c*lda+n]
 			dst := g[c*n*L+l:]
-			for r, x := range col {
-				if fast {
+			if fast {
+				for r, x := range col {
 					dst[r*L] = x * f
-				} else {
+				}
+			} else {
+				for r, x := range col {
 					dst[r*L] = ldexp(x, e)
 				}
 			}

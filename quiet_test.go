@@ -148,7 +148,7 @@ func TestQuietTraceReportsBorrowing(t *testing.T) {
 			// after the x86-64-v3 tables were measured) borrows one of
 			// them: the host's own identity's, else one of its vendor's,
 			// else the first by name.
-			want = append(want, op.Name()+"=borrowed:"+preferredIdentity(op.Name(), shipped, host.Identity))
+			want = append(want, op.Name()+"=borrowed:"+preferredIdentity(shipped, host.Identity))
 		default:
 			want = append(want, op.Name()+"=none")
 		}
@@ -172,28 +172,25 @@ func TestQuietTraceReportsBorrowing(t *testing.T) {
 // among one level's identity tables, that a host of identity ident borrows
 // first: its own identity's, else one of the same vendor's, else the first
 // by name.
-func preferredIdentity(op string, shipped []string, ident string) string {
-	labels := make([]string, len(shipped))
-	for i, name := range shipped {
-		labels[i] = strings.TrimSuffix(strings.TrimPrefix(name, op+"."), ".txt")
+func preferredIdentity(shipped []string, ident string) string {
+	label := func(name string) (string, string) {
+		_, dev, id, _ := sel.SplitTableName(name)
+		return dev + "." + id, id
 	}
-	identOf := func(label string) string {
-		_, id, _ := strings.Cut(strings.TrimPrefix(label, "x86-64-"), ".")
-		return id
-	}
-	for _, l := range labels {
-		if ident != "" && identOf(l) == ident {
+	for _, name := range shipped {
+		if l, id := label(name); ident != "" && id == ident {
 			return l
 		}
 	}
 	if v := cpuident.Vendor(ident); v != "" {
-		for _, l := range labels {
-			if cpuident.Vendor(identOf(l)) == v {
+		for _, name := range shipped {
+			if l, id := label(name); cpuident.Vendor(id) == v {
 				return l
 			}
 		}
 	}
-	return labels[0]
+	l, _ := label(shipped[0])
+	return l
 }
 
 // A broken override warns once without tracing, and the calls that need

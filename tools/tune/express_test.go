@@ -20,16 +20,9 @@ import (
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// keptOf parses a one-row potrf table and returns what the express profile
-// times at that row, sorted.
-func keptOf(t *testing.T, row string) []string {
-	t.Helper()
-	return keptAtLast(t, row)
-}
-
-// keptAtLast parses a potrf table of the given rows and returns what the
+// keptOf parses a potrf table of the given rows and returns what the
 // express profile times at its last row, sorted.
-func keptAtLast(t *testing.T, rows ...string) []string {
+func keptOf(t *testing.T, rows ...string) []string {
 	t.Helper()
 	src := "# op=potrf device=x86-64-v4 revision=" + strconv.Itoa(potrf.Op.Spec().Revision) + "\n# keys: uplo:exact n:log:4 batch:log\n[float64]\n" + strings.Join(rows, "\n") + "\n"
 	tab, err := sel.ParseTable("potrf.x86-64-v4.zen5.txt", []byte(src), potrf.Op)
@@ -85,7 +78,7 @@ func TestExpressKeepsTheTopOfThePrior(t *testing.T) {
 	// dropped here (screened, or a twin): it is not timed at this row. An
 	// express table ranks only what it timed, so a prior that is itself an
 	// express table would otherwise time almost everything.
-	assert.Equal(t, []string{"lanes", "tiny"}, keptAtLast(t, full("lanes", "tiny"), "uplo=L n=256 batch=64 | lanes 1 | tiny 3"))
+	assert.Equal(t, []string{"lanes", "tiny"}, keptOf(t, full("lanes", "tiny"), "uplo=L n=256 batch=64 | lanes 1 | tiny 3"))
 	// Spellings this build does not compile are not counted.
 	assert.Equal(t, []string{"lanes", "tiny"}, keptOf(t, strings.Replace(full("lanes", "tiny"), "| lanes 1", "| warp:nb=9 0.5 | lanes 1", 1)))
 }

@@ -49,6 +49,9 @@ func main() {
 		b.WriteString(luSmall(d))
 	}
 	for _, d := range dtypes {
+		b.WriteString(invSmall(d))
+	}
+	for _, d := range dtypes {
 		b.WriteString(chol(d))
 	}
 	for _, d := range dtypes {
@@ -388,6 +391,7 @@ func dtypeReplacer(d dtype) *strings.Replacer {
 		"VPANDNI", "VPANDN"+d.isfx,
 		"VPXORI", "VPXOR"+d.isfx,
 		"luSmallF", "luSmall"+d.name,
+		"invSmallF", "invSmall"+d.name,
 		"luF", "lu"+d.name,
 		"cholF", "chol"+d.name,
 		"tridiagF", "tridiag"+d.name,
@@ -637,12 +641,17 @@ LF_done:
 // chunk of Lanes rows of every matrix at a time (the last chunk masked)
 // and transpose it in registers, the chunk's inputs in Z0.. and its
 // outputs back in Z0.. in order. The group's columns are rows+gap/64
-// vectors apart (gap in bytes). Registers:
+// vectors apart (gap in bytes). Each matrix's chunk is prefetched ahead
+// bytes further on (a later group's): the hardware prefetchers do not
+// follow the column-by-column walk over a group's matrices, and a group
+// gathered from memory took three times a plain copy of its bytes.
+// Registers:
 //
 //	DI the group (advancing one vector a row), SI the matrices' column,
 //	R8 the chunk's row offset in bytes, R9 ld in bytes, R12 stride in
 //	bytes, R11 the lane's matrix, CX columns left, DX rows left, R13
-//	count, BX mask, R14 the whole-chunk row mask, R15 the last chunk's.
+//	count, BX mask, R14 the whole-chunk row mask, R15 the last chunk's,
+//	R10 ahead.
 func moves(d dtype) string {
 	L := 64 / d.size
 	var b strings.Builder
@@ -707,8 +716,8 @@ func moves(d dtype) string {
 	mov, name := "VMOVU"+d.sfx, d.name
 	prologue := func(fn, first, second string) {
 		p("")
-		p("// func %s%s(%s, %s *%s, stride, ld, rows, cols, count int, mask uint64, gap int)", fn, name, first, second, map[int]string{8: "float64", 4: "float32"}[d.size])
-		p("TEXT ·%s%s(SB), NOSPLIT, $0-72", fn, name)
+		p("// func %s%s(%s, %s *%s, stride, ld, rows, cols, count int, mask uint64, gap, ahead int)", fn, name, first, second, map[int]string{8: "float64", 4: "float32"}[d.size])
+		p("TEXT ·%s%s(SB), NOSPLIT, $0-80", fn, name)
 		p("\tMOVQ %s+0(FP), DI", map[string]string{"pack": "grp", "unpack": "dst"}[fn])
 		p("\tMOVQ %s+8(FP), SI", map[string]string{"pack": "src", "unpack": "grp"}[fn])
 		if fn == "unpack" {
@@ -720,6 +729,7 @@ func moves(d dtype) string {
 		p("\tSHLQ $%d, R9", map[int]int{8: 3, 4: 2}[d.size])
 		p("\tMOVQ count+48(FP), R13")
 		p("\tMOVQ mask+56(FP), BX")
+		p("\tMOVQ ahead+72(FP), R10")
 		p("\tMOVQ $%d, R14", uint64(1)<<L-1)
 		// The last chunk's rows: rows mod L, or a whole chunk.
 		p("\tMOVQ rows+32(FP), CX")
@@ -768,6 +778,7 @@ func moves(d dtype) string {
 			p("\tADDQ R12, R11")
 		}
 		p("\t%s.Z (R11), K1, %s", mov, z(l))
+		p("\tPREFETCHT0 (R11)(R10*1)")
 	}
 	p("\tJMP pack%s_loaded", name)
 	for l := 1; l < L; l++ {
@@ -809,6 +820,7 @@ func moves(d dtype) string {
 		if l > 0 {
 			p("\tADDQ R12, R11")
 		}
+		p("\tPREFETCHT0 (R11)(R10*1)")
 		p("\tBTQ $%d, BX", l)
 		p("\tJCC unpack%s_skip%d", name, l)
 		p("\t%s %s, K1, (R11)", mov, z(l))
@@ -1327,7 +1339,7 @@ func luSmall(d dtype) string {
 	}
 	emit("\tJMP LS_done")
 	for n := 2; n <= luSmallMax; n++ {
-		luSmallOrder(emit, n)
+		luSmallOrder(emit, n, true)
 	}
 	emit("LS_done:")
 	emit("\tVZEROUPPER")
@@ -1336,8 +1348,10 @@ func luSmall(d dtype) string {
 	return dtypeReplacer(d).Replace(body)
 }
 
-// luSmallOrder emits luSmall's body for order n.
-func luSmallOrder(emit func(string, ...any), n int) {
+// luSmallOrder emits luSmall's body for order n; without rhs, only the
+// factorisation (no right-hand sides swapped or solved), falling through
+// at its end.
+func luSmallOrder(emit func(string, ...any), n int, rhs bool) {
 	ld := n | 1 // GroupLD
 	at := func(r, c int) string { return fmt.Sprintf("%d(DI)", (c*ld+r)*64) }
 	l := fmt.Sprintf("LS_n%d", n)
@@ -1384,15 +1398,17 @@ func luSmallOrder(emit func(string, ...any), n int) {
 			for c := range n {
 				swapColumn(func(r int) string { return at(j+r, c) })
 			}
-			emit("\tMOVQ SI, BX")
-			emit("\tMOVQ R14, DX")
-			emit("\tTESTQ DX, DX")
-			emit("\tJZ %sswapped", lj)
-			emit("%sswapb:", lj)
-			swapColumn(func(r int) string { return fmt.Sprintf("%d(BX)", (j+r)*64) })
-			emit("\tADDQ R11, BX")
-			emit("\tDECQ DX")
-			emit("\tJNZ %sswapb", lj)
+			if rhs {
+				emit("\tMOVQ SI, BX")
+				emit("\tMOVQ R14, DX")
+				emit("\tTESTQ DX, DX")
+				emit("\tJZ %sswapped", lj)
+				emit("%sswapb:", lj)
+				swapColumn(func(r int) string { return fmt.Sprintf("%d(BX)", (j+r)*64) })
+				emit("\tADDQ R11, BX")
+				emit("\tDECQ DX")
+				emit("\tJNZ %sswapb", lj)
+			}
 			emit("%sswapped:", lj)
 		}
 		if rows == 0 {
@@ -1439,6 +1455,9 @@ func luSmallOrder(emit func(string, ...any), n int) {
 			}
 		}
 	}
+	if !rhs {
+		return
+	}
 	// Each column of b: L*z = b forward, then U*x = z backward, the
 	// column in Z8..Z8+n-1.
 	emit("\tMOVQ SI, BX")
@@ -1469,4 +1488,156 @@ func luSmallOrder(emit func(string, ...any), n int) {
 	emit("\tDECQ DX")
 	emit("\tJNZ %srhs", l)
 	emit("\tJMP LS_done")
+}
+
+// invSmall returns invSmallF: the inverse of each lane's matrix for
+// orders 2..luSmallMax with a group leading dimension GroupLD(n), as
+// invGo (inv.go) computes it. The factorisation is luSmall's (the same
+// code without right-hand sides); then getrf's info per lane from U's
+// diagonal, the row swaps applied to the identity (as a permutation of
+// row numbers, so each entry of P is one compare), and each column of X
+// solved in registers, every update a fused multiply-add: L forward,
+// then U backward multiplying by the
+// reciprocals of U's diagonal, or dividing by u_kk in the lanes where
+// |u_kk| is outside [small, 1/small] (its reciprocal would overflow or
+// lose digits) or is zero or infinite; a group with no such lane skips
+// that test.
+//
+//	DI a, SI x, R8 piv, R9 info, R11 a column of x in bytes, BX the
+//	column of x, DX columns left. Z16+i holds i (as T) for i < n, then
+//	the reciprocal of u_ii; Z31 the sign bit, Z30 zero, Z29 one, Z28
+//	small, Z27 1/small; Z24 info, then the column's number; Z0..Z7 the
+//	permutation's rows; Z8..Z15 the column of x; Z25 and Z26 scratch.
+func invSmall(d dtype) string {
+	var o []string
+	emit := func(format string, args ...any) { o = append(o, fmt.Sprintf(format, args...)) }
+	emit("")
+	emit("// func invSmallF(a, x, piv *T, n, ld int, k *[3]T, info *T)")
+	emit("TEXT ·invSmallF(SB), NOSPLIT, $0-56")
+	emit("\tMOVQ a+0(FP), DI")
+	emit("\tMOVQ x+8(FP), SI")
+	emit("\tMOVQ piv+16(FP), R8")
+	emit("\tMOVQ n+24(FP), CX")
+	emit("\tMOVQ ld+32(FP), R11")
+	emit("\tSHLQ $6, R11")
+	emit("\tMOVQ k+40(FP), AX")
+	emit("\tMOVQ info+48(FP), R9")
+	emit("\tBCAST 0(AX), Z28")
+	emit("\tBCAST 1S(AX), Z31")
+	emit("\tBCAST 2S(AX), Z29")
+	emit("\tVPXORQ Z30, Z30, Z30")
+	emit("\tVDIVS Z28, Z29, Z27")
+	emit("\tVPXORQ Z16, Z16, Z16")
+	for i := 1; i < luSmallMax; i++ {
+		emit("\tVADDS Z29, Z%d, Z%d", 15+i, 16+i)
+	}
+	for n := 2; n <= luSmallMax; n++ {
+		emit("\tCMPQ CX, $%d", n)
+		emit("\tJEQ LS_n%d", n)
+	}
+	emit("\tJMP LS_done")
+	for n := 2; n <= luSmallMax; n++ {
+		luSmallOrder(emit, n, false)
+		invSmallOrder(emit, n)
+	}
+	emit("LS_done:")
+	emit("\tVZEROUPPER")
+	emit("\tRET")
+	body := strings.ReplaceAll(strings.Join(o, "\n")+"\n", "LS_", d.name+"is_")
+	return dtypeReplacer(d).Replace(body)
+}
+
+// invSmallOrder emits invSmall's part after the factorisation for order
+// n.
+func invSmallOrder(emit func(string, ...any), n int) {
+	ld := n | 1 // GroupLD
+	at := func(r, c int) string { return fmt.Sprintf("%d(DI)", (c*ld+r)*64) }
+	l := fmt.Sprintf("LS_n%d", n)
+	// info: d+1 for the first d whose u_dd is zero or NaN, else 0; the
+	// diagonal walked upwards so that the first one is written last.
+	emit("\tVPXORQ Z24, Z24, Z24")
+	for dd := n - 1; dd >= 0; dd-- {
+		emit("\tVMOVUPS %s, Z25", at(dd, dd))
+		emit("\tVCMPS $0, Z30, Z25, K1")
+		emit("\tVCMPS $3, Z25, Z25, K2")
+		emit("\tKORW K2, K1, K1")
+		v := fmt.Sprintf("Z%d", 16+dd+1)
+		if dd+1 >= luSmallMax {
+			emit("\tVADDS Z29, Z%d, Z26", 16+luSmallMax-1)
+			v = "Z26"
+		}
+		emit("\tVMOVAS %s, K1, Z24", v)
+	}
+	emit("\tVMOVUPS Z24, (R9)")
+	// P: row r of the swapped identity is e_sigma(r), sigma the row
+	// numbers swapped as the factorisation swapped rows (Z0+r).
+	for r := range n {
+		emit("\tVMOVAS Z%d, Z%d", 16+r, r)
+	}
+	for j := 0; j < n-1; j++ {
+		emit("\tVMOVUPS %d(R8), Z25", j*64)
+		for r := j + 1; r < n; r++ {
+			emit("\tVCMPS $0, Z%d, Z25, K1", 16+r)
+			emit("\tVBLENDMS Z%d, Z%d, K1, Z26", r, j)
+			emit("\tVBLENDMS Z%d, Z%d, K1, Z%d", j, r, r)
+			emit("\tVMOVAS Z26, Z%d", j)
+		}
+	}
+	// The reciprocals of U's diagonal (Z16+k), and K5: the lanes where
+	// one of them is not to be used.
+	emit("\tKXORW K5, K5, K5")
+	for k := range n {
+		emit("\tVMOVUPS %s, Z25", at(k, k))
+		emit("\tVDIVS Z25, Z29, Z%d", 16+k)
+		emit("\tVPANDNQ Z25, Z31, Z25")
+		emit("\tVCMPS $17, Z28, Z25, K1")
+		emit("\tVCMPS $30, Z27, Z25, K2")
+		emit("\tKORW K1, K5, K5")
+		emit("\tKORW K2, K5, K5")
+	}
+	// Each column c of x (c in Z24, as T): P e_c, then L*z = P e_c
+	// forward and U*x = z backward, each update one fused multiply-add.
+	solve := func(label string, scale func(k int)) {
+		emit("\tMOVQ SI, BX")
+		emit("\tMOVQ $%d, DX", n)
+		emit("\tVPXORQ Z24, Z24, Z24")
+		emit("%s:", label)
+		for i := range n {
+			emit("\tVCMPS $0, Z24, Z%d, K1", i)
+			emit("\tVMOVAS.Z Z29, K1, Z%d", 8+i)
+		}
+		for k := 0; k < n-1; k++ {
+			for i := k + 1; i < n; i++ {
+				emit("\tVFNMADD231S %s, Z%d, Z%d", at(i, k), 8+k, 8+i)
+			}
+		}
+		for k := n - 1; k >= 0; k-- {
+			scale(k)
+			for i := 0; i < k; i++ {
+				emit("\tVFNMADD231S %s, Z%d, Z%d", at(i, k), 8+k, 8+i)
+			}
+		}
+		for i := range n {
+			emit("\tVMOVUPS Z%d, %d(BX)", 8+i, i*64)
+		}
+		emit("\tVADDS Z29, Z24, Z24")
+		emit("\tADDQ R11, BX")
+		emit("\tDECQ DX")
+		emit("\tJNZ %s", label)
+		emit("\tJMP LS_done")
+	}
+	emit("\tKORTESTW K5, K5")
+	emit("\tJNZ %sdiv", l)
+	solve(l+"rec", func(k int) { emit("\tVMULS Z%d, Z%d, Z%d", 16+k, 8+k, 8+k) })
+	emit("%sdiv:", l)
+	solve(l+"divcol", func(k int) {
+		emit("\tVMOVUPS %s, Z25", at(k, k))
+		emit("\tVPANDNQ Z25, Z31, Z25")
+		emit("\tVCMPS $17, Z28, Z25, K1")
+		emit("\tVCMPS $30, Z27, Z25, K2")
+		emit("\tKORW K2, K1, K1")
+		emit("\tVDIVS %s, Z%d, Z26", at(k, k), 8+k)
+		emit("\tVMULS Z%d, Z%d, Z%d", 16+k, 8+k, 8+k)
+		emit("\tVMOVAS Z26, K1, Z%d", 8+k)
+	})
 }

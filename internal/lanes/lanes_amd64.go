@@ -52,8 +52,12 @@ func luSmallF64(a, b, piv *float64, n, nrhs, ld int, k *[3]float64)
 //go:noescape
 func luSmallF32(a, b, piv *float32, n, nrhs, ld int, k *[3]float32)
 
-// luSmallMax is the largest order luSmallF64 and luSmallF32 take.
+// luSmallMax is the largest order luSmallF64 and luSmallF32 take, and
+// invSmallF64 and invSmallF32 (invSmallMax, which must be the same: the
+// constant below does not compile otherwise).
 const luSmallMax = 8
+
+const _ = uint(luSmallMax-invSmallMax) + uint(invSmallMax-luSmallMax)
 
 // luRun runs the assembly when simd.AVX512 is set, the Go twin otherwise.
 func luRun[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
@@ -81,19 +85,61 @@ func luRun[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 	luF32((*float32)(ap), (*float32)(bp), (*float32)(pp), n, nrhs, ld, (*[3]float32)(kp))
 }
 
+// The unrolled inverse of lanes_amd64.s for orders 2..luSmallMax with
+// ld = GroupLD(n) (invSmall in gen.go).
+//
+//go:noescape
+func invSmallF64(a, x, piv *float64, n, ld int, k *[3]float64, info *float64)
+
+//go:noescape
+func invSmallF32(a, x, piv *float32, n, ld int, k *[3]float32, info *float32)
+
+// invRun runs the assembly when simd.AVX512 is set, the Go twin
+// otherwise.
+func invRun[T batchlas.Float](a, x, piv []T, n, ld int, k *[3]T, info []T) {
+	if !simd.AVX512 {
+		invGo(a, x, piv, n, ld, k, info)
+		return
+	}
+	ap, xp, pp, kp, ip := unsafe.Pointer(&a[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&piv[0]), unsafe.Pointer(k), unsafe.Pointer(&info[0])
+	if Lanes[T]() == 8 {
+		invSmallF64((*float64)(ap), (*float64)(xp), (*float64)(pp), n, ld, (*[3]float64)(kp), (*float64)(ip))
+		return
+	}
+	invSmallF32((*float32)(ap), (*float32)(xp), (*float32)(pp), n, ld, (*[3]float32)(kp), (*float32)(ip))
+}
+
 // The AVX-512 layout moves of lanes_amd64.s.
 //
 //go:noescape
-func packF64(grp, src *float64, stride, ld, rows, cols, count int, mask uint64, gap int)
+func packF64(grp, src *float64, stride, ld, rows, cols, count int, mask uint64, gap, ahead int)
 
 //go:noescape
-func packF32(grp, src *float32, stride, ld, rows, cols, count int, mask uint64, gap int)
+func packF32(grp, src *float32, stride, ld, rows, cols, count int, mask uint64, gap, ahead int)
 
 //go:noescape
-func unpackF64(dst, grp *float64, stride, ld, rows, cols, count int, mask uint64, gap int)
+func unpackF64(dst, grp *float64, stride, ld, rows, cols, count int, mask uint64, gap, ahead int)
 
 //go:noescape
-func unpackF32(dst, grp *float32, stride, ld, rows, cols, count int, mask uint64, gap int)
+func unpackF32(dst, grp *float32, stride, ld, rows, cols, count int, mask uint64, gap, ahead int)
+
+// aheadBytes is how far past a group's matrices the moves prefetch: whole
+// groups (the same rows of later matrices), at least prefetchDistance
+// bytes. A prefetch never faults, so one past the batch's end is
+// harmless.
+func aheadBytes[T batchlas.Float](stride int) int {
+	group := Lanes[T]() * stride * int(unsafe.Sizeof(T(0)))
+	if group <= 0 {
+		return 0
+	}
+	return (prefetchDistance + group - 1) / group * group
+}
+
+// prefetchDistance is the least distance the moves prefetch ahead, in
+// bytes. It must cover the memory's latency at the rate groups are
+// moved: a group of 8 3x3 float64 matrices is 576 bytes, gathered in
+// about 30 ns.
+const prefetchDistance = 4096
 
 // packAsm runs the assembly gather when simd.AVX512 is set and reports
 // whether it did.
@@ -103,9 +149,9 @@ func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld in
 	}
 	gp, sp := unsafe.Pointer(&g[0]), unsafe.Pointer(&src[0])
 	if Lanes[T]() == 8 {
-		packF64((*float64)(gp), (*float64)(sp), stride, ld, rows, cols, count, 0, (gld-rows)*64)
+		packF64((*float64)(gp), (*float64)(sp), stride, ld, rows, cols, count, 0, (gld-rows)*64, aheadBytes[T](stride))
 	} else {
-		packF32((*float32)(gp), (*float32)(sp), stride, ld, rows, cols, count, 0, (gld-rows)*64)
+		packF32((*float32)(gp), (*float32)(sp), stride, ld, rows, cols, count, 0, (gld-rows)*64, aheadBytes[T](stride))
 	}
 	return true
 }
@@ -118,9 +164,9 @@ func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask ui
 	}
 	dp, gp := unsafe.Pointer(&dst[0]), unsafe.Pointer(&g[0])
 	if Lanes[T]() == 8 {
-		unpackF64((*float64)(dp), (*float64)(gp), stride, ld, rows, cols, 0, mask, (gld-rows)*64)
+		unpackF64((*float64)(dp), (*float64)(gp), stride, ld, rows, cols, 0, mask, (gld-rows)*64, aheadBytes[T](stride))
 	} else {
-		unpackF32((*float32)(dp), (*float32)(gp), stride, ld, rows, cols, 0, mask, (gld-rows)*64)
+		unpackF32((*float32)(dp), (*float32)(gp), stride, ld, rows, cols, 0, mask, (gld-rows)*64, aheadBytes[T](stride))
 	}
 	return true
 }

@@ -32,3 +32,8 @@ func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 func tridiagRun[T batchlas.Float](a []T, n, ld int, d, e, w []T) {
 	tridiagGo(a, n, ld, d, e, w)
 }
+
+// invRun is the Go twin without the amd64 assembly.
+func invRun[T batchlas.Float](a, x, piv []T, n, ld int, k *[3]T, info []T) {
+	invGo(a, x, piv, n, ld, k, info)
+}

@@ -17,6 +17,7 @@ func Gather[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld int
 	if rows == 0 || cols == 0 {
 		return
 	}
+	rows, cols, ld, gld = oneColumn(rows, cols, ld, gld)
 	g = g[:((cols-1)*gld+rows)*L]
 	if count <= 0 {
 		gatherGo(g, src, stride, ld, rows, cols, 0, gld)
@@ -37,6 +38,7 @@ func Scatter[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint
 	if rows == 0 || cols == 0 || mask == 0 {
 		return
 	}
+	rows, cols, ld, gld = oneColumn(rows, cols, ld, gld)
 	g = g[:((cols-1)*gld+rows)*L]
 	top := bits.Len64(mask) - 1 // the highest lane written
 	dst = dst[:top*stride+(cols-1)*ld+rows]
@@ -44,6 +46,20 @@ func Scatter[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint
 		return
 	}
 	scatterGo(dst, g, stride, ld, rows, cols, mask, gld)
+}
+
+// oneColumn turns a move of rows x cols matrices whose columns are rows
+// apart both in memory and in the group (ld = gld = rows: tight matrices
+// of odd order, GroupLD's) into the same move of one column of rows*cols
+// elements: the moves go a vector's length of rows at a time, column by
+// column, so a 3 x 3 matrix moves in two chunks instead of three (the
+// inverse of n = 3 took 0.79 ms a batch of 100000 instead of 1.30, Zen 5
+// guest).
+func oneColumn(rows, cols, ld, gld int) (int, int, int, int) {
+	if cols > 1 && ld == rows && gld == rows {
+		return rows * cols, 1, rows * cols, rows * cols
+	}
+	return rows, cols, ld, gld
 }
 
 // gatherGo is the assembly pack's twin.

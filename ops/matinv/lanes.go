@@ -5,7 +5,6 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/invkit"
-	"github.com/batchlas-go/batchlas/internal/lanerows"
 	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/lu"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -14,10 +13,12 @@ import (
 // The lanes family: factor and invert across matrices in one pass. The
 // batch is cut into groups of lanes.Lanes[T]() matrices (8 float64, 16
 // float32); each group is interleaved one matrix per vector lane
-// (lanes.Gather), the identity is laid beside it, and lanes.LU factors
-// the group with getf2's arithmetic (so pivots and info are getrf's
-// unblocked kernel's) while solving A_i X_i = I for all n columns; only
-// the inverses go back (lanes.Scatter). Against getrf then getri, each a
+// (lanes.Gather) and lanes.Inverse factors it with getf2's arithmetic
+// (so pivots and info are getrf's unblocked kernel's) and solves
+// A_i X_i = I for all n columns (at orders up to 8 in registers, from the
+// identity with its rows swapped, multiplying by the reciprocals of U's
+// diagonal); only the inverses go back (lanes.Scatter). Against getrf
+// then getri, each a
 // pass of its own over the batch, a group is read once and written once,
 // and no factor or pivot is stored: at n = 3 that is most of the time.
 // The last group is padded with identity matrices.
@@ -29,9 +30,9 @@ import (
 const lanesMax = 64
 
 // lanesSlot is the lanes kernel's per-worker scratch: the group's
-// matrices, their inverses and pivots.
+// matrices, their inverses, pivots and info.
 func lanesSlot[T batchlas.Float](n int) int {
-	return parallel.Pad((2*lanes.GroupLD(n)*n + n) * lanes.Lanes[T]())
+	return parallel.Pad((2*lanes.GroupLD(n)*n + n + 1) * lanes.Lanes[T]())
 }
 
 // lanesJob is one lanes call's state, from parallel's free list (a
@@ -57,21 +58,19 @@ func (j *lanesJob[T]) Group(buf []T, first int) {
 	L, gld := lanes.Lanes[T](), lanes.GroupLD(n)
 	ga, buf := buf[:n*gld*L], buf[n*gld*L:]
 	gx, buf := buf[:n*gld*L], buf[n*gld*L:]
-	piv := buf[:n*L]
+	piv, inf := buf[:n*L], buf[n*L:n*L+L]
 	count := min(L, a.Count-first)
 	lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
 	lanes.PadIdentity(ga, n, gld, count)
-	clear(gx)
-	for c := range n {
-		d := gx[(c*gld+c)*L : (c*gld+c+1)*L]
-		for l := range d {
-			d[l] = 1
+	lanes.Inverse(ga, gx, piv, n, gld, j.small, inf)
+	// mask: the lanes with an inverse.
+	var mask uint64
+	for l := range count {
+		j.info[first+l] = int32(inf[l])
+		if inf[l] == 0 {
+			mask |= 1 << l
 		}
 	}
-	lanes.LU(ga, gx, piv, n, n, gld, j.small)
-	// getrf's info per lane, read from the factor's diagonal in the
-	// group; mask: the lanes with an inverse.
-	mask := lanerows.Singular(ga, n, gld, count, j.info[first:first+count])
 	lanes.Scatter(x.Data[first*x.Stride:], gx, x.Stride, x.LD, n, n, mask, gld)
 	for l := range count {
 		if mask>>l&1 == 0 {

@@ -10,8 +10,8 @@
 // column-major within the matrix, lane fastest. Gather and Scatter move
 // equally spaced column-major matrices in and out of that layout (a chunk
 // of every matrix transposed in registers); Jacobi (syev's lanes kernel),
-// Tridiag (syev's lanestri), LU (gesv's and getrf's) and Chol (posv's and
-// potrf's) work in it. ForGroups is the batch loop the ops' lanes kernels
+// Tridiag (syev's lanestri), LU (gesv's and getrf's), Inverse (matinv's)
+// and Chol (posv's and potrf's) work in it. ForGroups is the batch loop the ops' lanes kernels
 // share: groups over the workers, each with its slot of scratch.
 //
 // On x86-64-v4 the kernels are AVX-512 assembly (lanes_amd64.s, written

@@ -28,13 +28,14 @@ func testMoves[T batchlas.Float](t *testing.T, avx bool) {
 	simd.AVX512 = avx
 	r := rand.New(rand.NewPCG(13, 14))
 	L := Lanes[T]()
-	for _, shape := range [][2]int{{1, 1}, {3, 2}, {8, 8}, {9, 1}, {17, 5}} {
+	// ld = gld = rows (count even) moves the matrices as one column each.
+	for _, shape := range [][3]int{{1, 1, 2}, {3, 2, 2}, {8, 8, 2}, {9, 1, 2}, {17, 5, 2}, {3, 3, 0}, {5, 5, 0}, {9, 2, 0}} {
 		rows, cols := shape[0], shape[1]
-		ld := rows + 2
+		ld := rows + shape[2]
 		stride := cols*ld + 3
 		for _, count := range []int{1, L/2 + 1, L} {
 			gld := rows + count%2 // tight, and one row of slack
-			name := fmt.Sprintf("%T avx=%v %dx%d count=%d gld=%d", T(0), avx, rows, cols, count, gld)
+			name := fmt.Sprintf("%T avx=%v %dx%d ld=%d count=%d gld=%d", T(0), avx, rows, cols, ld, count, gld)
 			src := make([]T, L*stride)
 			for i := range src {
 				src[i] = T(math.NaN())

@@ -11,9 +11,9 @@ var (
 	// lanesFamily factors and inverts groups of 8 (float64) or 16
 	// (float32) matrices interleaved one per vector lane: getrf's
 	// unblocked factorisation and the solve of A_i X_i = I in one pass
-	// over the group (internal/lanes' LU with the identity as its
-	// right-hand sides), only the inverses written back; n <= lanesMax
-	// (lanes.go).
+	// over the group (internal/lanes' Inverse: getf2's factorisation,
+	// then the identity solved for, in registers up to order 8), only
+	// the inverses written back; n <= lanesMax (lanes.go).
 	lanesFamily = &sel.Family{Name: "lanes"}
 	// chain copies A into X and runs the getrf op and then the getri op on
 	// X, so each picks its own kernel for the batch and is traced beneath

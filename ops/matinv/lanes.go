@@ -18,10 +18,9 @@ import (
 // A_i X_i = I for all n columns (at orders up to 8 in registers, from the
 // identity with its rows swapped, multiplying by the reciprocals of U's
 // diagonal); only the inverses go back (lanes.Scatter). Against getrf
-// then getri, each a
-// pass of its own over the batch, a group is read once and written once,
-// and no factor or pivot is stored: at n = 3 that is most of the time.
-// The last group is padded with identity matrices.
+// then getri, each a pass of its own over the batch, a group is read once
+// and written once, and no factor or pivot is stored: at n = 3 that is
+// most of the time. The last group is padded with identity matrices.
 
 // lanesMax is the largest order the lanes kernel accepts: the group's
 // matrix and its inverse (2n^2 64-byte vectors, 512 KiB at 64) stay in a

@@ -18,13 +18,13 @@ import (
 // For orders 2..8 with ld = GroupLD(n) x is solved column by column from
 // the identity with its rows swapped as the factorisation swapped them,
 // each update a fused multiply-add: L forward, then U backward
-// multiplying by the reciprocals of U's
-// diagonal (one division per diagonal entry instead of one per entry of
-// x, what LAPACK's getri does too), except in a lane whose |u_kk| is
-// outside [small, 1/small], zero and infinity included, where the
-// reciprocal would overflow or lose digits: x_k is divided by u_kk there.
-// Each lane's result depends on its own matrix only. Other orders and
-// strides solve with LU's arithmetic against the identity.
+// multiplying by the reciprocals of U's diagonal (one division per
+// diagonal entry instead of one per entry of x, what LAPACK's getri does
+// too), except in a lane whose |u_kk| is outside [small, 1/small], zero
+// and infinity included, where the reciprocal would overflow or lose
+// digits: x_k is divided by u_kk there. Each lane's result depends on its
+// own matrix only. Other orders and strides solve with LU's arithmetic
+// against the identity.
 func Inverse[T batchlas.Float](a, x, piv []T, n, ld int, small T, info []T) {
 	L := Lanes[T]()
 	info = info[:L]

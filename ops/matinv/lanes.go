@@ -62,18 +62,16 @@ func (j *lanesJob[T]) Group(buf []T, first int) {
 	lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
 	lanes.PadIdentity(ga, n, gld, count)
 	lanes.Inverse(ga, gx, piv, n, gld, j.small, inf)
-	// mask: the lanes with an inverse.
+	// mask: the lanes with an inverse; the others' X_i is NaN (the
+	// scatter leaves them alone).
 	var mask uint64
 	for l := range count {
 		j.info[first+l] = int32(inf[l])
 		if inf[l] == 0 {
 			mask |= 1 << l
-		}
-	}
-	lanes.Scatter(x.Data[first*x.Stride:], gx, x.Stride, x.LD, n, n, mask, gld)
-	for l := range count {
-		if mask>>l&1 == 0 {
+		} else {
 			invkit.SetNaN(x, first+l)
 		}
 	}
+	lanes.Scatter(x.Data[first*x.Stride:], gx, x.Stride, x.LD, n, n, mask, gld)
 }

@@ -6,11 +6,11 @@ import (
 
 // The kernel families of syrk, in candidate order (native before vendor).
 var (
-	// tile computes each C_i on one worker a block of tileBlock columns
-	// at a time: the block's rectangle off the diagonal is one product on
-	// the vector tile (simd.Gemm), its diagonal block is computed whole
-	// into scratch and only its uplo triangle stored (tile.go). Half of
-	// gemm's flops, and the other triangle is never written.
+	// tile computes each C_i on one worker a block of simd.Cols columns
+	// at a time on the vector tile (simd.Tile): the block's diagonal
+	// block into scratch, of which only the uplo triangle is stored, the
+	// rest of its columns on the uplo side straight into C (tile.go).
+	// Half of gemm's flops, and the other triangle is never written.
 	tile = &sel.Family{Name: "tile"}
 	// vendor calls gonum's BLAS Dsyrk or Ssyrk per matrix (vendor.go;
 	// absent from a novendor build).

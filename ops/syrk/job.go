@@ -5,7 +5,6 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
-	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // jobKernel names the loop body a job runs.
@@ -47,33 +46,15 @@ func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[
 // Chunk computes C_lo .. C_{hi-1} on worker w.
 func (j *job[T]) Chunk(w, lo, hi int) {
 	p := &j.p
-	a, c := p.a, p.c
 	for i := lo; i < hi; i++ {
-		ci := c.Data[i*c.Stride:]
 		switch j.kernel {
 		case runTile:
-			if i+1 < hi {
-				// The next matrix's A and C triangle, while this one is
-				// computed: at small orders the batch streams from
-				// memory, and the hardware prefetcher does not cross
-				// from one matrix to the next in time.
-				rows, cols := p.n, p.k
-				if p.trans {
-					rows, cols = p.k, p.n
-				}
-				simd.Prefetch(a.Data[(i+1)*a.Stride:], rows, a.LD, cols, 0)
-				tri := 2
-				if p.lower {
-					tri = 1
-				}
-				simd.Prefetch(c.Data[(i+1)*c.Stride:], p.n, c.LD, p.n, tri)
-			}
 			s := j.ws[w*parallel.Pad(j.slot):]
-			syrkTile(p.lower, p.trans, p.n, p.k, p.alpha, a.Data[i*a.Stride:], a.LD, p.beta, ci, c.LD, s[:j.slot])
+			syrkTile(p, i, i+1 < hi, s[:j.slot])
 		case runVendor:
 			j.vendor(i)
 		case runScale:
-			scaleTriangle(p.lower, p.n, p.beta, ci, c.LD)
+			scaleTriangle(p.lower, p.n, p.beta, p.c.Data[i*p.c.Stride:], p.c.LD)
 		}
 	}
 }

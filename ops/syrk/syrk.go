@@ -99,12 +99,12 @@ func Syrk[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, trans batch
 		if !canRun(ch, key, dev) {
 			return opkit.Argf(opName, "route", "%s cannot run n=%d k=%d on %s; pin another kernel or unset the pin", ch, p.n, p.k, dev.Key)
 		}
-		need := bufferSize(ctx, ch, p.n)
+		need := bufferSize(ctx, ch, p)
 		switch {
 		case ws == nil:
 			ws = make([]T, need)
 		case len(ws) < need:
-			return opkit.WorkspaceShort(ctx, opName, ch.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, ch, p.n) })
+			return opkit.WorkspaceShort(ctx, opName, ch.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, ch, p) })
 		default:
 			ws = ws[:need]
 			if err := opkit.CheckWorkspace(opName, ws, "a", a); err != nil {
@@ -116,7 +116,7 @@ func Syrk[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, trans batch
 		}
 		switch ch.Family() {
 		case tile:
-			return runJob(ctx, runTile, p, ws, tileSlot(p.n))
+			return runJob(ctx, runTile, p, ws, tileSlot(p.n, p.k, p.trans))
 		case vendor:
 			return runJob(ctx, runVendor, p, nil, 0)
 		}
@@ -146,14 +146,14 @@ func BufferSize[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, trans
 	if err != nil {
 		return 0, err
 	}
-	return bufferSize(ctx, ch, p.n), nil
+	return bufferSize(ctx, ch, &p), nil
 }
 
-// bufferSize is the workspace of choice c for a call with ctx: one slot
+// bufferSize is the workspace of choice c for call p with ctx: one slot
 // per worker for tile, none for vendor.
-func bufferSize(ctx context.Context, c sel.Choice, n int) int {
+func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem[T]) int {
 	if c.Family() == tile {
-		return parallel.Workers(ctx) * parallel.Pad(tileSlot(n))
+		return parallel.Workers(ctx) * parallel.Pad(tileSlot(p.n, p.k, p.trans))
 	}
 	return 0
 }

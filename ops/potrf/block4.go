@@ -86,15 +86,23 @@ func lowerFactor4[T batchlas.Float](a []T, ld, j, rowEnd int) int {
 
 // lowerPanel factors the columns [j0, j0+jb) of the lower triangle, rows
 // down to rowEnd, assuming every column left of j0 has already been
-// subtracted from them: left-looking within the panel, four columns at a
+// subtracted from them: left-looking within the panel, eight columns at a
 // time (the panel's earlier columns subtracted on the vector tile,
-// lowerUpdateTile, then lowerFactor4),
-// the last jb mod 4 columns by lowerPanel2. It returns 0, or the 1-based
+// lowerUpdateTile, then lowerFactor8), then four (lowerFactor4), the last
+// jb mod 4 columns by lowerPanel2. It returns 0, or the 1-based
 // index of the first column whose pivot is not positive (NaN included),
 // where it stops.
 func lowerPanel[T batchlas.Float](a []T, ld, j0, jb, rowEnd int) int {
 	end := j0 + jb
 	j := j0
+	for ; j+8 <= end; j += 8 {
+		if j > j0 {
+			lowerUpdateTile(a, ld, j, 8, rowEnd, j0)
+		}
+		if f := lowerFactor8(a, ld, j, rowEnd); f != 0 {
+			return f
+		}
+	}
 	for ; j+4 <= end; j += 4 {
 		if j > j0 {
 			lowerUpdateTile(a, ld, j, 4, rowEnd, j0)

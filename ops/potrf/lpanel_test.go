@@ -1,6 +1,7 @@
 package potrf
 
 import (
+	"cmp"
 	"math"
 	"testing"
 
@@ -13,12 +14,14 @@ import (
 
 // lpanel's panel width changes what it computes, and the test sees it.
 //
-// The pivot of a column j that starts a block of four sums the squares of
-// row j left of the diagonal (djj in lowerUpdate2) before subtracting them
-// from a(j, j). The unblocked kernel, and lpanel when j starts a panel or
-// lies in the first one, subtracts that sum in one go. lpanel with j
-// inside a later panel subtracts it in two parts: the columns left of the
-// panel (the panel's update), then the panel's own columns left of j.
+// The pivot of column j loses the squares of row j left of the diagonal
+// in groups, each group's sum subtracted in one go: the columns left of
+// j's panel (the panel's update, one product on the tile), the panel's
+// columns left of j's block of eight (lowerPanel's product on the tile),
+// and then each column of the block left of j on its own (lowerFactor8's
+// Cholesky of the diagonal block). A block of four starts at j (j is a
+// multiple of 4 here), so it adds no group. The unblocked kernel is one
+// panel of order n.
 //
 // Matrix j of the test is the identity but for row and column j:
 // a(j, 0) = a(j, 1) = 1/2, a(j, j-2) = s and a(j, j) = 1/2 + 2^-20, with s^2
@@ -27,9 +30,9 @@ import (
 // in one go, 1/2 + s^2 rounds to 1/2 and the pivot is 2^-20, the factor's
 // diagonal exactly 2^-10; in two parts, (a(j, j) - 1/2) - s^2 = 2^-20 - s^2
 // exactly, and the diagonal is not 2^-10. So the diagonal of matrix j
-// differs from 2^-10 exactly when j > panel and j is not a multiple of
-// panel: a pattern over j = 4, 8, ..., 64 that tells the widths 8, 16 and
-// 32 apart and from the unblocked kernel (no j at all).
+// differs from 2^-10 exactly when columns 0, 1 and j-2 are not in one
+// product's group (splitsSum): a pattern over j = 4, 8, ..., 64 that tells
+// the widths 8, 16 and 32 apart and from the unblocked kernel.
 func TestLpanelPanelSplitsTheSum(t *testing.T) {
 	lpanelSplits[float64](t, 0x1p-30)
 	lpanelSplits[float32](t, 0x1p-16)
@@ -85,7 +88,7 @@ func lpanelSplits[T batchlas.Float](t *testing.T, s float64) {
 			}
 			var want []int
 			for _, j := range js {
-				if panel > 0 && j > panel && j%panel != 0 {
+				if splitsSum(j, cmp.Or(panel, n), n) {
 					want = append(want, j)
 				}
 			}
@@ -93,4 +96,31 @@ func lpanelSplits[T batchlas.Float](t *testing.T, s float64) {
 		}
 	}
 	require.GreaterOrEqual(t, tested, 2, "unblocked and at least one lpanel width")
+}
+
+// splitsSum reports whether the pivot of column j (a multiple of 4) of an
+// order-n matrix factored in panels of p columns subtracts the squares of
+// its entries in columns 0, 1 and j-2 in more than one go (see
+// TestLpanelPanelSplitsTheSum).
+func splitsSum(j, p, n int) bool {
+	p0 := j / p * p     // j's panel
+	end := min(p0+p, n) // and where it ends
+	b0 := p0            // j's block: of eight while they fit, then of four
+	for b0+8 <= end && b0+8 <= j {
+		b0 += 8
+	}
+	if b0+8 > end {
+		b0 = j // a block of four, starting at j
+	}
+	group := func(c int) int {
+		switch {
+		case c < p0:
+			return -2 // the panel's update
+		case c < b0:
+			return -1 // the panel's product before the block
+		}
+		return c // within the block, one column at a time
+	}
+	g := group(0)
+	return g >= 0 || group(1) != g || group(j-2) != g
 }

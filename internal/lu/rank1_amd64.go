@@ -1,0 +1,82 @@
+//go:build amd64 && !purego
+
+package lu
+
+import (
+	"unsafe"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+//go:generate go run gen.go
+
+// The AVX-512 loops of Rank1 (rank1_amd64.s): n rows of l, columns of t
+// ld bytes apart, u the columns' factors.
+//
+//go:noescape
+func rank1x1F64(l *float64, n int, t *float64, ld int, u *[4]float64)
+
+//go:noescape
+func rank1x2F64(l *float64, n int, t *float64, ld int, u *[4]float64)
+
+//go:noescape
+func rank1x3F64(l *float64, n int, t *float64, ld int, u *[4]float64)
+
+//go:noescape
+func rank1x4F64(l *float64, n int, t *float64, ld int, u *[4]float64)
+
+//go:noescape
+func rank1x1F32(l *float32, n int, t *float32, ld int, u *[4]float32)
+
+//go:noescape
+func rank1x2F32(l *float32, n int, t *float32, ld int, u *[4]float32)
+
+//go:noescape
+func rank1x3F32(l *float32, n int, t *float32, ld int, u *[4]float32)
+
+//go:noescape
+func rank1x4F32(l *float32, n int, t *float32, ld int, u *[4]float32)
+
+// rank1Asm subtracts l times u[c] from the cols (1 to 4) columns of t
+// (leading dimension ld, len(l) rows each) on AVX-512 and reports true,
+// or does nothing and reports false where simd.AVX512 is off (the tile's
+// switch, so tests can run both paths). Its arithmetic is Rank1's Go
+// loop's, product then difference, so both give the same bits.
+func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	n := len(l)
+	if n == 0 {
+		return true
+	}
+	t = t[:(cols-1)*ld+n] // the assembly reads and writes within it
+	var z T
+	if unsafe.Sizeof(z) == 8 {
+		lp, tp, up := (*float64)(unsafe.Pointer(&l[0])), (*float64)(unsafe.Pointer(&t[0])), (*[4]float64)(unsafe.Pointer(u))
+		switch cols {
+		case 1:
+			rank1x1F64(lp, n, tp, ld*8, up)
+		case 2:
+			rank1x2F64(lp, n, tp, ld*8, up)
+		case 3:
+			rank1x3F64(lp, n, tp, ld*8, up)
+		default:
+			rank1x4F64(lp, n, tp, ld*8, up)
+		}
+		return true
+	}
+	lp, tp, up := (*float32)(unsafe.Pointer(&l[0])), (*float32)(unsafe.Pointer(&t[0])), (*[4]float32)(unsafe.Pointer(u))
+	switch cols {
+	case 1:
+		rank1x1F32(lp, n, tp, ld*4, up)
+	case 2:
+		rank1x2F32(lp, n, tp, ld*4, up)
+	case 3:
+		rank1x3F32(lp, n, tp, ld*4, up)
+	default:
+		rank1x4F32(lp, n, tp, ld*4, up)
+	}
+	return true
+}

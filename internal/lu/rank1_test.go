@@ -1,0 +1,76 @@
+package lu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+)
+
+func TestRank1AssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "rank1_amd64.s") }
+
+// rank1Scalar is Rank1's Go loop on one column at a time: the reference
+// both paths must match bit for bit.
+func rank1Scalar[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
+	for k := k0; k < k1; k++ {
+		u := a[k*ld+j]
+		t := a[k*ld+j+1 : k*ld+n]
+		for i, x := range l {
+			t[i] -= x * u
+		}
+	}
+}
+
+// TestRank1Paths runs Rank1 with the assembly and without it on row
+// counts straddling rank1AsmRows, a vector of rows (8 float64, 16
+// float32) and its masked tail, and column counts straddling the
+// assembly's 4: both give rank1Scalar's bits, and nothing outside the
+// rows and columns updated changes (NaN around them stays NaN).
+func TestRank1Paths(t *testing.T) {
+	rank1Paths[float64](t)
+	rank1Paths[float32](t)
+}
+
+func rank1Paths[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, rows := range []int{1, 7, 8, 9, 15, 16, 17, 31, 33, 64} {
+		for _, cols := range []int{1, 2, 3, 4, 5, 7, 8, 9} {
+			// Row j, then rows j+1..n-1 updated, in columns k0..k1-1
+			// of an ld-strided matrix with NaN everywhere else.
+			j, k0 := 2, 4
+			n, k1, ld := j+1+rows, k0+cols, j+1+rows+3
+			a := testmat.NaNs[T](ld * (k1 + 2))
+			for k := k0; k < k1; k++ {
+				for i := j; i < n; i++ {
+					a[k*ld+i] = T(r.NormFloat64())
+				}
+			}
+			l := make([]T, rows)
+			for i := range l {
+				l[i] = T(r.NormFloat64())
+			}
+			want := append([]T(nil), a...)
+			rank1Scalar(want, ld, n, j, k0, k1, l)
+			for _, asm := range []bool{true, false} {
+				if asm && !simd.AVX512 {
+					continue
+				}
+				got := append([]T(nil), a...)
+				old := simd.AVX512
+				simd.AVX512 = asm
+				Rank1(got, ld, n, j, k0, k1, l)
+				simd.AVX512 = old
+				what := fmt.Sprintf("%T rows=%d cols=%d asm=%v", T(0), rows, cols, asm)
+				for i := range got {
+					if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
+						t.Fatalf("%s: element %d (row %d, column %d): %v, want %v", what, i, i%ld, i/ld, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

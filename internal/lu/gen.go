@@ -2,7 +2,9 @@
 
 // gen writes rank1_amd64.s: the AVX-512 loops of Rank1, which subtract
 // l * u_c from 1 to 4 columns t_c a vector of rows at a time, one
-// function per element type and number of columns. Run it with `go
+// function per element type and number of columns, and of
+// substituteUnitLower, which solves up to 8 rows against a unit lower
+// triangle a column at a time. Run it with `go
 // generate` in this directory; TestRank1AssemblyIsGenerated fails when
 // the file differs from what this program writes (`go run gen.go -o F`
 // writes F instead).
@@ -47,6 +49,9 @@ func main() {
 		for cols := 1; cols <= 4; cols++ {
 			gen(p, d, cols)
 		}
+	}
+	for _, d := range dtypes {
+		subst(p, d)
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -113,4 +118,107 @@ func body(p func(string, ...any), d dtype, cols int, masked bool) {
 		p("\tVSUB%s Z2, Z1, Z1", d.sfx)
 		p("\t%s Z1, %s%s", d.mov, k, col[c])
 	}
+}
+
+// subst writes subst<name>(l *T, ldl int, rows int, x *T, ldx int, ncols
+// int, masks *[8]uint64): for each of the ncols columns of x (ldx bytes
+// apart), its rows 0..rows-1 (2 <= rows <= 8) solved in place against the
+// unit lower triangle l (ldl bytes between columns), in Rank1's order:
+// for j = 0 .. rows-2, x_i = x_i - l(i, j)*x_j for i > j, the product
+// rounded and then the difference. A column's rows are one vector of 8
+// lanes (a ZMM of float64, a YMM of float32); x_j is broadcast to every
+// lane by a permutation, and masks[j] (lanes j+1 .. rows-1) keeps the
+// subtraction off the other rows, so a NaN or Inf in x_j reaches only
+// the rows the scalar code updates. masks[7] is the rows' own mask, for
+// the loads and stores when rows < 8.
+func subst(p func(string, ...any), d dtype) {
+	fn := "subst" + d.name
+	r := "Z"
+	perm := "VPERMPD"
+	bidx := "VPBROADCASTQ"
+	if d.es == 4 {
+		r = "Y"
+		perm = "VPERMPS"
+		bidx = "VPBROADCASTD"
+	}
+	reg := func(i int) string { return fmt.Sprintf("%s%d", r, i) }
+	p("")
+	p("// func %s(l *T, ldl int, rows int, x *T, ldx int, ncols int, masks *[8]uint64)", fn)
+	p("TEXT ·%s(SB), NOSPLIT, $0-56", fn)
+	p("\tMOVQ l+0(FP), DI")
+	p("\tMOVQ ldl+8(FP), R8")
+	p("\tMOVQ rows+16(FP), R11")
+	p("\tMOVQ x+24(FP), SI")
+	p("\tMOVQ ldx+32(FP), R9")
+	p("\tMOVQ ncols+40(FP), CX")
+	p("\tMOVQ masks+48(FP), R10")
+	// K1..K7: masks[0..6], the lanes each j subtracts from; the index
+	// vectors j; then per path L's columns (lanes above j are never
+	// used: the masks keep them out).
+	for j := range 7 {
+		p("\tMOVQ %d(R10), AX", 8*j)
+		p("\tKMOVW AX, K%d", j+1)
+		p("\tMOVQ $%d, AX", j)
+		p("\t%s AX, %s", bidx, reg(8+j))
+	}
+	p("\tTESTQ CX, CX")
+	p("\tJEQ %s_ret", fn)
+	p("\tCMPQ R11, $8")
+	p("\tJLT %s_part", fn)
+	for _, part := range []bool{false, true} {
+		l := fmt.Sprintf("%s_full", fn)
+		last := 7
+		if part {
+			// rows < 8: j stops at rows-2 <= 5, so K7 holds the rows'
+			// mask (masks[7]) for the loads and stores, which read and
+			// write nothing past the triangle's rows and x's.
+			l = fmt.Sprintf("%s_part", fn)
+			p("%s:", l)
+			p("\tMOVQ 56(R10), AX")
+			p("\tKMOVW AX, K7")
+			last = 6
+		}
+		p("\tMOVQ DI, DX")
+		for j := range last {
+			if part {
+				if j > 0 {
+					p("\tCMPQ R11, $%d", j+2)
+					p("\tJLT %s_col", l)
+				}
+				p("\t%s.Z (DX), K7, %s", d.mov, reg(1+j))
+			} else {
+				p("\t%s (DX), %s", d.mov, reg(1+j))
+			}
+			p("\tADDQ R8, DX")
+		}
+		p("%s_col:", l)
+		if part {
+			p("\t%s.Z (SI), K7, %s", d.mov, reg(0))
+		} else {
+			p("\t%s (SI), %s", d.mov, reg(0))
+		}
+		for j := range last {
+			if part && j > 0 {
+				// Only j <= rows-2.
+				p("\tCMPQ R11, $%d", j+2)
+				p("\tJLT %s_store", l)
+			}
+			p("\t%s %s, %s, %s", perm, reg(0), reg(8+j), reg(15))
+			p("\tVMUL%s %s, %s, %s", d.sfx, reg(1+j), reg(15), reg(15))
+			p("\tVSUB%s %s, %s, K%d, %s", d.sfx, reg(15), reg(0), j+1, reg(0))
+		}
+		p("%s_store:", l)
+		if part {
+			p("\t%s %s, K7, (SI)", d.mov, reg(0))
+		} else {
+			p("\t%s %s, (SI)", d.mov, reg(0))
+		}
+		p("\tADDQ R9, SI")
+		p("\tDECQ CX")
+		p("\tJNE %s_col", l)
+		p("\tJMP %s_ret", fn)
+	}
+	p("%s_ret:", fn)
+	p("\tVZEROUPPER")
+	p("\tRET")
 }

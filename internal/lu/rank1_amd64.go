@@ -38,6 +38,41 @@ func rank1x3F32(l *float32, n int, t *float32, ld int, u *[4]float32)
 //go:noescape
 func rank1x4F32(l *float32, n int, t *float32, ld int, u *[4]float32)
 
+//go:noescape
+func substF64(l *float64, ldl int, rows int, x *float64, ldx int, ncols int, masks *[8]uint64)
+
+//go:noescape
+func substF32(l *float32, ldl int, rows int, x *float32, ldx int, ncols int, masks *[8]uint64)
+
+// substAsm is substituteUnitLower's solve of rows [r0, r1) (2 to 8 of
+// them) of columns [s0, s1) against the unit lower triangle of the
+// diagonal block [r0, r1), on AVX-512 a column at a time (its rows one
+// vector), in Rank1's order and arithmetic, so the bits are the Go
+// loop's; it reports false, doing nothing, where simd.AVX512 is off.
+func substAsm[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) bool {
+	rows := r1 - r0
+	if !simd.AVX512 || rows < 2 || rows > 8 || s1 <= s0 {
+		return false
+	}
+	var masks [8]uint64
+	all := uint64(1)<<rows - 1
+	for j := range 7 {
+		masks[j] = all &^ (uint64(1)<<(j+1) - 1)
+	}
+	masks[7] = all
+	// The assembly reads L's columns r0 .. r1-2 and x's columns s0 ..
+	// s1-1, rows r0 .. r1-1 of each: slicing checks they exist.
+	l := a[r0*ld+r0 : (r1-2)*ld+r1]
+	x := a[s0*ld+r0 : (s1-1)*ld+r1]
+	var z T
+	if unsafe.Sizeof(z) == 8 {
+		substF64((*float64)(unsafe.Pointer(&l[0])), ld*8, rows, (*float64)(unsafe.Pointer(&x[0])), ld*8, s1-s0, &masks)
+		return true
+	}
+	substF32((*float32)(unsafe.Pointer(&l[0])), ld*4, rows, (*float32)(unsafe.Pointer(&x[0])), ld*4, s1-s0, &masks)
+	return true
+}
+
 // rank1Asm subtracts l times u[c] from the cols (1 to 4) columns of t
 // (leading dimension ld, len(l) rows each) on AVX-512 and reports true,
 // or does nothing and reports false where simd.AVX512 is off (the tile's

@@ -77,8 +77,14 @@ func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 // once per row, and with a leading dimension of a power of two (n = 512
 // float64: 4096 bytes) those columns share a cache set: every pass missed
 // L1 (the widest ones L2 too), and the leaves took half of lu.Recursive's
-// time (float64 n = 512: 4.4 ms, 2.3 with these blocks).
+// time (float64 n = 512: 4.4 ms, 2.3 with these blocks). On AVX-512 the
+// leaf runs a column at a time instead (substAsm: the column's rows are
+// one vector), with the same bits: rows shorter than a vector left
+// Rank1's loops scalar, and they were a third of lu.Recursive at n = 256.
 func substituteUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
+	if substAsm(a, ld, r0, r1, s0, s1) {
+		return
+	}
 	for c0 := s0; c0 < s1; c0 += substituteCols {
 		c1 := min(s1, c0+substituteCols)
 		for j := r0; j < r1-1; j++ {

@@ -121,8 +121,8 @@ func SwapRows[T batchlas.Float](a []T, ld, r, p, s0, s1 int) {
 // does it a vector of rows at a time (rank1Asm), with the same arithmetic,
 // so every kernel keeps its bits: getf2 (getrf's unblocked kernel) ran
 // twice as fast, lu.Recursive 10-18% faster at n = 64 to 256 (Zen 5, one
-// core). The recursive kernel's substitutions update rows of fewer than 8
-// and stay scalar.
+// core). The recursive kernel's substitutions, rows fewer than 8, go a
+// column at a time instead (substAsm).
 func Rank1[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
 	if len(l) >= rank1AsmRows {
 		for k := k0; k < k1; k += 4 {

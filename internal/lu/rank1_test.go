@@ -74,3 +74,38 @@ func rank1Paths[T batchlas.Float](t *testing.T) {
 		}
 	}
 }
+
+// TestLaswpMatchesOneColumn: Laswp's four columns at a time move every
+// element as the one-column loop does, for column counts straddling 4 and
+// pivot ranges that start inside the matrix.
+func TestLaswpMatchesOneColumn(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const n, ld = 13, 16
+	for _, cols := range []int{1, 3, 4, 5, 8, 9} {
+		for _, r0 := range []int{0, 4} {
+			r1 := n - 2
+			piv := make([]int32, n)
+			for j := r0; j < r1; j++ {
+				piv[j] = int32(j + r.IntN(n-j)) // LAPACK's pivots: at or below j
+			}
+			a := make([]float64, ld*(cols+2))
+			for i := range a {
+				a[i] = float64(i)
+			}
+			want := append([]float64(nil), a...)
+			for k := 1; k < 1+cols; k++ {
+				col := want[k*ld : k*ld+n]
+				for j := r0; j < r1; j++ {
+					p := int(piv[j])
+					col[j], col[p] = col[p], col[j]
+				}
+			}
+			Laswp(a, ld, n, 1, 1+cols, r0, r1, piv)
+			for i := range a {
+				if a[i] != want[i] {
+					t.Fatalf("cols=%d r0=%d: element %d (row %d, column %d) %v, want %v", cols, r0, i, i%ld, i/ld, a[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"math"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // safeMin is the smallest positive T whose reciprocal does not overflow
@@ -124,20 +125,16 @@ func SwapRows[T batchlas.Float](a []T, ld, r, p, s0, s1 int) {
 // core). The recursive kernel's substitutions, rows fewer than 8, go a
 // column at a time instead (substAsm).
 func Rank1[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
-	if len(l) >= rank1AsmRows {
+	if simd.AVX512 && len(l) >= rank1AsmRows {
 		for k := k0; k < k1; k += 4 {
 			cols := min(4, k1-k)
 			var u [4]T
 			for c := range cols {
 				u[c] = a[(k+c)*ld+j]
 			}
-			if !rank1Asm(l, a[k*ld+j+1:], ld, cols, &u) {
-				break
-			}
-			if k+4 >= k1 {
-				return
-			}
+			rank1Asm(l, a[k*ld+j+1:], ld, cols, &u)
 		}
+		return
 	}
 	k := k0
 	for ; k+4 <= k1; k += 4 {

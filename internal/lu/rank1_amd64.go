@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 //go:generate go run gen.go
@@ -45,15 +44,12 @@ func substF64(l *float64, ldl int, rows int, x *float64, ldx int, ncols int, mas
 func substF32(l *float32, ldl int, rows int, x *float32, ldx int, ncols int, masks *[8]uint64)
 
 // substAsm is substituteUnitLower's solve of rows [r0, r1) (2 to 8 of
-// them) of columns [s0, s1) against the unit lower triangle of the
-// diagonal block [r0, r1), on AVX-512 a column at a time (its rows one
-// vector), in Rank1's order and arithmetic, so the bits are the Go
-// loop's; it reports false, doing nothing, where simd.AVX512 is off.
-func substAsm[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) bool {
+// them) of columns [s0, s1) (at least one) against the unit lower
+// triangle of the diagonal block [r0, r1), on AVX-512 (callers check
+// simd.AVX512) a column at a time (its rows one vector), in Rank1's order
+// and arithmetic, so the bits are the Go loop's.
+func substAsm[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 	rows := r1 - r0
-	if !simd.AVX512 || rows < 2 || rows > 8 || s1 <= s0 {
-		return false
-	}
 	var masks [8]uint64
 	all := uint64(1)<<rows - 1
 	for j := range 7 {
@@ -67,24 +63,20 @@ func substAsm[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) bool {
 	var z T
 	if unsafe.Sizeof(z) == 8 {
 		substF64((*float64)(unsafe.Pointer(&l[0])), ld*8, rows, (*float64)(unsafe.Pointer(&x[0])), ld*8, s1-s0, &masks)
-		return true
+		return
 	}
 	substF32((*float32)(unsafe.Pointer(&l[0])), ld*4, rows, (*float32)(unsafe.Pointer(&x[0])), ld*4, s1-s0, &masks)
-	return true
 }
 
 // rank1Asm subtracts l times u[c] from the cols (1 to 4) columns of t
-// (leading dimension ld, len(l) rows each) on AVX-512 and reports true,
-// or does nothing and reports false where simd.AVX512 is off (the tile's
-// switch, so tests can run both paths). Its arithmetic is Rank1's Go
-// loop's, product then difference, so both give the same bits.
-func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) bool {
-	if !simd.AVX512 {
-		return false
-	}
+// (leading dimension ld, len(l) rows each) on AVX-512 (callers check
+// simd.AVX512, the tile's switch, so tests can run both paths). Its
+// arithmetic is Rank1's Go loop's, product then difference, so both give
+// the same bits.
+func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) {
 	n := len(l)
 	if n == 0 {
-		return true
+		return
 	}
 	t = t[:(cols-1)*ld+n] // the assembly reads and writes within it
 	var z T
@@ -100,7 +92,7 @@ func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) bool {
 		default:
 			rank1x4F64(lp, n, tp, ld*8, up)
 		}
-		return true
+		return
 	}
 	lp, tp, up := (*float32)(unsafe.Pointer(&l[0])), (*float32)(unsafe.Pointer(&t[0])), (*[4]float32)(unsafe.Pointer(u))
 	switch cols {
@@ -113,5 +105,4 @@ func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) bool {
 	default:
 		rank1x4F32(lp, n, tp, ld*4, up)
 	}
-	return true
 }

@@ -4,10 +4,9 @@ package lu
 
 import "github.com/batchlas-go/batchlas"
 
-// rank1Asm reports false without the amd64 assembly: Rank1 runs its Go
-// loop.
-func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) bool { return false }
+// Without the amd64 assembly simd.AVX512 is false and Rank1 and
+// substituteUnitLower run their Go loops: these are never called.
 
-// substAsm reports false without the amd64 assembly: substituteUnitLower
-// runs its Go loop.
-func substAsm[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) bool { return false }
+func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) {}
+
+func substAsm[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {}

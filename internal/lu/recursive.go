@@ -82,7 +82,8 @@ func trsmUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 // one vector), with the same bits: rows shorter than a vector left
 // Rank1's loops scalar, and they were a third of lu.Recursive at n = 256.
 func substituteUnitLower[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
-	if substAsm(a, ld, r0, r1, s0, s1) {
+	if simd.AVX512 && r1-r0 >= 2 && r1-r0 <= 8 && s1 > s0 {
+		substAsm(a, ld, r0, r1, s0, s1)
 		return
 	}
 	for c0 := s0; c0 < s1; c0 += substituteCols {

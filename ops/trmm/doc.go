@@ -18,18 +18,24 @@
 //	         diagonal block through a dense copy of that block, then the
 //	         rest of the block row or column, one product on the vector
 //	         tile
+//	gemm     every op(A_i) as a dense square and a copy of every B_i in
+//	         the workspace, then one call of the gemm op for the whole
+//	         batch into B: twice the flops, on gemm's kernels for batches
+//	         of small matrices (small orders)
 //	vendor   gonum's BLAS Dtrmm or Strmm per matrix (absent from a -tags
 //	         novendor build)
 //
-// Without a tuned table the last-resort order decides: tile, then vendor.
+// Without a tuned table the last-resort order decides: tile, gemm, then
+// vendor.
 // alpha = 0 sets B to zero without reading A or B, with no kernel to
 // choose.
 //
 // Pin a kernel with BATCHLAS_TRMM_ROUTE=<spelling> or sel.WithPin(ctx,
 // "trmm", spelling); size the workspace with BufferSize under the same
 // context, or pass nil. Workspace: per worker, a diagonal block and the
-// block of B it multiplies (tile). With the workspace supplied a call
-// allocates nothing.
+// block of B it multiplies (tile); a square per matrix of A (one for a
+// broadcast A), a copy of B and the gemm op's workspace (gemm). With the
+// workspace supplied a call allocates nothing.
 //
 // Trmm and BufferSize treat a nil context as context.Background().
 package trmm

@@ -14,7 +14,8 @@ type jobKernel uint8
 const (
 	runTile jobKernel = iota
 	runVendor
-	runZero // alpha = 0: B = 0
+	runCopies // gemm's squares and copies of B (gemm.go)
+	runZero   // alpha = 0: B = 0
 )
 
 // job is the state of one trmm batch loop, the Body parallel.RunScratch
@@ -23,7 +24,7 @@ const (
 type job[T batchlas.Float] struct {
 	kernel jobKernel
 	p      problem[T]
-	ws     []T // per-worker scratch, Pad(slot) elements each (tile)
+	ws     []T // per-worker scratch, Pad(slot) elements each (tile); gemm's copies (runCopies)
 	slot   int
 }
 
@@ -34,7 +35,7 @@ func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[
 	defer parallel.Put(j)
 	j.kernel, j.p, j.ws, j.slot = kernel, *p, ws, slot
 	work := flopsPerMatrix(p.t, p.r)
-	if kernel == runZero {
+	if kernel == runZero || kernel == runCopies {
 		work = float64(p.m * p.n)
 	}
 	workers := parallel.Workers(ctx)
@@ -70,6 +71,8 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 			trmmTile(left, lower, trans, unit, p.t, p.r, p.alpha, a.Data[i*a.Stride:], a.LD, bi, b.LD, s[:j.slot])
 		case runVendor:
 			j.vendor(i)
+		case runCopies:
+			j.copies(i)
 		case runZero:
 			for c := range p.n {
 				clear(bi[c*b.LD : c*b.LD+p.m])

@@ -93,24 +93,30 @@ func trmmTile[T batchlas.Float](left, lower, trans, unit bool, t, r int, alpha T
 // denseDiag writes op(A)'s m x m diagonal block (A's block at a, leading
 // dimension lda) densely into d (leading dimension m): the uplo triangle
 // of A's block, transposed for trans, zeros elsewhere, and ones on the
-// diagonal for a unit triangle (A's diagonal not read).
+// diagonal for a unit triangle (A's diagonal not read). Column by column,
+// without a test per element: at orders 8 and below it is a fifth of a
+// matrix's time in tile and in gemm's copies.
 func denseDiag[T batchlas.Float](lower, trans, unit bool, m int, a []T, lda int, d []T) {
-	clear(d[:m*m])
 	for c := range m {
-		lo, hi := 0, c+1 // A's column c: rows 0..c (upper) or c..m-1 (lower)
-		if lower {
+		col := d[c*m : c*m+m]
+		// The rows of d's column c inside op(A)'s triangle: op(A) is
+		// lower triangular when lower != trans.
+		lo, hi := 0, c+1
+		if lower != trans {
 			lo, hi = c, m
 		}
-		for i := lo; i < hi; i++ {
-			x := a[c*lda+i]
-			if i == c && unit {
-				x = 1
+		clear(col[:lo])
+		clear(col[hi:])
+		if trans {
+			// d's column c is A's row c.
+			for i := lo; i < hi; i++ {
+				col[i] = a[i*lda+c]
 			}
-			if trans {
-				d[i*m+c] = x
-			} else {
-				d[c*m+i] = x
-			}
+		} else {
+			copy(col[lo:hi], a[c*lda+lo:c*lda+hi])
+		}
+		if unit {
+			col[c] = 1
 		}
 	}
 }

@@ -106,12 +106,18 @@ func Trmm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		if !canRun(ch, key, dev) {
 			return opkit.Argf(opName, "route", "%s cannot run m=%d n=%d on %s; pin another kernel or unset the pin", ch, p.m, p.n, dev.Key)
 		}
-		need := bufferSize(ctx, ch, p.t, p.r)
+		need, err := bufferSize(ctx, ch, p, ws)
+		if err != nil {
+			return err
+		}
 		switch {
 		case ws == nil:
 			ws = make([]T, need)
 		case len(ws) < need:
-			return opkit.WorkspaceShort(ctx, opName, ch.String(), len(ws), need, func(ctx context.Context) int { return bufferSize(ctx, ch, p.t, p.r) })
+			return opkit.WorkspaceShort(ctx, opName, ch.String(), len(ws), need, func(ctx context.Context) int {
+				n, _ := bufferSize(ctx, ch, p, nil)
+				return n
+			})
 		default:
 			ws = ws[:need]
 			if err := opkit.CheckWorkspace(opName, ws, "a", a); err != nil {
@@ -124,6 +130,8 @@ func Trmm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		switch ch.Family() {
 		case tile:
 			return runJob(ctx, runTile, p, ws, tileSlot(p.t, p.r))
+		case viaGemm:
+			return runGemm(ctx, p, ws)
 		case vendor:
 			return runJob(ctx, runVendor, p, nil, 0)
 		}
@@ -153,16 +161,20 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 	if err != nil {
 		return 0, err
 	}
-	return bufferSize(ctx, ch, p.t, p.r), nil
+	return bufferSize(ctx, ch, &p, nil)
 }
 
 // bufferSize is the workspace of choice c for a call with ctx: one slot
-// per worker for tile, none for vendor.
-func bufferSize(ctx context.Context, c sel.Choice, t, r int) int {
-	if c.Family() == tile {
-		return parallel.Workers(ctx) * parallel.Pad(tileSlot(t, r))
+// per worker for tile, the copies and the gemm op's workspace for gemm
+// (gemmWorkspace, which may use ws's head to ask gemm), none for vendor.
+func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem[T], ws []T) (int, error) {
+	switch c.Family() {
+	case tile:
+		return parallel.Workers(ctx) * parallel.Pad(tileSlot(p.t, p.r)), nil
+	case viaGemm:
+		return gemmWorkspace(ctx, p, ws)
 	}
-	return 0
+	return 0, nil
 }
 
 // key is the selection key of the call, in the order of keyNames.

@@ -330,3 +330,64 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		return x, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, x, nil)
 	})
 }
+
+// TestGemmInterruptedWhileCopying: the gemm family copies the batch in a
+// pass of its own before the gemm call writes B. A batch large enough for
+// that pass to take several chunks is stopped at every check: a stop in
+// the copying pass reports nothing completed and nothing touched (B is
+// only read there), never the chunks the copying had done.
+func TestGemmInterruptedWhileCopying(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	const count = 6000 // copy chunks of about 1400 matrices of 4 x 6
+	for _, cf := range []call{{batchlas.Right, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit}, {batchlas.Left, batchlas.Upper, batchlas.Trans, batchlas.Unit}} {
+		t.Run(fmt.Sprint(cf), func(t *testing.T) {
+			tr := 6
+			if cf.side == batchlas.Left {
+				tr = 4
+			}
+			a := triangle[float64](r, cf, tr, count)
+			b0 := padded[float64](4, 6, count)
+			for i := range b0.Data {
+				b0.Data[i] = r.NormFloat64()
+			}
+			testmat.InterruptEverywhere(t, "gemm", "trmm", b0, pin(viaGemm.With()), func(ctx context.Context) (batchlas.Batch[float64], error) {
+				x := testmat.Clone(b0)
+				return x, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, x, nil)
+			})
+		})
+	}
+}
+
+// TestWorkspaceSharingAnOperand: a workspace that shares elements with a
+// or b is refused by every candidate that uses one, with trmm's error
+// (gemm asks the gemm op its size through views of the workspace: the
+// refusal must be trmm's, not the nested op's).
+func TestWorkspaceSharingAnOperand(t *testing.T) {
+	cf := call{batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit}
+	for _, c := range Op.Candidates(sel.Float64) {
+		ctx := pin(c)
+		for _, shared := range []string{"a", "b"} {
+			r := rand.New(rand.NewPCG(15, 16))
+			a := triangle[float64](r, cf, 5, 40)
+			b := padded[float64](5, 7, 40)
+			size, err := BufferSize(ctx, cf.side, cf.uplo, cf.ta, cf.diag, a, b)
+			require.NoError(t, err)
+			if size == 0 {
+				continue
+			}
+			// The operand at the start of a buffer that is the workspace.
+			op := &b
+			if shared == "a" {
+				op = &a
+			}
+			buf := make([]float64, len(op.Data)+size)
+			copy(buf, op.Data)
+			op.Data = buf[:len(op.Data)]
+			err = Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, b, buf)
+			var ae *batchlas.ArgError
+			require.ErrorAs(t, err, &ae, "%s: ws sharing %s", c, shared)
+			require.Equal(t, "trmm", ae.Op, "%s: ws sharing %s: %v", c, shared, err)
+			require.Equal(t, "ws", ae.Arg, "%s: ws sharing %s: %v", c, shared, err)
+		}
+	}
+}

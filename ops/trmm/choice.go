@@ -13,12 +13,12 @@ var (
 	// it, then the product with the rest of its block row or column, one
 	// product on the vector tile (tile.go). About half of gemm's flops.
 	tile = &sel.Family{Name: "tile"}
-	// viaGemm (spelled gemm) makes every op(A_i) a dense square (zeros off the triangle,
-	// ones on a unit diagonal) and copies every B_i, both into the
-	// workspace, then computes the whole batch as one call of the gemm op
-	// into B (gemm.go): a full product's flops, twice trmm's, but on
-	// gemm's kernels for batches of small matrices, which take many
-	// matrices a call where tile takes one (4x faster at order 8).
+	// viaGemm (spelled gemm) makes every op(A_i) a dense square (zeros
+	// off the triangle, ones on a unit diagonal) and copies every B_i,
+	// both into the workspace, then computes the whole batch as one call
+	// of the gemm op into B (gemm.go): a full product's flops, twice
+	// trmm's, on gemm's kernels for batches of small matrices. It wins
+	// where the triangle is small and B wide.
 	viaGemm = &sel.Family{Name: "gemm"}
 	// vendor calls gonum's BLAS Dtrmm or Strmm per matrix (vendor.go;
 	// absent from a novendor build).

@@ -21,7 +21,7 @@
 //	gemm     every op(A_i) as a dense square and a copy of every B_i in
 //	         the workspace, then one call of the gemm op for the whole
 //	         batch into B: twice the flops, on gemm's kernels for batches
-//	         of small matrices (small orders)
+//	         of small matrices (a small triangle, a wide B)
 //	vendor   gonum's BLAS Dtrmm or Strmm per matrix (absent from a -tags
 //	         novendor build)
 //

@@ -13,9 +13,9 @@ import (
 // into the workspace, and then one call of the gemm op computes the whole
 // batch into B: B := alpha*S*Bc (side Left) or alpha*Bc*S (Right), S the
 // squares and Bc the copies. That is a full product, twice trmm's flops,
-// plus the copies' traffic; it pays at small orders, where gemm's kernels
-// for batches of small matrices take many matrices a call and tile takes
-// one matrix a call, with a dense copy of its diagonal block as well.
+// plus the copies' traffic; it pays where the triangle is small and B
+// wide, where gemm's kernels for batches of small matrices take many
+// matrices a call and tile one matrix, a few rows, a call.
 //
 // The squares hold op(A), already transposed for ta = Trans, so the gemm
 // call is always the untransposed product, the case the gemm tables

@@ -25,6 +25,29 @@ func rank1Scalar[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
 	}
 }
 
+// sameBitsOnEachPath runs call on a copy of a with the assembly (where
+// simd.AVX512) and with the Go loop, and fails unless each copy then
+// holds want's bits, element for element (what names the case, ld gives
+// an element's row and column).
+func sameBitsOnEachPath[T batchlas.Float](t *testing.T, what string, ld int, a, want []T, call func(got []T)) {
+	t.Helper()
+	for _, asm := range []bool{true, false} {
+		if asm && !simd.AVX512 {
+			continue
+		}
+		got := append([]T(nil), a...)
+		old := simd.AVX512
+		simd.AVX512 = asm
+		call(got)
+		simd.AVX512 = old
+		for i := range got {
+			if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
+				t.Fatalf("%s asm=%v: element %d (row %d, column %d): %v, want %v", what, asm, i, i%ld, i/ld, got[i], want[i])
+			}
+		}
+	}
+}
+
 // TestRank1Paths runs Rank1 with the assembly and without it on row
 // counts straddling rank1AsmRows, a vector of rows (8 float64, 16
 // float32) and its masked tail, and column counts straddling the
@@ -55,22 +78,8 @@ func rank1Paths[T batchlas.Float](t *testing.T) {
 			}
 			want := append([]T(nil), a...)
 			rank1Scalar(want, ld, n, j, k0, k1, l)
-			for _, asm := range []bool{true, false} {
-				if asm && !simd.AVX512 {
-					continue
-				}
-				got := append([]T(nil), a...)
-				old := simd.AVX512
-				simd.AVX512 = asm
-				Rank1(got, ld, n, j, k0, k1, l)
-				simd.AVX512 = old
-				what := fmt.Sprintf("%T rows=%d cols=%d asm=%v", T(0), rows, cols, asm)
-				for i := range got {
-					if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
-						t.Fatalf("%s: element %d (row %d, column %d): %v, want %v", what, i, i%ld, i/ld, got[i], want[i])
-					}
-				}
-			}
+			what := fmt.Sprintf("%T rows=%d cols=%d", T(0), rows, cols)
+			sameBitsOnEachPath(t, what, ld, a, want, func(got []T) { Rank1(got, ld, n, j, k0, k1, l) })
 		}
 	}
 }

@@ -1,12 +1,12 @@
 package lu
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // TestSubstituteMatchesRowSweep holds substituteUnitLower to the order of
@@ -43,21 +43,8 @@ func substituteMatches[T batchlas.Float](t *testing.T) {
 				for j := r0; j < r0+rows-1; j++ {
 					Rank1(want, ld, r0+rows, j, s0, n, want[j*ld+j+1:j*ld+r0+rows])
 				}
-				for _, asm := range []bool{true, false} {
-					if asm && !simd.AVX512 {
-						continue
-					}
-					got := append([]T(nil), a...)
-					old := simd.AVX512
-					simd.AVX512 = asm
-					substituteUnitLower(got, ld, r0, r0+rows, s0, n)
-					simd.AVX512 = old
-					for i := range got {
-						if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
-							t.Fatalf("%T ld=%d rows=%d cols=%d asm=%v: element %d (row %d, column %d): %v, want %v", T(0), ld, rows, cols, asm, i, i%ld, i/ld, got[i], want[i])
-						}
-					}
-				}
+				what := fmt.Sprintf("%T ld=%d rows=%d cols=%d", T(0), ld, rows, cols)
+				sameBitsOnEachPath(t, what, ld, a, want, func(got []T) { substituteUnitLower(got, ld, r0, r0+rows, s0, n) })
 			}
 		}
 	}

@@ -44,7 +44,8 @@ type rawTable struct {
 // loads (readOverride). A path that is not a readable directory warns once
 // and is ignored. A file whose name is not <op>.<device>.txt, or whose
 // device key does not parse, is skipped with one warning saying what is
-// wrong; one for an op this program does not register is not read, with one
+// wrong (a subdirectory so named is skipped silently: tools/tune's ledger
+// may sit there); one for an op this program does not register is not read, with one
 // warning naming the registered ops (a tables directory shared by several
 // programs may hold it on purpose).
 func (s *settings) overrides() map[string][]string {
@@ -62,6 +63,13 @@ func (s *settings) overrides() map[string][]string {
 		for _, e := range ents {
 			path := filepath.Join(dir, e.Name())
 			op, _, _, err := SplitTableName(e.Name())
+			if err != nil && e.IsDir() {
+				// A folder beside the tables (the tuner's ledger,
+				// an archive of old tables) is no misnamed table:
+				// nothing to warn about. A folder named like a
+				// table is read below, and refused as not a file.
+				continue
+			}
 			if err != nil {
 				warnOnce("tuned-file:"+path, "batchlas: BATCHLAS_TUNED_DIR: skipping "+quote.Cut(path)+": "+tableNameProblem(e.Name()))
 				continue

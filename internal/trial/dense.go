@@ -55,32 +55,6 @@ func (d Dense) Op(trans bool) Dense {
 	return out
 }
 
-// MulAbs returns a*b and |a|*|b| (the scale of the rounding error of a*b).
-func MulAbs(a, b Dense) (prod, abs Dense) {
-	prod = NewDense(a.R, b.C)
-	abs = NewDense(a.R, b.C)
-	// Column slices, not At(): the checks of a tuning run multiply
-	// matrices of order 512 for every candidate of every cell, and the
-	// index arithmetic and bounds checks of At() made them most of an
-	// express run's time. |x*y| is |x|*|y| exactly (rounding is symmetric
-	// in sign), and a zero is multiplied like any other value, so a NaN
-	// still reaches the product.
-	for j := 0; j < b.C; j++ {
-		pc, ac := prod.V[j*a.R:(j+1)*a.R], abs.V[j*a.R:(j+1)*a.R]
-		for k := 0; k < a.C; k++ {
-			bkj := b.V[k+j*b.R]
-			abkj := math.Abs(bkj)
-			acol := a.V[k*a.R : (k+1)*a.R]
-			acol = acol[:len(pc)]
-			for i, x := range acol {
-				pc[i] += x * bkj
-				ac[i] += math.Abs(x) * abkj
-			}
-		}
-	}
-	return prod, abs
-}
-
 // WithinBound checks |got - want| <= tol * scale + tiny elementwise, with
 // NaN failing (the comparison is written so NaN falls on the failing
 // side). The error names the worst element, what is the matrix's name.

@@ -30,7 +30,7 @@ func LUScale(lu Dense, ipiv batchlas.Vectors[int32], i int) (Dense, error) {
 			}
 		}
 	}
-	_, abs := MulAbs(l, u)
+	abs := AbsMul(l, u)
 	for j := n - 1; j >= 0; j-- { // P*(|L|*|U|): undo the interchanges, last first
 		q := int(ipiv.At(i, j))
 		if q < j || q >= n {
@@ -68,9 +68,9 @@ func CheckCholeskySolve[T batchlas.Float](uplo batchlas.Uplo, spd, f, b, x batch
 			}
 		}
 		xi := DenseOf(x, i)
-		prod, _ := MulAbs(a, xi)
-		_, ltx := MulAbs(l.Op(true), xi)
-		_, scale := MulAbs(l, ltx)
+		prod := Mul(a, xi)
+		ltx := AbsMul(l.Op(true), xi)
+		scale := AbsMul(l, ltx)
 		if err := WithinBound(fmt.Sprintf("matrix %d: A*X vs B", i), prod, DenseOf(b, i), scale, tol); err != nil {
 			return err
 		}

@@ -111,8 +111,8 @@ func (tc *getriTrial[T]) check() error {
 			tc.scales[i] = scale
 		}
 		x := trial.DenseOf(tc.lu.Work[0], i)
-		prod, _ := trial.MulAbs(x, trial.DenseOf(tc.orig, i))
-		_, abs := trial.MulAbs(x, scale)
+		prod := trial.Mul(x, trial.DenseOf(tc.orig, i))
+		abs := trial.AbsMul(x, scale)
 		if err := trial.WithinBound(fmt.Sprintf("matrix %d: inv(A)*A vs I", i), prod, eye, abs, tol); err != nil {
 			return err
 		}

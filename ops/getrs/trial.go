@@ -121,8 +121,8 @@ func (tc *getrsTrial[T]) check() error {
 		}
 		x, b := trial.DenseOf(tc.b.Work[0], i), trial.DenseOf(tc.b.Orig, i)
 		trans := tc.trans == batchlas.Trans
-		prod, _ := trial.MulAbs(trial.DenseOf(tc.orig, i).Op(trans), x)
-		_, abs := trial.MulAbs(scale.Op(trans), x)
+		prod := trial.Mul(trial.DenseOf(tc.orig, i).Op(trans), x)
+		abs := trial.AbsMul(scale.Op(trans), x)
 		if err := trial.WithinBound(fmt.Sprintf("matrix %d: op(A)*X vs B", i), prod, b, abs, tol); err != nil {
 			return err
 		}

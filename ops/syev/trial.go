@@ -197,8 +197,8 @@ func (p *syevTrial[T]) check() error {
 			frob += v * v
 		}
 		frob = math.Sqrt(frob)
-		av, _ := trial.MulAbs(orig, got)
-		vtv, _ := trial.MulAbs(got.Op(true), got)
+		av := trial.Mul(orig, got)
+		vtv := trial.Mul(got.Op(true), got)
 		res, orth := 0.0, 0.0
 		for c := 0; c < n; c++ {
 			wc := float64(p.w.At(i, c))

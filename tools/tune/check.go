@@ -196,16 +196,14 @@ func tieOrder(r *sel.Row, cands []sel.Choice) []string {
 	return out
 }
 
-// staleWarning compares the table's kernels hash with the sources.
+// staleWarning compares the table's kernels hash with the sources (with
+// the hash the op recorded when the tool runs outside the checkout).
 func staleWarning(t *sel.Table, root string, rootErr error) string {
 	tu := tuners[t.Op]
 	if tu == nil {
 		return ""
 	}
-	if rootErr != nil {
-		return "cannot check the kernels hash: " + rootErr.Error()
-	}
-	h, err := opKernelsHash(root, tu)
+	h, err := currentKernelsHash(root, rootErr, tu)
 	if err != nil {
 		return "cannot check the kernels hash: " + err.Error()
 	}

@@ -355,7 +355,7 @@ func (cfg *runConfig) ledgerPoint(t *opTuner, r cellResult) (costPoint, bool) {
 	if n == 0 {
 		return costPoint{}, false
 	}
-	m := modelCost(t.flops(newCell(keys, r.Vals)), n, w.Reps, w.TargetMS, cfg.planGFlops)
+	m := modelCost(t.flops(newCell(keys, r.Vals)), n, w.Reps, w.TargetMS, cfg.planGFlops, cfg.measure.proto.screen > 1)
 	return costPoint{model: m, ms: w.MS, againMS: w.AgainMS, refined: w.Refined}, true
 }
 
@@ -400,10 +400,8 @@ func (cfg *runConfig) planLedgers(dev *sel.Device) map[string]ledgerView {
 	root, rootErr := moduleRoot()
 	for _, t := range cfg.tuners {
 		kernels := "unknown"
-		if rootErr == nil {
-			if h, err := opKernelsHash(root, t); err == nil {
-				kernels = h
-			}
+		if h, err := currentKernelsHash(root, rootErr, t); err == nil {
+			kernels = h
 		}
 		l, f, err := readLedger(cfg.ledgerDir, t.op, dev.Label()+profileSuffix(cfg.profile), t.op.Spec().Revision, kernels)
 		switch {

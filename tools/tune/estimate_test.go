@@ -160,7 +160,7 @@ func TestPlanIsFittedOnThisMachinesLedger(t *testing.T) {
 		for i := range recs {
 			w := *recs[i].Wall
 			w.Reps *= 2
-			w.MS = modelCost(plans[0].t.flops(plans[0].cells[i]), len(recs[i].Entries), w.Reps, w.TargetMS, cfg.planGFlops)
+			w.MS = modelCost(plans[0].t.flops(plans[0].cells[i]), len(recs[i].Entries), w.Reps, w.TargetMS, cfg.planGFlops, cfg.measure.proto.screen > 1)
 			recs[i].Wall = &w
 		}
 		return recs

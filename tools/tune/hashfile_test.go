@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,22 @@ func TestOpsRecordTheirKernelsHash(t *testing.T) {
 		h, err := kernelsHash(root, files)
 		require.NoError(t, err)
 		assert.Equal(t, h, op.KernelsHash(), "%s: ops/%s/%s is out of date with the kernel sources: run `go run ./tools/tune docs`", op.Name(), op.Name(), kernelsHashName)
+	}
+}
+
+// Outside the checkout (a tuner built with go install, run from any
+// directory) a run keys its tables and ledger by the hash each op
+// recorded, which is the sources' hash.
+func TestKernelsHashOutsideTheCheckout(t *testing.T) {
+	root, err := moduleRoot()
+	require.NoError(t, err)
+	outside := errors.New("not inside the batchlas module")
+	for name, tu := range tuners {
+		fromSources, err := currentKernelsHash(root, nil, tu)
+		require.NoError(t, err)
+		recorded, err := currentKernelsHash("", outside, tu)
+		require.NoError(t, err)
+		assert.Equal(t, fromSources, recorded, name)
 	}
 }
 

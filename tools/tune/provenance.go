@@ -155,6 +155,23 @@ func kernelSources(root string, globs []string) ([]string, error) {
 	return out, nil
 }
 
+// currentKernelsHash is op t's kernels hash for this run: from its
+// sources when the tool runs inside the checkout (rootErr nil), else the
+// hash the op recorded when the binary was built (ops/<op>/kernelshash.go,
+// which `tune docs --check` keeps equal to the sources' in CI), so that a
+// tuner built with `go build` or `go install` and run from any directory
+// still writes tables and ledgers keyed by the code it measures. An error
+// only when neither is known.
+func currentKernelsHash(root string, rootErr error, t *opTuner) (string, error) {
+	if rootErr == nil {
+		return opKernelsHash(root, t)
+	}
+	if h := t.op.KernelsHash(); h != "" {
+		return h, nil
+	}
+	return "", rootErr
+}
+
 // opKernelsHash is kernelsHash over op t's kernel sources.
 func opKernelsHash(root string, t *opTuner) (string, error) {
 	files, err := t.kernelFiles(root)

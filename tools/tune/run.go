@@ -150,15 +150,25 @@ func (cfg *runConfig) cellCost(t *opTuner, dt sel.DType, c cell) float64 {
 		}
 	}
 	target := float64(cfg.measure.proto.target) / float64(time.Millisecond)
-	return modelCost(t.flops(c), n, cfg.measure.proto.reps, target, cfg.planGFlops)
+	return modelCost(t.flops(c), n, cfg.measure.proto.reps, target, cfg.planGFlops, cfg.measure.proto.screen > 1)
 }
 
-// modelCost is the cost model: n candidates, each with its verified and
-// warm-up calls plus two passes of reps timings of at least targetMS, every
-// call of flops running at gflops.
-func modelCost(flops float64, n, reps int, targetMS, gflops float64) float64 {
+// modelCost is the cost model of one cell of flops with n candidates,
+// each call running at gflops: per candidate, its calibration, warm-up
+// and verified calls, the screening timing when the protocol screens (n >
+// 1), and two passes of reps timings of at least targetMS. What it leaves
+// out varies with the machine: the second round of a candidate whose
+// passes disagree (noise), the checks against the reference, the inputs.
+// The screening timing was left out until an express run of all
+// twenty-two ops on the 2-core Zen 5 guest took 9m20s against a plan of
+// 6m53s (2026-12-05); with it the plan says 7m53s.
+func modelCost(flops float64, n, reps int, targetMS, gflops float64, screened bool) float64 {
 	call := flops / (gflops * 1e9) * 1e3
-	per := 4*call + 2*float64(reps)*max(targetMS, call)
+	timings := 2 * float64(reps)
+	if screened && n > 1 {
+		timings++
+	}
+	per := 4*call + timings*max(targetMS, call)
 	return float64(n) * per
 }
 
@@ -250,9 +260,7 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 	for i, t := range cfg.tuners {
 		r := &opRun{t: t, prior: cfg.priors[t.op.Name()], results: map[sel.DType][]cellResult{}, stats: map[sel.DType]*runStats{}, kernels: "unknown"}
 		runs[i] = r
-		if rootErr != nil {
-			fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", t.op.Name(), rootErr)
-		} else if h, err := opKernelsHash(root, t); err != nil {
+		if h, err := currentKernelsHash(root, rootErr, t); err != nil {
 			fmt.Fprintf(stderr, "tune run: %s: kernels hash: %v\n", t.op.Name(), err)
 		} else {
 			r.kernels = h

@@ -454,3 +454,16 @@ func TestProgressTimesCells(t *testing.T) {
 	assert.Equal(t, 1, p.done)
 	assert.Contains(t, p.describe("next"), "cells 1/12  about ")
 }
+
+// The model prices a candidate's calibration, warm-up and verified calls,
+// its two passes of timings and, when several candidates are screened,
+// the screening timing each of them gets; a lone candidate is not
+// screened.
+func TestModelCostCountsTheScreeningTiming(t *testing.T) {
+	// 6e6 flops at 6 GFLOP/s: a call of 1 ms, over the 0.5 ms target.
+	assert.InDelta(t, 3*(4*1+5*1.0), modelCost(6e6, 3, 2, 0.5, 6, true), 1e-12)
+	assert.InDelta(t, 3*(4*1+4*1.0), modelCost(6e6, 3, 2, 0.5, 6, false), 1e-12)
+	assert.InDelta(t, 1*(4*1+4*1.0), modelCost(6e6, 1, 2, 0.5, 6, true), 1e-12)
+	// A tiny call: every timing lasts the target.
+	assert.InDelta(t, 2*(4*1e-6+5*0.5), modelCost(6, 2, 2, 0.5, 6, true), 1e-9)
+}

@@ -10,7 +10,8 @@ import (
 
 // BenchmarkSweeps times one float64 group of random normal matrices run
 // to convergence, v accumulated from the identity, on the assembly and
-// on the Go twin: ns/op is per group of Lanes matrices.
+// on the Go twin: ns/op is per group of Lanes matrices; avx512-two sweeps
+// two copies of the group at once (Sweeps2), ns/op per two groups.
 func BenchmarkSweeps(b *testing.B) {
 	for _, n := range []int{3, 8, 32} {
 		L := Lanes[float64]()
@@ -26,6 +27,22 @@ func BenchmarkSweeps(b *testing.B) {
 		}
 		tol, small, big := params[float64](n)
 		g, v := make([]float64, len(g0)), make([]float64, len(v0))
+		g2 := make([]float64, len(g0))
+		v2 := make([]float64, len(v0))
+		b.Run(fmt.Sprintf("float64/n=%d/avx512-two", n), func(b *testing.B) {
+			if !simd.AVX512 {
+				b.Skip("no AVX-512 path on this machine")
+			}
+			for b.Loop() {
+				copy(g, g0)
+				copy(v, v0)
+				copy(g2, g0)
+				copy(v2, v0)
+				if r1, r2 := Sweeps2(g, v, g2, v2, n, 60, uint64(1)<<L-1, uint64(1)<<L-1, tol, small, big); r1|r2 != 0 {
+					b.Fatal("not converged")
+				}
+			}
+		})
 		for _, avx := range paths() {
 			name := map[bool]string{true: "avx512", false: "go"}[avx]
 			b.Run(fmt.Sprintf("float64/n=%d/%s", n, name), func(b *testing.B) {

@@ -66,6 +66,48 @@ func Sweeps[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, sm
 	return sweeps(g, v, n, maxSweeps, active, tol, small, big)
 }
 
+// Sweeps2 is Sweeps on two groups at once, g1 (with v1, active1) and g2
+// (with v2, active2), both of order n: it returns what Sweeps returns for
+// each, and leaves each group the same bits Sweeps would. v1 and v2 are
+// both nil or both not. On x86-64-v4 one instruction stream interleaves
+// the two groups' work pair by pair: a pair's chain of square roots and
+// divisions is long, and two independent chains fill the time one leaves
+// idle (gesvd's lanes kernel sweeps its groups two at a time).
+func Sweeps2[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
+	if n < 2 {
+		return 0, 0
+	}
+	L := Lanes[T]()
+	size := n * n * L
+	if len(g1) < size || len(g2) < size || (v1 == nil) != (v2 == nil) || (v1 != nil && (len(v1) < size || len(v2) < size)) {
+		panic(fmt.Sprintf("lanessvd: Sweeps2 of order %d needs %d elements in g1, g2 and (both or neither of) v1, v2, has %d, %d, %d and %d", n, size, len(g1), len(g2), len(v1), len(v2)))
+	}
+	mask := uint64(1)<<L - 1
+	active1, active2 = active1&mask, active2&mask
+	if (active1 == 0 && active2 == 0) || maxSweeps <= 0 {
+		return 0, 0
+	}
+	g1, g2 = g1[:size], g2[:size]
+	if v1 != nil {
+		v1, v2 = v1[:size], v2[:size]
+	}
+	return sweeps2(g1, v1, g2, v2, n, maxSweeps, active1, active2, tol, small, big)
+}
+
+// sweeps2Go is the two-group assembly's twin: Sweeps on each group, which
+// gives the assembly's bits (a group that converges first is swept on,
+// unchanged, until the other has).
+func sweeps2Go[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
+	var r1, r2 uint64
+	if active1 != 0 {
+		r1 = sweepsGo(g1, v1, n, maxSweeps, active1, tol, small, big)
+	}
+	if active2 != 0 {
+		r2 = sweepsGo(g2, v2, n, maxSweeps, active2, tol, small, big)
+	}
+	return r1, r2
+}
+
 // sweepsGo is the assembly's twin (gen.go): pair by pair, the same
 // operations in the same order in every active lane, and the same pairs
 // skipped. Every product that is not fused is converted to T so that the

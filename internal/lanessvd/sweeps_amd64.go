@@ -20,6 +20,29 @@ func sweepsF64(grp, v *float64, n, maxSweeps int, active uint64, k *[5]float64) 
 //go:noescape
 func sweepsF32(grp, v *float32, n, maxSweeps int, active uint64, k *[5]float32) (rotated uint64)
 
+//go:noescape
+func sweeps2F64(g1, v1, g2, v2 *float64, n, maxSweeps int, active1, active2 uint64, k *[5]float64) (rotated1, rotated2 uint64)
+
+//go:noescape
+func sweeps2F32(g1, v1, g2, v2 *float32, n, maxSweeps int, active1, active2 uint64, k *[5]float32) (rotated1, rotated2 uint64)
+
+// sweeps2 is sweeps for two groups at once (Sweeps2).
+func sweeps2[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
+	if !simd.AVX512 {
+		return sweeps2Go(g1, v1, g2, v2, n, maxSweeps, active1, active2, tol, small, big)
+	}
+	k := [5]T{tol, small, big, 1, T(math.Copysign(0, -1))}
+	var vp1, vp2 unsafe.Pointer
+	if v1 != nil {
+		vp1, vp2 = unsafe.Pointer(&v1[0]), unsafe.Pointer(&v2[0])
+	}
+	gp1, gp2, kp := unsafe.Pointer(&g1[0]), unsafe.Pointer(&g2[0]), unsafe.Pointer(&k)
+	if Lanes[T]() == 8 {
+		return sweeps2F64((*float64)(gp1), (*float64)(vp1), (*float64)(gp2), (*float64)(vp2), n, maxSweeps, active1, active2, (*[5]float64)(kp))
+	}
+	return sweeps2F32((*float32)(gp1), (*float32)(vp1), (*float32)(gp2), (*float32)(vp2), n, maxSweeps, active1, active2, (*[5]float32)(kp))
+}
+
 // sweeps runs the assembly when simd.AVX512 is set (the CPU and the
 // presented device level are x86-64-v4), the Go twin otherwise.
 func sweeps[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {

@@ -566,3 +566,67 @@ func TestShortSlicesPanic(t *testing.T) {
 	}()
 	Sweeps(make([]float64, 3*3*8-1), nil, 3, 1, 1, 1e-15, 1e-300, 1e30)
 }
+
+// run2 calls Sweeps2 on the assembly (avx) or the Go twin.
+func run2[T batchlas.Float](avx bool, g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
+	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
+	simd.AVX512 = avx
+	return Sweeps2(g1, v1, g2, v2, n, maxSweeps, active1, active2, tol, small, big)
+}
+
+func TestSweeps2IsSweepsOnEach(t *testing.T) {
+	testSweeps2[float64](t)
+	testSweeps2[float32](t)
+}
+
+// testSweeps2 runs Sweeps2 on two groups of different matrices, on every
+// path, and wants for each group the bits and the result Sweeps gives it
+// alone on the same path (NaN included: the second group's NaN lane is
+// active): stopped after one and three sweeps and, up to order 17, to
+// convergence (the two groups needing different numbers of sweeps), with and without v, and
+// with either group's lanes all inactive or down to one.
+func testSweeps2[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 2, 3, 8, 9, 17, 32} {
+		tol, small, big := params[T](n)
+		for _, maxSweeps := range []int{1, 3, 60} {
+			if n > 17 && maxSweeps > 3 {
+				continue // to convergence at 32 the Go twin takes seconds
+			}
+			for _, withV := range []bool{false, true} {
+				g1, v1, all1 := group[T](r, n)
+				g2, v2, all2 := group[T](r, n)
+				// The second group's lanes shuffled, so the two groups
+				// differ in every lane (and in when they converge).
+				perm := r.Perm(Lanes[T]())
+				for e := 0; e < len(g2); e += Lanes[T]() {
+					row := slices.Clone(g2[e : e+Lanes[T]()])
+					for l, p := range perm {
+						g2[e+l] = row[p]
+					}
+				}
+				if !withV {
+					v1, v2 = nil, nil
+				}
+				for _, act := range [][2]uint64{{all1, all2}, {all1, 0}, {0, all2}, {1, all2}, {all1, 1 << 2}} {
+					for _, avx := range paths() {
+						a1, b1, a2, b2 := slices.Clone(g1), slices.Clone(v1), slices.Clone(g2), slices.Clone(v2)
+						got1, got2 := run2(avx, a1, b1, a2, b2, n, maxSweeps, act[0], act[1], tol, small, big)
+						w1, x1, w2, x2 := slices.Clone(g1), slices.Clone(v1), slices.Clone(g2), slices.Clone(v2)
+						want1 := run(avx, w1, x1, n, maxSweeps, act[0], tol, small, big)
+						want2 := run(avx, w2, x2, n, maxSweeps, act[1], tol, small, big)
+						name := fmt.Sprintf("%T n=%d sweeps=%d v=%v active=%b,%b avx=%v", T(0), n, maxSweeps, withV, act[0], act[1], avx)
+						if got1 != want1 || got2 != want2 {
+							t.Errorf("%s: returned %b, %b; Sweeps on each %b, %b", name, got1, got2, want1, want2)
+						}
+						for _, c := range [][2][]T{{a1, w1}, {b1, x1}, {a2, w2}, {b2, x2}} {
+							if i := firstDiff(c[0], c[1], false); i >= 0 {
+								t.Fatalf("%s: element %d is %v, Sweeps on its group gives %v", name, i, c[0][i], c[1][i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -5,19 +5,25 @@ import (
 	"github.com/batchlas-go/batchlas/internal/lanessvd"
 )
 
-// GroupSize is the number of matrices JacobiGroup decomposes at once: one
-// per vector lane, 8 float64 or 16 float32.
-func GroupSize[T batchlas.Float]() int { return lanessvd.Lanes[T]() }
+// GroupSize is the number of matrices JacobiGroup decomposes at once: two
+// halves of one per vector lane each, 16 float64 or 32 float32, whose
+// sweeps run interleaved (lanessvd.Sweeps2).
+func GroupSize[T batchlas.Float]() int { return 2 * lanessvd.Lanes[T]() }
 
 // GroupWorkSize is the workspace (elements of T) JacobiGroup needs for a
-// group of m x n matrices with these jobs: each matrix's WorkSize, and the
-// group's interleaved copies of the nn x nn matrices the sweeps work on
-// and of their rotations.
+// group of m x n matrices with these jobs: two halves' (halfWorkSize).
 func GroupWorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
+	return 2 * halfWorkSize[T](m, n, jobu, jobvt)
+}
+
+// halfWorkSize is one half's workspace: each matrix's WorkSize, and the
+// half's interleaved copies of the nn x nn matrices the sweeps work on
+// and of their rotations.
+func halfWorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
 	if m <= 0 || n <= 0 {
 		return 0
 	}
-	L, nn := GroupSize[T](), min(m, n)
+	L, nn := lanessvd.Lanes[T](), min(m, n)
 	w := L * (WorkSize[T](m, n, jobu, jobvt) + nn*nn)
 	if jobVBOf(m, n, jobu, jobvt) != None {
 		w += L * nn * nn
@@ -29,82 +35,151 @@ func GroupWorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
 // is a[i*sa:] (leading dimension lda), its values go to s[i*ss:], its
 // vectors to u[i*su:] and vt[i*svt:] as Jacobi's; info[i] gets Jacobi's
 // info for matrix i. Each matrix is checked, scaled and reduced on its
-// own (prepare), the sweeps of all of them run together with one matrix
-// per vector lane (lanessvd.Sweeps), each taking as many as the slowest
-// needs (a converged matrix is left as it is), and each is finished on its
-// own. The results are within Jacobi's bounds but not its bits: the lanes'
-// sums use fused multiply-adds. work has GroupWorkSize elements.
+// own (prepare), the sweeps of a half of the group run together with one
+// matrix per vector lane (lanessvd.Sweeps), the two halves' interleaved
+// (lanessvd.Sweeps2), each matrix taking as many sweeps as the slowest of
+// its half needs (a converged matrix is left as it is), and each is
+// finished on its own. The results are within Jacobi's bounds but not its
+// bits: the lanes' sums use fused multiply-adds. They do not depend on
+// which half, or which lane, a matrix is in. work has GroupWorkSize
+// elements.
 func JacobiGroup[T batchlas.Float](count, m, n int, a []T, lda, sa int, s []T, ss int, jobu, jobvt Job, u []T, ldu, su int, vt []T, ldvt, svt int, work []T, info []int32) {
-	L := GroupSize[T]()
-	per := WorkSize[T](m, n, jobu, jobvt)
-	nn := min(m, n)
-	if nn <= 0 {
+	if min(m, n) <= 0 {
 		for i := range count {
 			info[i] = int32(Jacobi(m, n, nil, lda, nil, jobu, jobvt, at(u, i*su), ldu, at(vt, i*svt), ldvt, nil))
 		}
 		return
 	}
-	if m == n && !groupGeneral {
-		groupSquare(count, n, a, lda, sa, s, ss, jobu, jobvt, u, ldu, su, vt, ldvt, svt, work, info)
+	L := lanessvd.Lanes[T]()
+	hw := halfWorkSize[T](m, n, jobu, jobvt)
+	half := func(first, cnt int, w []T) *groupHalf[T] {
+		return &groupHalf[T]{count: cnt, m: m, n: n, a: a[first*sa:], lda: lda, sa: sa, s: s[first*ss:], ss: ss,
+			jobu: jobu, jobvt: jobvt, u: at(u, first*su), ldu: ldu, su: su, vt: at(vt, first*svt), ldvt: ldvt, svt: svt,
+			work: w, info: info[first : first+cnt]}
+	}
+	nn := min(m, n)
+	tol, small, big := epsilon[T]()*sqrt(T(nn)), smallSquare[T](), bigZeta[T]()
+	h1 := half(0, min(count, L), work[:hw])
+	h1.prepare()
+	h2 := &groupHalf[T]{} // no matrix: never active
+	if count > L {
+		h2 = half(L, count-L, work[hw:2*hw])
+		h2.prepare()
+	}
+	// A half with no active lane has no interleaved group to sweep.
+	switch {
+	case h1.active != 0 && h2.active != 0:
+		l1, l2 := lanessvd.Sweeps2(h1.g, h1.v, h2.g, h2.v, nn, maxSweeps, h1.active, h2.active, tol, small, big)
+		h1.finish(l1)
+		h2.finish(l2)
+	case h1.active != 0:
+		h1.finish(lanessvd.Sweeps(h1.g, h1.v, nn, maxSweeps, h1.active, tol, small, big))
+	case h2.active != 0:
+		h2.finish(lanessvd.Sweeps(h2.g, h2.v, nn, maxSweeps, h2.active, tol, small, big))
+	}
+}
+
+// groupHalf is one half of a JacobiGroup call: up to lanessvd.Lanes
+// matrices, their outputs (offset to its first matrix), its workspace,
+// and, between prepare and finish, its interleaved g and v and its active
+// lanes. Square matrices take groupSquare's path (exps), the others the
+// general one (sts).
+type groupHalf[T batchlas.Float] struct {
+	count, m, n int
+	a           []T
+	lda, sa     int
+	s           []T
+	ss          int
+	jobu, jobvt Job
+	u           []T
+	ldu, su     int
+	vt          []T
+	ldvt, svt   int
+	work        []T
+	info        []int32
+	g, v        []T
+	active      uint64
+	square      bool
+	exps        [16]int
+	sts         [16]stage[T]
+}
+
+// prepare checks, scales and reduces each matrix and lays the half's
+// matrices out in g (and the identity in v) for the sweeps, one per lane;
+// a lane with no matrix, or a non-finite one (info nn+1), is not active.
+func (h *groupHalf[T]) prepare() {
+	h.square = h.m == h.n && !groupGeneral
+	if h.square {
+		h.prepareSquare()
 		return
 	}
-	var sts [16]stage[T]
-	var active uint64
-	for i := range count {
-		done, inf := sts[i].prepare(m, n, a[i*sa:], lda, s[i*ss:], jobu, jobvt, at(u, i*su), ldu, at(vt, i*svt), ldvt, work[i*per:(i+1)*per])
-		info[i] = int32(inf)
+	L := lanessvd.Lanes[T]()
+	m, n, nn := h.m, h.n, min(h.m, h.n)
+	per := WorkSize[T](m, n, h.jobu, h.jobvt)
+	for i := range h.count {
+		done, inf := h.sts[i].prepare(m, n, h.a[i*h.sa:], h.lda, h.s[i*h.ss:], h.jobu, h.jobvt, at(h.u, i*h.su), h.ldu, at(h.vt, i*h.svt), h.ldvt, h.work[i*per:(i+1)*per])
+		h.info[i] = int32(inf)
 		if !done {
-			active |= 1 << i
+			h.active |= 1 << i
 		}
 	}
-	if active == 0 {
+	if h.active == 0 {
 		return
 	}
-	rest := work[L*per:]
-	g := rest[:nn*nn*L]
-	var v []T
-	if jobVBOf(m, n, jobu, jobvt) != None {
-		v = rest[nn*nn*L : 2*nn*nn*L]
+	rest := h.work[L*per:]
+	h.g = rest[:nn*nn*L]
+	if jobVBOf(m, n, h.jobu, h.jobvt) != None {
+		h.v = rest[nn*nn*L : 2*nn*nn*L]
 	}
 	// Interleave: element (r, c) of lane l at (c*nn + r)*L + l. A lane
 	// with no matrix holds zeros, an inactive lane, like it, is not
 	// swept.
-	clear(g)
-	if v != nil {
-		clear(v)
+	clear(h.g)
+	if h.v != nil {
+		clear(h.v)
 	}
-	for l := range count {
-		if active&(1<<l) == 0 {
+	for l := range h.count {
+		if h.active&(1<<l) == 0 {
 			continue
 		}
-		gl := sts[l].g
-		for e, x := range gl[:nn*nn] {
-			g[e*L+l] = x
+		for e, x := range h.sts[l].g[:nn*nn] {
+			h.g[e*L+l] = x
 		}
-		if v != nil {
+		if h.v != nil {
 			for c := range nn {
-				v[(c*nn+c)*L+l] = 1
+				h.v[(c*nn+c)*L+l] = 1
 			}
 		}
 	}
-	left := lanessvd.Sweeps(g, v, nn, maxSweeps, active, epsilon[T]()*sqrt(T(nn)), smallSquare[T](), bigZeta[T]())
-	for l := range count {
-		if active&(1<<l) == 0 {
+}
+
+// finish writes each active matrix's outputs from the swept half; left
+// names the lanes whose sweeps did not converge.
+func (h *groupHalf[T]) finish(left uint64) {
+	if h.square {
+		h.finishSquare(left)
+		return
+	}
+	L := lanessvd.Lanes[T]()
+	nn := min(h.m, h.n)
+	for l := range h.count {
+		if h.active&(1<<l) == 0 {
 			continue
 		}
-		st := &sts[l]
+		st := &h.sts[l]
 		for e := range st.g[:nn*nn] {
-			st.g[e] = g[e*L+l]
+			st.g[e] = h.g[e*L+l]
 		}
 		if st.v != nil {
 			for e := range st.v[:nn*nn] {
-				st.v[e] = v[e*L+l]
+				st.v[e] = h.v[e*L+l]
 			}
 		}
+		sl := h.s[l*h.ss : l*h.ss+nn]
 		if left&(1<<l) != 0 {
-			info[l] = int32(unconverged(nn, st.g, s[l*ss:l*ss+nn]))
+			h.info[l] = int32(unconverged(nn, st.g, sl))
 		}
-		st.finish(s[l*ss:], at(u, l*su), ldu, at(vt, l*svt), ldvt)
+		st.finish(h.s[l*h.ss:], at(h.u, l*h.su), h.ldu, at(h.vt, l*h.svt), h.ldvt)
 	}
 }
 
@@ -134,49 +209,48 @@ var groupGeneral = false
 // stack: gesvd's lanes kernel takes orders up to 32.
 const lanesOrderMax = 32
 
-// groupSquare is JacobiGroup for n x n matrices, which need neither a QR
-// nor a transposition, with the per-matrix steps that surround the sweeps
-// done on the interleaved group: each matrix is checked, scaled and
-// written straight into its lane, and its outputs are read straight out
-// of the lanes, sorted, signed and unscaled as they are written. At small
-// orders these steps, not the sweeps, were most of the time: prepare's
-// copy, the lanes' copy back, formU's, writeUB's and fixSigns' passes
-// each touched every entry once more. The arithmetic is the general
-// path's, operation for operation (the same norms, divisions and
-// negations), so the results are the same bits; a lane whose U needs
-// completing (a singular value at most eps times the largest) or whose
-// sweeps did not converge is finished by the general path instead.
-func groupSquare[T batchlas.Float](count, n int, a []T, lda, sa int, s []T, ss int, jobu, jobvt Job, u []T, ldu, su int, vt []T, ldvt, svt int, work []T, info []int32) {
-	L := GroupSize[T]()
-	per := WorkSize[T](n, n, jobu, jobvt)
-	rest := work[L*per:]
+// prepareSquare and finishSquare are prepare and finish for n x n
+// matrices, which need neither a QR nor a transposition, with the
+// per-matrix steps that surround the sweeps done on the interleaved
+// group: each matrix is checked, scaled and written straight into its
+// lane, and its outputs are read straight out of the lanes, sorted,
+// signed and unscaled as they are written. At small orders these steps,
+// not the sweeps, were most of the time: prepare's copy, the lanes' copy
+// back, formU's, writeUB's and fixSigns' passes each touched every entry
+// once more. The arithmetic is the general path's, operation for
+// operation (the same norms, divisions and negations), so the results are
+// the same bits; a lane whose U needs completing (a singular value at
+// most eps times the largest) or whose sweeps did not converge is
+// finished by the general path instead.
+func (h *groupHalf[T]) prepareSquare() {
+	L := lanessvd.Lanes[T]()
+	n := h.n
+	per := WorkSize[T](n, n, h.jobu, h.jobvt)
+	rest := h.work[L*per:]
 	nn := n * n
-	g := rest[:nn*L]
-	var v []T
-	if jobvt != None {
-		v = rest[nn*L : 2*nn*L]
+	h.g = rest[:nn*L]
+	if h.jobvt != None {
+		h.v = rest[nn*L : 2*nn*L]
 	}
-	clear(g)
-	if v != nil {
-		clear(v)
+	clear(h.g)
+	if h.v != nil {
+		clear(h.v)
 	}
-	var exps [16]int
-	var active uint64
-	for l := range count {
-		al := a[l*sa:]
-		amax, finite := maxAbs(n, n, al, lda)
+	for l := range h.count {
+		al := h.a[l*h.sa:]
+		amax, finite := maxAbs(n, n, al, h.lda)
 		if !finite {
-			info[l] = int32(n + 1)
+			h.info[l] = int32(n + 1)
 			continue
 		}
-		info[l] = 0
-		active |= 1 << l
+		h.info[l] = 0
+		h.active |= 1 << l
 		e := scaleExp(amax, n, n)
-		exps[l] = e
+		h.exps[l] = e
 		f, fast := pow2[T](e)
 		for c := range n {
-			col := al[c*lda : c*lda+n]
-			dst := g[c*n*L+l:]
+			col := al[c*h.lda : c*h.lda+n]
+			dst := h.g[c*n*L+l:]
 			if fast {
 				for r, x := range col {
 					dst[r*L] = x * f
@@ -186,39 +260,42 @@ func groupSquare[T batchlas.Float](count, n int, a []T, lda, sa int, s []T, ss i
 					dst[r*L] = ldexp(x, e)
 				}
 			}
-			if v != nil {
-				v[(c*n+c)*L+l] = 1
+			if h.v != nil {
+				h.v[(c*n+c)*L+l] = 1
 			}
 		}
 	}
-	if active == 0 {
-		return
-	}
-	left := lanessvd.Sweeps(g, v, n, maxSweeps, active, epsilon[T]()*sqrt(T(n)), smallSquare[T](), bigZeta[T]())
-	for l := range count {
-		if active&(1<<l) == 0 {
+}
+
+func (h *groupHalf[T]) finishSquare(left uint64) {
+	L := lanessvd.Lanes[T]()
+	n := h.n
+	per := WorkSize[T](n, n, h.jobu, h.jobvt)
+	nn := n * n
+	for l := range h.count {
+		if h.active&(1<<l) == 0 {
 			continue
 		}
-		sl := s[l*ss : l*ss+n]
-		ul, vtl := at(u, l*su), at(vt, l*svt)
-		wl := work[l*per : (l+1)*per]
-		if left&(1<<l) != 0 || !finishLane(n, L, l, g, v, exps[l], sl, jobu, jobvt, ul, ldu, vtl, ldvt) {
+		sl := h.s[l*h.ss : l*h.ss+n]
+		ul, vtl := at(h.u, l*h.su), at(h.vt, l*h.svt)
+		wl := h.work[l*per : (l+1)*per]
+		if left&(1<<l) != 0 || !finishLane(n, L, l, h.g, h.v, h.exps[l], sl, h.jobu, h.jobvt, ul, h.ldu, vtl, h.ldvt) {
 			// The general path, from the lane's swept matrices.
-			st := stage[T]{m: n, n: n, k: n, jobu: jobu, jobvt: jobvt, mm: n, nn: n, jobUB: jobu, jobVB: jobvt, e: exps[l]}
+			st := stage[T]{m: n, n: n, k: n, jobu: h.jobu, jobvt: h.jobvt, mm: n, nn: n, jobUB: h.jobu, jobVB: h.jobvt, e: h.exps[l]}
 			st.g = wl[:nn]
 			for e := range st.g {
-				st.g[e] = g[e*L+l]
+				st.g[e] = h.g[e*L+l]
 			}
-			if v != nil {
+			if h.v != nil {
 				st.v = wl[nn : 2*nn]
 				for e := range st.v {
-					st.v[e] = v[e*L+l]
+					st.v[e] = h.v[e*L+l]
 				}
 			}
 			if left&(1<<l) != 0 {
-				info[l] = int32(unconverged(n, st.g, sl))
+				h.info[l] = int32(unconverged(n, st.g, sl))
 			}
-			st.finish(sl, ul, ldu, vtl, ldvt)
+			st.finish(sl, ul, h.ldu, vtl, h.ldvt)
 		}
 	}
 }

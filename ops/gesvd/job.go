@@ -15,7 +15,7 @@ const (
 	runJacobi jobKernel = iota
 	runBidiag
 	runVendor
-	runLanes // through Group, not Chunk
+	runLanes // groups of svd.GroupSize matrices, not matrices
 )
 
 // job is the state of one gesvd batch loop, the Body parallel.RunScratch
@@ -41,13 +41,16 @@ func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[
 	return parallel.RunScratch(ctx, p.a.Count, work, len(ws)/slot, j)
 }
 
-// Chunk decomposes matrices [lo, hi) on worker w.
+// Chunk decomposes matrices [lo, hi) on worker w (groups [lo, hi) for
+// runLanes).
 func (j *job[T]) Chunk(w, lo, hi int) {
 	switch j.kernel {
 	case runJacobi, runBidiag:
 		j.perMatrix(w, lo, hi)
 	case runVendor:
 		j.vendor(w, lo, hi)
+	case runLanes:
+		j.lanesGroups(w, lo, hi)
 	}
 }
 

@@ -49,6 +49,14 @@
 // correctly rounded IEEE ones (VDIVPD, VSQRTPD; the Go twin's float32
 // square root is float64's, rounded, which is the same).
 //
+// Two groups. Sweeps2 sweeps two groups in one instruction stream, pair
+// by pair: each pair's chain of square roots and divisions is long and
+// latency-bound, and two independent chains overlap. Each group's work is
+// exactly Sweeps' (the same operations, the same pairs skipped), and a
+// group that has converged is swept on, unchanged, until the other has,
+// so each gets the bits Sweeps gives it alone; its Go twin is Sweeps on
+// each.
+//
 // On x86-64-v4 the sweeps are AVX-512 assembly (sweeps_amd64.s, written
 // by gen.go: `go generate`; TestAssemblyIsGenerated checks the file is
 // what gen.go writes). Elsewhere, with -tags purego, or when simd.AVX512

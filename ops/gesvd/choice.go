@@ -13,9 +13,10 @@ var (
 	// (Hestenes) Jacobi after a QR of a tall matrix (internal/svd.Jacobi):
 	// accurate in the relative sense, fast for small and medium orders.
 	jacobiFamily = &sel.Family{Name: "jacobi"}
-	// lanesFamily is jacobi with the sweeps of a group of 8 (float64) or
-	// 16 (float32) matrices run together, one matrix per vector lane
-	// (internal/lanessvd), for min(m, n) up to lanesMax (lanes.go).
+	// lanesFamily is jacobi with the sweeps of a group of 16 (float64) or
+	// 32 (float32) matrices run together, one matrix per vector lane, two
+	// vectors' worth interleaved (internal/lanessvd), for min(m, n) up to
+	// lanesMax (lanes.go).
 	lanesFamily = &sel.Family{Name: "lanes"}
 	// bidiagFamily factors each matrix on one worker as LAPACK's xGESVD
 	// does: a QR of a tall matrix, Householder bidiagonalisation, implicit

@@ -16,9 +16,9 @@
 //	jacobi   one-sided (Hestenes) Jacobi per matrix on one worker, after a
 //	         Householder QR of a tall matrix (internal/svd): relative
 //	         accuracy, fast for small and medium orders
-//	lanes    jacobi with the sweeps of 8 (float64) or 16 (float32) matrices
-//	         run together, one per vector lane (internal/lanessvd);
-//	         min(m, n) <= 32
+//	lanes    jacobi with the sweeps of 16 (float64) or 32 (float32)
+//	         matrices run together, one per vector lane, two vectors'
+//	         worth interleaved (internal/lanessvd); min(m, n) <= 32
 //	bidiag   per matrix on one worker as LAPACK's xGESVD: the same QR of a
 //	         tall matrix, Householder bidiagonalisation, implicit QR on
 //	         the bidiagonal rotating the vectors' columns (internal/svd);

@@ -521,7 +521,7 @@ func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice)
 		if w > 0 {
 			ctx = batchlas.WithParallelism(ctx, w)
 		}
-		for _, sh := range [][3]int{{1, 1, 1}, {20, 7, 16}, {7, 20, 16}, {33, 33, 4}} {
+		for _, sh := range [][3]int{{1, 1, 1}, {20, 7, 16}, {7, 20, 16}, {33, 33, 4}, {8, 8, 40}} {
 			if !runs(c, true, sh[0], sh[1], sh[2]) {
 				continue
 			}

@@ -42,6 +42,7 @@ func lanesGesvd[T batchlas.Float](ctx context.Context, p *problem[T], ws []T, in
 	G, count := svd.GroupSize[T](), p.a.Count
 	j.kernel, j.p, j.info, j.ws, j.slot = runLanes, *p, info, ws, slot
 	work := flopsPerMatrix(p.a.Rows, p.a.Cols, p.jobu != NoVectors || p.jobvt != NoVectors)
+	// slot > 0: Gesvd answers zero-sized dimensions before any kernel.
 	err := parallel.RunScratch(ctx, (count+G-1)/G, float64(G)*work, len(ws)/slot, j)
 	if err == nil {
 		return nil

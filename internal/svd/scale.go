@@ -97,28 +97,69 @@ func pow2[T batchlas.Float](e int) (f T, ok bool) {
 
 // maxAbs returns the largest |a_ij| of the m x n matrix a (leading
 // dimension lda, only rows 0..m-1 read) and whether every entry is finite.
+//
+// It compares bit patterns: with the sign bit cleared, the patterns of
+// the non-negative floats are ordered as their values, and those of the
+// infinities and NaNs are above every finite one, so one running maximum
+// over the columns, without a branch, answers both. It is the first pass
+// over every matrix (gesvd's lanes kernel spent 15-22% of its time in the
+// comparison loop this replaced, at orders 8 and 64 x 8).
 func maxAbs[T batchlas.Float](m, n int, a []T, lda int) (T, bool) {
-	// The largest finite T, through a variable: the constant
-	// math.MaxFloat64 does not convert to float32.
-	maxf := math.MaxFloat64
 	if is32[T]() {
-		maxf = math.MaxFloat32
-	}
-	big := T(maxf)
-	var amax T
-	for j := 0; j < n; j++ {
-		for _, x := range a[j*lda : j*lda+m] {
-			ax := abs(x)
-			// NaN fails <= as well as Inf does.
-			if !(ax <= big) {
-				return 0, false
-			}
-			if ax > amax {
-				amax = ax
-			}
+		a32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(a))), len(a))
+		var top uint32
+		for j := 0; j < n; j++ {
+			top = max(top, maxAbsBits32(a32[j*lda:j*lda+m]))
 		}
+		if top >= 0x7f800000 {
+			return 0, false
+		}
+		return T(math.Float32frombits(top)), true
 	}
-	return amax, true
+	a64 := unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(a))), len(a))
+	var top uint64
+	for j := 0; j < n; j++ {
+		top = max(top, maxAbsBits64(a64[j*lda:j*lda+m]))
+	}
+	if top >= 0x7ff0000000000000 {
+		return 0, false
+	}
+	return T(math.Float64frombits(top)), true
+}
+
+// maxAbsBits64 is the largest of x's bit patterns with the sign cleared,
+// four running maxima at a time.
+func maxAbsBits64(x []float64) uint64 {
+	const mag = 1<<63 - 1
+	var t0, t1, t2, t3 uint64
+	i := 0
+	for ; i+3 < len(x); i += 4 {
+		t0 = max(t0, math.Float64bits(x[i])&mag)
+		t1 = max(t1, math.Float64bits(x[i+1])&mag)
+		t2 = max(t2, math.Float64bits(x[i+2])&mag)
+		t3 = max(t3, math.Float64bits(x[i+3])&mag)
+	}
+	for ; i < len(x); i++ {
+		t0 = max(t0, math.Float64bits(x[i])&mag)
+	}
+	return max(t0, t1, t2, t3)
+}
+
+// maxAbsBits32 is maxAbsBits64 for float32.
+func maxAbsBits32(x []float32) uint32 {
+	const mag = 1<<31 - 1
+	var t0, t1, t2, t3 uint32
+	i := 0
+	for ; i+3 < len(x); i += 4 {
+		t0 = max(t0, math.Float32bits(x[i])&mag)
+		t1 = max(t1, math.Float32bits(x[i+1])&mag)
+		t2 = max(t2, math.Float32bits(x[i+2])&mag)
+		t3 = max(t3, math.Float32bits(x[i+3])&mag)
+	}
+	for ; i < len(x); i++ {
+		t0 = max(t0, math.Float32bits(x[i])&mag)
+	}
+	return max(t0, t1, t2, t3)
 }
 
 // Finite reports whether every entry of the m x n matrix a (leading

@@ -2,7 +2,10 @@ package svd
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/batchlas-go/batchlas"
 )
 
 // pow2 is 2^e exactly where 2^e is a normal T, and refuses the rest.
@@ -23,5 +26,57 @@ func TestPow2(t *testing.T) {
 	check("float32", -126, 127, func(e int) (float64, bool) { f, ok := pow2[float32](e); return float64(f), ok })
 	if !is32[float32]() || is32[float64]() {
 		t.Fatal("is32 does not tell float32 from float64")
+	}
+}
+
+// TestMaxAbs: maxAbs gives the largest magnitude and finiteness the
+// definition gives, on every shape up to 6 x 5 with one special value
+// (NaN, +-Inf, the largest finite, a subnormal, -0) at every position,
+// and never reads the rows past m (NaN there).
+func TestMaxAbs(t *testing.T) {
+	testMaxAbs[float64](t, math.MaxFloat64, 4.9e-324)
+	testMaxAbs[float32](t, math.MaxFloat32, 1.4e-45)
+}
+
+func testMaxAbs[T batchlas.Float](t *testing.T, big, sub float64) {
+	r := rand.New(rand.NewPCG(8, 9))
+	specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), big, -big, sub, math.Copysign(0, -1)}
+	for m := 1; m <= 6; m++ {
+		for n := 1; n <= 5; n++ {
+			lda := m + 2
+			for pos := -1; pos < m*n; pos++ {
+				for _, sp := range specials {
+					a := make([]T, lda*n)
+					for i := range a {
+						a[i] = T(math.NaN())
+					}
+					for j := range n {
+						for i := range m {
+							a[i+j*lda] = T(r.NormFloat64())
+						}
+					}
+					if pos >= 0 {
+						a[pos%m+pos/m*lda] = T(sp)
+					}
+					want, wantOK := T(0), true
+					for j := range n {
+						for i := range m {
+							x := math.Abs(float64(a[i+j*lda]))
+							if math.IsNaN(x) || math.IsInf(x, 0) {
+								wantOK = false
+							}
+							want = max(want, T(x))
+						}
+					}
+					if !wantOK {
+						want = 0
+					}
+					got, ok := maxAbs(m, n, a, lda)
+					if ok != wantOK || math.Float64bits(float64(got)) != math.Float64bits(float64(want)) {
+						t.Fatalf("%T %dx%d special %v at %d: got %v %v, want %v %v", T(0), m, n, sp, pos, got, ok, want, wantOK)
+					}
+				}
+			}
+		}
 	}
 }

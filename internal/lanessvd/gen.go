@@ -81,16 +81,7 @@ TEXT ·sweepsF(SB), NOSPLIT, $0-56
 	MOVQ maxSweeps+24(FP), R14
 	MOVQ active+32(FP), AX
 	KMOVW AX, K7
-	MOVQ k+40(FP), AX
-	BCAST 0(AX), Z29
-	BCAST 1S(AX), Z28
-	BCAST 2S(AX), Z27
-	BCAST 3S(AX), Z30
-	BCAST 4S(AX), Z31
-	VPXORI Z26, Z26, Z26
-	MOVQ CX, R8
-	SHLQ $6, R8
-	XORQ R13, R13
+	CONSTANTS(k+40(FP))
 	KXORW K6, K6, K6
 F_sweep:
 	CMPQ R13, R14
@@ -122,46 +113,12 @@ F_dot:
 	// K1: the active lanes where the pair is not converged,
 	// !(app < small) and !(aqq < small) and !(|apq| <=
 	// (tol*sqrt(app))*sqrt(aqq)); each predicate is true on NaN.
-	VSQRTS Z0, Z7
-	VMULS Z29, Z7, Z7
-	VSQRTS Z1, Z8
-	VMULS Z8, Z7, Z7
-	VPANDNI Z2, Z31, Z8
-	VCMPS $5, Z28, Z0, K7, K1
-	VCMPS $5, Z28, Z1, K1, K1
-	VCMPS $6, Z7, Z8, K1, K1
+	CONVERGED(Z0, Z1, Z2, K7, K1, Z7, Z8)
 	// Near convergence most pairs rotate no lane: on to the next.
 	KORTESTW K1, K1
 	JZ F_qnext
 	KORW K1, K6, K6
-	// d = aqq - app, twoApq = apq + apq. K3: |d| > big*|twoApq| (false
-	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
-	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
-	VSUBS Z0, Z1, Z9
-	VADDS Z2, Z2, Z10
-	VPANDNI Z9, Z31, Z11
-	VPANDNI Z10, Z31, Z12
-	VMULS Z27, Z12, Z12
-	VCMPS $0x1e, Z12, Z11, K3
-	VDIVS Z9, Z2, Z13
-	VDIVS Z10, Z9, Z14
-	VMOVAS Z30, Z15
-	VFMADD231S Z14, Z14, Z15
-	VSQRTS Z15, Z15
-	VPANDNI Z14, Z31, Z16
-	VADDS Z15, Z16, Z16
-	VDIVS Z16, Z30, Z16
-	VCMPS $1, Z26, Z14, K4
-	VPXORI Z31, Z16, K4, Z16
-	VBLENDMS Z13, Z16, K3, Z16
-	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K2: the K1 lanes where d > 0
-	// (false on NaN), whose rotated pair is stored exchanged.
-	VMOVAS Z30, Z15
-	VFMADD231S Z16, Z16, Z15
-	VSQRTS Z15, Z15
-	VDIVS Z15, Z30, Z3
-	VMULS Z16, Z3, Z4
-	VCMPS $0x1e, Z26, Z9, K1, K2
+	ROTATION(Z0, Z1, Z2, Z3, Z4, K1, K2, K3, K4)
 	ROTATE(F_g, R9, R10)
 	TESTQ SI, SI
 	JZ F_qnext
@@ -192,37 +149,7 @@ F_done:
 	VZEROUPPER
 	RET
 `
-	// ROTATE(label, p, q) expands to the pass over columns p and q (their
-	// addresses in the registers p and q): x' = fma(-s, y, c*x) and y' =
-	// fma(c, y, s*x) row by row, (x', y') stored, or (y', x') in the K2
-	// lanes, in the K1 lanes only.
-	var out []string
-	for _, line := range strings.Split(body, "\n") {
-		t := strings.TrimSpace(line)
-		if !strings.HasPrefix(t, "ROTATE(") {
-			out = append(out, line)
-			continue
-		}
-		args := strings.Split(strings.TrimSuffix(strings.TrimPrefix(t, "ROTATE("), ")"), ", ")
-		l, p, q := args[0], args[1], args[2]
-		out = append(out,
-			"\tXORQ AX, AX",
-			l+":",
-			"\tVMOVUPS ("+p+")(AX*1), Z5",
-			"\tVMOVUPS ("+q+")(AX*1), Z6",
-			"\tVMULS Z5, Z3, Z7",
-			"\tVFNMADD231S Z6, Z4, Z7",
-			"\tVMULS Z5, Z4, Z8",
-			"\tVFMADD231S Z6, Z3, Z8",
-			"\tVBLENDMS Z8, Z7, K2, Z9",
-			"\tVBLENDMS Z7, Z8, K2, Z10",
-			"\tVMOVUPS Z9, K1, ("+p+")(AX*1)",
-			"\tVMOVUPS Z10, K1, ("+q+")(AX*1)",
-			"\tADDQ $64, AX",
-			"\tCMPQ AX, R8",
-			"\tJLT "+l)
-	}
-	return dtypeReplacer(d).Replace(strings.Join(out, "\n"))
+	return expand(d, body)
 }
 
 // sweeps2 returns the function that sweeps two groups at once, each as
@@ -259,16 +186,7 @@ TEXT ·sweeps2F(SB), NOSPLIT, $0-88
 	KMOVW AX, K7
 	MOVQ active2+56(FP), AX
 	KMOVW AX, K6
-	MOVQ k+64(FP), AX
-	BCAST 0(AX), Z29
-	BCAST 1S(AX), Z28
-	BCAST 2S(AX), Z27
-	BCAST 3S(AX), Z30
-	BCAST 4S(AX), Z31
-	VPXORI Z26, Z26, Z26
-	MOVQ CX, R8
-	SHLQ $6, R8
-	XORQ R13, R13
+	CONSTANTS(k+64(FP))
 	XORQ SI, SI
 F_two_sweep:
 	CMPQ R13, maxSweeps+40(FP)
@@ -313,22 +231,8 @@ F_two_dot:
 	JLT F_two_dot
 	// K1 and K3: each group's active lanes where the pair is not
 	// converged, as in sweeps.
-	VSQRTS Z0, Z7
-	VMULS Z29, Z7, Z7
-	VSQRTS Z1, Z8
-	VMULS Z8, Z7, Z7
-	VPANDNI Z2, Z31, Z8
-	VCMPS $5, Z28, Z0, K7, K1
-	VCMPS $5, Z28, Z1, K1, K1
-	VCMPS $6, Z7, Z8, K1, K1
-	VSQRTS Z17, Z24
-	VMULS Z29, Z24, Z24
-	VSQRTS Z18, Z25
-	VMULS Z25, Z24, Z24
-	VPANDNI Z19, Z31, Z25
-	VCMPS $5, Z28, Z17, K6, K3
-	VCMPS $5, Z28, Z18, K3, K3
-	VCMPS $6, Z24, Z25, K3, K3
+	CONVERGED(Z0, Z1, Z2, K7, K1, Z7, Z8)
+	CONVERGED(Z17, Z18, Z19, K6, K3, Z24, Z25)
 	// A pair no lane of either group rotates: on to the next.
 	KORTESTW K1, K3
 	JZ F_two_qnext
@@ -337,8 +241,8 @@ F_two_dot:
 	KMOVW K3, AX
 	SHLQ $32, AX
 	ORQ AX, SI
-	ROTATION(Z0, Z1, Z2, Z3, Z4, K1, K2)
-	ROTATION(Z17, Z18, Z19, Z20, Z21, K3, K4)
+	ROTATION(Z0, Z1, Z2, Z3, Z4, K1, K2, K4, K5)
+	ROTATION(Z17, Z18, Z19, Z20, Z21, K3, K4, K4, K5)
 	ROTATE2(F_two_g, R9, R10, BX, DX)
 	MOVQ v1+8(FP), AX
 	TESTQ AX, AX
@@ -378,15 +282,31 @@ F_two_done:
 	VZEROUPPER
 	RET
 `
+	return expand(d, body)
+}
+
+// expand replaces the macro lines of a body (CONSTANTS, CONVERGED,
+// ROTATION, ROTATE, ROTATE2) by their instructions and the element-type
+// placeholders by d's.
+func expand(d dtype, body string) string {
 	var out []string
 	for _, line := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(t, "ROTATION("):
-			a := macroArgs(t, "ROTATION(")
-			out = append(out, rotation(a[0], a[1], a[2], a[3], a[4], a[5], a[6])...)
-		case strings.HasPrefix(t, "ROTATE2("):
-			a := macroArgs(t, "ROTATE2(")
+		name, _, _ := strings.Cut(t, "(")
+		var a []string
+		if strings.HasSuffix(t, ")") {
+			a = macroArgs(t, name+"(")
+		}
+		switch name {
+		case "CONSTANTS":
+			out = append(out, constants(a[0])...)
+		case "CONVERGED":
+			out = append(out, convergedLanes(a[0], a[1], a[2], a[3], a[4], a[5], a[6])...)
+		case "ROTATION":
+			out = append(out, rotation(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8])...)
+		case "ROTATE":
+			out = append(out, rotate(a[0], a[1], a[2])...)
+		case "ROTATE2":
 			out = append(out, rotate2(a[0], a[1], a[2], a[3], a[4])...)
 		default:
 			out = append(out, line)
@@ -395,24 +315,86 @@ F_two_done:
 	return dtypeReplacer(d).Replace(strings.Join(out, "\n"))
 }
 
+// constants expands to the loads both functions start with: tol, small,
+// big, 1 and -0 broadcast from the array at k (Z29, Z28, Z27, Z30, Z31),
+// zero in Z26, a column's bytes in R8 (n in CX) and no sweep made yet
+// (R13).
+func constants(k string) []string {
+	return []string{
+		"\tMOVQ " + k + ", AX",
+		"\tBCAST 0(AX), Z29",
+		"\tBCAST 1S(AX), Z28",
+		"\tBCAST 2S(AX), Z27",
+		"\tBCAST 3S(AX), Z30",
+		"\tBCAST 4S(AX), Z31",
+		"\tVPXORI Z26, Z26, Z26",
+		"\tMOVQ CX, R8",
+		"\tSHLQ $6, R8",
+		"\tXORQ R13, R13",
+	}
+}
+
+// convergedLanes expands to the lanes of active where a pair with sums
+// app, aqq and apq is not converged, into rot: !(app < small) and !(aqq
+// < small) and !(|apq| <= (tol*sqrt(app))*sqrt(aqq)), each predicate true
+// on NaN; t1 and t2 are its temporaries.
+func convergedLanes(app, aqq, apq, active, rot, t1, t2 string) []string {
+	return []string{
+		"\tVSQRTS " + app + ", " + t1,
+		"\tVMULS Z29, " + t1 + ", " + t1,
+		"\tVSQRTS " + aqq + ", " + t2,
+		"\tVMULS " + t2 + ", " + t1 + ", " + t1,
+		"\tVPANDNI " + apq + ", Z31, " + t2,
+		"\tVCMPS $5, Z28, " + app + ", " + active + ", " + rot,
+		"\tVCMPS $5, Z28, " + aqq + ", " + rot + ", " + rot,
+		"\tVCMPS $6, " + t1 + ", " + t2 + ", " + rot + ", " + rot,
+	}
+}
+
+// rotate expands to sweeps' pass over columns p and q (their addresses
+// in the registers p and q): x' = fma(-s, y, c*x) and y' = fma(c, y,
+// s*x) row by row, (x', y') stored, or (y', x') in the K2 lanes, in the
+// K1 lanes only.
+func rotate(label, p, q string) []string {
+	return []string{
+		"\tXORQ AX, AX",
+		label + ":",
+		"\tVMOVUPS (" + p + ")(AX*1), Z5",
+		"\tVMOVUPS (" + q + ")(AX*1), Z6",
+		"\tVMULS Z5, Z3, Z7",
+		"\tVFNMADD231S Z6, Z4, Z7",
+		"\tVMULS Z5, Z4, Z8",
+		"\tVFMADD231S Z6, Z3, Z8",
+		"\tVBLENDMS Z8, Z7, K2, Z9",
+		"\tVBLENDMS Z7, Z8, K2, Z10",
+		"\tVMOVUPS Z9, K1, (" + p + ")(AX*1)",
+		"\tVMOVUPS Z10, K1, (" + q + ")(AX*1)",
+		"\tADDQ $64, AX",
+		"\tCMPQ AX, R8",
+		"\tJLT " + label,
+	}
+}
+
 // macroArgs splits the arguments of a macro line, `NAME(a, b, ...)`.
 func macroArgs(line, name string) []string {
 	return strings.Split(strings.TrimSuffix(strings.TrimPrefix(line, name), ")"), ", ")
 }
 
-// rotation expands to sweeps' rotation of one group, from its sums app,
-// aqq and apq to its c and s, with the lanes that store the pair
-// exchanged in swap (those of rot where d > 0). K4 and K5 are its
-// temporaries (the large-zeta lanes and the lanes where zeta < 0), and
-// Z9-Z16: the second group's block comes after the first's.
-func rotation(app, aqq, apq, c, s, rot, swap string) []string {
+// rotation expands to the rotation of one group, from its sums app, aqq
+// and apq to its c and s, with the lanes that store the pair exchanged in
+// swap (those of rot where d > 0); big and neg are mask temporaries, and
+// Z9-Z16 (in sweeps2 the second group's block comes after the first's).
+func rotation(app, aqq, apq, c, s, rot, swap, big, neg string) []string {
 	return []string{
+		"\t// d = aqq - app, twoApq = apq + apq. " + big + ": |d| > big*|twoApq| (false",
+		"\t// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =",
+		"\t// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.",
 		"\tVSUBS " + app + ", " + aqq + ", Z9",
 		"\tVADDS " + apq + ", " + apq + ", Z10",
 		"\tVPANDNI Z9, Z31, Z11",
 		"\tVPANDNI Z10, Z31, Z12",
 		"\tVMULS Z27, Z12, Z12",
-		"\tVCMPS $0x1e, Z12, Z11, K4",
+		"\tVCMPS $0x1e, Z12, Z11, " + big,
 		"\tVDIVS Z9, " + apq + ", Z13",
 		"\tVDIVS Z10, Z9, Z14",
 		"\tVMOVAS Z30, Z15",
@@ -421,9 +403,11 @@ func rotation(app, aqq, apq, c, s, rot, swap string) []string {
 		"\tVPANDNI Z14, Z31, Z16",
 		"\tVADDS Z15, Z16, Z16",
 		"\tVDIVS Z16, Z30, Z16",
-		"\tVCMPS $1, Z26, Z14, K5",
-		"\tVPXORI Z31, Z16, K5, Z16",
-		"\tVBLENDMS Z13, Z16, K4, Z16",
+		"\tVCMPS $1, Z26, Z14, " + neg,
+		"\tVPXORI Z31, Z16, " + neg + ", Z16",
+		"\tVBLENDMS Z13, Z16, " + big + ", Z16",
+		"\t// c = 1/sqrt(fma(t, t, 1)), s = c*t; " + swap + ": the " + rot + " lanes where d > 0",
+		"\t// (false on NaN), whose rotated pair is stored exchanged.",
 		"\tVMOVAS Z30, Z15",
 		"\tVFMADD231S Z16, Z16, Z15",
 		"\tVSQRTS Z15, Z15",

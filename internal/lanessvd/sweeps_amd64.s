@@ -237,6 +237,9 @@ F64_two_dot:
 	KMOVW K3, AX
 	SHLQ $32, AX
 	ORQ AX, SI
+	// d = aqq - app, twoApq = apq + apq. K4: |d| > big*|twoApq| (false
+	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
+	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
 	VSUBPD Z0, Z1, Z9
 	VADDPD Z2, Z2, Z10
 	VPANDNQ Z9, Z31, Z11
@@ -254,12 +257,17 @@ F64_two_dot:
 	VCMPPD $1, Z26, Z14, K5
 	VPXORQ Z31, Z16, K5, Z16
 	VBLENDMPD Z13, Z16, K4, Z16
+	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K2: the K1 lanes where d > 0
+	// (false on NaN), whose rotated pair is stored exchanged.
 	VMOVAPD Z30, Z15
 	VFMADD231PD Z16, Z16, Z15
 	VSQRTPD Z15, Z15
 	VDIVPD Z15, Z30, Z3
 	VMULPD Z16, Z3, Z4
 	VCMPPD $0x1e, Z26, Z9, K1, K2
+	// d = aqq - app, twoApq = apq + apq. K4: |d| > big*|twoApq| (false
+	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
+	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
 	VSUBPD Z17, Z18, Z9
 	VADDPD Z19, Z19, Z10
 	VPANDNQ Z9, Z31, Z11
@@ -277,6 +285,8 @@ F64_two_dot:
 	VCMPPD $1, Z26, Z14, K5
 	VPXORQ Z31, Z16, K5, Z16
 	VBLENDMPD Z13, Z16, K4, Z16
+	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K4: the K3 lanes where d > 0
+	// (false on NaN), whose rotated pair is stored exchanged.
 	VMOVAPD Z30, Z15
 	VFMADD231PD Z16, Z16, Z15
 	VSQRTPD Z15, Z15
@@ -603,6 +613,9 @@ F32_two_dot:
 	KMOVW K3, AX
 	SHLQ $32, AX
 	ORQ AX, SI
+	// d = aqq - app, twoApq = apq + apq. K4: |d| > big*|twoApq| (false
+	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
+	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
 	VSUBPS Z0, Z1, Z9
 	VADDPS Z2, Z2, Z10
 	VPANDND Z9, Z31, Z11
@@ -620,12 +633,17 @@ F32_two_dot:
 	VCMPPS $1, Z26, Z14, K5
 	VPXORD Z31, Z16, K5, Z16
 	VBLENDMPS Z13, Z16, K4, Z16
+	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K2: the K1 lanes where d > 0
+	// (false on NaN), whose rotated pair is stored exchanged.
 	VMOVAPS Z30, Z15
 	VFMADD231PS Z16, Z16, Z15
 	VSQRTPS Z15, Z15
 	VDIVPS Z15, Z30, Z3
 	VMULPS Z16, Z3, Z4
 	VCMPPS $0x1e, Z26, Z9, K1, K2
+	// d = aqq - app, twoApq = apq + apq. K4: |d| > big*|twoApq| (false
+	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
+	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
 	VSUBPS Z17, Z18, Z9
 	VADDPS Z19, Z19, Z10
 	VPANDND Z9, Z31, Z11
@@ -643,6 +661,8 @@ F32_two_dot:
 	VCMPPS $1, Z26, Z14, K5
 	VPXORD Z31, Z16, K5, Z16
 	VBLENDMPS Z13, Z16, K4, Z16
+	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K4: the K3 lanes where d > 0
+	// (false on NaN), whose rotated pair is stored exchanged.
 	VMOVAPS Z30, Z15
 	VFMADD231PS Z16, Z16, Z15
 	VSQRTPS Z15, Z15

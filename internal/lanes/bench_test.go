@@ -53,3 +53,39 @@ func benchJacobi[T batchlas.Float](b *testing.B, n int, novec bool) {
 	b.ReportMetric(float64(sweeps)/float64(b.N), "sweeps")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(L), "ns/matrix")
 }
+
+// BenchmarkChol times one group's factor and solve per order, with no
+// right-hand side and with four (posv's target shapes), copy of the group
+// included.
+func BenchmarkChol(b *testing.B) {
+	for _, n := range []int{8, 16, 32} {
+		for _, nrhs := range []int{0, 4} {
+			b.Run(fmt.Sprintf("float64/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { benchChol[float64](b, n, nrhs) })
+			b.Run(fmt.Sprintf("float32/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { benchChol[float32](b, n, nrhs) })
+		}
+	}
+}
+
+func benchChol[T batchlas.Float](b *testing.B, n, nrhs int) {
+	L, ld := Lanes[T](), GroupLD(n)
+	a0 := make([]T, n*ld*L)
+	for c := 0; c < n; c++ {
+		for l := 0; l < L; l++ {
+			a0[(c*ld+c)*L+l] = T(n)
+			for r := c + 1; r < n; r++ {
+				a0[(c*ld+r)*L+l] = 0.5
+				a0[(r*ld+c)*L+l] = 0.5
+			}
+		}
+	}
+	a, bb, info := make([]T, len(a0)), make([]T, nrhs*ld*L), make([]T, L)
+	for i := 0; i < b.N; i++ {
+		copy(a, a0)
+		for j := range bb {
+			bb[j] = 1
+		}
+		Chol(true, a, bb, n, nrhs, ld, info)
+	}
+	flops := float64(n*n*n)/3 + 2*float64(n*n*nrhs)
+	b.ReportMetric(flops*float64(L)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}

@@ -832,28 +832,43 @@ func moves(d dtype) string {
 
 // chol returns the Cholesky kernel for one element type: right-looking
 // A = L*L^T on each lane's n x n matrix, element (i, j) of L at
-// i*rs + j*cs bytes (rs = 64 and cs = n*64 for a lower triangle, the other
-// way round for an upper one, whose U = L^T is then written in place),
-// then L*L^T*X = B on the n x nrhs right-hand sides, whose columns are ld
-// vectors apart. The column below a pivot is multiplied by the pivot's
-// reciprocal; the solves divide by the diagonal. A lane whose pivot
+// i*rs + j*cs bytes (rs = 64 and cs = ld*64 for a lower triangle, the
+// other way round for an upper one, whose U = L^T is then written in
+// place), then L*L^T*X = B on the n x nrhs right-hand sides, whose columns
+// are ld vectors apart. The column below a pivot is multiplied by the
+// pivot's reciprocal; the solves divide by the diagonal. A lane whose pivot
 // is not > 0 (NaN included) is frozen there: its info is that column
 // (from 1), and nothing of its matrix changes from then on (its lanes are
-// blended back, not skipped by masked stores, which would stall the loads
-// that follow them). Fused multiply-adds in the updates. Registers:
+// blended back or masked out of the fused multiply-adds, not skipped by
+// masked stores, which would stall the loads that follow them).
 //
-//	DI a, SI b, CX n, R14 nrhs, R8 rs, R9 cs, R10 j, R11 &a(j,j),
-//	R12 &a(k,k), BX &a(k,j), AX and R13 walkers, DX and R15 counts.
+// The factorization goes by panels of four columns (cholPanel): each
+// column of the panel is factored and applied to the panel's later
+// columns one at a time, then the panel's four columns update the
+// trailing triangle together (cholTrail), a tile of up to four columns at
+// a time whose 16 entries of L stay in registers while the rows stream
+// past. Each entry still gets its updates one fused multiply-add at a
+// time in the order of the columns, each masked by the lanes still active
+// after that column's pivot, so the results are those of the rank-1
+// updates of cholGo bit for bit; the rank-4 tile loads and stores each
+// trailing entry once per panel instead of once per column. Registers:
+//
+//	DI a, SI b, CX n, R14 nrhs (the solves reload both), R8 rs, R9 cs.
+//	Factorization: SI the order left (n - j0), R11 &a(j0, j0), R14
+//	&a(j, j) in the panel, R12 &a(c0, j0) for the trailing tile whose
+//	first column is c0, R10 &a(c0, c0), R13 3*cs, DX the rows of the
+//	trailing triangle from c0 (n - c0); AX, BX, R15 (and in the panel
+//	R10, R12 and CX, n reloaded after) walkers and counts.
 //	Z29 one, Z30 zero, Z20 info, Z21 j+1, Z10 the pivot's reciprocal;
-//	K6 the lanes still active.
+//	K6 the lanes still active, K3, K4, K5 and K7 those active after each
+//	of the panel's four pivots.
 func chol(d dtype) string {
-	body := `
+	var f strings.Builder
+	f.WriteString(`
 // func cholF(a, b *T, n, nrhs, rs, cs, ld int, info *T)
 TEXT ·cholF(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), DI
-	MOVQ b+8(FP), SI
 	MOVQ n+16(FP), CX
-	MOVQ nrhs+24(FP), R14
 	MOVQ rs+32(FP), R8
 	MOVQ cs+40(FP), R9
 	VPXORQ Z30, Z30, Z30
@@ -863,154 +878,401 @@ TEXT ·cholF(SB), NOSPLIT, $0-64
 	CVTSQ2S AX, X3
 	BCAST X3, Z29
 	KXNORW K6, K6, K6
-	XORQ R10, R10
+	LEAQ (R9)(R9*2), R13
+	MOVQ CX, SI
 	MOVQ DI, R11
-CF_j:
-	CMPQ R10, CX
-	JGE CF_factored
+CF_blk:
+	TESTQ SI, SI
+	JLE CF_factored
+	MOVQ R11, R14
+`)
+	for p := 0; p < 4; p++ {
+		f.WriteString(cholPanel(p))
+	}
+	f.WriteString(`CF_panel4:
+	// The trailing triangle, by tiles of up to four columns.
+	CMPQ SI, $4
+	JLE CF_next
+	LEAQ (R11)(R8*4), R12
+	LEAQ (R12)(R9*4), R10
+	MOVQ SI, DX
+	SUBQ $4, DX
+CF_tile:
+	CMPQ DX, $4
+	JGE CF_t4
+	CMPQ DX, $3
+	JEQ CF_t3
+	CMPQ DX, $2
+	JEQ CF_t2
+	JMP CF_t1
+`)
+	for cw := 4; cw >= 1; cw-- {
+		f.WriteString(cholTrail(cw))
+	}
+	f.WriteString(`CF_tiled:
+	LEAQ (R12)(R8*4), R12
+	LEAQ (R10)(R8*4), R10
+	LEAQ (R10)(R9*4), R10
+	SUBQ $4, DX
+	JG CF_tile
+CF_next:
+	LEAQ (R11)(R8*4), R11
+	LEAQ (R11)(R9*4), R11
+	SUBQ $4, SI
+	JMP CF_blk
+`)
+	f.WriteString(`CF_factored:
+	MOVQ b+8(FP), SI
+	MOVQ nrhs+24(FP), R14
+	MOVQ info+56(FP), AX
+	VMOVUPS Z20, (AX)
+	// The right-hand sides, four columns at a time while there are four.
+	MOVQ ld+48(FP), R15
+	SHLQ $6, R15
+	LEAQ (R15)(R15*2), R12
+CF_rhs4:
+	CMPQ R14, $4
+	JLT CF_rhs1
+`)
+	f.WriteString(cholSolve(4))
+	f.WriteString(`	LEAQ (SI)(R15*4), SI
+	SUBQ $4, R14
+	JMP CF_rhs4
+CF_rhs1:
+	TESTQ R14, R14
+	JZ CF_done
+`)
+	f.WriteString(cholSolve(1))
+	f.WriteString(`	ADDQ R15, SI
+	DECQ R14
+	JMP CF_rhs1
+CF_done:
+	VZEROUPPER
+	RET
+`)
+	body := f.String()
+	body = strings.ReplaceAll(body, "CF_", d.name+"chol_")
+	return dtypeReplacer(d).Replace(body)
+}
+
+// cholPanel returns column p (0-3) of a panel: the pivot of a(j, j),
+// j = j0+p, at R14 (not > 0 fails the lane, once), the column below it
+// times the pivot's reciprocal, and the rank-1 update of the panel's
+// later columns; K6 after the pivot is kept as the column's mask for
+// cholTrail. A panel that reaches n ends the block.
+func cholPanel(p int) string {
+	mask := [4]string{"K3", "K4", "K5", "K7"}[p]
+	s := `	// Column j0+{P} of the panel.
+	CMPQ SI, ${P1}
+	JLT CF_next
 	VADDS Z29, Z21, Z21
-	// The pivot: lanes where it is not > 0 fail here, once.
-	VMOVUPS (R11), Z7
+	VMOVUPS (R14), Z7
 	VCMPS $30, Z30, Z7, K1
 	KNOTW K1, K2
 	KANDW K2, K6, K2
 	VMOVUPS Z21, K2, Z20
 	KANDW K1, K6, K6
+	KMOVW K6, {K}
 	VSQRTS Z7, Z0
 	VBLENDMS Z0, Z7, K6, Z8
-	VMOVUPS Z8, (R11)
+	VMOVUPS Z8, (R14)
 	// The column below the pivot, times its reciprocal (as LAPACK's
 	// xPOTF2 scales it).
 	VDIVS Z0, Z29, Z10
-	MOVQ R11, AX
-	MOVQ CX, DX
-	SUBQ R10, DX
-	DECQ DX
-CF_scale:
+	MOVQ R14, AX
+	MOVQ SI, DX
+	SUBQ ${P1}, DX
+CF_scale{P}:
 	TESTQ DX, DX
-	JZ CF_scaled
+	JZ CF_scaled{P}
 	ADDQ R8, AX
 	VMOVUPS (AX), Z1
 	VMULS Z10, Z1, Z9
 	VBLENDMS Z9, Z1, K6, Z9
 	VMOVUPS Z9, (AX)
 	DECQ DX
-	JMP CF_scale
-CF_scaled:
-	// The trailing lower triangle: a(i,k) -= a(i,j)*a(k,j), k > j, i >= k.
-	MOVQ R11, BX
-	MOVQ R11, R12
-	MOVQ CX, DX
-	SUBQ R10, DX
-	DECQ DX
-CF_k:
-	TESTQ DX, DX
-	JZ CF_next
+	JMP CF_scale{P}
+CF_scaled{P}:
+	// The panel's later columns k: a(i,k) -= a(i,j)*a(k,j), i >= k.
+	MOVQ SI, R15
+	CMPQ R15, $4
+	JLE CF_width{P}
+	MOVQ $4, R15
+CF_width{P}:
+	SUBQ ${P1}, R15
+	MOVQ R14, BX
+	MOVQ R14, R12
+	MOVQ SI, DX
+	SUBQ ${P1}, DX
+CF_k{P}:
+	TESTQ R15, R15
+	JZ CF_paneled{P}
 	ADDQ R8, BX
 	ADDQ R8, R12
 	ADDQ R9, R12
 	VMOVUPS (BX), Z2
 	MOVQ BX, AX
-	MOVQ R12, R13
-	MOVQ DX, R15
-CF_i:
+	MOVQ R12, R10
+	MOVQ DX, CX
+CF_i{P}:
 	VMOVUPS (AX), Z3
-	VMOVUPS (R13), Z4
+	VMOVUPS (R10), Z4
 	VMOVAPS Z4, Z5
 	VFNMADD231S Z2, Z3, Z5
 	VBLENDMS Z5, Z4, K6, Z5
-	VMOVUPS Z5, (R13)
+	VMOVUPS Z5, (R10)
 	ADDQ R8, AX
-	ADDQ R8, R13
+	ADDQ R8, R10
+	DECQ CX
+	JNZ CF_i{P}
+	DECQ DX
 	DECQ R15
-	JNZ CF_i
-	DECQ DX
-	JMP CF_k
-CF_next:
-	INCQ R10
-	ADDQ R8, R11
-	ADDQ R9, R11
-	JMP CF_j
-CF_factored:
-	MOVQ info+56(FP), AX
-	VMOVUPS Z20, (AX)
-	// Each column of b: L*y = b forward, then L^T*x = y backward.
-	MOVQ ld+48(FP), R15
-	SHLQ $6, R15
-CF_rhs:
-	TESTQ R14, R14
-	JZ CF_done
-	// Forward: y_j = b_j/a(j,j), then b_i -= a(i,j)*y_j for i > j.
-	MOVQ DI, R11
-	MOVQ SI, BX
-	MOVQ CX, DX
-CF_fw:
-	VMOVUPS (BX), Z5
-	VMOVUPS (R11), Z6
-	VDIVS Z6, Z5, Z5
-	VMOVUPS Z5, (BX)
-	MOVQ R11, AX
-	MOVQ BX, R13
-	MOVQ DX, R12
-	DECQ R12
-CF_fwi:
-	TESTQ R12, R12
-	JZ CF_fwnext
-	ADDQ R8, AX
-	ADDQ $64, R13
-	VMOVUPS (AX), Z3
-	VMOVUPS (R13), Z4
-	VFNMADD231S Z5, Z3, Z4
-	VMOVUPS Z4, (R13)
-	DECQ R12
-	JMP CF_fwi
-CF_fwnext:
-	ADDQ R8, R11
-	ADDQ R9, R11
-	ADDQ $64, BX
-	DECQ DX
-	JNZ CF_fw
-	// Backward, from the last row: x_j = y_j/a(j,j), then
-	// b_i -= a(j,i)*x_j for i < j.
-	SUBQ R8, R11
-	SUBQ R9, R11
-	SUBQ $64, BX
-	MOVQ CX, DX
-CF_bw:
-	VMOVUPS (BX), Z5
-	VMOVUPS (R11), Z6
-	VDIVS Z6, Z5, Z5
-	VMOVUPS Z5, (BX)
-	MOVQ R11, AX
-	MOVQ BX, R13
-	MOVQ DX, R12
-	DECQ R12
-CF_bwi:
-	TESTQ R12, R12
-	JZ CF_bwnext
-	SUBQ R9, AX
-	SUBQ $64, R13
-	VMOVUPS (AX), Z3
-	VMOVUPS (R13), Z4
-	VFNMADD231S Z5, Z3, Z4
-	VMOVUPS Z4, (R13)
-	DECQ R12
-	JMP CF_bwi
-CF_bwnext:
-	SUBQ R8, R11
-	SUBQ R9, R11
-	SUBQ $64, BX
-	DECQ DX
-	JNZ CF_bw
-	ADDQ R15, SI
-	DECQ R14
-	JMP CF_rhs
-CF_done:
-	VZEROUPPER
-	RET
+	JMP CF_k{P}
+CF_paneled{P}:
+	MOVQ n+16(FP), CX
+	ADDQ R8, R14
+	ADDQ R9, R14
 `
-	body = strings.ReplaceAll(body, "CF_", d.name+"chol_")
-	return dtypeReplacer(d).Replace(body)
+	return strings.NewReplacer("{P1}", fmt.Sprint(p+1), "{K}", mask, "{P}", fmt.Sprint(p)).Replace(s)
+}
+
+// cholSolve returns L*y = b and then L^T*x = y on cb (1 or 4) columns of
+// b at SI, their columns R15 bytes apart (R12 three of them), by blocks of
+// four rows while there are four, else one: a block's entries gather
+// their updates from the rows already solved (Z0-Z15, entry (r, c) in
+// Z(4*r+c)) as dot products, then the block's triangle is solved in
+// registers. Each entry gets the fused multiply-adds of the row-by-row
+// substitution of cholGo in the same order (forward the rows above it
+// from the top, backward those below it from the bottom), then its
+// division, so the results are that substitution's bit for bit; no entry
+// is stored and loaded again on the way. Registers: R11 the block's first
+// row (forward) or one past its last (backward), AX the walker over L,
+// R13 over the solved rows of b, BX the block's rows of b, DX a count,
+// R10 three rows (forward) or three columns (backward) of L; Z16-Z19 the
+// block's entries of L, Z22-Z25 a solved row of b.
+func cholSolve(cb int) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, "\t"+format+"\n", args...) }
+	label := func(name string) { fmt.Fprintf(&b, "CF_%s%d:\n", name, cb) }
+	// bcol is b's entry (row off the walker by disp bytes, column c).
+	bcol := func(base string, disp, c int) string {
+		d := ""
+		if disp != 0 {
+			d = fmt.Sprint(disp)
+		}
+		return d + [4]string{"(" + base + ")", "(" + base + ")(R15*1)", "(" + base + ")(R15*2)", "(" + base + ")(R12*1)"}[c]
+	}
+	// lent is the entry of L k strides (R8 rows forward, R9 columns
+	// backward) off the walker.
+	lent := func(base, stride string, k int) string {
+		return [4]string{"(" + base + ")", "(" + base + ")(" + stride + "*1)", "(" + base + ")(" + stride + "*2)", "(" + base + ")(R10*1)"}[k]
+	}
+	for _, fw := range []bool{true, false} {
+		dir, stride := "bw", "R9"
+		if fw {
+			dir, stride = "fw", "R8"
+		}
+		p("LEAQ (%s)(%s*2), R10", stride, stride)
+		if fw {
+			p("XORQ R11, R11")
+		} else {
+			p("MOVQ CX, R11")
+		}
+		label(dir)
+		if fw {
+			p("MOVQ CX, DX")
+			p("SUBQ R11, DX")
+			p("JLE CF_%sdone%d", dir, cb)
+			p("CMPQ DX, $4")
+		} else {
+			p("TESTQ R11, R11")
+			p("JLE CF_%sdone%d", dir, cb)
+			p("CMPQ R11, $4")
+		}
+		p("JLT CF_%sone%d", dir, cb)
+		for _, rb := range []int{4, 1} {
+			if rb == 1 {
+				label(dir + "one")
+			}
+			// BX: the block's first row of b; AX: L's entry of the block's
+			// first row (forward) or of the last row below it (backward)
+			// in the first column summed; R13: that row of b; DX: rows summed.
+			if fw {
+				p("MOVQ R11, BX")
+				p("SHLQ $6, BX")
+				p("ADDQ SI, BX")
+				p("MOVQ R11, AX")
+				p("IMULQ R8, AX")
+				p("ADDQ DI, AX")
+				p("MOVQ SI, R13")
+				p("MOVQ R11, DX")
+			} else {
+				p("LEAQ -%d(R11), BX", rb)
+				p("MOVQ CX, AX")
+				p("DECQ AX")
+				p("IMULQ R8, AX")
+				p("MOVQ BX, DX")
+				p("IMULQ R9, DX")
+				p("ADDQ DX, AX")
+				p("ADDQ DI, AX")
+				p("MOVQ CX, R13")
+				p("DECQ R13")
+				p("SHLQ $6, R13")
+				p("ADDQ SI, R13")
+				p("SHLQ $6, BX")
+				p("ADDQ SI, BX")
+				p("MOVQ CX, DX")
+				p("SUBQ R11, DX")
+			}
+			for r := 0; r < rb; r++ {
+				for c := 0; c < cb; c++ {
+					p("VMOVUPS %s, Z%d", bcol("BX", 64*r, c), 4*r+c)
+				}
+			}
+			p("TESTQ DX, DX")
+			p("JZ CF_%ssummed%d_%d", dir, rb, cb)
+			fmt.Fprintf(&b, "CF_%ssum%d_%d:\n", dir, rb, cb)
+			for c := 0; c < cb; c++ {
+				p("VMOVUPS %s, Z%d", bcol("R13", 0, c), 22+c)
+			}
+			for r := 0; r < rb; r++ {
+				p("VMOVUPS %s, Z%d", lent("AX", stride, r), 16+r)
+			}
+			for r := 0; r < rb; r++ {
+				for c := 0; c < cb; c++ {
+					p("VFNMADD231S Z%d, Z%d, Z%d", 22+c, 16+r, 4*r+c)
+				}
+			}
+			if fw {
+				p("ADDQ R9, AX")
+				p("ADDQ $64, R13")
+			} else {
+				p("SUBQ R8, AX")
+				p("SUBQ $64, R13")
+			}
+			p("DECQ DX")
+			p("JNZ CF_%ssum%d_%d", dir, rb, cb)
+			fmt.Fprintf(&b, "CF_%ssummed%d_%d:\n", dir, rb, cb)
+			// The block's triangle. Forward, AX is now L's (i0, i0); the
+			// entry (i0+r, i0+q) is r rows and q columns off it. Backward,
+			// AX is L's (i1-1, i1-rb): entry (i1-rb+r, i1-rb+q) is
+			// rb-1-r rows before it and q columns off it.
+			ent := func(r, q int) {
+				if fw {
+					p("MOVQ AX, DX")
+					for range q {
+						p("ADDQ R9, DX")
+					}
+					p("VMOVUPS %s, Z16", lent("DX", "R8", r))
+					return
+				}
+				p("MOVQ AX, DX")
+				for range rb - 1 - r {
+					p("SUBQ R8, DX")
+				}
+				p("VMOVUPS %s, Z16", lent("DX", "R9", q))
+			}
+			rows := []int{0, 1, 2, 3}[:rb]
+			if !fw {
+				rows = []int{3, 2, 1, 0}[4-rb:]
+			}
+			for i, r := range rows {
+				ent(r, r)
+				for c := 0; c < cb; c++ {
+					p("VDIVS Z16, Z%d, Z%d", 4*r+c, 4*r+c)
+				}
+				for _, r2 := range rows[i+1:] {
+					if fw {
+						ent(r2, r)
+					} else {
+						ent(r, r2)
+					}
+					for c := 0; c < cb; c++ {
+						p("VFNMADD231S Z%d, Z16, Z%d", 4*r+c, 4*r2+c)
+					}
+				}
+			}
+			for r := 0; r < rb; r++ {
+				for c := 0; c < cb; c++ {
+					p("VMOVUPS Z%d, %s", 4*r+c, bcol("BX", 64*r, c))
+				}
+			}
+			if fw {
+				p("ADDQ $%d, R11", rb)
+			} else {
+				p("SUBQ $%d, R11", rb)
+			}
+			p("JMP CF_%s%d", dir, cb)
+		}
+		fmt.Fprintf(&b, "CF_%sdone%d:\n", dir, cb)
+	}
+	return b.String()
+}
+
+// cholTrail returns the rank-4 update of a trailing tile of cw (1-4)
+// columns c0.. of the lower triangle by the panel's columns j0..j0+3:
+// a(i, c) -= a(i, j)*a(c, j) for j = j0.. in turn, each masked by the
+// lanes active after pivot j. The tile's own rows of the panel (16
+// vectors, Z0-Z15, entry (c0+cc, j0+kk) in Z(4*cc+kk)) serve both as the
+// multipliers of every row and as the rows of the tile's triangle; the
+// rows below stream through Z16-Z19 (the row's panel entries) and
+// Z22-Z25 (its tile entries).
+func cholTrail(cw int) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, "\t"+format+"\n", args...) }
+	col := func(base string, c int) string {
+		return [4]string{"(" + base + ")", "(" + base + ")(R9*1)", "(" + base + ")(R9*2)", "(" + base + ")(R13*1)"}[c]
+	}
+	masks := [4]string{"K3", "K4", "K5", "K7"}
+	fmt.Fprintf(&b, "CF_t%d:\n", cw)
+	p("MOVQ R12, AX")
+	for cc := 0; cc < cw; cc++ {
+		for kk := 0; kk < 4; kk++ {
+			p("VMOVUPS %s, Z%d", col("AX", kk), 4*cc+kk)
+		}
+		p("ADDQ R8, AX")
+	}
+	// The tile's triangle: row c0+r, columns c0+cc <= c0+r.
+	p("MOVQ R10, BX")
+	for r := 0; r < cw; r++ {
+		for cc := 0; cc <= r; cc++ {
+			p("VMOVUPS %s, Z%d", col("BX", cc), 22+cc)
+		}
+		for kk := 0; kk < 4; kk++ {
+			for cc := 0; cc <= r; cc++ {
+				p("VFNMADD231S Z%d, Z%d, %s, Z%d", 4*cc+kk, 4*r+kk, masks[kk], 22+cc)
+			}
+		}
+		for cc := 0; cc <= r; cc++ {
+			p("VMOVUPS Z%d, %s", 22+cc, col("BX", cc))
+		}
+		p("ADDQ R8, BX")
+	}
+	// The rows below it.
+	p("MOVQ DX, R15")
+	p("SUBQ $%d, R15", cw)
+	p("JLE CF_tiled")
+	fmt.Fprintf(&b, "CF_rows%d:\n", cw)
+	for kk := 0; kk < 4; kk++ {
+		p("VMOVUPS %s, Z%d", col("AX", kk), 16+kk)
+	}
+	for cc := 0; cc < cw; cc++ {
+		p("VMOVUPS %s, Z%d", col("BX", cc), 22+cc)
+	}
+	for kk := 0; kk < 4; kk++ {
+		for cc := 0; cc < cw; cc++ {
+			p("VFNMADD231S Z%d, Z%d, %s, Z%d", 4*cc+kk, 16+kk, masks[kk], 22+cc)
+		}
+	}
+	for cc := 0; cc < cw; cc++ {
+		p("VMOVUPS Z%d, %s", 22+cc, col("BX", cc))
+	}
+	p("ADDQ R8, AX")
+	p("ADDQ R8, BX")
+	p("DECQ R15")
+	fmt.Fprintf(&b, "\tJNZ CF_rows%d\n", cw)
+	p("JMP CF_tiled")
+	return b.String()
 }
 
 // tridiag returns the tridiagonal reduction for one element type,

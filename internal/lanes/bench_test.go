@@ -89,3 +89,35 @@ func benchChol[T batchlas.Float](b *testing.B, n, nrhs int) {
 	flops := float64(n*n*n)/3 + 2*float64(n*n*nrhs)
 	b.ReportMetric(flops*float64(L)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
+
+// BenchmarkLU times one group's factor and solve per order, with no
+// right-hand side and with four (gesv's target shapes), copy of the group
+// included.
+func BenchmarkLU(b *testing.B) {
+	for _, n := range []int{8, 16, 32} {
+		for _, nrhs := range []int{0, 4} {
+			b.Run(fmt.Sprintf("float64/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { benchLU[float64](b, n, nrhs) })
+			b.Run(fmt.Sprintf("float32/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { benchLU[float32](b, n, nrhs) })
+		}
+	}
+}
+
+func benchLU[T batchlas.Float](b *testing.B, n, nrhs int) {
+	r := rand.New(rand.NewPCG(9, 10))
+	L, ld := Lanes[T](), GroupLD(n)
+	a0, b0 := make([]T, n*ld*L), make([]T, max(nrhs, 1)*ld*L)
+	for i := range a0 {
+		a0[i] = T(r.NormFloat64())
+	}
+	for i := range b0 {
+		b0[i] = T(r.NormFloat64())
+	}
+	a, bb, piv := make([]T, len(a0)), make([]T, len(b0)), make([]T, n*L)
+	for i := 0; i < b.N; i++ {
+		copy(a, a0)
+		copy(bb, b0)
+		LU(a, bb, piv, n, nrhs, ld, 0x1p-1000)
+	}
+	flops := 2*float64(n*n*n)/3 + 2*float64(n*n*nrhs)
+	b.ReportMetric(flops*float64(L)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}

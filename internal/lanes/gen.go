@@ -546,56 +546,26 @@ LF_updend:
 	ADDQ R13, R10
 	JMP LF_j
 LF_solve:
-	// Each column of b: L*z = b forward, then U*x = z backward.
-	MOVQ SI, BX
-	MOVQ R14, DX
-LF_rhs:
-	TESTQ DX, DX
+	// The right-hand sides, four columns at a time while there are four
+	// (triSolve): L's entry (i, j) at i*64 + j*ld*64.
+	MOVQ R13, R15
+	LEAQ (R15)(R15*2), R12
+	MOVQ $64, R8
+	MOVQ R13, R9
+LF_rhs4:
+	CMPQ R14, $4
+	JLT LF_rhs1
+SOLVE4
+	LEAQ (SI)(R15*4), SI
+	SUBQ $4, R14
+	JMP LF_rhs4
+LF_rhs1:
+	TESTQ R14, R14
 	JZ LF_done
-	MOVQ DI, R10
-	XORQ R12, R12
-LF_fw:
-	LEAQ 64(R12), AX
-	CMPQ AX, R15
-	JGE LF_fwend
-	VMOVUPS (BX)(R12*1), Z5
-LF_fwi:
-	CMPQ AX, R15
-	JGE LF_fwnext
-	AXPY((R10)(AX*1), (BX)(AX*1))
-	ADDQ $64, AX
-	JMP LF_fwi
-LF_fwnext:
-	ADDQ $64, R12
-	ADDQ R13, R10
-	JMP LF_fw
-LF_fwend:
-	LEAQ -64(R15), R12
-	LEAQ -1(CX), AX
-	IMULQ R13, AX
-	LEAQ (DI)(AX*1), R10
-LF_bw:
-	TESTQ R12, R12
-	JS LF_bwend
-	VMOVUPS (BX)(R12*1), Z5
-	VMOVUPS (R10)(R12*1), Z6
-	VDIVS Z6, Z5, Z5
-	VMOVUPS Z5, (BX)(R12*1)
-	XORQ AX, AX
-LF_bwi:
-	CMPQ AX, R12
-	JGE LF_bwnext
-	AXPY((R10)(AX*1), (BX)(AX*1))
-	ADDQ $64, AX
-	JMP LF_bwi
-LF_bwnext:
-	SUBQ $64, R12
-	SUBQ R13, R10
-	JMP LF_bw
-LF_bwend:
-	ADDQ R11, BX
-	DECQ DX
-	JMP LF_rhs
+SOLVE1
+	ADDQ R15, SI
+	DECQ R14
+	JMP LF_rhs1
 LF_done:
 	VZEROUPPER
 	RET
@@ -605,6 +575,10 @@ LF_done:
 	var out []string
 	for _, line := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(line)
+		if t == "SOLVE4" || t == "SOLVE1" {
+			out = append(out, strings.TrimSuffix(triSolve("LF_", int(t[5]-'0'), true), "\n"))
+			continue
+		}
 		if t == "SWAP" {
 			// Rows j and i of the column at BX exchanged in the lanes
 			// of K1, through blends and whole stores: a masked store
@@ -934,7 +908,7 @@ CF_rhs4:
 	CMPQ R14, $4
 	JLT CF_rhs1
 `)
-	f.WriteString(cholSolve(4))
+	f.WriteString(triSolve("CF_", 4, false))
 	f.WriteString(`	LEAQ (SI)(R15*4), SI
 	SUBQ $4, R14
 	JMP CF_rhs4
@@ -942,7 +916,7 @@ CF_rhs1:
 	TESTQ R14, R14
 	JZ CF_done
 `)
-	f.WriteString(cholSolve(1))
+	f.WriteString(triSolve("CF_", 1, false))
 	f.WriteString(`	ADDQ R15, SI
 	DECQ R14
 	JMP CF_rhs1
@@ -1036,24 +1010,49 @@ CF_paneled{P}:
 	return strings.NewReplacer("{P1}", fmt.Sprint(p+1), "{K}", mask, "{P}", fmt.Sprint(p)).Replace(s)
 }
 
-// cholSolve returns L*y = b and then L^T*x = y on cb (1 or 4) columns of
-// b at SI, their columns R15 bytes apart (R12 three of them), by blocks of
-// four rows while there are four, else one: a block's entries gather
-// their updates from the rows already solved (Z0-Z15, entry (r, c) in
-// Z(4*r+c)) as dot products, then the block's triangle is solved in
-// registers. Each entry gets the fused multiply-adds of the row-by-row
-// substitution of cholGo in the same order (forward the rows above it
-// from the top, backward those below it from the bottom), then its
-// division, so the results are that substitution's bit for bit; no entry
-// is stored and loaded again on the way. Registers: R11 the block's first
-// row (forward) or one past its last (backward), AX the walker over L,
-// R13 over the solved rows of b, BX the block's rows of b, DX a count,
-// R10 three rows (forward) or three columns (backward) of L; Z16-Z19 the
-// block's entries of L, Z22-Z25 a solved row of b.
-func cholSolve(cb int) string {
+// triSolve returns the two triangular solves of a factored group on cb
+// (1 or 4) columns of b at SI, their columns R15 bytes apart (R12 three of
+// them): forward with the lower factor, then backward with the upper one,
+// by blocks of four rows while there are four, else one. A block's
+// entries gather their updates from the rows already solved (Z0-Z15,
+// entry (r, c) in Z(4*r+c)) as dot products, then the block's triangle is
+// solved in registers. Each entry gets the updates of the row-by-row
+// substitution of the kernel's Go twin in the same order (forward the rows
+// above it from the top, backward those below it from the bottom), then
+// its division, so the results are that substitution's bit for bit; no
+// entry is stored and loaded again on the way.
+//
+// The two kernels differ in three ways, which lu selects. Cholesky
+// (prefix CF_) divides in both passes and updates by fused multiply-adds;
+// its forward factor L has entry (i, j) at i*R8 + j*R9 and the backward
+// one, L^T, entry (i, j) at j*R8 + i*R9. LU (prefix LF_) has a unit lower
+// factor (no division forward) and rounds each product before it
+// subtracts it, as getrf's solve does; its upper factor U has entry (i, j)
+// at i*R9 + j*R8 after R8 and R9 are exchanged for the backward pass (and
+// back after it), so the same code reads both. Registers: R11 the block's
+// first row (forward) or one past its last (backward), AX the walker over
+// the factor, R13 over the solved rows of b, BX the block's rows of b, DX
+// a count, R10 three rows (forward) or three columns (backward) of the
+// factor; Z16-Z19 the block's entries of the factor, Z22-Z25 a solved row
+// of b, Z20, Z21, Z26 and Z27 the LU's rounded products.
+func triSolve(prefix string, cb int, lu bool) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, "\t"+format+"\n", args...) }
 	label := func(name string) { fmt.Fprintf(&b, "CF_%s%d:\n", name, cb) }
+	tmps := [4]int{20, 21, 26, 27}
+	nt := 0
+	// update subtracts the factor's entry (in Z<l>) times the solved entry
+	// (Z<y>) from Z<acc>: fused for Cholesky, product rounded first for LU.
+	update := func(y, l, acc int) {
+		if !lu {
+			p("VFNMADD231S Z%d, Z%d, Z%d", y, l, acc)
+			return
+		}
+		t := tmps[nt%4]
+		nt++
+		p("VMULS Z%d, Z%d, Z%d", y, l, t)
+		p("VSUBS Z%d, Z%d, Z%d", t, acc, acc)
+	}
 	// bcol is b's entry (row off the walker by disp bytes, column c).
 	bcol := func(base string, disp, c int) string {
 		d := ""
@@ -1071,6 +1070,9 @@ func cholSolve(cb int) string {
 		dir, stride := "bw", "R9"
 		if fw {
 			dir, stride = "fw", "R8"
+		}
+		if lu && !fw {
+			p("XCHGQ R8, R9")
 		}
 		p("LEAQ (%s)(%s*2), R10", stride, stride)
 		if fw {
@@ -1140,7 +1142,7 @@ func cholSolve(cb int) string {
 			}
 			for r := 0; r < rb; r++ {
 				for c := 0; c < cb; c++ {
-					p("VFNMADD231S Z%d, Z%d, Z%d", 22+c, 16+r, 4*r+c)
+					update(22+c, 16+r, 4*r+c)
 				}
 			}
 			if fw {
@@ -1177,9 +1179,11 @@ func cholSolve(cb int) string {
 				rows = []int{3, 2, 1, 0}[4-rb:]
 			}
 			for i, r := range rows {
-				ent(r, r)
-				for c := 0; c < cb; c++ {
-					p("VDIVS Z16, Z%d, Z%d", 4*r+c, 4*r+c)
+				if !lu || !fw {
+					ent(r, r)
+					for c := 0; c < cb; c++ {
+						p("VDIVS Z16, Z%d, Z%d", 4*r+c, 4*r+c)
+					}
 				}
 				for _, r2 := range rows[i+1:] {
 					if fw {
@@ -1188,7 +1192,7 @@ func cholSolve(cb int) string {
 						ent(r, r2)
 					}
 					for c := 0; c < cb; c++ {
-						p("VFNMADD231S Z%d, Z16, Z%d", 4*r+c, 4*r2+c)
+						update(4*r+c, 16, 4*r2+c)
 					}
 				}
 			}
@@ -1205,8 +1209,11 @@ func cholSolve(cb int) string {
 			p("JMP CF_%s%d", dir, cb)
 		}
 		fmt.Fprintf(&b, "CF_%sdone%d:\n", dir, cb)
+		if lu && !fw {
+			p("XCHGQ R8, R9")
+		}
 	}
-	return b.String()
+	return strings.ReplaceAll(b.String(), "CF_", prefix)
 }
 
 // cholTrail returns the rank-4 update of a trailing tile of cw (1-4)

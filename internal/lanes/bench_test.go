@@ -2,6 +2,7 @@ package lanes
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -106,8 +107,16 @@ func benchLU[T batchlas.Float](b *testing.B, n, nrhs int) {
 	r := rand.New(rand.NewPCG(9, 10))
 	L, ld := Lanes[T](), GroupLD(n)
 	a0, b0 := make([]T, n*ld*L), make([]T, max(nrhs, 1)*ld*L)
+	// As matgen.General: uniform entries and a dominant one in each column
+	// on a random permutation of the rows, different in each lane, so the
+	// pivots differ between lanes at every step (the row swaps' worst case).
 	for i := range a0 {
-		a0[i] = T(r.NormFloat64())
+		a0[i] = T(2*r.Float64() - 1)
+	}
+	for l := 0; l < L; l++ {
+		for c, row := range r.Perm(n) {
+			a0[(c*ld+row)*L+l] += T(2 * math.Sqrt(float64(n)))
+		}
 	}
 	for i := range b0 {
 		b0[i] = T(r.NormFloat64())

@@ -427,7 +427,6 @@ TEXT ·luF(SB), NOSPLIT, $0-56
 	MOVQ nrhs+32(FP), R14
 	MOVQ ld+40(FP), R13
 	SHLQ $6, R13
-	MOVQ R13, R11
 	MOVQ k+48(FP), AX
 	BCAST 0(AX), Z28
 	BCAST 1S(AX), Z31
@@ -488,7 +487,7 @@ LF_swa:
 	JZ LF_swnext
 LF_swb:
 	SWAP
-	ADDQ R11, BX
+	ADDQ R13, BX
 	DECQ DX
 	JNZ LF_swb
 LF_swnext:
@@ -522,12 +521,18 @@ LF_scnext:
 	ADDQ $64, AX
 	JMP LF_sc
 LF_scend:
-	// The trailing update: a_ic -= a_ij*a_jc for i, c > j.
+	// The panel's later columns: a_ic -= a_ij*a_jc for i > j and
+	// j < c < R11, the panel's end (its four columns, or fewer at n).
+	MOVQ R9, R11
+	ANDQ $-4, R11
+	ADDQ $4, R11
+	CMPQ R11, CX
+	CMOVQGT CX, R11
 	MOVQ R10, BX
 	ADDQ R13, BX
 	LEAQ 1(R9), DX
 LF_upd:
-	CMPQ DX, CX
+	CMPQ DX, R11
 	JGE LF_updend
 	VMOVUPS (BX)(R12*1), Z5
 	LEAQ 64(R12), AX
@@ -542,6 +547,14 @@ LF_updnext:
 	ADDQ R13, BX
 	JMP LF_upd
 LF_updend:
+	// A full panel with columns right of it: the trailing update.
+	LEAQ 1(R9), AX
+	TESTQ $3, AX
+	JNZ LF_nextj
+	CMPQ AX, CX
+	JGE LF_nextj
+TRAIL
+LF_nextj:
 	INCQ R9
 	ADDQ R13, R10
 	JMP LF_j
@@ -575,6 +588,10 @@ LF_done:
 	var out []string
 	for _, line := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(line)
+		if t == "TRAIL" {
+			out = append(out, strings.TrimSuffix(luTrailing(), "\n"))
+			continue
+		}
 		if t == "SOLVE4" || t == "SOLVE1" {
 			out = append(out, strings.TrimSuffix(triSolve("LF_", int(t[5]-'0'), true), "\n"))
 			continue
@@ -1214,6 +1231,108 @@ func triSolve(prefix string, cb int, lu bool) string {
 		}
 	}
 	return strings.ReplaceAll(b.String(), "CF_", prefix)
+}
+
+// luTrailing returns LU's update of the columns right of a panel of four
+// (j0 = j-3 .. j, the step j at R9 and R10 = &a(0, j), R12 = j*64), by
+// tiles of up to four columns: the tile's four rows of U (Z0-Z15, entry
+// (j0+kk, c0+cc) in Z(4*cc+kk)) are finished in registers against the
+// panel's unit triangle and stored, then every row below is updated by
+// the four of them. Each entry gets getf2's rank-1 updates, each product
+// rounded before it is subtracted, in the order of the panel's columns:
+// getf2's bits (its row swaps are whole rows and were made in the panel,
+// and a row's updates do not depend on where it is). Registers: R11
+// 3*ld*64, R12 &a(j0, j0), BX the tile's &a(j0, c0), DX the columns left,
+// AX and R8 the walkers over the panel's and the tile's rows below the
+// panel, R14 their count; R8 and R14 are reloaded after.
+func luTrailing() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, "\t"+format+"\n", args...) }
+	p("LEAQ (R13)(R13*2), R11")
+	p("MOVQ R10, AX")
+	p("SUBQ R11, AX")
+	p("ADDQ R12, AX")
+	p("LEAQ -192(AX), R12")
+	p("LEAQ (R12)(R13*4), BX")
+	p("MOVQ CX, DX")
+	p("SUBQ R9, DX")
+	p("DECQ DX")
+	b.WriteString("LF_tile:\n")
+	p("CMPQ DX, $4")
+	p("JGE LF_t4")
+	p("CMPQ DX, $3")
+	p("JEQ LF_t3")
+	p("CMPQ DX, $2")
+	p("JEQ LF_t2")
+	p("JMP LF_t1")
+	col := func(disp int, base string, c int) string {
+		d := ""
+		if disp != 0 {
+			d = fmt.Sprint(disp)
+		}
+		return d + [4]string{"(" + base + ")", "(" + base + ")(R13*1)", "(" + base + ")(R13*2)", "(" + base + ")(R11*1)"}[c]
+	}
+	tmps := [4]int{20, 21, 26, 27}
+	nt := 0
+	sub := func(u, l, acc int) {
+		t := tmps[nt%4]
+		nt++
+		p("VMULS Z%d, Z%d, Z%d", u, l, t)
+		p("VSUBS Z%d, Z%d, Z%d", t, acc, acc)
+	}
+	for cw := 4; cw >= 1; cw-- {
+		fmt.Fprintf(&b, "LF_t%d:\n", cw)
+		for cc := 0; cc < cw; cc++ {
+			for kk := 0; kk < 4; kk++ {
+				p("VMOVUPS %s, Z%d", col(64*kk, "BX", cc), 4*cc+kk)
+			}
+		}
+		// U's rows: row j0+kk less the panel's rows above it.
+		for kk := 1; kk < 4; kk++ {
+			for k2 := 0; k2 < kk; k2++ {
+				p("VMOVUPS %s, Z16", col(64*kk, "R12", k2))
+				for cc := 0; cc < cw; cc++ {
+					sub(4*cc+k2, 16, 4*cc+kk)
+				}
+			}
+			for cc := 0; cc < cw; cc++ {
+				p("VMOVUPS Z%d, %s", 4*cc+kk, col(64*kk, "BX", cc))
+			}
+		}
+		// The rows below the panel.
+		p("LEAQ 256(R12), AX")
+		p("LEAQ 256(BX), R8")
+		p("MOVQ CX, R14")
+		p("SUBQ R9, R14")
+		p("DECQ R14")
+		fmt.Fprintf(&b, "LF_rows%d:\n", cw)
+		for kk := 0; kk < 4; kk++ {
+			p("VMOVUPS %s, Z%d", col(0, "AX", kk), 16+kk)
+		}
+		for cc := 0; cc < cw; cc++ {
+			p("VMOVUPS %s, Z%d", col(0, "R8", cc), 22+cc)
+		}
+		for kk := 0; kk < 4; kk++ {
+			for cc := 0; cc < cw; cc++ {
+				sub(4*cc+kk, 16+kk, 22+cc)
+			}
+		}
+		for cc := 0; cc < cw; cc++ {
+			p("VMOVUPS Z%d, %s", 22+cc, col(0, "R8", cc))
+		}
+		p("ADDQ $64, AX")
+		p("ADDQ $64, R8")
+		p("DECQ R14")
+		fmt.Fprintf(&b, "\tJNZ LF_rows%d\n", cw)
+		p("JMP LF_tiled")
+	}
+	b.WriteString("LF_tiled:\n")
+	p("LEAQ (BX)(R13*4), BX")
+	p("SUBQ $4, DX")
+	p("JG LF_tile")
+	p("MOVQ piv+16(FP), R8")
+	p("MOVQ nrhs+32(FP), R14")
+	return b.String()
 }
 
 // cholTrail returns the rank-4 update of a trailing tile of cw (1-4)

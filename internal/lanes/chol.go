@@ -16,7 +16,9 @@ import (
 // info[l] gets lane l's LAPACK info as a number of T: 0, or the column
 // (from 1) of the first pivot that is not > 0 (NaN included); such a lane
 // is frozen there (nothing more of its matrix is written) and its b is
-// garbage: the caller keeps its own copy.
+// garbage: the caller keeps its own copy. The assembly factors by panels
+// of four columns and solves four right-hand sides at a time (gen.go), each
+// entry's operations still those of cholGo in cholGo's order: the same bits.
 func Chol[T batchlas.Float](lower bool, a, b []T, n, nrhs, ld int, info []T) {
 	L := Lanes[T]()
 	info = info[:L]

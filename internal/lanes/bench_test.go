@@ -58,11 +58,15 @@ func benchJacobi[T batchlas.Float](b *testing.B, n int, novec bool) {
 // BenchmarkChol times one group's factor and solve per order, with no
 // right-hand side and with four (posv's target shapes), copy of the group
 // included.
-func BenchmarkChol(b *testing.B) {
+func BenchmarkChol(b *testing.B) { benchSolvers(b, benchChol[float64], benchChol[float32]) }
+
+// benchSolvers runs a factor-and-solve benchmark per dtype over orders 8,
+// 16 and 32, with no right-hand side and with four.
+func benchSolvers(b *testing.B, f64, f32 func(b *testing.B, n, nrhs int)) {
 	for _, n := range []int{8, 16, 32} {
 		for _, nrhs := range []int{0, 4} {
-			b.Run(fmt.Sprintf("float64/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { benchChol[float64](b, n, nrhs) })
-			b.Run(fmt.Sprintf("float32/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { benchChol[float32](b, n, nrhs) })
+			b.Run(fmt.Sprintf("float64/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { f64(b, n, nrhs) })
+			b.Run(fmt.Sprintf("float32/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { f32(b, n, nrhs) })
 		}
 	}
 }
@@ -94,14 +98,7 @@ func benchChol[T batchlas.Float](b *testing.B, n, nrhs int) {
 // BenchmarkLU times one group's factor and solve per order, with no
 // right-hand side and with four (gesv's target shapes), copy of the group
 // included.
-func BenchmarkLU(b *testing.B) {
-	for _, n := range []int{8, 16, 32} {
-		for _, nrhs := range []int{0, 4} {
-			b.Run(fmt.Sprintf("float64/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { benchLU[float64](b, n, nrhs) })
-			b.Run(fmt.Sprintf("float32/n=%d/nrhs=%d", n, nrhs), func(b *testing.B) { benchLU[float32](b, n, nrhs) })
-		}
-	}
-}
+func BenchmarkLU(b *testing.B) { benchSolvers(b, benchLU[float64], benchLU[float32]) }
 
 func benchLU[T batchlas.Float](b *testing.B, n, nrhs int) {
 	r := rand.New(rand.NewPCG(9, 10))

@@ -409,12 +409,19 @@ func dtypeReplacer(d dtype) *strings.Replacer {
 // small), the same swaps on the n x nrhs right-hand sides, then the two
 // triangular solves on them, with the operations and their order of
 // getrf's unblocked kernel and lusolve's per-column solve. Pivots are
-// stored as numbers of T. Columns of a and b are ld >= n vectors apart. Registers:
+// stored as numbers of T. Columns of a and b are ld >= n vectors apart.
+//
+// Each step's swaps (whole rows), pivot and scaling are getf2's; its
+// rank-1 update reaches only the rest of its panel of four columns, and
+// after a panel's last step the columns right of it are updated by the
+// panel's four columns together (luTrailing). A row's updates do not
+// depend on where the swaps put it, so every entry gets getf2's
+// operations in getf2's order. The solves are triSolve's. Registers:
 //
 //	DI a, SI b, R8 piv, CX n, R14 nrhs, R15 the bytes of n rows (n*64),
-//	R13 and R11 the bytes of a column of a and of b (ld*64), R9 the step
-//	j, R10 column j (column k in the solves), R12 row j's offset (row
-//	k's), AX a row offset, BX a column, DX a count.
+//	R13 the bytes of a column of a and of b (ld*64), R9 the step j, R10
+//	column j, R12 row j's offset, R11 the end of j's panel (3*ld*64 in
+//	luTrailing), AX a row offset, BX a column, DX a count.
 //	Z31 the sign bit, Z30 zero, Z29 one, Z28 small; Z2 the pivot rows.
 func lu(d dtype) string {
 	body := `

@@ -163,7 +163,7 @@ func TestLazyDecisionsMatchEager(t *testing.T) {
 	}
 	old := sel.SetWarnOutput(io.Discard)
 	t.Cleanup(func() { sel.SetWarnOutput(old); sel.Reload() })
-	step := 10
+	step := 25
 	if testing.Short() {
 		step = 100
 	}

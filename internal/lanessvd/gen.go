@@ -95,21 +95,9 @@ F_p:
 	INCQ R12
 	LEAQ (R9)(R8*1), R10
 F_q:
-	// app, aqq and apq: one fused multiply-add per row each, from 0,
-	// rows in order.
-	VPXORI Z0, Z0, Z0
-	VPXORI Z1, Z1, Z1
-	VPXORI Z2, Z2, Z2
-	XORQ AX, AX
-F_dot:
-	VMOVUPS (R9)(AX*1), Z5
-	VMOVUPS (R10)(AX*1), Z6
-	VFMADD231S Z5, Z5, Z0
-	VFMADD231S Z6, Z6, Z1
-	VFMADD231S Z6, Z5, Z2
-	ADDQ $64, AX
-	CMPQ AX, R8
-	JLT F_dot
+	// app, aqq and apq: one fused multiply-add per row each, the even
+	// rows' and the odd rows' from 0 in order, then added.
+	SUMS(F_dot, R9, R10, Z0, Z1, Z2, Z7, Z8, Z9, Z5, Z6, Z10, Z11)
 	// K1: the active lanes where the pair is not converged,
 	// !(app < small) and !(aqq < small) and !(|apq| <=
 	// (tol*sqrt(app))*sqrt(aqq)); each predicate is true on NaN.
@@ -208,27 +196,7 @@ F_two_q:
 	SUBQ DI, DX
 	ADDQ g2+16(FP), DX
 	// Each group's app, aqq and apq, as sweeps makes them.
-	VPXORI Z0, Z0, Z0
-	VPXORI Z1, Z1, Z1
-	VPXORI Z2, Z2, Z2
-	VPXORI Z17, Z17, Z17
-	VPXORI Z18, Z18, Z18
-	VPXORI Z19, Z19, Z19
-	XORQ AX, AX
-F_two_dot:
-	VMOVUPS (R9)(AX*1), Z5
-	VMOVUPS (R10)(AX*1), Z6
-	VMOVUPS (BX)(AX*1), Z22
-	VMOVUPS (DX)(AX*1), Z23
-	VFMADD231S Z5, Z5, Z0
-	VFMADD231S Z6, Z6, Z1
-	VFMADD231S Z6, Z5, Z2
-	VFMADD231S Z22, Z22, Z17
-	VFMADD231S Z23, Z23, Z18
-	VFMADD231S Z23, Z22, Z19
-	ADDQ $64, AX
-	CMPQ AX, R8
-	JLT F_two_dot
+	SUMS(F_two_dot, R9, R10, Z0, Z1, Z2, Z7, Z8, Z9, Z5, Z6, Z10, Z11, BX, DX, Z17, Z18, Z19, Z12, Z13, Z14, Z22, Z23, Z24, Z25)
 	// K1 and K3: each group's active lanes where the pair is not
 	// converged, as in sweeps.
 	CONVERGED(Z0, Z1, Z2, K7, K1, Z7, Z8)
@@ -285,7 +253,7 @@ F_two_done:
 	return expand(d, body)
 }
 
-// expand replaces the macro lines of a body (CONSTANTS, CONVERGED,
+// expand replaces the macro lines of a body (CONSTANTS, SUMS, CONVERGED,
 // ROTATION, ROTATE, ROTATE2) by their instructions and the element-type
 // placeholders by d's.
 func expand(d dtype, body string) string {
@@ -300,6 +268,8 @@ func expand(d dtype, body string) string {
 		switch name {
 		case "CONSTANTS":
 			out = append(out, constants(a[0])...)
+		case "SUMS":
+			out = append(out, sums(a[0], a[1:])...)
 		case "CONVERGED":
 			out = append(out, convergedLanes(a[0], a[1], a[2], a[3], a[4], a[5], a[6])...)
 		case "ROTATION":
@@ -351,6 +321,62 @@ func convergedLanes(app, aqq, apq, active, rot, t1, t2 string) []string {
 	}
 }
 
+// sums expands to the three sums of a pair of columns for one group or
+// two: each group's registers are eleven, the addresses of columns p and
+// q, the even rows' app, aqq and apq, the odd rows' (all six zeroed
+// here), and the loads of an even and an odd row's x and y. Two rows a
+// step, the even one's fused multiply-adds into the first accumulators
+// and the odd one's into the second, so each sum is two chains of half
+// the rows (the sums' latency bounds the loop); a last even row when n is
+// odd, then the odd rows' sums added to the even rows'. R15 is scratch.
+func sums(label string, r []string) []string {
+	type group struct{ p, q, e0, e1, e2, o0, o1, o2, x0, y0, x1, y1 string }
+	var gs []group
+	for i := 0; i+12 <= len(r); i += 12 {
+		gs = append(gs, group{r[i], r[i+1], r[i+2], r[i+3], r[i+4], r[i+5], r[i+6], r[i+7], r[i+8], r[i+9], r[i+10], r[i+11]})
+	}
+	var out []string
+	for _, g := range gs {
+		for _, z := range []string{g.e0, g.e1, g.e2, g.o0, g.o1, g.o2} {
+			out = append(out, "\tVPXORI "+z+", "+z+", "+z)
+		}
+	}
+	out = append(out, "\tXORQ AX, AX", "\tLEAQ -64(R8), R15", label+"_two:", "\tCMPQ AX, R15", "\tJGE "+label+"_one")
+	for _, g := range gs {
+		out = append(out,
+			"\tVMOVUPS ("+g.p+")(AX*1), "+g.x0,
+			"\tVMOVUPS ("+g.q+")(AX*1), "+g.y0,
+			"\tVMOVUPS 64("+g.p+")(AX*1), "+g.x1,
+			"\tVMOVUPS 64("+g.q+")(AX*1), "+g.y1)
+	}
+	for _, g := range gs {
+		out = append(out,
+			"\tVFMADD231S "+g.x0+", "+g.x0+", "+g.e0,
+			"\tVFMADD231S "+g.y0+", "+g.y0+", "+g.e1,
+			"\tVFMADD231S "+g.y0+", "+g.x0+", "+g.e2,
+			"\tVFMADD231S "+g.x1+", "+g.x1+", "+g.o0,
+			"\tVFMADD231S "+g.y1+", "+g.y1+", "+g.o1,
+			"\tVFMADD231S "+g.y1+", "+g.x1+", "+g.o2)
+	}
+	out = append(out, "\tADDQ $128, AX", "\tJMP "+label+"_two", label+"_one:", "\tCMPQ AX, R8", "\tJGE "+label+"_sum")
+	for _, g := range gs {
+		out = append(out,
+			"\tVMOVUPS ("+g.p+")(AX*1), "+g.x0,
+			"\tVMOVUPS ("+g.q+")(AX*1), "+g.y0,
+			"\tVFMADD231S "+g.x0+", "+g.x0+", "+g.e0,
+			"\tVFMADD231S "+g.y0+", "+g.y0+", "+g.e1,
+			"\tVFMADD231S "+g.y0+", "+g.x0+", "+g.e2)
+	}
+	out = append(out, label+"_sum:")
+	for _, g := range gs {
+		out = append(out,
+			"\tVADDS "+g.o0+", "+g.e0+", "+g.e0,
+			"\tVADDS "+g.o1+", "+g.e1+", "+g.e1,
+			"\tVADDS "+g.o2+", "+g.e2+", "+g.e2)
+	}
+	return out
+}
+
 // rotate expands to sweeps' pass over columns p and q (their addresses
 // in the registers p and q): x' = fma(-s, y, c*x) and y' = fma(c, y,
 // s*x) row by row, (x', y') stored, or (y', x') in the K2 lanes, in the
@@ -386,33 +412,33 @@ func macroArgs(line, name string) []string {
 // Z9-Z16 (in sweeps2 the second group's block comes after the first's).
 func rotation(app, aqq, apq, c, s, rot, swap, big, neg string) []string {
 	return []string{
-		"\t// d = aqq - app, twoApq = apq + apq. " + big + ": |d| > big*|twoApq| (false",
-		"\t// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =",
-		"\t// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.",
+		"\t// d = aqq - app, twoApq = apq + apq, zeta = d/twoApq, r =",
+		"\t// sqrt(fma(zeta, zeta, 1)), or r = |zeta| in the " + big + " lanes, where |d| >",
+		"\t// big*|twoApq| (false on NaN) and zeta^2 could overflow.",
 		"\tVSUBS " + app + ", " + aqq + ", Z9",
 		"\tVADDS " + apq + ", " + apq + ", Z10",
 		"\tVPANDNI Z9, Z31, Z11",
 		"\tVPANDNI Z10, Z31, Z12",
 		"\tVMULS Z27, Z12, Z12",
 		"\tVCMPS $0x1e, Z12, Z11, " + big,
-		"\tVDIVS Z9, " + apq + ", Z13",
 		"\tVDIVS Z10, Z9, Z14",
+		"\tVPANDNI Z14, Z31, Z16",
 		"\tVMOVAS Z30, Z15",
 		"\tVFMADD231S Z14, Z14, Z15",
 		"\tVSQRTS Z15, Z15",
-		"\tVPANDNI Z14, Z31, Z16",
-		"\tVADDS Z15, Z16, Z16",
-		"\tVDIVS Z16, Z30, Z16",
+		"\tVBLENDMS Z16, Z15, " + big + ", Z15",
+		"\t// w = |zeta| + r; c = sqrt(w/(r + r)) and t = 1/w, negated where",
+		"\t// zeta < 0, s = c*t: the two divisions are independent.",
+		"\tVADDS Z15, Z16, Z12",
+		"\tVADDS Z15, Z15, Z13",
+		"\tVDIVS Z13, Z12, Z13",
+		"\tVDIVS Z12, Z30, Z16",
+		"\tVSQRTS Z13, " + c,
 		"\tVCMPS $1, Z26, Z14, " + neg,
 		"\tVPXORI Z31, Z16, " + neg + ", Z16",
-		"\tVBLENDMS Z13, Z16, " + big + ", Z16",
-		"\t// c = 1/sqrt(fma(t, t, 1)), s = c*t; " + swap + ": the " + rot + " lanes where d > 0",
-		"\t// (false on NaN), whose rotated pair is stored exchanged.",
-		"\tVMOVAS Z30, Z15",
-		"\tVFMADD231S Z16, Z16, Z15",
-		"\tVSQRTS Z15, Z15",
-		"\tVDIVS Z15, Z30, " + c,
 		"\tVMULS Z16, " + c + ", " + s,
+		"\t// " + swap + ": the " + rot + " lanes where d > 0 (false on NaN), whose rotated",
+		"\t// pair is stored exchanged.",
 		"\tVCMPS $0x1e, Z26, Z9, " + rot + ", " + swap,
 	}
 }

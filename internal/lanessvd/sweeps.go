@@ -32,15 +32,16 @@ func Lanes[T batchlas.Float]() int { return lanes.Lanes[T]() }
 // A sweep visits the pairs p < q row-cyclically (p = 0 .. n-2, q = p+1 ..
 // n-1). For each, in each active lane, with x and y columns p and q:
 //
-//	app = x.x, aqq = y.y, apq = x.y    (acc = fma(x_i, y_i, acc) from 0, i in order)
+//	app = x.x, aqq = y.y, apq = x.y    (acc = fma(x_i, y_i, acc) from 0 over the even i in order,
+//	                                    the same over the odd i, the two added)
 //	converged: app < small || aqq < small || |apq| <= (tol*sqrt(app))*sqrt(aqq)
 //
 // (NaN anywhere makes a pair not converged). A pair that is not rotates:
 //
-//	d = aqq - app, twoApq = apq + apq
-//	|d| > big*|twoApq|:  t = apq/d
-//	otherwise:           zeta = d/twoApq, t = ±1/(|zeta| + sqrt(fma(zeta, zeta, 1))), the sign of zeta
-//	c = 1/sqrt(fma(t, t, 1)), s = c*t
+//	d = aqq - app, twoApq = apq + apq, zeta = d/twoApq
+//	|d| > big*|twoApq|:  r = |zeta|
+//	otherwise:           r = sqrt(fma(zeta, zeta, 1))
+//	w = |zeta| + r, c = sqrt(w/(r + r)), t = ±1/w (the sign of zeta), s = c*t
 //	x' = fma(-s, y, c*x), y' = fma(c, y, s*x)   (c*x and s*x rounded)
 //
 // and stores (x', y') in columns p and q of g, and of v, or (y', x') when
@@ -118,7 +119,7 @@ func sweeps2Go[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, 
 func sweepsGo[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {
 	L := Lanes[T]()
 	col := n * L
-	var app, aqq, apq, c, s [16]T
+	var app, aqq, apq, app1, aqq1, apq1, c, s [16]T
 	var rotated uint64
 	for range maxSweeps {
 		rotated = 0
@@ -126,17 +127,7 @@ func sweepsGo[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, 
 			x := g[p*col : (p+1)*col]
 			for q := p + 1; q < n; q++ {
 				y := g[q*col : (q+1)*col]
-				clear(app[:])
-				clear(aqq[:])
-				clear(apq[:])
-				for i := 0; i < col; i += L {
-					xi, yi := x[i:i+L], y[i:i+L]
-					for l := range L {
-						app[l] = fma.Of(xi[l], xi[l], app[l])
-						aqq[l] = fma.Of(yi[l], yi[l], aqq[l])
-						apq[l] = fma.Of(xi[l], yi[l], apq[l])
-					}
-				}
+				sums(x, y, L, &app, &aqq, &apq, &app1, &aqq1, &apq1)
 				var rot, swap uint64
 				for l := range L {
 					if active>>l&1 == 0 || converged(app[l], aqq[l], apq[l], tol, small) {
@@ -166,6 +157,37 @@ func sweepsGo[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, 
 	return rotated
 }
 
+// sums sets app, aqq and apq to the sums of columns x and y (n*L
+// elements each) as the assembly makes them: the even rows' fused
+// multiply-adds from 0 in order, the odd rows' apart (in app1, aqq1 and
+// apq1), then the odd rows' sums added to the even rows'.
+func sums[T batchlas.Float](x, y []T, L int, app, aqq, apq, app1, aqq1, apq1 *[16]T) {
+	clear(app[:])
+	clear(aqq[:])
+	clear(apq[:])
+	clear(app1[:])
+	clear(aqq1[:])
+	clear(apq1[:])
+	y = y[:len(x)]
+	for i, row := 0, 0; i < len(x); i, row = i+L, row+1 {
+		xi, yi := x[i:i+L], y[i:i+L]
+		pp, qq, pq := app, aqq, apq
+		if row%2 == 1 {
+			pp, qq, pq = app1, aqq1, apq1
+		}
+		for l := range L {
+			pp[l] = fma.Of(xi[l], xi[l], pp[l])
+			qq[l] = fma.Of(yi[l], yi[l], qq[l])
+			pq[l] = fma.Of(xi[l], yi[l], pq[l])
+		}
+	}
+	for l := range L {
+		app[l] += app1[l]
+		aqq[l] += aqq1[l]
+		apq[l] += apq1[l]
+	}
+}
+
 // converged reports whether a pair with sums app, aqq and apq needs no
 // rotation; NaN in any of them gives false. The norms are multiplied
 // after their square roots, since app*aqq may overflow.
@@ -175,23 +197,28 @@ func converged[T batchlas.Float](app, aqq, apq, tol, small T) bool {
 
 // rotation returns the rotation of a pair with sums app, aqq and apq
 // (Sweeps' formulas) and whether the rotated pair is stored exchanged.
-// Where |d| > big*|2 apq|, zeta = d/(2 apq) is so large that t =
-// 1/(2 zeta) = apq/d to working precision, and forming zeta^2 could
-// overflow.
+// Where |d| > big*|2 apq|, zeta = d/(2 apq) is so large that r =
+// sqrt(1 + zeta^2) = |zeta| to working precision, and forming zeta^2
+// could overflow: r is |zeta| there, which makes t = 1/(2 zeta) and c = 1.
+// c = sqrt(w/(2r)) with w = |zeta| + r is 1/sqrt(1 + t^2) (1 + t^2 = 2rt,
+// since t = 1/w = r - |zeta|): a division and a square root after r, as
+// 1/sqrt(fma(t, t, 1)) would take after t, but beside t's division
+// rather than after it, which shortens each pair's chain of latencies.
 func rotation[T batchlas.Float](app, aqq, apq, big T) (c, s T, swap bool) {
 	d := aqq - app
 	twoApq := apq + apq
-	var t T
+	zeta := d / twoApq
+	az := abs(zeta)
+	r := sqrt(fma.Of(zeta, zeta, 1))
 	if abs(d) > T(big*abs(twoApq)) {
-		t = apq / d
-	} else {
-		zeta := d / twoApq
-		t = 1 / (abs(zeta) + sqrt(fma.Of(zeta, zeta, 1)))
-		if zeta < 0 {
-			t = -t
-		}
+		r = az
 	}
-	c = 1 / sqrt(fma.Of(t, t, 1))
+	w := az + r
+	c = sqrt(w / (r + r))
+	t := 1 / w
+	if zeta < 0 {
+		t = -t
+	}
 	return c, T(c * t), d > 0
 }
 

@@ -35,21 +35,43 @@ F64_p:
 	INCQ R12
 	LEAQ (R9)(R8*1), R10
 F64_q:
-	// app, aqq and apq: one fused multiply-add per row each, from 0,
-	// rows in order.
+	// app, aqq and apq: one fused multiply-add per row each, the even
+	// rows' and the odd rows' from 0 in order, then added.
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
 	XORQ AX, AX
-F64_dot:
+	LEAQ -64(R8), R15
+F64_dot_two:
+	CMPQ AX, R15
+	JGE F64_dot_one
+	VMOVUPD (R9)(AX*1), Z5
+	VMOVUPD (R10)(AX*1), Z6
+	VMOVUPD 64(R9)(AX*1), Z10
+	VMOVUPD 64(R10)(AX*1), Z11
+	VFMADD231PD Z5, Z5, Z0
+	VFMADD231PD Z6, Z6, Z1
+	VFMADD231PD Z6, Z5, Z2
+	VFMADD231PD Z10, Z10, Z7
+	VFMADD231PD Z11, Z11, Z8
+	VFMADD231PD Z11, Z10, Z9
+	ADDQ $128, AX
+	JMP F64_dot_two
+F64_dot_one:
+	CMPQ AX, R8
+	JGE F64_dot_sum
 	VMOVUPD (R9)(AX*1), Z5
 	VMOVUPD (R10)(AX*1), Z6
 	VFMADD231PD Z5, Z5, Z0
 	VFMADD231PD Z6, Z6, Z1
 	VFMADD231PD Z6, Z5, Z2
-	ADDQ $64, AX
-	CMPQ AX, R8
-	JLT F64_dot
+F64_dot_sum:
+	VADDPD Z7, Z0, Z0
+	VADDPD Z8, Z1, Z1
+	VADDPD Z9, Z2, Z2
 	// K1: the active lanes where the pair is not converged,
 	// !(app < small) and !(aqq < small) and !(|apq| <=
 	// (tol*sqrt(app))*sqrt(aqq)); each predicate is true on NaN.
@@ -65,33 +87,33 @@ F64_dot:
 	KORTESTW K1, K1
 	JZ F64_qnext
 	KORW K1, K6, K6
-	// d = aqq - app, twoApq = apq + apq. K3: |d| > big*|twoApq| (false
-	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
-	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
+	// d = aqq - app, twoApq = apq + apq, zeta = d/twoApq, r =
+	// sqrt(fma(zeta, zeta, 1)), or r = |zeta| in the K3 lanes, where |d| >
+	// big*|twoApq| (false on NaN) and zeta^2 could overflow.
 	VSUBPD Z0, Z1, Z9
 	VADDPD Z2, Z2, Z10
 	VPANDNQ Z9, Z31, Z11
 	VPANDNQ Z10, Z31, Z12
 	VMULPD Z27, Z12, Z12
 	VCMPPD $0x1e, Z12, Z11, K3
-	VDIVPD Z9, Z2, Z13
 	VDIVPD Z10, Z9, Z14
+	VPANDNQ Z14, Z31, Z16
 	VMOVAPD Z30, Z15
 	VFMADD231PD Z14, Z14, Z15
 	VSQRTPD Z15, Z15
-	VPANDNQ Z14, Z31, Z16
-	VADDPD Z15, Z16, Z16
-	VDIVPD Z16, Z30, Z16
+	VBLENDMPD Z16, Z15, K3, Z15
+	// w = |zeta| + r; c = sqrt(w/(r + r)) and t = 1/w, negated where
+	// zeta < 0, s = c*t: the two divisions are independent.
+	VADDPD Z15, Z16, Z12
+	VADDPD Z15, Z15, Z13
+	VDIVPD Z13, Z12, Z13
+	VDIVPD Z12, Z30, Z16
+	VSQRTPD Z13, Z3
 	VCMPPD $1, Z26, Z14, K4
 	VPXORQ Z31, Z16, K4, Z16
-	VBLENDMPD Z13, Z16, K3, Z16
-	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K2: the K1 lanes where d > 0
-	// (false on NaN), whose rotated pair is stored exchanged.
-	VMOVAPD Z30, Z15
-	VFMADD231PD Z16, Z16, Z15
-	VSQRTPD Z15, Z15
-	VDIVPD Z15, Z30, Z3
 	VMULPD Z16, Z3, Z4
+	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
+	// pair is stored exchanged.
 	VCMPPD $0x1e, Z26, Z9, K1, K2
 	XORQ AX, AX
 F64_g:
@@ -193,24 +215,62 @@ F64_two_q:
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
 	VPXORQ Z17, Z17, Z17
 	VPXORQ Z18, Z18, Z18
 	VPXORQ Z19, Z19, Z19
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
 	XORQ AX, AX
-F64_two_dot:
+	LEAQ -64(R8), R15
+F64_two_dot_two:
+	CMPQ AX, R15
+	JGE F64_two_dot_one
 	VMOVUPD (R9)(AX*1), Z5
 	VMOVUPD (R10)(AX*1), Z6
+	VMOVUPD 64(R9)(AX*1), Z10
+	VMOVUPD 64(R10)(AX*1), Z11
 	VMOVUPD (BX)(AX*1), Z22
 	VMOVUPD (DX)(AX*1), Z23
+	VMOVUPD 64(BX)(AX*1), Z24
+	VMOVUPD 64(DX)(AX*1), Z25
 	VFMADD231PD Z5, Z5, Z0
 	VFMADD231PD Z6, Z6, Z1
 	VFMADD231PD Z6, Z5, Z2
+	VFMADD231PD Z10, Z10, Z7
+	VFMADD231PD Z11, Z11, Z8
+	VFMADD231PD Z11, Z10, Z9
 	VFMADD231PD Z22, Z22, Z17
 	VFMADD231PD Z23, Z23, Z18
 	VFMADD231PD Z23, Z22, Z19
-	ADDQ $64, AX
+	VFMADD231PD Z24, Z24, Z12
+	VFMADD231PD Z25, Z25, Z13
+	VFMADD231PD Z25, Z24, Z14
+	ADDQ $128, AX
+	JMP F64_two_dot_two
+F64_two_dot_one:
 	CMPQ AX, R8
-	JLT F64_two_dot
+	JGE F64_two_dot_sum
+	VMOVUPD (R9)(AX*1), Z5
+	VMOVUPD (R10)(AX*1), Z6
+	VFMADD231PD Z5, Z5, Z0
+	VFMADD231PD Z6, Z6, Z1
+	VFMADD231PD Z6, Z5, Z2
+	VMOVUPD (BX)(AX*1), Z22
+	VMOVUPD (DX)(AX*1), Z23
+	VFMADD231PD Z22, Z22, Z17
+	VFMADD231PD Z23, Z23, Z18
+	VFMADD231PD Z23, Z22, Z19
+F64_two_dot_sum:
+	VADDPD Z7, Z0, Z0
+	VADDPD Z8, Z1, Z1
+	VADDPD Z9, Z2, Z2
+	VADDPD Z12, Z17, Z17
+	VADDPD Z13, Z18, Z18
+	VADDPD Z14, Z19, Z19
 	// K1 and K3: each group's active lanes where the pair is not
 	// converged, as in sweeps.
 	VSQRTPD Z0, Z7
@@ -237,61 +297,61 @@ F64_two_dot:
 	KMOVW K3, AX
 	SHLQ $32, AX
 	ORQ AX, SI
-	// d = aqq - app, twoApq = apq + apq. K4: |d| > big*|twoApq| (false
-	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
-	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
+	// d = aqq - app, twoApq = apq + apq, zeta = d/twoApq, r =
+	// sqrt(fma(zeta, zeta, 1)), or r = |zeta| in the K4 lanes, where |d| >
+	// big*|twoApq| (false on NaN) and zeta^2 could overflow.
 	VSUBPD Z0, Z1, Z9
 	VADDPD Z2, Z2, Z10
 	VPANDNQ Z9, Z31, Z11
 	VPANDNQ Z10, Z31, Z12
 	VMULPD Z27, Z12, Z12
 	VCMPPD $0x1e, Z12, Z11, K4
-	VDIVPD Z9, Z2, Z13
 	VDIVPD Z10, Z9, Z14
+	VPANDNQ Z14, Z31, Z16
 	VMOVAPD Z30, Z15
 	VFMADD231PD Z14, Z14, Z15
 	VSQRTPD Z15, Z15
-	VPANDNQ Z14, Z31, Z16
-	VADDPD Z15, Z16, Z16
-	VDIVPD Z16, Z30, Z16
+	VBLENDMPD Z16, Z15, K4, Z15
+	// w = |zeta| + r; c = sqrt(w/(r + r)) and t = 1/w, negated where
+	// zeta < 0, s = c*t: the two divisions are independent.
+	VADDPD Z15, Z16, Z12
+	VADDPD Z15, Z15, Z13
+	VDIVPD Z13, Z12, Z13
+	VDIVPD Z12, Z30, Z16
+	VSQRTPD Z13, Z3
 	VCMPPD $1, Z26, Z14, K5
 	VPXORQ Z31, Z16, K5, Z16
-	VBLENDMPD Z13, Z16, K4, Z16
-	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K2: the K1 lanes where d > 0
-	// (false on NaN), whose rotated pair is stored exchanged.
-	VMOVAPD Z30, Z15
-	VFMADD231PD Z16, Z16, Z15
-	VSQRTPD Z15, Z15
-	VDIVPD Z15, Z30, Z3
 	VMULPD Z16, Z3, Z4
+	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
+	// pair is stored exchanged.
 	VCMPPD $0x1e, Z26, Z9, K1, K2
-	// d = aqq - app, twoApq = apq + apq. K4: |d| > big*|twoApq| (false
-	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
-	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
+	// d = aqq - app, twoApq = apq + apq, zeta = d/twoApq, r =
+	// sqrt(fma(zeta, zeta, 1)), or r = |zeta| in the K4 lanes, where |d| >
+	// big*|twoApq| (false on NaN) and zeta^2 could overflow.
 	VSUBPD Z17, Z18, Z9
 	VADDPD Z19, Z19, Z10
 	VPANDNQ Z9, Z31, Z11
 	VPANDNQ Z10, Z31, Z12
 	VMULPD Z27, Z12, Z12
 	VCMPPD $0x1e, Z12, Z11, K4
-	VDIVPD Z9, Z19, Z13
 	VDIVPD Z10, Z9, Z14
+	VPANDNQ Z14, Z31, Z16
 	VMOVAPD Z30, Z15
 	VFMADD231PD Z14, Z14, Z15
 	VSQRTPD Z15, Z15
-	VPANDNQ Z14, Z31, Z16
-	VADDPD Z15, Z16, Z16
-	VDIVPD Z16, Z30, Z16
+	VBLENDMPD Z16, Z15, K4, Z15
+	// w = |zeta| + r; c = sqrt(w/(r + r)) and t = 1/w, negated where
+	// zeta < 0, s = c*t: the two divisions are independent.
+	VADDPD Z15, Z16, Z12
+	VADDPD Z15, Z15, Z13
+	VDIVPD Z13, Z12, Z13
+	VDIVPD Z12, Z30, Z16
+	VSQRTPD Z13, Z20
 	VCMPPD $1, Z26, Z14, K5
 	VPXORQ Z31, Z16, K5, Z16
-	VBLENDMPD Z13, Z16, K4, Z16
-	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K4: the K3 lanes where d > 0
-	// (false on NaN), whose rotated pair is stored exchanged.
-	VMOVAPD Z30, Z15
-	VFMADD231PD Z16, Z16, Z15
-	VSQRTPD Z15, Z15
-	VDIVPD Z15, Z30, Z20
 	VMULPD Z16, Z20, Z21
+	// K4: the K3 lanes where d > 0 (false on NaN), whose rotated
+	// pair is stored exchanged.
 	VCMPPD $0x1e, Z26, Z9, K3, K4
 	XORQ AX, AX
 F64_two_g:
@@ -411,21 +471,43 @@ F32_p:
 	INCQ R12
 	LEAQ (R9)(R8*1), R10
 F32_q:
-	// app, aqq and apq: one fused multiply-add per row each, from 0,
-	// rows in order.
+	// app, aqq and apq: one fused multiply-add per row each, the even
+	// rows' and the odd rows' from 0 in order, then added.
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
 	XORQ AX, AX
-F32_dot:
+	LEAQ -64(R8), R15
+F32_dot_two:
+	CMPQ AX, R15
+	JGE F32_dot_one
+	VMOVUPS (R9)(AX*1), Z5
+	VMOVUPS (R10)(AX*1), Z6
+	VMOVUPS 64(R9)(AX*1), Z10
+	VMOVUPS 64(R10)(AX*1), Z11
+	VFMADD231PS Z5, Z5, Z0
+	VFMADD231PS Z6, Z6, Z1
+	VFMADD231PS Z6, Z5, Z2
+	VFMADD231PS Z10, Z10, Z7
+	VFMADD231PS Z11, Z11, Z8
+	VFMADD231PS Z11, Z10, Z9
+	ADDQ $128, AX
+	JMP F32_dot_two
+F32_dot_one:
+	CMPQ AX, R8
+	JGE F32_dot_sum
 	VMOVUPS (R9)(AX*1), Z5
 	VMOVUPS (R10)(AX*1), Z6
 	VFMADD231PS Z5, Z5, Z0
 	VFMADD231PS Z6, Z6, Z1
 	VFMADD231PS Z6, Z5, Z2
-	ADDQ $64, AX
-	CMPQ AX, R8
-	JLT F32_dot
+F32_dot_sum:
+	VADDPS Z7, Z0, Z0
+	VADDPS Z8, Z1, Z1
+	VADDPS Z9, Z2, Z2
 	// K1: the active lanes where the pair is not converged,
 	// !(app < small) and !(aqq < small) and !(|apq| <=
 	// (tol*sqrt(app))*sqrt(aqq)); each predicate is true on NaN.
@@ -441,33 +523,33 @@ F32_dot:
 	KORTESTW K1, K1
 	JZ F32_qnext
 	KORW K1, K6, K6
-	// d = aqq - app, twoApq = apq + apq. K3: |d| > big*|twoApq| (false
-	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
-	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
+	// d = aqq - app, twoApq = apq + apq, zeta = d/twoApq, r =
+	// sqrt(fma(zeta, zeta, 1)), or r = |zeta| in the K3 lanes, where |d| >
+	// big*|twoApq| (false on NaN) and zeta^2 could overflow.
 	VSUBPS Z0, Z1, Z9
 	VADDPS Z2, Z2, Z10
 	VPANDND Z9, Z31, Z11
 	VPANDND Z10, Z31, Z12
 	VMULPS Z27, Z12, Z12
 	VCMPPS $0x1e, Z12, Z11, K3
-	VDIVPS Z9, Z2, Z13
 	VDIVPS Z10, Z9, Z14
+	VPANDND Z14, Z31, Z16
 	VMOVAPS Z30, Z15
 	VFMADD231PS Z14, Z14, Z15
 	VSQRTPS Z15, Z15
-	VPANDND Z14, Z31, Z16
-	VADDPS Z15, Z16, Z16
-	VDIVPS Z16, Z30, Z16
+	VBLENDMPS Z16, Z15, K3, Z15
+	// w = |zeta| + r; c = sqrt(w/(r + r)) and t = 1/w, negated where
+	// zeta < 0, s = c*t: the two divisions are independent.
+	VADDPS Z15, Z16, Z12
+	VADDPS Z15, Z15, Z13
+	VDIVPS Z13, Z12, Z13
+	VDIVPS Z12, Z30, Z16
+	VSQRTPS Z13, Z3
 	VCMPPS $1, Z26, Z14, K4
 	VPXORD Z31, Z16, K4, Z16
-	VBLENDMPS Z13, Z16, K3, Z16
-	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K2: the K1 lanes where d > 0
-	// (false on NaN), whose rotated pair is stored exchanged.
-	VMOVAPS Z30, Z15
-	VFMADD231PS Z16, Z16, Z15
-	VSQRTPS Z15, Z15
-	VDIVPS Z15, Z30, Z3
 	VMULPS Z16, Z3, Z4
+	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
+	// pair is stored exchanged.
 	VCMPPS $0x1e, Z26, Z9, K1, K2
 	XORQ AX, AX
 F32_g:
@@ -569,24 +651,62 @@ F32_two_q:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
 	VPXORD Z17, Z17, Z17
 	VPXORD Z18, Z18, Z18
 	VPXORD Z19, Z19, Z19
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
 	XORQ AX, AX
-F32_two_dot:
+	LEAQ -64(R8), R15
+F32_two_dot_two:
+	CMPQ AX, R15
+	JGE F32_two_dot_one
 	VMOVUPS (R9)(AX*1), Z5
 	VMOVUPS (R10)(AX*1), Z6
+	VMOVUPS 64(R9)(AX*1), Z10
+	VMOVUPS 64(R10)(AX*1), Z11
 	VMOVUPS (BX)(AX*1), Z22
 	VMOVUPS (DX)(AX*1), Z23
+	VMOVUPS 64(BX)(AX*1), Z24
+	VMOVUPS 64(DX)(AX*1), Z25
 	VFMADD231PS Z5, Z5, Z0
 	VFMADD231PS Z6, Z6, Z1
 	VFMADD231PS Z6, Z5, Z2
+	VFMADD231PS Z10, Z10, Z7
+	VFMADD231PS Z11, Z11, Z8
+	VFMADD231PS Z11, Z10, Z9
 	VFMADD231PS Z22, Z22, Z17
 	VFMADD231PS Z23, Z23, Z18
 	VFMADD231PS Z23, Z22, Z19
-	ADDQ $64, AX
+	VFMADD231PS Z24, Z24, Z12
+	VFMADD231PS Z25, Z25, Z13
+	VFMADD231PS Z25, Z24, Z14
+	ADDQ $128, AX
+	JMP F32_two_dot_two
+F32_two_dot_one:
 	CMPQ AX, R8
-	JLT F32_two_dot
+	JGE F32_two_dot_sum
+	VMOVUPS (R9)(AX*1), Z5
+	VMOVUPS (R10)(AX*1), Z6
+	VFMADD231PS Z5, Z5, Z0
+	VFMADD231PS Z6, Z6, Z1
+	VFMADD231PS Z6, Z5, Z2
+	VMOVUPS (BX)(AX*1), Z22
+	VMOVUPS (DX)(AX*1), Z23
+	VFMADD231PS Z22, Z22, Z17
+	VFMADD231PS Z23, Z23, Z18
+	VFMADD231PS Z23, Z22, Z19
+F32_two_dot_sum:
+	VADDPS Z7, Z0, Z0
+	VADDPS Z8, Z1, Z1
+	VADDPS Z9, Z2, Z2
+	VADDPS Z12, Z17, Z17
+	VADDPS Z13, Z18, Z18
+	VADDPS Z14, Z19, Z19
 	// K1 and K3: each group's active lanes where the pair is not
 	// converged, as in sweeps.
 	VSQRTPS Z0, Z7
@@ -613,61 +733,61 @@ F32_two_dot:
 	KMOVW K3, AX
 	SHLQ $32, AX
 	ORQ AX, SI
-	// d = aqq - app, twoApq = apq + apq. K4: |d| > big*|twoApq| (false
-	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
-	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
+	// d = aqq - app, twoApq = apq + apq, zeta = d/twoApq, r =
+	// sqrt(fma(zeta, zeta, 1)), or r = |zeta| in the K4 lanes, where |d| >
+	// big*|twoApq| (false on NaN) and zeta^2 could overflow.
 	VSUBPS Z0, Z1, Z9
 	VADDPS Z2, Z2, Z10
 	VPANDND Z9, Z31, Z11
 	VPANDND Z10, Z31, Z12
 	VMULPS Z27, Z12, Z12
 	VCMPPS $0x1e, Z12, Z11, K4
-	VDIVPS Z9, Z2, Z13
 	VDIVPS Z10, Z9, Z14
+	VPANDND Z14, Z31, Z16
 	VMOVAPS Z30, Z15
 	VFMADD231PS Z14, Z14, Z15
 	VSQRTPS Z15, Z15
-	VPANDND Z14, Z31, Z16
-	VADDPS Z15, Z16, Z16
-	VDIVPS Z16, Z30, Z16
+	VBLENDMPS Z16, Z15, K4, Z15
+	// w = |zeta| + r; c = sqrt(w/(r + r)) and t = 1/w, negated where
+	// zeta < 0, s = c*t: the two divisions are independent.
+	VADDPS Z15, Z16, Z12
+	VADDPS Z15, Z15, Z13
+	VDIVPS Z13, Z12, Z13
+	VDIVPS Z12, Z30, Z16
+	VSQRTPS Z13, Z3
 	VCMPPS $1, Z26, Z14, K5
 	VPXORD Z31, Z16, K5, Z16
-	VBLENDMPS Z13, Z16, K4, Z16
-	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K2: the K1 lanes where d > 0
-	// (false on NaN), whose rotated pair is stored exchanged.
-	VMOVAPS Z30, Z15
-	VFMADD231PS Z16, Z16, Z15
-	VSQRTPS Z15, Z15
-	VDIVPS Z15, Z30, Z3
 	VMULPS Z16, Z3, Z4
+	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
+	// pair is stored exchanged.
 	VCMPPS $0x1e, Z26, Z9, K1, K2
-	// d = aqq - app, twoApq = apq + apq. K4: |d| > big*|twoApq| (false
-	// on NaN), where t = apq/d; elsewhere zeta = d/twoApq and t =
-	// 1/(|zeta| + sqrt(fma(zeta, zeta, 1))), negated where zeta < 0.
+	// d = aqq - app, twoApq = apq + apq, zeta = d/twoApq, r =
+	// sqrt(fma(zeta, zeta, 1)), or r = |zeta| in the K4 lanes, where |d| >
+	// big*|twoApq| (false on NaN) and zeta^2 could overflow.
 	VSUBPS Z17, Z18, Z9
 	VADDPS Z19, Z19, Z10
 	VPANDND Z9, Z31, Z11
 	VPANDND Z10, Z31, Z12
 	VMULPS Z27, Z12, Z12
 	VCMPPS $0x1e, Z12, Z11, K4
-	VDIVPS Z9, Z19, Z13
 	VDIVPS Z10, Z9, Z14
+	VPANDND Z14, Z31, Z16
 	VMOVAPS Z30, Z15
 	VFMADD231PS Z14, Z14, Z15
 	VSQRTPS Z15, Z15
-	VPANDND Z14, Z31, Z16
-	VADDPS Z15, Z16, Z16
-	VDIVPS Z16, Z30, Z16
+	VBLENDMPS Z16, Z15, K4, Z15
+	// w = |zeta| + r; c = sqrt(w/(r + r)) and t = 1/w, negated where
+	// zeta < 0, s = c*t: the two divisions are independent.
+	VADDPS Z15, Z16, Z12
+	VADDPS Z15, Z15, Z13
+	VDIVPS Z13, Z12, Z13
+	VDIVPS Z12, Z30, Z16
+	VSQRTPS Z13, Z20
 	VCMPPS $1, Z26, Z14, K5
 	VPXORD Z31, Z16, K5, Z16
-	VBLENDMPS Z13, Z16, K4, Z16
-	// c = 1/sqrt(fma(t, t, 1)), s = c*t; K4: the K3 lanes where d > 0
-	// (false on NaN), whose rotated pair is stored exchanged.
-	VMOVAPS Z30, Z15
-	VFMADD231PS Z16, Z16, Z15
-	VSQRTPS Z15, Z15
-	VDIVPS Z15, Z30, Z20
 	VMULPS Z16, Z20, Z21
+	// K4: the K3 lanes where d > 0 (false on NaN), whose rotated
+	// pair is stored exchanged.
 	VCMPPS $0x1e, Z26, Z9, K3, K4
 	XORQ AX, AX
 F32_two_g:

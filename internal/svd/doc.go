@@ -58,7 +58,9 @@
 //     (||g_q||^2 - ||g_p||^2) / (2 g_p.g_q), t = sign(zeta) / (|zeta| +
 //     sqrt(1 + zeta^2)), c = 1/sqrt(1+t^2), s = c t; when |zeta| is so large
 //     that zeta^2 would lose 1 (or overflow), t = 1/(2 zeta) is taken
-//     directly as g_p.g_q / (||g_q||^2 - ||g_p||^2). The rotated pair is
+//     directly as g_p.g_q / (||g_q||^2 - ||g_p||^2) (the lanes kernel of
+//     package lanessvd forms the same c and t another way, in fewer
+//     dependent steps: its doc gives the formulas). The rotated pair is
 //     stored with the longer column at p (swapping two columns is an exact
 //     orthogonal step), so the columns end nearly sorted by norm and the
 //     final sort moves little. The same transform is applied to V when V

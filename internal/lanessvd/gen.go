@@ -107,6 +107,7 @@ F_q:
 	JZ F_qnext
 	KORW K1, K6, K6
 	ROTATION(Z0, Z1, Z2, Z3, Z4, K1, K2, K3, K4)
+	COEFFICIENTS(Z3, Z4, K2, Z0, Z1, Z2, Z10)
 	ROTATE(F_g, R9, R10)
 	TESTQ SI, SI
 	JZ F_qnext
@@ -211,6 +212,8 @@ F_two_q:
 	ORQ AX, SI
 	ROTATION(Z0, Z1, Z2, Z3, Z4, K1, K2, K4, K5)
 	ROTATION(Z17, Z18, Z19, Z20, Z21, K3, K4, K4, K5)
+	COEFFICIENTS(Z3, Z4, K2, Z0, Z1, Z2, Z10)
+	COEFFICIENTS(Z20, Z21, K4, Z17, Z18, Z19, Z13)
 	ROTATE2(F_two_g, R9, R10, BX, DX)
 	MOVQ v1+8(FP), AX
 	TESTQ AX, AX
@@ -254,7 +257,7 @@ F_two_done:
 }
 
 // expand replaces the macro lines of a body (CONSTANTS, SUMS, CONVERGED,
-// ROTATION, ROTATE, ROTATE2) by their instructions and the element-type
+// ROTATION, COEFFICIENTS, ROTATE, ROTATE2) by their instructions and the element-type
 // placeholders by d's.
 func expand(d dtype, body string) string {
 	var out []string
@@ -274,6 +277,8 @@ func expand(d dtype, body string) string {
 			out = append(out, convergedLanes(a[0], a[1], a[2], a[3], a[4], a[5], a[6])...)
 		case "ROTATION":
 			out = append(out, rotation(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8])...)
+		case "COEFFICIENTS":
+			out = append(out, coefficients(a[0], a[1], a[2], a[3], a[4], a[5], a[6])...)
 		case "ROTATE":
 			out = append(out, rotate(a[0], a[1], a[2])...)
 		case "ROTATE2":
@@ -377,24 +382,39 @@ func sums(label string, r []string) []string {
 	return out
 }
 
+// coefficients expands to the rotation's four coefficients, from c, s
+// and the exchanged lanes swap: column p becomes a*x + b*y and column q
+// c'*x + d*y, with (a, b, c', d) = (c, -s, s, c), or (s, c, c, -s) in the
+// swap lanes, so that the passes over the columns store the exchanged
+// pair without a blend per row. a*x is rounded and b*y fused onto it,
+// which is fma(-s, y, c*x) for x' and fma(c, y, s*x) for y' as Sweeps
+// states them (negating s is exact).
+func coefficients(c, s, swap, a, b, cq, d string) []string {
+	return []string{
+		"\tVPXORI Z31, " + s + ", " + d,
+		"\tVBLENDMS " + s + ", " + c + ", " + swap + ", " + a,
+		"\tVBLENDMS " + c + ", " + d + ", " + swap + ", " + b,
+		"\tVBLENDMS " + c + ", " + s + ", " + swap + ", " + cq,
+		"\tVBLENDMS " + d + ", " + c + ", " + swap + ", " + d,
+	}
+}
+
 // rotate expands to sweeps' pass over columns p and q (their addresses
-// in the registers p and q): x' = fma(-s, y, c*x) and y' = fma(c, y,
-// s*x) row by row, (x', y') stored, or (y', x') in the K2 lanes, in the
-// K1 lanes only.
+// in the registers p and q): column p's a*x + b*y and column q's c'*x +
+// d*y row by row (COEFFICIENTS' Z0, Z1, Z2, Z10), stored in the K1 lanes
+// only.
 func rotate(label, p, q string) []string {
 	return []string{
 		"\tXORQ AX, AX",
 		label + ":",
 		"\tVMOVUPS (" + p + ")(AX*1), Z5",
 		"\tVMOVUPS (" + q + ")(AX*1), Z6",
-		"\tVMULS Z5, Z3, Z7",
-		"\tVFNMADD231S Z6, Z4, Z7",
-		"\tVMULS Z5, Z4, Z8",
-		"\tVFMADD231S Z6, Z3, Z8",
-		"\tVBLENDMS Z8, Z7, K2, Z9",
-		"\tVBLENDMS Z7, Z8, K2, Z10",
-		"\tVMOVUPS Z9, K1, (" + p + ")(AX*1)",
-		"\tVMOVUPS Z10, K1, (" + q + ")(AX*1)",
+		"\tVMULS Z5, Z0, Z7",
+		"\tVFMADD231S Z6, Z1, Z7",
+		"\tVMULS Z5, Z2, Z8",
+		"\tVFMADD231S Z6, Z10, Z8",
+		"\tVMOVUPS Z7, K1, (" + p + ")(AX*1)",
+		"\tVMOVUPS Z8, K1, (" + q + ")(AX*1)",
 		"\tADDQ $64, AX",
 		"\tCMPQ AX, R8",
 		"\tJLT " + label,
@@ -445,8 +465,9 @@ func rotation(app, aqq, apq, c, s, rot, swap, big, neg string) []string {
 
 // rotate2 expands to the pass over columns p and q of both groups (the
 // first group's at p1 and q1, the second's at p2 and q2): each group's
-// rotation as sweeps' ROTATE makes it, stored in its rotating lanes (K1,
-// K3), exchanged in K2 and K4.
+// rotation as sweeps' ROTATE makes it, with its coefficients (the first
+// group's Z0, Z1, Z2, Z10, the second's Z17, Z18, Z19, Z13), stored in its
+// rotating lanes (K1, K3).
 func rotate2(label, p1, q1, p2, q2 string) []string {
 	return []string{
 		"\tXORQ AX, AX",
@@ -455,22 +476,18 @@ func rotate2(label, p1, q1, p2, q2 string) []string {
 		"\tVMOVUPS (" + q1 + ")(AX*1), Z6",
 		"\tVMOVUPS (" + p2 + ")(AX*1), Z22",
 		"\tVMOVUPS (" + q2 + ")(AX*1), Z23",
-		"\tVMULS Z5, Z3, Z7",
-		"\tVFNMADD231S Z6, Z4, Z7",
-		"\tVMULS Z5, Z4, Z8",
-		"\tVFMADD231S Z6, Z3, Z8",
-		"\tVMULS Z22, Z20, Z11",
-		"\tVFNMADD231S Z23, Z21, Z11",
-		"\tVMULS Z22, Z21, Z12",
-		"\tVFMADD231S Z23, Z20, Z12",
-		"\tVBLENDMS Z8, Z7, K2, Z9",
-		"\tVBLENDMS Z7, Z8, K2, Z10",
-		"\tVBLENDMS Z12, Z11, K4, Z13",
-		"\tVBLENDMS Z11, Z12, K4, Z14",
-		"\tVMOVUPS Z9, K1, (" + p1 + ")(AX*1)",
-		"\tVMOVUPS Z10, K1, (" + q1 + ")(AX*1)",
-		"\tVMOVUPS Z13, K3, (" + p2 + ")(AX*1)",
-		"\tVMOVUPS Z14, K3, (" + q2 + ")(AX*1)",
+		"\tVMULS Z5, Z0, Z7",
+		"\tVFMADD231S Z6, Z1, Z7",
+		"\tVMULS Z5, Z2, Z8",
+		"\tVFMADD231S Z6, Z10, Z8",
+		"\tVMULS Z22, Z17, Z11",
+		"\tVFMADD231S Z23, Z18, Z11",
+		"\tVMULS Z22, Z19, Z12",
+		"\tVFMADD231S Z23, Z13, Z12",
+		"\tVMOVUPS Z7, K1, (" + p1 + ")(AX*1)",
+		"\tVMOVUPS Z8, K1, (" + q1 + ")(AX*1)",
+		"\tVMOVUPS Z11, K3, (" + p2 + ")(AX*1)",
+		"\tVMOVUPS Z12, K3, (" + q2 + ")(AX*1)",
 		"\tADDQ $64, AX",
 		"\tCMPQ AX, R8",
 		"\tJLT " + label,

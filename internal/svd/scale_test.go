@@ -80,3 +80,31 @@ func testMaxAbs[T batchlas.Float](t *testing.T, big, sub float64) {
 		}
 	}
 }
+
+// argmaxAbs (bit patterns) picks what the loop comparing values picks:
+// the first entry of largest magnitude, never a NaN, on vectors with ties,
+// signed zeros, infinities, subnormals and NaNs, with strides, for both
+// types.
+func TestArgmaxAbs(t *testing.T) {
+	testArgmaxAbs[float64](t)
+	testArgmaxAbs[float32](t)
+}
+
+func testArgmaxAbs[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	pool := []T{0, T(math.Copysign(0, -1)), 1, -1, 2, -2, T(math.Inf(1)), T(math.Inf(-1)), T(math.NaN()), T(math.SmallestNonzeroFloat32), -T(math.SmallestNonzeroFloat32)}
+	for trial := range 20000 {
+		n, inc := r.IntN(12), 1+r.IntN(3)
+		x := make([]T, max(1, n*inc))
+		for i := range x {
+			if r.IntN(3) == 0 {
+				x[i] = pool[r.IntN(len(pool))]
+			} else {
+				x[i] = T(r.NormFloat64())
+			}
+		}
+		if got, want := argmaxAbs(n, x, inc), argmaxAbsNaN(n, x, inc); got != want {
+			t.Fatalf("trial %d %T n=%d inc=%d %v: argmaxAbs %d, the value loop %d", trial, T(0), n, inc, x, got, want)
+		}
+	}
+}

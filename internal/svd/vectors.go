@@ -1,6 +1,10 @@
 package svd
 
-import "github.com/batchlas-go/batchlas"
+import (
+	"unsafe"
+
+	"github.com/batchlas-go/batchlas"
+)
 
 // setIdentity writes the m x n identity (ones on the leading diagonal)
 // into a (leading dimension lda).
@@ -133,8 +137,47 @@ func scaleCol[T batchlas.Float](col []T, nrm T) {
 }
 
 // argmaxAbs returns the index of the first entry of largest magnitude of
-// the n-vector x with elements inc apart.
+// the n-vector x with elements inc apart; a NaN is never it (0 when every
+// entry is NaN, and for n = 0). The magnitudes are compared as bit
+// patterns with the sign cleared, which order as the values do: a
+// running maximum without a branch, then the first entry that reaches it.
+// The loop that compared values branched on every entry and mispredicted
+// at each new maximum, a fifth of gesvd's lanes kernel on tall 64 x 8
+// matrices with vectors (the sign convention's search down U's columns).
 func argmaxAbs[T batchlas.Float](n int, x []T, inc int) int {
+	p := unsafe.Pointer(unsafe.SliceData(x))
+	if is32[T]() {
+		if i, ok := argmaxBits(unsafe.Slice((*uint32)(p), len(x)), n, inc, 1<<31-1, 0x7f800000); ok {
+			return i
+		}
+	} else if i, ok := argmaxBits(unsafe.Slice((*uint64)(p), len(x)), n, inc, 1<<63-1, 0x7ff0000000000000); ok {
+		return i
+	}
+	return argmaxAbsNaN(n, x, inc)
+}
+
+// argmaxBits is argmaxAbs on the bit patterns x of the entries, mag
+// clearing the sign and inf the pattern of infinity: false when a NaN
+// (a pattern above inf) is among them.
+func argmaxBits[U uint32 | uint64](x []U, n, inc int, mag, inf U) (int, bool) {
+	var top U
+	for i := 0; i < n; i++ {
+		top = max(top, x[i*inc]&mag)
+	}
+	if top > inf {
+		return 0, false
+	}
+	for i := 0; i < n; i++ {
+		if x[i*inc]&mag == top {
+			return i, true
+		}
+	}
+	return 0, true
+}
+
+// argmaxAbsNaN is argmaxAbs by comparing values, for an x holding a NaN
+// (which no comparison lets win).
+func argmaxAbsNaN[T batchlas.Float](n int, x []T, inc int) int {
 	best, bi := T(-1), 0
 	for i := 0; i < n; i++ {
 		if a := abs(x[i*inc]); a > best {

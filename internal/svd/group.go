@@ -1,6 +1,8 @@
 package svd
 
 import (
+	"math"
+
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanessvd"
 )
@@ -272,6 +274,24 @@ func (h *groupHalf[T]) finishSquare(left uint64) {
 	n := h.n
 	per := WorkSize[T](n, n, h.jobu, h.jobvt)
 	nn := n * n
+	// Every lane's plain sums of squares of its columns (colNorm's first
+	// sum, the same expression in the same row order), made a row of
+	// lanes at a time: one chain of additions per lane and column side by
+	// side, where colNorm on each lane's column waited on one.
+	var sumBuf [lanesOrderMax * 16]T
+	sums := sumBuf[:0]
+	if n <= lanesOrderMax {
+		sums = sumBuf[:n*L]
+		for j := range n {
+			acc := sums[j*L : j*L+L]
+			for r := range n {
+				row := h.g[(j*n+r)*L : (j*n+r)*L+L]
+				for l, x := range row {
+					acc[l] += x * x
+				}
+			}
+		}
+	}
 	for l := range h.count {
 		if h.active&(1<<l) == 0 {
 			continue
@@ -279,7 +299,7 @@ func (h *groupHalf[T]) finishSquare(left uint64) {
 		sl := h.s[l*h.ss : l*h.ss+n]
 		ul, vtl := at(h.u, l*h.su), at(h.vt, l*h.svt)
 		wl := h.work[l*per : (l+1)*per]
-		if left&(1<<l) != 0 || !finishLane(n, L, l, h.g, h.v, h.exps[l], sl, h.jobu, h.jobvt, ul, h.ldu, vtl, h.ldvt) {
+		if left&(1<<l) != 0 || !finishLane(n, L, l, h.g, h.v, sums, h.exps[l], sl, h.jobu, h.jobvt, ul, h.ldu, vtl, h.ldvt) {
 			// The general path, from the lane's swept matrices.
 			st := stage[T]{m: n, n: n, k: n, jobu: h.jobu, jobvt: h.jobvt, mm: n, nn: n, jobUB: h.jobu, jobVB: h.jobvt, e: h.exps[l]}
 			st.g = wl[:nn]
@@ -308,7 +328,7 @@ func (h *groupHalf[T]) finishSquare(left uint64) {
 // and a singular value is not above eps times the largest (that column
 // must be completed, by formU), or when n is above lanesOrderMax: the
 // general path finishes those.
-func finishLane[T batchlas.Float](n, L, l int, g, v []T, e int, s []T, jobu, jobvt Job, u []T, ldu int, vt []T, ldvt int) bool {
+func finishLane[T batchlas.Float](n, L, l int, g, v, sums []T, e int, s []T, jobu, jobvt Job, u []T, ldu int, vt []T, ldvt int) bool {
 	if n > lanesOrderMax {
 		return false
 	}
@@ -316,11 +336,17 @@ func finishLane[T batchlas.Float](n, L, l int, g, v []T, e int, s []T, jobu, job
 	var colBuf, normBuf [lanesOrderMax]T
 	order, col, norms := orderBuf[:n], colBuf[:n], normBuf[:n]
 	for j := range n {
+		order[j] = j
+		// colNorm's plain case from the lane's sum; its scaled one from
+		// the column.
+		if ss := sums[j*L+l]; ss >= plainNormMin[T]() && !math.IsInf(float64(ss), 0) {
+			norms[j] = sqrt(ss)
+			continue
+		}
 		for r := range n {
 			col[r] = g[(j*n+r)*L+l]
 		}
 		norms[j] = colNorm(col)
-		order[j] = j
 	}
 	// Stable insertion sort, descending: sortDesc's order.
 	for i := 1; i < n; i++ {

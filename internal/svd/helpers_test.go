@@ -146,6 +146,15 @@ var classes = []class{
 		}
 		return g
 	}},
+	{"split", func(r *rand.Rand, m, n int, _, tiny float64) general {
+		// The last column tiny times the others: after the scaling its
+		// squares underflow, so its norm takes colNorm's scaled sum.
+		g := randNormal(r, m, n)
+		for i := max(0, n-1) * m; i < n*m; i++ {
+			g.d[i] *= tiny
+		}
+		return g
+	}},
 }
 
 // scales returns the factors of the big and tiny classes for T.

@@ -55,15 +55,19 @@ func main() {
 // (the caller sees to n < 2, maxSweeps <= 0 and no active lane). Each
 // pair makes one pass over its two columns for the three sums, decides
 // per lane (K1) whether it rotates, and, when some lane does, computes
-// c, s and the swap per lane and makes one pass over the columns of g,
-// then one over those of v, storing in the K1 lanes only. Registers:
+// c, s and the swap per lane, the four coefficients from them, and makes
+// one pass over the columns of g, then one over those of v, storing in
+// the K1 lanes only. Registers:
 //
 //	DI g, SI v (0: no v), CX n, R8 a column's bytes (n*64), R9 and R10
 //	columns p and q of g, R11 p, R12 q, R13 the sweeps made, R14
-//	maxSweeps, AX the byte offset in the column loops, BX and DX columns
-//	p and q of v.
+//	maxSweeps, AX the byte offset in the column loops, R15 where the
+//	sums' loop of two rows at a time ends, BX and DX columns p and q of
+//	v.
 //	Z31 the sign bit (-0), Z30 one, Z29 tol, Z28 small, Z27 big, Z26
-//	zero. Z0 app, Z1 aqq, Z2 apq; Z3 c and Z4 s for the column passes.
+//	zero. Z0 app, Z1 aqq, Z2 apq (Z7-Z9 the odd rows' while they are
+//	summed); Z3 c and Z4 s; then Z0, Z1, Z2 and Z10 the four
+//	coefficients of the column passes.
 //	K7 the active lanes, K6 those rotated in this sweep, K1 those that
 //	rotate the pair, K2 those of K1 that store the pair exchanged, K3
 //	and K4 temporaries.
@@ -157,8 +161,10 @@ F_done:
 //	group's columns of v in the v pass, R14 and R15 the second's; SI the
 //	lanes rotated in this sweep, the first group's in bits 0-31, the
 //	second's from bit 32; maxSweeps read from its argument.
-//	Z0-Z2 the first group's sums, Z3 and Z4 its c and s; Z17-Z19 the
-//	second's sums, Z20 and Z21 its c and s; Z22-Z25 the second group's
+//	Z0-Z2 the first group's sums (Z7-Z9 its odd rows'), Z3 and Z4 its
+//	c and s, then Z0, Z1, Z2 and Z10 its coefficients; Z17-Z19 the
+//	second's sums (Z12-Z14 its odd rows'), Z20 and Z21 its c and s, then
+//	Z17, Z18, Z19 and Z13 its coefficients; Z22-Z25 the second group's
 //	loads and temporaries; the rotations' temporaries Z5-Z16 are shared,
 //	one group's block after the other's.
 //	K7 and K6 the groups' active lanes; K1 and K3 the lanes that rotate

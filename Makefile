@@ -22,7 +22,8 @@ unit:
 # no assembly (purego), so both code paths of every kernel are tested here.
 # The selection core, its instruments and the tools hold no kernel code
 # path of their own, so they are left out here (the unit run covers them):
-# that keeps the test command inside CI's 10 minutes.
+# that keeps minutes out of the test command (docs/decisions.md, "The
+# test command's time").
 NOVENDOR_SKIP := /tools/|/select|/coverage|/trace
 
 novendor:

@@ -1,8 +1,6 @@
 package svd
 
 import (
-	"math"
-
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanessvd"
 )
@@ -339,7 +337,7 @@ func finishLane[T batchlas.Float](n, L, l int, g, v, sums []T, e int, s []T, job
 		order[j] = j
 		// colNorm's plain case from the lane's sum; its scaled one from
 		// the column.
-		if ss := sums[j*L+l]; ss >= plainNormMin[T]() && !math.IsInf(float64(ss), 0) {
+		if ss := sums[j*L+l]; plainSumHolds(ss) {
 			norms[j] = sqrt(ss)
 			continue
 		}

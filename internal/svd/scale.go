@@ -204,7 +204,7 @@ func colNorm[T batchlas.Float](x []T) T {
 	for _, v := range x {
 		ss0 += v * v
 	}
-	if ss0 >= plainNormMin[T]() && !math.IsInf(float64(ss0), 0) {
+	if plainSumHolds(ss0) {
 		return sqrt(ss0)
 	}
 	var amax T
@@ -234,6 +234,12 @@ func colNorm[T batchlas.Float](x []T) T {
 		}
 	}
 	return ldexp(sqrt(ss), ex)
+}
+
+// plainSumHolds reports whether colNorm takes the plain sum of squares ss
+// as it is (its square root the norm) rather than summing again scaled.
+func plainSumHolds[T batchlas.Float](ss T) bool {
+	return ss >= plainNormMin[T]() && !math.IsInf(float64(ss), 0)
 }
 
 // plainNormMin is the least plain sum of squares colNorm takes as it is:

@@ -158,11 +158,15 @@ func argmaxAbs[T batchlas.Float](n int, x []T, inc int) int {
 
 // argmaxBits is argmaxAbs on the bit patterns x of the entries, mag
 // clearing the sign and inf the pattern of infinity: false when a NaN
-// (a pattern above inf) is among them.
+// (a pattern above inf) is among them. The largest pattern is maxAbs'
+// scan (maxMagnitudeBits), the vector as one column or, strided, as n
+// columns of one entry.
 func argmaxBits[U uint32 | uint64](x []U, n, inc int, mag, inf U) (int, bool) {
 	var top U
-	for i := 0; i < n; i++ {
-		top = max(top, x[i*inc]&mag)
+	if inc == 1 {
+		top = maxMagnitudeBits(x, n, 1, n, mag)
+	} else {
+		top = maxMagnitudeBits(x, 1, n, inc, mag)
 	}
 	if top > inf {
 		return 0, false

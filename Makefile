@@ -4,42 +4,58 @@ COV     := $(CURDIR)/.cov
 # Race-checked tests: the concurrency tests of every package.
 RACE    := Concurrent
 
-.PHONY: test vet unit novendor v3 race fuzz tablecheck docscheck coverage bench bench-peers tune tune-full docs lint
+.PHONY: test fmt vet unit novendor v3 race fuzz tablecheck docscheck coverage bench bench-peers tune tune-full docs lint
 
-test: vet unit novendor v3 race tablecheck docscheck coverage
+test: fmt unit novendor v3 race tablecheck docscheck coverage
 
-vet:
+fmt:
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt needed on the files above" && exit 1)
+
+# go vet on its own. `make test` runs the same checks inside its unit
+# pass (go test -vet=all vets every package it builds, test files and
+# packages without tests included), which saved the separate pass's
+# second type-checking of the module.
+vet: fmt
 	$(GO) vet ./...
 
 # The whole suite with the coverage instrument on: every process writes its
-# own shard under .cov/, merged by the coverage target.
+# own shard under .cov/, merged by the coverage target. -vet=all runs
+# every go vet check, not only go test's usual few.
 unit:
 	rm -rf $(COV) && mkdir -p $(COV)
-	BATCHLAS_COVERAGE_OUT=$(COV)/cov $(GO) test -count=1 ./...
+	BATCHLAS_COVERAGE_OUT=$(COV)/cov $(GO) test -vet=all -count=1 ./...
 
 # The suite again on the portable build: no vendor library (novendor) and
 # no assembly (purego), so both code paths of every kernel are tested here.
 # The selection core, its instruments and the tools hold no kernel code
 # path of their own, so they are left out here (the unit run covers them):
 # that keeps minutes out of the test command (docs/decisions.md, "The
-# test command's time").
+# test command's time"). -short: what this pass adds is the kernels' Go
+# twins, so the checks of what no build tag changes (the drivers'
+# allocation on one worker, interruption at every stop, repeated runs
+# per worker count) are thinned, and the largest orders of a few sweeps
+# left to the unit pass.
 NOVENDOR_SKIP := /tools/|/select|/coverage|/trace
 
 novendor:
-	$(GO) test -count=1 -tags novendor,purego $$($(GO) list ./... | grep -Ev '$(NOVENDOR_SKIP)')
+	$(GO) test -short -count=1 -tags novendor,purego $$($(GO) list ./... | grep -Ev '$(NOVENDOR_SKIP)')
 
 # The kernels with vector paths again as an x86-64-v3 machine runs them:
 # presenting the process as x86-64-v3 turns the AVX-512 paths off (on an
 # AVX-512 host this runs the AVX2 paths; elsewhere it repeats them).
+# -short as in the portable pass: the tile paths' sweeps run whole.
 VECPKGS := ./ops/gemm/
 
 v3:
-	BATCHLAS_DEVICE=x86-64-v3 $(GO) test -count=1 $(VECPKGS)
+	BATCHLAS_DEVICE=x86-64-v3 $(GO) test -short -count=1 $(VECPKGS)
 
 # Only the packages that hold such tests are built with -race: building
-# all of them cost minutes of the test command for no test run.
-RACEPKGS = $(shell grep -rl --include='*_test.go' -E 'func Test[A-Za-z0-9_]*$(RACE)' . | xargs -n1 dirname | sort -u)
+# all of them cost minutes of the test command for no test run. The ops
+# are raced together by internal/allops' TestConcurrentEveryCandidate
+# (every candidate of every op at once), one race-built test binary
+# instead of one per op package; their own concurrency tests, which
+# compare results bit for bit, run in the unit and novendor passes.
+RACEPKGS = $(shell grep -rl --include='*_test.go' -E 'func Test[A-Za-z0-9_]*$(RACE)' . | xargs -n1 dirname | grep -v '^\./ops/' | sort -u)
 
 race:
 	$(GO) test -count=1 -race -run '$(RACE)' $(RACEPKGS)

@@ -48,17 +48,37 @@ func NoAllocsRuns(t testing.TB, what string, runs int, f func()) {
 	if RaceEnabled {
 		return
 	}
-	// Each figure is the lower of two measurements when the first is not
-	// 0: an allocation the code makes shows in every call, while one the
-	// runtime makes now and then (a waiter's record for a parked
-	// goroutine, on a loaded machine) seldom shows twice.
+	one, all := Allocs(runs, f)
+	if one != 0 && !testing.Short() { // under -short, one is all
+		t.Errorf("%s: %v allocations per call on one worker, want 0", what, one)
+	}
+	if all != 0 {
+		t.Errorf("%s: %v allocations per call on %d workers, want 0", what, all, runtime.GOMAXPROCS(0))
+	}
+}
+
+// Allocs is the heap allocations per call of f over runs calls on one
+// worker (testing.AllocsPerRun) and on every worker (AllocsPerRun). Each
+// figure is the lower of two measurements when the first is not 0: an
+// allocation the code makes shows in every call, while one the runtime
+// makes now and then (a waiter's record for a parked goroutine, a
+// sync.Pool growing the free list of a P that had none, on a loaded
+// machine) seldom shows twice.
+//
+// Under -short one is all, measured once: the test command's portable
+// pass (make novendor) runs the suites with -short, and what it adds to
+// the plain pass is the kernels' Go twins, which both kinds of run reach;
+// the one-worker run tells apart the drivers' sequential and parallel
+// paths, which no build tag changes.
+func Allocs(runs int, f func()) (one, all float64) {
 	settle()
-	if n := lowerOfTwo(testing.AllocsPerRun(runs, f), func() float64 { settle(); return testing.AllocsPerRun(runs, f) }); n != 0 {
-		t.Errorf("%s: %v allocations per call on one worker, want 0", what, n)
+	all = lowerOfTwo(AllocsPerRun(runs, f), func() float64 { return AllocsPerRun(runs, f) })
+	if testing.Short() {
+		return all, all
 	}
-	if n := lowerOfTwo(AllocsPerRun(runs, f), func() float64 { return AllocsPerRun(runs, f) }); n != 0 {
-		t.Errorf("%s: %v allocations per call on %d workers, want 0", what, n, runtime.GOMAXPROCS(0))
-	}
+	settle()
+	one = lowerOfTwo(testing.AllocsPerRun(runs, f), func() float64 { settle(); return testing.AllocsPerRun(runs, f) })
+	return one, all
 }
 
 // settle runs a garbage collection before a measurement, so that none

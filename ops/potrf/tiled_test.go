@@ -59,18 +59,23 @@ func tiledAgainstGonum[T batchlas.Float](t *testing.T) {
 }
 
 // TestTiledSameForEveryParallelism: with 1 to 4 workers (GOMAXPROCS 4),
-// three runs each, the factor is the same bit for bit: small tiles on a
-// matrix of 13 tiles a side (169 tasks) and the kernel's own tiles on one
-// of 5.
+// three runs each (one under -short: the portable pass, whose tiles are
+// the Go twins' and whose tasks are scheduled as in the plain pass), the
+// factor is the same bit for bit: small tiles on a matrix of 13 tiles a
+// side (169 tasks) and the kernel's own tiles on one of 5.
 func TestTiledSameForEveryParallelism(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	r := testmat.Rand(22)
+	runs := 3
+	if testing.Short() {
+		runs = 1
+	}
 	for _, s := range []struct{ nb, n int }{{24, 300}, {tiledNB, 4*tiledNB + 8}} {
 		for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
 			a0 := batchFor[float64](r, s.n, 2, true)
 			var ref batchlas.Batch[float64]
 			for _, workers := range []int{1, 2, 3, 4} {
-				for run := range 3 {
+				for run := range runs {
 					a := testmat.Clone(a0)
 					tiledCall(t, batchlas.WithParallelism(context.Background(), workers), uplo, a, s.nb)
 					if ref.Data == nil {

@@ -128,29 +128,11 @@ func allocsOf[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice,
 	if testmat.RaceEnabled {
 		return
 	}
-	one, all := steadyAllocs(testmat.AllocRuns, call)
+	one, all := testmat.Allocs(testmat.AllocRuns, call)
 	if one != want {
 		t.Errorf("%s: %v allocations per call on one worker, want %v", what, one, want)
 	}
 	if all != want {
 		t.Errorf("%s: %v allocations per call on %d workers, want %v", what, all, runtime.GOMAXPROCS(0), want)
 	}
-}
-
-// steadyAllocs is the allocations per call of f over runs calls, on one
-// worker (testing.AllocsPerRun) and on every worker
-// (testmat.AllocsPerRun), each the fewer of two measurements: an
-// allocation the code makes shows in both, while one the runtime makes
-// now and then under the parallel loop on a loaded machine (a sync.Pool
-// growing the free list of a P that had none, a WaitGroup's waiter)
-// seldom shows twice.
-func steadyAllocs(runs int, f func()) (one, all float64) {
-	one, all = testing.AllocsPerRun(runs, f), testmat.AllocsPerRun(runs, f)
-	if one != 0 {
-		one = min(one, testing.AllocsPerRun(runs, f))
-	}
-	if all != 0 {
-		all = min(all, testmat.AllocsPerRun(runs, f))
-	}
-	return one, all
 }

@@ -1,4 +1,4 @@
-package batchlas_test
+package allops_test
 
 import (
 	"io/fs"
@@ -13,7 +13,10 @@ import (
 
 // TestShippedTables fails the suite when a table embedded from tuned/ does
 // not parse, is stale (R9), or names a spelling that is not a candidate of
-// its op, and when a table names an op that does not exist.
+// its op, and when a table names an op that does not exist. It lives here,
+// with every op linked, rather than beside the embedding in the root
+// package: a test there that links every op makes go test compile each of
+// them again against the root package's test build.
 func TestShippedTables(t *testing.T) {
 	require.NoError(t, sel.CheckBuiltin())
 	ents, err := fs.ReadDir(opkit.BuiltinTables(), ".")

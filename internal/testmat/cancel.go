@@ -48,12 +48,15 @@ func (c *StopAfter) Calls() int64 { return c.calls.Load() }
 // total Err calls when uninterrupted, at most about most of them: every
 // one if total < most, else the first 16 and the rest spread evenly; and
 // total itself, which must not stop the call. Under -short (the test
-// command's portable pass) at most 12, the first 6 and 6 spread: the
-// context is checked by the ops' drivers, which no build tag changes.
+// command's portable pass) at most 12: the first 4, 4 spread and the
+// last 4 before total (a batch-wide kernel's last step, which some tests
+// require a stop in); the context is checked by the ops' drivers, which
+// no build tag changes.
 func StopPoints(total int64, most int) []int64 {
-	head := int64(16)
+	head, tail := int64(16), int64(0)
 	if testing.Short() {
-		most, head = min(most, 12), 6
+		most = min(most, 12)
+		head, tail = int64(most/3), int64(most/3)
 	}
 	var out []int64
 	if total < int64(most) {
@@ -65,9 +68,12 @@ func StopPoints(total int64, most int) []int64 {
 	for n := int64(0); n < head; n++ {
 		out = append(out, n)
 	}
-	spread := max(int64(most)-head, 1)
+	spread := max(int64(most)-head-tail, 1)
 	for j := int64(0); j < spread; j++ {
-		out = append(out, head+(total-head)*j/spread)
+		out = append(out, head+(total-tail-head)*j/spread)
+	}
+	for n := total - tail; n < total; n++ {
+		out = append(out, n)
 	}
 	return append(out, total)
 }

@@ -1,4 +1,4 @@
-package batchlas_test
+package allops_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package batchlas_test
+package getrs_test
 
 import (
 	"context"
@@ -25,7 +25,7 @@ import (
 // right-hand sides stored row-major (b[i][j] for row i, system column j)
 // are B^T: store them one system column after another, which is the
 // column-major B, or copy them so.
-func Example_rowMajorSolvers() {
+func Example_rowMajor() {
 	ctx := context.Background()
 	wrap := func(rowMajor []float64, rows, cols, count int) batchlas.Batch[float64] {
 		t, err := batchlas.WrapBatch(rowMajor, cols, rows, count)

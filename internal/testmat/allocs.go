@@ -69,9 +69,11 @@ func NoAllocsRuns(t testing.TB, what string, runs int, f func()) {
 // pass (make novendor) runs the suites with -short, and what it adds to
 // the plain pass is the kernels' Go twins, which both kinds of run reach;
 // the one-worker run tells apart the drivers' sequential and parallel
-// paths, which no build tag changes.
+// paths, which no build tag changes. (Fewer calls per measurement were
+// tried there too: one call after the warm-up measured a stray runtime
+// allocation twice in a row on a loaded machine, where four calls, whose
+// count is divided by four, do not.)
 func Allocs(runs int, f func()) (one, all float64) {
-	settle()
 	all = lowerOfTwo(AllocsPerRun(runs, f), func() float64 { return AllocsPerRun(runs, f) })
 	if testing.Short() {
 		return all, all

@@ -52,10 +52,11 @@ v3:
 # Only the packages that hold such tests are built with -race: building
 # all of them cost minutes of the test command for no test run. The ops
 # are raced together by internal/allops' TestConcurrentEveryCandidate
-# (every candidate of every op at once), one race-built test binary
-# instead of one per op package; their own concurrency tests, which
-# compare results bit for bit, run in the unit and novendor passes.
-RACEPKGS = $(shell grep -rl --include='*_test.go' -E 'func Test[A-Za-z0-9_]*$(RACE)' . | xargs -n1 dirname | grep -v '^\./ops/' | sort -u)
+# (every candidate of every op at once, under parallelism caps of 0, 1
+# and 2), one race-built test binary instead of one per op package and
+# the root package's; their own concurrency tests, which compare results
+# bit for bit, run in the unit and novendor passes.
+RACEPKGS = $(shell grep -rl --include='*_test.go' -E 'func Test[A-Za-z0-9_]*$(RACE)' . | xargs -n1 dirname | grep -Ev '^\.$$|^\./ops/' | sort -u)
 
 race:
 	$(GO) test -count=1 -race -run '$(RACE)' $(RACEPKGS)

@@ -20,10 +20,10 @@ import (
 
 // TestConcurrentOpsShareWorkers: many goroutines call gemm, trsm and potrf
 // at once, every candidate of each, with no cap and with caps of 1 and 2,
-// all sharing the process's pool of workers (run under -race by make
-// race). Each result must equal, bit for bit, the same call made alone
-// beforehand: concurrency and caps change who computes a matrix, never
-// what it holds. GOMAXPROCS is 4 for the test (more than the caps, and
+// all sharing the process's pool of workers. Each result must equal, bit
+// for bit, the same call made alone beforehand: concurrency and caps
+// change who computes a matrix, never what it holds. (make race races
+// every op's candidates this way in internal/allops instead.) GOMAXPROCS is 4 for the test (more than the caps, and
 // more workers than the development machine's two cores).
 func TestConcurrentOpsShareWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))

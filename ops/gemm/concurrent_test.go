@@ -12,7 +12,9 @@ import (
 
 // TestConcurrentCalls: many goroutines call gemm at once, each on its own
 // C with a different candidate and sharing read-only A and B; every result
-// must match the oracle (run under -race).
+// must match the oracle.
+// go test -race race-checks it; make race races every op at once
+// (internal/allops).
 func TestConcurrentCalls(t *testing.T) {
 	r := testmat.Rand(23)
 	s := shape{batchlas.NoTrans, batchlas.Trans, 9, 7, 11, 40}

@@ -63,8 +63,10 @@ func hardInputs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choic
 }
 
 // TestConcurrentCalls: calls on different batches from several goroutines
-// at once (run under -race) give the results of the same calls one after
+// at once give the results of the same calls one after
 // another.
+// go test -race race-checks it; make race races every op at once
+// (internal/allops).
 func TestConcurrentCalls(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	const g = 4

@@ -414,8 +414,9 @@ func TestNilContext(t *testing.T) {
 }
 
 // TestConcurrent runs every candidate (and the automatic choice) from many
-// goroutines at once, with a singular matrix in every batch (run it under
-// -race).
+// goroutines at once, with a singular matrix in every batch.
+// go test -race race-checks it; make race races every op at once
+// (internal/allops).
 func TestConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {

@@ -581,8 +581,10 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 }
 
 // TestConcurrentCalls: every candidate called from several goroutines at
-// once on one shared read-only A (run under -race) gives the results of
+// once on one shared read-only A gives the results of
 // the same calls one after another.
+// go test -race race-checks it; make race races every op at once
+// (internal/allops).
 func TestConcurrentCalls(t *testing.T) {
 	for _, c := range Op.Candidates(sel.Float64) {
 		ctx := pin(c)

@@ -579,7 +579,9 @@ func TestBroadcastOfOne(t *testing.T) {
 }
 
 // TestConcurrentCalls runs many goroutines, each factoring its own batch
-// through a different candidate and dtype at once (run under -race).
+// through a different candidate and dtype at once.
+// go test -race race-checks it; make race races every op at once
+// (internal/allops).
 func TestConcurrentCalls(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)

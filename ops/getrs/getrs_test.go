@@ -523,8 +523,10 @@ func TestNilContext(t *testing.T) {
 	}
 }
 
-// TestConcurrent runs every candidate from many goroutines at once (run
-// it under -race), with per-matrix and broadcast factors.
+// TestConcurrent runs every candidate from many goroutines at once, with
+// per-matrix and broadcast factors.
+// go test -race race-checks it; make race races every op at once
+// (internal/allops).
 func TestConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {

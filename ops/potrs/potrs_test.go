@@ -306,8 +306,10 @@ func TestBadArguments(t *testing.T) {
 }
 
 // TestConcurrentCalls runs many goroutines, each solving its own batch
-// through a different candidate, dtype and uplo at once (run under -race);
+// through a different candidate, dtype and uplo at once;
 // some share one broadcast factor, which is only read.
+// go test -race race-checks it; make race races every op at once
+// (internal/allops).
 func TestConcurrentCalls(t *testing.T) {
 	// Four workers per call, so a kernel's workers share the process-wide
 	// pool with other calls' and a batch runs on several at once (a

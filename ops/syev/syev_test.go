@@ -594,7 +594,9 @@ func TestBadArguments(t *testing.T) {
 
 // TestConcurrentCalls runs many goroutines, each solving its own batch
 // through a different candidate, jobz and uplo at once, some with failing
-// matrices (run under -race).
+// matrices.
+// go test -race race-checks it; make race races every op at once
+// (internal/allops).
 func TestConcurrentCalls(t *testing.T) {
 	// Four workers per call, so a kernel's workers share the process-wide
 	// pool with other calls' and a batch runs on several at once (a

@@ -467,8 +467,10 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
-// TestConcurrent runs every candidate from many goroutines at once (run it
-// under -race): shared per-call workspace must not leak between calls.
+// TestConcurrent runs every candidate from many goroutines at once: shared
+// per-call workspace must not leak between calls.
+// go test -race race-checks it; make race races every op at once
+// (internal/allops).
 func TestConcurrent(t *testing.T) {
 	v := variant{batchlas.Right, batchlas.Upper, batchlas.NoTrans, batchlas.NonUnit}
 	var wg sync.WaitGroup

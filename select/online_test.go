@@ -33,8 +33,12 @@ var (
 		CanRun: func(Choice, Key, *Device) bool { return true }})
 )
 
-// spinFor is each candidate's time per call.
-var spinFor = map[string]time.Duration{"slow": 40 * time.Microsecond, "fast": 10 * time.Microsecond, "wrong": 2 * time.Microsecond}
+// spinFor is each candidate's time per call, a wall-clock spin. slow is
+// 20 times fast's: at 4 times, the online tests measured slow the faster
+// now and then in the test command's unit pass, whose other test binaries
+// and compiles share the two cores and can take most of the CPU from one
+// candidate's timings and not from the other's.
+var spinFor = map[string]time.Duration{"slow": 200 * time.Microsecond, "fast": 10 * time.Microsecond, "wrong": 2 * time.Microsecond}
 
 func spin(d time.Duration) {
 	for t0 := time.Now(); time.Since(t0) < d; {
@@ -267,10 +271,19 @@ func TestOnlineUnwritableCacheWarnsOnce(t *testing.T) {
 		t.Run(why.Error(), func(t *testing.T) {
 			dir, warn, _ := onlineTest(t)
 			writeCacheFile = func(string, []byte) error { return &os.PathError{Op: "write", Path: "x", Err: why} }
+			// Which candidate the measurements pick is the timings'
+			// business (the other tests hold fast to it; this one once
+			// measured slow the faster, in a loaded test command): here
+			// what counts is that each shape is measured once and that
+			// its row decides the nearby shape after the failed write.
+			var first Choice
 			for _, n := range []int{48, 480, 4800} {
 				c, err := run(bg, onlOp, Float64, onlKey(n, 100), v4)
 				require.NoError(t, err)
-				assert.Equal(t, fastC, c)
+				assert.NotEqual(t, wrongC, c)
+				if n == 48 {
+					first = c
+				}
 			}
 			assert.EqualValues(t, 3, Measurements())
 			assert.Equal(t, 1, strings.Count(warn.String(), "\n"), warn.String())
@@ -278,7 +291,7 @@ func TestOnlineUnwritableCacheWarnsOnce(t *testing.T) {
 			assert.Empty(t, cacheFiles(t, dir))
 			c, err := run(bg, onlOp, Float64, onlKey(50, 100), v4)
 			require.NoError(t, err)
-			assert.Equal(t, fastC, c, "the process's rows serve it all the same")
+			assert.Equal(t, first, c, "the process's rows serve it all the same")
 			assert.EqualValues(t, 3, Measurements())
 		})
 	}

@@ -1,6 +1,7 @@
 package allops_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -146,13 +147,7 @@ func smallCells(t *testing.T, op *sel.Op) []raceCell {
 			}
 			return -1
 		}
-		switch {
-		case a.elems < b.elems:
-			return -1
-		case a.elems > b.elems:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.elems, b.elems)
 	})
 	return cells
 }

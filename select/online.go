@@ -351,21 +351,23 @@ func (o *Op) measureShape(ctx context.Context, dt DType, k Key, d *Device, budge
 			res.entries = append(res.entries, Entry{Spelling: c.String(), Choice: c, MS: roundMS(float64(one) / 1e6), Timed: true})
 			continue
 		}
-		calls := max(1, int(share/time.Duration(tuneReps)/max(one, time.Microsecond)))
-		var times []time.Duration
+		per := share / time.Duration(tuneReps) // one timing's part of the share
+		calls := max(1, int(per/max(one, time.Microsecond)))
+		var times []time.Duration // per call
 		for r := 0; r < tuneReps; r++ {
 			t, err := b.Run(pctx, calls)
 			if err != nil {
 				times = nil
 				break
 			}
-			times = append(times, t)
+			times = append(times, t/time.Duration(calls))
+			calls = shrunkCalls(calls, per, t)
 		}
 		if len(times) == 0 {
 			continue
 		}
 		slices.Sort(times)
-		ms := float64(times[len(times)/2]) / float64(calls) / 1e6
+		ms := float64(times[len(times)/2]) / 1e6
 		res.entries = append(res.entries, Entry{Spelling: c.String(), Choice: c, MS: roundMS(ms), Timed: true})
 	}
 	// Fastest first; equal times keep candidate order (the stable sort).
@@ -398,4 +400,18 @@ func dtypeBytes(dt DType) float64 {
 		return 16
 	}
 	return 8
+}
+
+// shrunkCalls is the number of calls of a candidate's next timing after
+// one of calls calls took took against its part per. The faster of two
+// single calls sized the timings, and a machine that got busier since
+// makes them longer: a timing that took over twice its part shrinks the
+// next to fit it, so the candidate keeps near its share and the ones
+// after it are reached within the budget (on a loaded test machine the
+// first candidate's timings once took the whole budget).
+func shrunkCalls(calls int, per, took time.Duration) int {
+	if took <= 2*per || per <= 0 {
+		return calls
+	}
+	return max(1, int(int64(calls)*int64(per)/int64(took)))
 }

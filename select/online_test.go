@@ -204,6 +204,28 @@ func TestOnlineNeverTunesPinnedCappedOrOff(t *testing.T) {
 // A shape decided once keeps its choice for the life of the process, even
 // when a row measured later lies right next to it; a later process uses
 // the row.
+// A timing that took over twice its part shrinks the next to fit it;
+// one within twice its part leaves the count alone; never below one call.
+func TestShrunkCalls(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		calls     int
+		per, took time.Duration
+		want      int
+	}{
+		{100, 10 * ms, 10 * ms, 100},
+		{100, 10 * ms, 20 * ms, 100},
+		{100, 10 * ms, 40 * ms, 25},
+		{100, 10 * ms, 1000 * ms, 1},
+		{1, 10 * ms, 50 * ms, 1},
+		{100, 0, 50 * ms, 100},
+	} {
+		if got := shrunkCalls(c.calls, c.per, c.took); got != c.want {
+			t.Errorf("shrunkCalls(%d, %v, %v) = %d, want %d", c.calls, c.per, c.took, got, c.want)
+		}
+	}
+}
+
 func TestOnlineDecisionsNeverChangeInAProcess(t *testing.T) {
 	onlineTest(t)
 	a, b := onlKey(40, 100), onlKey(41, 100)

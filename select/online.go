@@ -402,8 +402,9 @@ func dtypeBytes(dt DType) float64 {
 	return 8
 }
 
-// shrunkCalls is the number of calls of a candidate's next timing after
-// one of calls calls took took against its part per. The faster of two
+// shrunkCalls is how many calls a candidate's next timing makes after a
+// timing of calls calls lasted took, per being each timing's part of the
+// candidate's share of the budget. The faster of two
 // single calls sized the timings, and a machine that got busier since
 // makes them longer: a timing that took over twice its part shrinks the
 // next to fit it, so the candidate keeps near its share and the ones

@@ -6,11 +6,12 @@ import (
 
 // The kernel families of syrk, in candidate order (native before vendor).
 var (
-	// tile computes each C_i on one worker a block of simd.Cols columns
-	// at a time on the vector tile (simd.Tile): the block's diagonal
-	// block into scratch, of which only the uplo triangle is stored, the
-	// rest of its columns on the uplo side straight into C (tile.go).
-	// Half of gemm's flops, and the other triangle is never written.
+	// tile computes each C_i on one worker, half of gemm's flops, the
+	// other triangle never written: on an AVX-512 machine the whole uplo
+	// triangle in one assembly call whose diagonal blocks are stored
+	// under masks (tri.go), elsewhere a block of simd.Cols columns at a
+	// time on the vector tile (simd.Tile), the block's diagonal block
+	// through scratch (tile.go).
 	tile = &sel.Family{Name: "tile"}
 	// vendor calls gonum's BLAS Dsyrk or Ssyrk per matrix (vendor.go;
 	// absent from a novendor build).

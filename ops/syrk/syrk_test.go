@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -32,7 +33,8 @@ func pin(c sel.Choice) context.Context {
 type property func(t *testing.T, ctx context.Context, c sel.Choice)
 
 // forEachCandidate runs f for every compiled candidate of both dtypes,
-// iterating Op.Candidates (never a retyped list).
+// iterating Op.Candidates (never a retyped list), and the tile family on
+// each of its code paths this machine has (paths).
 func forEachCandidate(t *testing.T, f32, f64 property) {
 	for _, dt := range []sel.DType{sel.Float32, sel.Float64} {
 		f := f64
@@ -40,9 +42,36 @@ func forEachCandidate(t *testing.T, f32, f64 property) {
 			f = f32
 		}
 		for _, c := range Op.Candidates(dt) {
-			t.Run(string(dt)+"/"+c.String(), func(t *testing.T) { f(t, pin(c), c) })
+			if c.Family() != tile {
+				t.Run(string(dt)+"/"+c.String(), func(t *testing.T) { f(t, pin(c), c) })
+				continue
+			}
+			for _, path := range paths() {
+				t.Run(string(dt)+"/"+c.String()+"/"+path, func(t *testing.T) {
+					defer onPath(path)()
+					f(t, pin(c), c)
+				})
+			}
 		}
 	}
+}
+
+// paths names the tile family's code paths this machine runs: the
+// triangle kernel's assembly where it runs (an AVX-512 machine presented
+// as x86-64-v4), and the tiles' Go twin everywhere.
+func paths() []string {
+	if simd.AVX512 {
+		return []string{"asm", "go"}
+	}
+	return []string{"go"}
+}
+
+// onPath switches the vector kernels to path and returns what switches
+// them back.
+func onPath(path string) (restore func()) {
+	old := simd.AVX512
+	simd.AVX512 = path == "asm"
+	return func() { simd.AVX512 = old }
 }
 
 // padded is a batch of count rows x cols matrices with ld = rows+3 and
@@ -380,3 +409,5 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		return x, Syrk(ctx, batchlas.Lower, batchlas.NoTrans, 1, a, 1, x, nil)
 	})
 }
+
+func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "tri_amd64.s") }

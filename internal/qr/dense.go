@@ -20,29 +20,35 @@ const panelMin = 8
 
 // BlockedWork is the work, in elements, that GeqrfBlocked, OrgqrBlocked
 // and OrmqrBlocked need beside T for m x n matrices and
-// panels of nb reflectors: the dense V, T's dense copy, and two products
-// of the block with C.
+// panels of nb reflectors: the dense V and its transpose, T's dense copy,
+// and two products of the block with C.
 func BlockedWork(m, n, nb int) int {
 	nb = max(nb, 1)
 	r := max(m, n, 1)
-	return r + nb*(3*r+nb)
+	return r + nb*(4*r+nb)
 }
 
 // applyBlock applies the block reflector of the k reflectors stored below
 // the diagonal of v (their taus in tau) to the m x n matrix c, from the
 // left (V m x k) or the right (V n x k), H or H^T (trans), H = H_0 ..
-// H_{k-1} = I - V T V^T: V copied dense into work, T (k x k upper,
-// leading dimension ldt, in t) formed from it, then the products. work
-// needs BlockedWork(m, n, k).
+// H_{k-1} = I - V T V^T: V copied dense into work and transposed beside
+// it, T (k x k upper, leading dimension ldt, in t) formed from them, then
+// the products. work needs BlockedWork(m, n, k).
+//
+// The products with V^T read the transposed copy, so that none of them
+// takes simd.Gemm's path for a transposed A, which transposes A again for
+// each call into a 24 KiB array on the stack that Go zeroes first: twice
+// a block, where the transposed copy is made once.
 func applyBlock[T batchlas.Float](left, trans bool, m, n, k int, v []T, ldv int, tau []T, t []T, ldt int, c []T, ldc int, work []T) {
 	nq := n
 	if left {
 		nq = m
 	}
-	vd := work[:nq*k]
+	vd, vt, rest := work[:nq*k], work[nq*k:2*nq*k], work[2*nq*k:]
 	denseV(nq, k, v, ldv, vd)
-	larftDense(nq, k, vd, tau, t, ldt, work[nq*k:])
-	larfbDense(left, trans, m, n, k, vd, t, ldt, c, ldc, work[nq*k:])
+	simd.Transpose(vt, k, vd, nq, k, nq)
+	larftDense(nq, k, vt, tau, t, ldt, rest)
+	larfbDense(left, trans, m, n, k, vd, vt, t, ldt, c, ldc, rest)
 }
 
 // denseV copies the m x k unit lower trapezoidal V below the diagonal of
@@ -56,14 +62,14 @@ func denseV[T batchlas.Float](m, k int, v []T, ldv int, vd []T) {
 	}
 }
 
-// larftDense is dlarft (forward, columnwise) on the dense V of denseV: the Gram matrix G = V^T V
-// is one product on the tile (work needs k*k), then T's columns follow by
-// dlarft's recurrence T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). Only T's
-// upper triangle is written; a zero tau_i gives T's column i zero, as
-// dlarft.
-func larftDense[T batchlas.Float](m, k int, vd []T, tau []T, t []T, ldt int, work []T) {
+// larftDense is dlarft (forward, columnwise) on vt, the k x m transpose
+// of the dense V of denseV: the Gram matrix G = V^T V is one product on
+// the tile (work needs k*k), then T's columns follow by dlarft's
+// recurrence T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). Only T's upper
+// triangle is written; a zero tau_i gives T's column i zero, as dlarft.
+func larftDense[T batchlas.Float](m, k int, vt []T, tau []T, t []T, ldt int, work []T) {
 	g := work[:k*k]
-	simd.Gemm(true, false, k, k, m, 1, vd, m, vd, m, 0, g, k)
+	simd.Gemm(false, true, k, k, m, 1, vt, k, vt, k, 0, g, k)
 	for i := 0; i < k; i++ {
 		ti := tau[i]
 		col := t[i*ldt : i*ldt+i+1]
@@ -91,21 +97,31 @@ func larftDense[T batchlas.Float](m, k int, vd []T, tau []T, t []T, ldt int, wor
 }
 
 // larfbDense applies H = I - V T V^T, or H^T (trans), to the m x n
-// matrix c, V the dense copy of denseV: from the left (V m x k) W^T = V^T
-// C, Y = op(T) W^T, C -= V Y (H^T C = C - V T^T V^T C); from the right
-// (V n x k) W = C V, Y = W op(T), C -= Y V^T (C H = C - C V T V^T).
-// work needs k*k + 2*k*max(m, n) elements.
-func larfbDense[T batchlas.Float](left, trans bool, m, n, k int, vd []T, t []T, ldt int, c []T, ldc int, work []T) {
+// matrix c, vd the dense copy of denseV and vt its transpose: from the
+// left (V m x k) W^T = V^T C, Y = op(T) W^T, C -= V Y (H^T C = C - V T^T
+// V^T C); from the right (V n x k) W = C V, Y = W op(T), C -= Y V^T (C H
+// = C - C V T V^T). work needs k*k + 2*k*max(m, n) elements.
+func larfbDense[T batchlas.Float](left, trans bool, m, n, k int, vd, vt []T, t []T, ldt int, c []T, ldc int, work []T) {
+	// td is T's dense copy, T^T's for H^T from the left: as vt, so that
+	// the product with it is not simd.Gemm's transposed-A path.
 	td, work := work[:k*k], work[k*k:]
+	tt := left && trans
 	for j := 0; j < k; j++ {
 		tc := td[j*k : (j+1)*k]
+		if tt {
+			clear(tc[:j])
+			for i := j; i < k; i++ {
+				tc[i] = t[i*ldt+j]
+			}
+			continue
+		}
 		copy(tc[:j+1], t[j*ldt:j*ldt+j+1])
 		clear(tc[j+1:])
 	}
 	if left {
 		wt, y := work[:k*n], work[k*n:2*k*n]
-		simd.Gemm(true, false, k, n, m, 1, vd, m, c, ldc, 0, wt, k)
-		simd.Gemm(trans, false, k, n, k, 1, td, k, wt, k, 0, y, k)
+		simd.Gemm(false, false, k, n, m, 1, vt, k, c, ldc, 0, wt, k)
+		simd.Gemm(false, false, k, n, k, 1, td, k, wt, k, 0, y, k)
 		simd.Gemm(false, false, m, n, k, -1, vd, m, y, k, 1, c, ldc)
 		return
 	}

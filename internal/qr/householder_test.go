@@ -203,7 +203,7 @@ func TestLarftLarfbAgainstGonum(t *testing.T) {
 						tt := make([]float64, k*k)
 						vd := make([]float64, nq*k)
 						denseV(nq, k, v, ldv, vd)
-						larftDense(nq, k, vd, tau, tt, k, make([]float64, k*k))
+						larftDense(nq, k, transposed(nq, k, vd), tau, tt, k, make([]float64, k*k))
 						tr := make([]float64, k*k)
 						impl.Dlarft(lapack.Forward, lapack.ColumnWise, nq, k, vr, max(1, k), tau, tr, k)
 						for i := 0; i < k; i++ {
@@ -225,7 +225,7 @@ func TestLarftLarfbAgainstGonum(t *testing.T) {
 						}
 						wr := make([]float64, max(m, n)*k)
 						impl.Dlarfb(side, bt, lapack.Forward, lapack.ColumnWise, m, n, k, vr, max(1, k), tr, k, want, max(1, n), wr, k)
-						larfbDense(left, trans, m, n, k, vd, tt, k, c, ldc, make([]float64, BlockedWork(m, n, k)))
+						larfbDense(left, trans, m, n, k, vd, transposed(nq, k, vd), tt, k, c, ldc, make([]float64, BlockedWork(m, n, k)))
 						for i := 0; i < m; i++ {
 							for j := 0; j < n; j++ {
 								if d := math.Abs(c[i+j*ldc] - want[i*n+j]); !(d <= 1e-13*float64(m+n)) {
@@ -294,4 +294,15 @@ func TestLarfgEdgeCases(t *testing.T) {
 	if d := math.Abs(alpha/(-math.Sqrt2*1e300) - 1); !(d < 1e-14) {
 		t.Fatalf("large: beta %v", alpha)
 	}
+}
+
+// transposed returns the k x m transpose of the m x k column-major vd.
+func transposed(m, k int, vd []float64) []float64 {
+	vt := make([]float64, k*m)
+	for j := range k {
+		for i := range m {
+			vt[i*k+j] = vd[j*m+i]
+		}
+	}
+	return vt
 }

@@ -32,7 +32,7 @@
 // Pin a kernel with BATCHLAS_GEQRF_ROUTE=<spelling> or
 // sel.WithPin(ctx, "geqrf", spelling); size the workspace with BufferSize
 // under the same context, or pass nil. Workspace: none for unblocked; a
-// triangle of nb x nb, a dense copy of a panel's reflectors and two
+// triangle of nb x nb, a dense copy of a panel's reflectors, its transpose, and two
 // products of nb x max(m, n) per worker for blocked (qr.BlockedWork); a group of
 // interleaved matrices and their factors per worker for lanes; a copy of one
 // matrix and 32n per worker for vendor. With the workspace supplied a

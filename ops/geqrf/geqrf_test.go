@@ -266,7 +266,7 @@ func TestArguments(t *testing.T) {
 	require.NoError(t, err)
 	require.Positive(t, size)
 	argErr(Geqrf(bad, a, tau, make([]float64, size-1)), "ws")
-	big := batchlas.NewBatch[float64](4, 3, 20)
+	big := batchlas.NewBatch[float64](4, 3, 200)
 	small := big
 	small.Count = 2
 	argErr(Geqrf(bad, small, tau, big.Data[small.Stride*2:][:0:0]), "ws")

@@ -11,10 +11,6 @@ import (
 // small.
 const tileBlock = 2 * simd.Cols
 
-// The left side's diagonal product is computed in place, which needs a
-// block's rows in one tile (trmmTile): a compile error if they are not.
-const _ = uint(simd.MaxRows/2 - tileBlock)
-
 // tileSlot is the tile kernel's per-worker scratch for a triangle of
 // order t and r = the other dimension of B: a dense diagonal block
 // (tileBlock^2) and the block of B it multiplies (tileBlock*r).
@@ -63,12 +59,11 @@ func trmmTile[T batchlas.Float](left, lower, trans, unit bool, t, r int, alpha T
 			r0, r1 = k0+kb, t
 		}
 		if left {
-			// B_k = alpha*D*B_k, then B_k += alpha*op(A)[k, rest]*B[rest].
-			// The first product is computed in place: its tiles take
-			// B_k's columns 8 at a time, all kb rows in one tile
-			// (tileBlock <= simd.MaxRows/2, a float64 tile's height),
-			// each reading its columns whole before it stores them.
-			simd.Gemm(false, false, kb, r, kb, alpha, d, kb, b[k0:], ldb, 0, b[k0:], ldb)
+			// w (kb x r) = alpha*D*B_k, then B_k = w + alpha*op(A)[k, rest]*B[rest].
+			simd.Gemm(false, false, kb, r, kb, alpha, d, kb, b[k0:], ldb, 0, w, kb)
+			for c := range r {
+				copy(b[c*ldb+k0:c*ldb+k0+kb], w[c*kb:c*kb+kb])
+			}
 			if r1 > r0 {
 				// op(A)[k0:k0+kb, r0:r1]: A's block, or A^T's (A[r0:r1, k0:k0+kb]).
 				if trans {

@@ -12,10 +12,11 @@
 // the key is `uplo:exact trans:exact n:log:4 k:log:4 batch:log`, and the
 // candidates are
 //
-//	tile     each C_i on one worker, a block of 32 columns at a time: the
-//	         rectangle beside the block's diagonal block one product on
-//	         the vector tile, the diagonal block computed whole into
-//	         scratch and its triangle stored
+//	tile     each C_i on one worker, blocks of 8 columns from the
+//	         diagonal: on an AVX-512 machine the whole triangle in one
+//	         assembly call, each diagonal block stored under lane masks;
+//	         elsewhere on the vector tile, each diagonal block through a
+//	         square on the stack
 //	vendor   gonum's BLAS Dsyrk or Ssyrk per matrix (absent from a -tags
 //	         novendor build)
 //
@@ -25,7 +26,8 @@
 //
 // Pin a kernel with BATCHLAS_SYRK_ROUTE=<spelling> or sel.WithPin(ctx,
 // "syrk", spelling); size the workspace with BufferSize under the same
-// context, or pass nil. Workspace: one diagonal block per worker (tile).
+// context, or pass nil. Workspace: none for NoTrans; for Trans a
+// transposed slice of op(A), n x min(k, 64), per worker (tile).
 // With the workspace supplied a call allocates nothing.
 //
 // Syrk and BufferSize treat a nil context as context.Background().

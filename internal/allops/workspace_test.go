@@ -8,21 +8,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
 	"github.com/batchlas-go/batchlas/ops/potrf"
 	"github.com/batchlas-go/batchlas/ops/syev"
 	sel "github.com/batchlas-go/batchlas/select"
 )
-
-// requireWSError checks that err is an *batchlas.ArgError from op on arg
-// whose message contains want.
-func requireWSError(t *testing.T, err error, op, arg, want string) {
-	t.Helper()
-	var ae *batchlas.ArgError
-	require.ErrorAs(t, err, &ae)
-	require.Equal(t, op, ae.Op, "error: %v", err)
-	require.Equal(t, arg, ae.Arg, "error: %v", err)
-	require.Contains(t, err.Error(), want)
-}
 
 // withProcs runs the test with GOMAXPROCS n, so that WithParallelism(8)
 // allows 8 workers on a machine of fewer cores.
@@ -48,7 +38,7 @@ func TestWorkspaceSizedUnderOneWorker(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, n8, n1, "lanes' workspace is per worker")
 	err = potrf.Potrf(pin(eight), batchlas.Lower, a, make([]float64, n1))
-	requireWSError(t, err, "potrf", "ws", "the workspace was sized for fewer workers")
+	testmat.RequireArgError(t, err, "potrf", "ws", "the workspace was sized for fewer workers")
 	require.ErrorContains(t, err, "size it with potrf.BufferSize under the same context as the call")
 	require.NoError(t, potrf.Potrf(pin(eight), batchlas.Lower, a, make([]float64, n8)))
 
@@ -61,6 +51,6 @@ func TestWorkspaceSizedUnderOneWorker(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, m8, m1, "tridiag's workspace is per worker")
 	err = syev.Syev(spin(eight), syev.WithVectors, batchlas.Lower, s, w, make([]float64, m1))
-	requireWSError(t, err, "syev", "ws", "the workspace was sized for fewer workers")
+	testmat.RequireArgError(t, err, "syev", "ws", "the workspace was sized for fewer workers")
 	require.ErrorContains(t, err, "size it with syev.BufferSize under the same context as the call")
 }

@@ -11,23 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/testmat"
 	sel "github.com/batchlas-go/batchlas/select"
 )
 
-// requireArgError checks that err is a *batchlas.ArgError from op on arg
-// whose message contains want.
-func requireArgError(t *testing.T, err error, op, arg, want string) {
-	t.Helper()
-	var ae *batchlas.ArgError
-	require.ErrorAs(t, err, &ae)
-	require.Equal(t, op, ae.Op, "error: %v", err)
-	require.Equal(t, arg, ae.Arg, "error: %v", err)
-	require.Contains(t, err.Error(), want)
-}
-
 func TestArgf(t *testing.T) {
 	err := Argf("gemm", "lda", "lda %d < m %d", 3, 4)
-	requireArgError(t, err, "gemm", "lda", "gemm: lda 3 < m 4")
+	testmat.RequireArgError(t, err, "gemm", "lda", "gemm: lda 3 < m 4")
 }
 
 func TestInfoError(t *testing.T) {
@@ -126,16 +116,16 @@ func TestCheckDisjoint(t *testing.T) {
 	// One row more and they share row m of every column.
 	bv.Data = parent[m-1:]
 	err := CheckDisjoint("gemm", "c", bv, "a", av)
-	requireArgError(t, err, "gemm", "c", "a written operand must not share an element with another operand")
+	testmat.RequireArgError(t, err, "gemm", "c", "a written operand must not share an element with another operand")
 	require.True(t, strings.HasPrefix(err.Error(), "gemm: c and a share elements (c[0](0,0) is a[0](2,0))"), err.Error())
 	// Different arrays and empty batches share nothing.
 	require.NoError(t, CheckDisjoint("gemm", "c", batchlas.NewBatch[float64](3, 3, 2), "a", av))
 	require.NoError(t, CheckDisjoint("gemm", "c", batchlas.Batch[float64]{Data: parent, Rows: 0, Cols: 3, LD: 1, Count: 2}, "a", av))
 	// The same batch twice shares every element.
-	requireArgError(t, CheckDisjoint("op", "x", av, "y", av), "op", "x", "x and y share elements (x[0](0,0) is y[0](0,0))")
+	testmat.RequireArgError(t, CheckDisjoint("op", "x", av, "y", av), "op", "x", "x and y share elements (x[0](0,0) is y[0](0,0))")
 	// A matrix past the first names its index.
 	later := batchlas.Batch[float64]{Data: parent[2*ld*n+ld:], Rows: 1, Cols: 1, LD: 1, Count: 1}
-	requireArgError(t, CheckDisjoint("op", "w", later, "a", av), "op", "w", "(w[0](0,0) is a[2](0,1))")
+	testmat.RequireArgError(t, CheckDisjoint("op", "w", later, "a", av), "op", "w", "(w[0](0,0) is a[2](0,1))")
 }
 
 // Vectors and matrices of one element type share storage only where they
@@ -146,7 +136,7 @@ func TestCheckDisjointVectors(t *testing.T) {
 	w := batchlas.Vectors[float64]{Data: data[2:], Len: 2, Stride: 8, Count: 5}            // rows 2-3 of column 0
 	require.NoError(t, CheckDisjoint("syev", "w", batchlas.VectorsAsBatch(w), "a", a))
 	w2 := batchlas.Vectors[float64]{Data: data[1:], Len: 2, Stride: 8, Count: 5}
-	requireArgError(t, CheckDisjoint("syev", "w", batchlas.VectorsAsBatch(w2), "a", a), "syev", "w", "w and a share elements (w[0](0,0) is a[0](1,0))")
+	testmat.RequireArgError(t, CheckDisjoint("syev", "w", batchlas.VectorsAsBatch(w2), "a", a), "syev", "w", "w and a share elements (w[0](0,0) is a[0](1,0))")
 }
 
 // TestCheckWorkspace: a workspace of one element is refused when it is an
@@ -161,7 +151,7 @@ func TestCheckWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	for _, e := range []int{10, 11, 13, 14, 17, 21} {
 		err := CheckWorkspace("op", parent[e:e+1], "x", x)
-		requireArgError(t, err, "op", "ws", "ws and x share elements (ws[0] is x[")
+		testmat.RequireArgError(t, err, "op", "ws", "ws and x share elements (ws[0] is x[")
 	}
 	for _, e := range []int{9, 12, 15, 16, 19, 22} {
 		require.NoError(t, CheckWorkspace("op", parent[e:e+1], "x", x), "element %d is not x's", e)
@@ -199,16 +189,16 @@ func TestWorkspaceShortSaysFewerWorkers(t *testing.T) {
 	}
 	ctx := batchlas.WithParallelism(context.Background(), 8)
 	err := WorkspaceShort(ctx, "potrf", "lanes", 10, 80, perWorker)
-	requireArgError(t, err, "potrf", "ws", "ws has 10 elements, enough for kernel lanes on 1 worker(s), but this call may use more workers and needs 80: the workspace was sized for fewer workers")
+	testmat.RequireArgError(t, err, "potrf", "ws", "ws has 10 elements, enough for kernel lanes on 1 worker(s), but this call may use more workers and needs 80: the workspace was sized for fewer workers")
 	require.ErrorContains(t, err, "size it with potrf.BufferSize under the same context as the call, or pass nil")
 	err = WorkspaceShort(ctx, "potrf", "lanes", 35, 80, perWorker)
 	require.ErrorContains(t, err, "enough for kernel lanes on 3 worker(s)")
 
 	fixed := func(context.Context) int { return 80 }
 	err = WorkspaceShort(ctx, "potrf", "tiled", 10, 80, fixed)
-	requireArgError(t, err, "potrf", "ws", "ws has 10 elements, kernel tiled needs 80; size it with potrf.BufferSize or pass nil")
+	testmat.RequireArgError(t, err, "potrf", "ws", "ws has 10 elements, kernel tiled needs 80; size it with potrf.BufferSize or pass nil")
 	err = WorkspaceShort(ctx, "potrf", "tiled", 10, 80, func(context.Context) int { return -1 })
 	require.ErrorContains(t, err, "kernel tiled needs 80; size it")
 	err = WorkspaceShort(nil, "potrf", "tiled", 10, 80, nil) //nolint:staticcheck // a nil context is Background
-	requireArgError(t, err, "potrf", "ws", "kernel tiled needs 80")
+	testmat.RequireArgError(t, err, "potrf", "ws", "kernel tiled needs 80")
 }

@@ -1,10 +1,13 @@
 package testmat
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/batchlas-go/batchlas"
 )
 
 // recorder is a testing.TB that keeps what NoAllocs reports.
@@ -65,6 +68,30 @@ func TestStopPoints(t *testing.T) {
 		}
 		if testing.Short() && c.total >= int64(most) && p[len(p)-2] != c.total-1 {
 			t.Errorf("StopPoints(%d, %d) = %v, want the last calls before the total", c.total, c.most, p)
+		}
+	}
+}
+
+// CheckArgError accepts the ArgError asked for and names what differs in
+// any other error.
+func TestCheckArgError(t *testing.T) {
+	err := &batchlas.ArgError{Op: "gemm", Arg: "lda", Msg: "lda 3 < m 4"}
+	if bad := CheckArgError(fmt.Errorf("wrapped: %w", err), "gemm", "lda", "lda 3 < m 4"); bad != nil {
+		t.Fatal(bad)
+	}
+	for _, c := range []struct {
+		err               error
+		op, arg, want, in string
+	}{
+		{errors.New("plain"), "gemm", "lda", "", "want *batchlas.ArgError"},
+		{nil, "gemm", "lda", "", "want *batchlas.ArgError"},
+		{err, "trsm", "lda", "", `Op "gemm", want "trsm"`},
+		{err, "gemm", "ldb", "", `Arg "lda", want "ldb"`},
+		{err, "gemm", "lda", "ldb", `does not contain "ldb"`},
+	} {
+		bad := CheckArgError(c.err, c.op, c.arg, c.want)
+		if bad == nil || !strings.Contains(bad.Error(), c.in) {
+			t.Errorf("CheckArgError(%v, %s, %s, %q) = %v, want one saying %q", c.err, c.op, c.arg, c.want, bad, c.in)
 		}
 	}
 }

@@ -12,6 +12,7 @@ type jobKernel uint8
 
 const (
 	runTile jobKernel = iota
+	runTri            // the tile family where the triangle kernel runs (triRuns)
 	runVendor
 	runScale // C = beta*C on the triangle: alpha = 0 or k = 0
 )
@@ -51,6 +52,9 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 		case runTile:
 			s := j.ws[w*parallel.Pad(j.slot):]
 			syrkTile(p, i, i+1 < hi, s[:j.slot])
+		case runTri:
+			s := j.ws[w*parallel.Pad(j.slot):]
+			syrkTri(p, i, i+1 < hi, s[:j.slot])
 		case runVendor:
 			j.vendor(i)
 		case runScale:

@@ -18,6 +18,9 @@ type problem[T batchlas.Float] struct {
 	n, k         int // C is n x n, op(A) n x k
 	alpha, beta  T
 	a, c         batchlas.Batch[T]
+	// hintA and hintC are the bytes of A's and C's ranges the triangle
+	// kernel hints for the next matrix (hintBytes, once a call; 0: none).
+	hintA, hintC uintptr
 }
 
 // check validates the arguments of Syrk and BufferSize.
@@ -116,7 +119,12 @@ func Syrk[T batchlas.Float](ctx context.Context, uplo batchlas.Uplo, trans batch
 		}
 		switch ch.Family() {
 		case tile:
-			return runJob(ctx, runTile, p, ws, tileSlot(p.n, p.k, p.trans))
+			kernel := runTile
+			if triRuns() {
+				kernel = runTri
+				p.hintA, p.hintC = hintBytes(p)
+			}
+			return runJob(ctx, kernel, p, ws, tileSlot(p.n, p.k, p.trans))
 		case vendor:
 			return runJob(ctx, runVendor, p, nil, 0)
 		}

@@ -22,9 +22,9 @@ func tileSlot(n, k int, trans bool) int {
 }
 
 // syrkTile computes the uplo triangle of C_i := alpha*op(A_i)*op(A_i)^T +
-// beta*C_i for matrix i of p (k >= 1, alpha != 0): by the triangle kernel
-// where it runs (syrkTri), otherwise on the vector tile (simd.Tile), a
-// block of simd.Cols columns at a time:
+// beta*C_i for matrix i of p (k >= 1, alpha != 0) on the vector tile
+// (simd.Tile), where the triangle kernel does not run (syrkTri), a block
+// of simd.Cols columns at a time:
 //
 //   - the block's diagonal block (at most Cols x Cols) is one tile into a
 //     square on the stack, of which only the uplo triangle is added to
@@ -49,10 +49,6 @@ func tileSlot(n, k int, trans bool) int {
 // around each call on a batch in cache but were slower on one that
 // streams from memory, as were streaming stores of C: both are left out.
 func syrkTile[T batchlas.Float](p *problem[T], i int, prefetch bool, s []T) {
-	if triRuns() {
-		syrkTri(p, i, prefetch, s)
-		return
-	}
 	n, k, lda, ldc := p.n, p.k, p.a.LD, p.c.LD
 	a, c := p.a.Data[i*p.a.Stride:], p.c.Data[i*p.c.Stride:]
 	tileRows := 3 * simd.Lanes[T]()

@@ -257,7 +257,7 @@ func TestLazySectionsMatchParseTable(t *testing.T) {
 	require.NoError(t, err)
 	more, err := filepath.Glob("testdata/tuned/*.txt")
 	require.NoError(t, err)
-	own, step := 2, 25
+	own, step := 4, 50
 	if testing.Short() {
 		own, step = 20, 200
 	}

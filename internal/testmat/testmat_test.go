@@ -95,3 +95,19 @@ func TestCheckArgError(t *testing.T) {
 		}
 	}
 }
+
+// DriverCheck skips float32 exactly under -short and never skips float64.
+func TestDriverCheck(t *testing.T) {
+	var skipped32, skipped64 bool
+	t.Run("float32", func(t *testing.T) {
+		defer func() { skipped32 = t.Skipped() }()
+		DriverCheck[float32](t)
+	})
+	t.Run("float64", func(t *testing.T) {
+		defer func() { skipped64 = t.Skipped() }()
+		DriverCheck[float64](t)
+	})
+	if skipped32 != testing.Short() || skipped64 {
+		t.Errorf("skipped: float32 %v, float64 %v under -short=%v; want float32 skipped exactly under -short, float64 never", skipped32, skipped64, testing.Short())
+	}
+}

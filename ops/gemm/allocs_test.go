@@ -47,6 +47,7 @@ func vendorAllocBound(s shape) float64 {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(31, 5))
 	for _, c := range Op.Candidates(opkit.DTypeOf[T]()) {
 		for _, s := range allocShapes {

@@ -36,6 +36,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(41)
 	cases := []struct {
 		s     shape

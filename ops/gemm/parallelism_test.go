@@ -30,6 +30,7 @@ func TestParallelismDoesNotChangeResults(t *testing.T) {
 }
 
 func sameForEveryParallelism[T batchlas.Float](t *testing.T, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(31)
 	for _, s := range []shape{
 		{batchlas.NoTrans, batchlas.Trans, 24, 20, 16, 300},     // 17 chunks of 18

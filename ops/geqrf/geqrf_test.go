@@ -186,6 +186,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, sh := range [][2]int{{40, 33}, {9, 17}, {64, 64}} {
 		a0 := padded[T](r, sh[0], sh[1], 37)
@@ -293,6 +294,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, w := range []int{1, 0} {
 		ctx := ctx
@@ -328,6 +330,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(21)
 	for _, tc := range []struct{ m, n, count int }{{8, 8, 1000}, {40, 20, 100}, {20, 40, 100}} {
 		a0 := padded[T](r, tc.m, tc.n, tc.count)

@@ -22,6 +22,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 // getrs pinned to nested (trsm beneath it), every nested call working in
 // the caller's workspace.
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	pins := [][2]string{{}}
 	if c.String() == "nested" {
 		pins = append(pins, [2]string{"getrf", "batched:nb=16"}, [2]string{"getrs", "nested"})

@@ -30,6 +30,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	// A device with a small L2 keeps the chunks of nested's blocked
 	// kernels small, as in getrs's and trsm's tests.
 	dev := *batchlas.Host()

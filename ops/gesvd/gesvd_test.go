@@ -338,6 +338,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, sh := range [][2]int{{9, 9}, {30, 7}} {
 		a := padded[T](sh[0], sh[1], 23)
@@ -515,6 +516,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, w := range []int{1, 0} {
 		ctx := ctx
@@ -549,6 +551,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(15, 16))
 	for _, tc := range []struct{ m, n, count int }{{4, 4, 300}, {12, 5, 60}} {
 		a := padded[T](tc.m, tc.n, tc.count)

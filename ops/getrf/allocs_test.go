@@ -40,6 +40,7 @@ func vendorAllocBound(n, count int) float64 {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(31, 2))
 	for _, gemmPin := range []string{"", "packed:kc=128"} {
 		ctx := ctx

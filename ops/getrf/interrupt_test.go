@@ -31,6 +31,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(21)
 	for _, tc := range []struct{ n, count int }{{8, 1000}, {20, 200}, {96, 12}} {
 		if !runnable(c, tc.n, tc.count) {

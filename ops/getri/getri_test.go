@@ -298,6 +298,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(9, 10))
 	_, lu, ipiv := factors[T](t, r, 12, 40)
 	one, all := testmat.Clone(lu), testmat.Clone(lu)
@@ -313,6 +314,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, w := range []int{1, 0} {
 		ctx := ctx
@@ -349,6 +351,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(13, 14))
 	const count = 300
 	_, lu, ipiv := factors[T](t, r, 5, count)

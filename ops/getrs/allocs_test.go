@@ -22,6 +22,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 // to gemm at order 70), its trsm calls working in the caller's workspace.
 // The vendor candidate (gonum's Dtrsm) allocates nothing either.
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	trsmPins := []string{""}
 	if c.String() == "nested" {
 		trsmPins = append(trsmPins, "direct", "blocked:nb=8")

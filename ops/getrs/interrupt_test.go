@@ -30,6 +30,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	// A device with a small L2 keeps the chunks of nested's trsm calls
 	// (blocked walks the batch in cache-sized chunks) small, so its last
 	// pass completes some matrices before others.

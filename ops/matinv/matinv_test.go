@@ -354,6 +354,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, n := range []int{3, 12, 40} {
 		if !runs(c, n) {
@@ -374,6 +375,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, w := range []int{1, 0} {
 		ctx := ctx
@@ -410,6 +412,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(13, 14))
 	const count = 300
 	a := random[T](r, 5, count)

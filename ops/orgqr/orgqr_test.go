@@ -252,6 +252,7 @@ func TestWorkers(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	a, tau, _, _ := factors[T](9, 40, 33, 64, 0, 0)
 	b := testmat.Clone(a)
 	require.NoError(t, orgqr.Orgqr(batchlas.WithParallelism(ctx, 1), a, tau, nil))
@@ -270,6 +271,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	for _, s := range [][3]int{{1, 1, 1}, {20, 7, 64}, {70, 70, 4}} {
 		a, tau, _, _ := factors[T](10, s[0], s[1], s[2], 0, 0)
 		size, err := orgqr.BufferSize(ctx, a, tau)
@@ -296,6 +298,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	const count = 300
 	a0, tau, _, _ := factors[T](11, 24, 16, count, 25, 3)
 	call := func(stop *testmat.StopAfter) (batchlas.Batch[T], error) {

@@ -301,6 +301,7 @@ func TestWorkers(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	for _, side := range sides {
 		a, tau, _, _ := factors[T](9, 40, 33, 64, 0, 0)
 		m, n := 40, 7
@@ -320,6 +321,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	for _, side := range sides {
 		for _, s := range [][3]int{{1, 1, 1}, {20, 7, 64}, {70, 70, 4}} {
 			m, n := s[0], s[1]
@@ -349,6 +351,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	const count = 300
 	a, tau, _, _ := factors[T](11, 24, 16, 1, 0, 0)
 	a, tau = batchlas.Broadcast(a, count), batchlas.BroadcastVectors(tau, count)

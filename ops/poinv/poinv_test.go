@@ -378,6 +378,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, uplo := range uplos {
 		for _, n := range []int{3, 12, 40, 70, 130} {
@@ -400,6 +401,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, w := range []int{1, 0} {
 		ctx := ctx
@@ -436,6 +438,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(13, 14))
 	const count = 300
 	a, _ := spd[T](r, batchlas.Lower, 5, count)

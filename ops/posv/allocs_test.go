@@ -30,6 +30,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(31)
 	for _, n := range []int{1, 5, 20, 70, 130} {
 		for _, nrhs := range []int{1, 3} {

@@ -30,6 +30,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interruptedProperty[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(21)
 	// A device with a small L2 keeps trsm's blocked chunks (beneath potrs's
 	// nested) small, so a solve completes the batch chunk by chunk.

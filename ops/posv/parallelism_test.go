@@ -25,6 +25,7 @@ func TestParallelismDoesNotChangeResults(t *testing.T) {
 }
 
 func sameForEveryParallelism[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(31)
 	for _, tc := range []struct{ n, nrhs, count int }{{5, 3, 600}, {40, 6, 40}, {20, 2, 100}} {
 		if !runs(c, uplo, tc.n, tc.nrhs, tc.count) {

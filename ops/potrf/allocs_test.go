@@ -23,6 +23,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(31, 1))
 	orders := []int{1, 3, 12, 13, 16, 32, 70}
 	if c.Is(blockedFamily) || c.Is(tiledFamily) {

@@ -32,6 +32,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(11)
 	dev := opkit.DeviceFrom(ctx)
 	for _, tc := range []struct{ n, count int }{{8, 1000}, {20, 200}, {104, 12}} {

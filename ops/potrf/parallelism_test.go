@@ -26,6 +26,7 @@ func TestParallelismDoesNotChangeResults(t *testing.T) {
 }
 
 func sameForEveryParallelism[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice, uplo batchlas.Uplo) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(11)
 	// 13 is tiny's; 80 is above blockedNB, so on the small-cache device
 	// blocked takes its batch-wide path.

@@ -259,6 +259,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(5, 6))
 	_, f := factors[T](t, r, false, 12, 40)
 	one, all := testmat.Clone(f), testmat.Clone(f)
@@ -273,6 +274,7 @@ func TestNoAllocations(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{1, 9, 33} {
 		_, f := factors[T](t, r, true, n, 16)
@@ -293,6 +295,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(9, 10))
 	const count = 300
 	_, f := factors[T](t, r, true, 5, count)

@@ -58,6 +58,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 func vendorAllocBound(count int) float64 { return float64(count) }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	for _, s := range allocShapes {
 		if !runs(c, s.jobz, s.uplo, s.n, s.count) || (c.Is(lanesFamily) && s.n > 33) {
 			continue // lanes past 33: no path of its own, and slow

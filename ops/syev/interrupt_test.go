@@ -32,6 +32,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interruptedProperty[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(21)
 	for _, tc := range []struct {
 		n, count int

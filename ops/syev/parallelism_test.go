@@ -25,6 +25,7 @@ func TestParallelismDoesNotChangeResults(t *testing.T) {
 }
 
 func sameForEveryParallelism[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := testmat.Rand(31)
 	for _, tc := range []struct {
 		n, count int

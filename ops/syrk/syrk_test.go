@@ -358,6 +358,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(7, 8))
 	a, c0 := operands[T](r, true, 40, 12, 30)
 	one, all := testmat.Clone(c0), testmat.Clone(c0)
@@ -373,6 +374,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, w := range []int{1, 0} {
 		ctx := ctx
@@ -401,6 +403,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(11, 12))
 	const count = 300
 	a, c0 := operands[T](r, false, 6, 4, count)

@@ -264,6 +264,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 }
 
 func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(7, 8))
 	cf := call{batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.Unit}
 	a := triangle[T](r, cf, 37, 30)
@@ -284,6 +285,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 }
 
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, w := range []int{1, 0} {
 		ctx := ctx
@@ -317,6 +319,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(11, 12))
 	const count = 300
 	cf := call{batchlas.Right, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit}

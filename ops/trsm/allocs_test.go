@@ -25,6 +25,7 @@ func TestNoAllocationsWithWorkspace(t *testing.T) {
 // (blocked hands it a part of the caller's). The vendor candidate (gonum)
 // allocates nothing either.
 func noAllocs[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	for _, gemmPin := range []string{"", "packed:kc=128"} {
 		ctx := ctx
 		if gemmPin != "" {

@@ -54,6 +54,7 @@ type interruptCase struct {
 }
 
 func interrupted[T batchlas.Float](t *testing.T, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	cases := []interruptCase{
 		{batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 40, 3, 1.5, false},
 		{batchlas.Right, batchlas.Upper, batchlas.Trans, batchlas.Unit, 40, 2, -1, true},

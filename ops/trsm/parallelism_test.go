@@ -26,6 +26,7 @@ func TestParallelismDoesNotChangeResults(t *testing.T) {
 }
 
 func sameForEveryParallelism[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	testmat.DriverCheck[T](t)
 	dev := *batchlas.Host()
 	dev.L2 = 32 << 10
 	ctx = batchlas.WithDevice(ctx, &dev)

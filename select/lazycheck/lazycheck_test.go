@@ -66,8 +66,10 @@ func (c call) String() string {
 	return fmt.Sprintf("%s %s %s on %s.%s", c.op.Name(), c.dt, c.k.Format(c.op.Keys()), c.d.Key, c.d.Identity)
 }
 
-// calls lists, for every op and dtype, the key of every row of every
-// table the host reads (each decided on the host), keys off those rows
+// calls lists, for every op and dtype, the key of every other row of
+// every table the host reads (each decided on the host; every row would
+// double the test's time for neighbours that share their code path), keys
+// off those rows
 // (around every step-th row: each log key up by a half, down by a third,
 // up by one; each exact key set to the other values its rows have), and
 // every step-th of all these on the other devices.
@@ -98,7 +100,9 @@ func calls(t *testing.T, step int) []call {
 			}
 			for _, tb := range ts {
 				for ri, r := range tb.Sections[dt] {
-					add(r.Key)
+					if ri%2 == 0 {
+						add(r.Key)
+					}
 					if ri%step != 0 {
 						continue
 					}
@@ -163,7 +167,7 @@ func TestLazyDecisionsMatchEager(t *testing.T) {
 	}
 	old := sel.SetWarnOutput(io.Discard)
 	t.Cleanup(func() { sel.SetWarnOutput(old); sel.Reload() })
-	step := 25
+	step := 50
 	if testing.Short() {
 		step = 100
 	}

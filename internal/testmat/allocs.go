@@ -2,6 +2,7 @@ package testmat
 
 import (
 	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
@@ -13,7 +14,7 @@ import (
 // testing.AllocsPerRun runs f with one worker, so it never reaches the
 // batch-parallel path; tests of that path use this, on both.
 func AllocsPerRun(runs int, f func()) float64 {
-	settle()
+	defer settle()()
 	for range 3 {
 		f()
 	}
@@ -78,19 +79,33 @@ func Allocs(runs int, f func()) (one, all float64) {
 	if testing.Short() {
 		return all, all
 	}
-	settle()
-	one = lowerOfTwo(testing.AllocsPerRun(runs, f), func() float64 { settle(); return testing.AllocsPerRun(runs, f) })
+	one = lowerOfTwo(oneWorker(runs, f), func() float64 { return oneWorker(runs, f) })
 	return one, all
 }
 
-// settle runs a garbage collection before a measurement, so that none
-// falls inside it: a collection empties the sync.Pools the kernels take
-// their jobs from (internal/parallel), and the calls after it allocate
-// new ones. getrf's test once measured 1 allocation per call on two
-// workers, twice in a row, in the novendor pass of a CI run on a loaded
-// guest, and 0 in every run of the test alone; a call that allocates
-// every time still shows after a collection.
-func settle() { runtime.GC() }
+// settle keeps garbage collection off from before a measurement's
+// warm-up to its end and returns what turns it back on, so that no
+// collection falls inside it: a collection empties the sync.Pools the
+// kernels take their jobs from (internal/parallel), and the calls after
+// it allocate new ones. getrf's test once measured 1 allocation per call
+// on two workers, twice in a row, in the novendor pass of a CI run on a
+// loaded guest, and 0 in every run of the test alone; a call that
+// allocates every time still shows. (Forcing a collection before each
+// measurement did the same at the price of a full mark of the test's
+// heap, twice per call measured: much of the suites' allocation tests'
+// time.) debug.SetGCPercent(-1) waits for a collection in progress to
+// finish.
+func settle() (restore func()) {
+	old := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(old) }
+}
+
+// oneWorker is testing.AllocsPerRun (which runs f on one worker, its
+// warm-up a single call) with collection off, as settle.
+func oneWorker(runs int, f func()) float64 {
+	defer settle()()
+	return testing.AllocsPerRun(runs, f)
+}
 
 // lowerOfTwo is first, or the lower of first and again() when first is
 // not 0.

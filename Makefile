@@ -32,15 +32,16 @@ unit:
 
 # The suite again on the portable build: no vendor library (novendor) and
 # no assembly (purego), so both code paths of every kernel are tested here.
-# The selection core, its instruments and the tools hold no kernel code
-# path of their own, so they are left out here (the unit run covers them):
-# that keeps minutes out of the test command (docs/decisions.md, "The
-# test command's time"). -short: what this pass adds is the kernels' Go
-# twins, so the checks of what no build tag changes (the drivers'
-# allocation on one worker, interruption at every stop, repeated runs
-# per worker count) are thinned, and the largest orders of a few sweeps
-# left to the unit pass.
-NOVENDOR_SKIP := /tools/|/select|/coverage|/trace
+# The selection core, its instruments, the tools, and the layers on top
+# of the ops (linalg, gonummat, the examples) hold no kernel code path of
+# their own, so they are left out here (the unit run covers them): that
+# keeps minutes out of the test command (docs/decisions.md, "The test
+# command's time"). -short: what this pass adds is the kernels' Go twins,
+# so the checks of what no build tag changes are thinned: the drivers'
+# checks (allocation, interruption, worker count) run for float64 only,
+# allocation on every worker only, interruption at fewer stops, and the
+# largest orders of a few sweeps are left to the unit pass.
+NOVENDOR_SKIP := /tools/|/select|/coverage|/trace|/linalg|/gonummat|/examples/
 
 novendor:
 	$(GO) test $(TESTFLAGS) -short -tags novendor,purego $$($(GO) list ./... | grep -Ev '$(NOVENDOR_SKIP)')

@@ -35,7 +35,7 @@ func tolOf(eps float64) float64 {
 
 // bdsqrWork is the scratch bdsqr needs at order n: the cosines and sines
 // of one sweep's two rotation sequences.
-func bdsqrWork(n int) int { return 4 * n }
+func bdsqrWork(n int) int { return max(4*n, dqdsWork(n)) }
 
 // bdsqr computes the singular values of the n x n upper bidiagonal matrix
 // B with diagonal d[:n] and superdiagonal e[:n-1] by implicit QR with

@@ -9,7 +9,7 @@ import (
 // m x n matrix with these jobs: Jacobi's (WorkSize: the nn x nn matrix,
 // its right vectors and the QR of a non-square matrix), and 9 nn more for
 // the bidiagonal, the reflectors' factors, two vectors of scratch and
-// bdsqr's rotations.
+// bdsqr's rotations (or dqds's arrays, as large).
 func BidiagWorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
 	if m <= 0 || n <= 0 {
 		return 0
@@ -25,7 +25,8 @@ func BidiagWorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
 // the nn x nn matrix is reduced to upper bidiagonal form by Householder
 // reflectors from both sides (xGEBD2: B = Q^T R P), Q and P are formed
 // from them where their vectors are wanted (xORGBR), and implicit QR on
-// the bidiagonal (bdsqr) accumulates its rotations into them. The
+// the bidiagonal (bdsqr) accumulates its rotations into them; without
+// vectors the bidiagonal's values come from dqds (LAPACK's choice too). The
 // singular values are made positive (negating V's column) and sorted
 // descending by selection, which moves each column at most once, and the
 // vectors leave as Jacobi's do. Its cost, about 8nn^3/3 for the reduction
@@ -59,7 +60,14 @@ func Bidiag[T batchlas.Float](m, n int, a []T, lda int, s []T, jobu, jobvt Job, 
 	if wantV {
 		vg = st.v
 	}
-	info := bdsqr(nn, d, e, ug, nn, nn, vg, nn, nn, rot)
+	var info int
+	if wantU || wantV {
+		info = bdsqr(nn, d, e, ug, nn, nn, vg, nn, nn, rot)
+	} else {
+		// Values only: dqds, several times cheaper than bdsqr's rotations
+		// with nothing to accumulate them into (its scratch is the same).
+		info = dqds(nn, d, e, rot)
+	}
 
 	// Positive values, negating V's column (or U's, when V is not kept:
 	// either pair of signs is a valid factorisation, and fixSigns settles

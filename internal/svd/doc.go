@@ -100,6 +100,8 @@
 //
 // The singular values do not depend on jobu and jobvt: the same arithmetic
 // runs on G whatever vectors are wanted, so s is bit-identical across jobs.
+// Bidiag's are bit-identical across the jobs that want vectors; with none
+// it computes them by dqds, to the same accuracy but not the same bits.
 //
 // Nothing here allocates; all scratch is the caller's work slice, of
 // WorkSize elements. The input matrix is only read, and its padding rows

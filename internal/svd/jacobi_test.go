@@ -67,12 +67,16 @@ func testShapes[T batchlas.Float](t *testing.T, kern string) {
 				checkZeroVectors(t, c, where)
 			}
 			// One side, and no vectors: the same singular values, bit for
-			// bit.
+			// bit (Bidiag's values alone come from dqds: checked against
+			// gonum only).
 			for _, jb := range [][2]Job{oneSideJobs[(turn/len(vectorJobs))%len(oneSideJobs)], {None, None}} {
 				c0 := newCallOf[T](kern, g, jb[0], jb[1])
 				c0.run()
 				w0 := label[T](m, n, cls.name, jb[0], jb[1])
 				c0.check(t, g, ref, st, w0)
+				if !valuesBitForBit(kern, jb) {
+					continue
+				}
 				for i := 0; i < min(m, n); i++ {
 					if c0.s[i] != c.s[i] {
 						t.Errorf("%s: s[%d] = %v, with jobs %s%s %v", w0, i, c0.s[i], jobName(c.jobu), jobName(c.jobvt), c.s[i])
@@ -82,6 +86,14 @@ func testShapes[T batchlas.Float](t *testing.T, kern string) {
 		}
 	}
 	st.log(t)
+}
+
+// valuesBitForBit reports whether kernel kern's singular values with jobs
+// are bit for bit those of its other jobs: Jacobi's always (the same
+// arithmetic on G whatever is wanted), Bidiag's only when vectors are
+// computed (bdsqr; without vectors dqds computes them).
+func valuesBitForBit(kern string, jobs [2]Job) bool {
+	return kern != "bidiag" || jobs != [2]Job{None, None}
 }
 
 // checkZeroVectors checks that a zero matrix gets U and VT equal to the
@@ -145,13 +157,22 @@ func testJobs[T batchlas.Float](t *testing.T, kern string) {
 					res[a][b] = c
 				}
 			}
-			base := label[T](m, n, cls.name, None, None)
+			// s bit for bit across jobs: all nine, or for Bidiag (whose
+			// values alone come from dqds) the eight with vectors.
+			a0, b0 := 0, 0
+			if !valuesBitForBit(kern, [2]Job{None, None}) {
+				b0 = 1
+			}
+			base := label[T](m, n, cls.name, jobs[a0], jobs[b0])
 			for a := range jobs {
 				for b := range jobs {
 					c := res[a][b]
+					if !valuesBitForBit(kern, [2]Job{jobs[a], jobs[b]}) {
+						continue
+					}
 					for i := 0; i < k; i++ {
-						if c.s[i] != res[0][0].s[i] {
-							t.Errorf("%s: s[%d] differs between jobs %s%s and NN", base, i, jobName(jobs[a]), jobName(jobs[b]))
+						if c.s[i] != res[a0][b0].s[i] {
+							t.Errorf("%s: s[%d] differs between jobs %s%s and %s%s", base, i, jobName(jobs[a]), jobName(jobs[b]), jobName(jobs[a0]), jobName(jobs[b0]))
 						}
 					}
 				}

@@ -236,4 +236,3 @@ func eig2[T batchlas.Float](q1, e1, q2 T) (big, small T) {
 	}
 	return big, small
 }
-

@@ -32,7 +32,8 @@ func dqdsWork(n int) int { return 4 * n }
 // plus the block's last entry is a converged value once the entry above
 // it is negligible against it (relatively: the values keep the relative
 // accuracy dqds is known for, down to those whose square underflows once
-// B is scaled to 1, which are below eps^2 of the largest).
+// B is scaled to 1, which are far below eps times the largest: their
+// absolute accuracy is what Bidiag promises).
 //
 // The shift is an estimate of the smallest eigenvalue less a margin: the
 // smaller eigenvalue of the trailing 2x2 of B B^T, capped by dmin, the
@@ -42,8 +43,8 @@ func dqdsWork(n int) int { return 4 * n }
 // shrinks by 8 with each accepted transform (down to 4 tol) and grows by
 // 8 with each rejected one, up to no shift at all, which always succeeds.
 // On random bidiagonals of order 32 and 128 this takes 7 to 9 transforms
-// per value, rejected ones included (1.4 to 3.1 of them): fewer than
-// LAPACK's xLASQ2, whose shifts are finer, and the transforms are cheap.
+// per value, rejected ones included (1.4 to 3.1 of them): more than
+// LAPACK's xLASQ2 takes with its finer shifts, but each is cheap.
 func dqds[T batchlas.Float](n int, d, e, work []T) int {
 	if n <= 0 {
 		return 0

@@ -34,7 +34,8 @@ func tolOf(eps float64) float64 {
 }
 
 // bdsqrWork is the scratch bdsqr needs at order n: the cosines and sines
-// of one sweep's two rotation sequences.
+// of one sweep's two rotation sequences; Bidiag hands the same scratch to
+// dqds when no vectors are wanted, so it covers dqdsWork too.
 func bdsqrWork(n int) int { return max(4*n, dqdsWork(n)) }
 
 // bdsqr computes the singular values of the n x n upper bidiagonal matrix

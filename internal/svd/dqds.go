@@ -99,12 +99,10 @@ func dqds[T batchlas.Float](n int, d, e, work []T) int {
 	for hi >= 0 {
 		if hi < lo {
 			// A new block ends at hi: the shift stored for it, and its top.
+			// (dmin belongs to the last bottom entry, marginAt, which is
+			// not hi: it is not read for this block's first shift.)
 			sigma = d[hi]
-			lo = hi
-			for lo > 0 && qe[lo-1] != 0 {
-				lo--
-			}
-			dmin = 0
+			lo = splitBelow(qe, 0, hi)
 		} else if l := splitBelow(qe, lo, hi); l > lo {
 			// An entry of the block became zero: the part above it keeps
 			// the shift it has now.
@@ -184,9 +182,8 @@ func dqds[T batchlas.Float](n int, d, e, work []T) int {
 }
 
 // splitBelow is the top of the unreduced block ending at hi within
-// [lo, hi]: the index after the last zero of qe[lo:hi], or lo.
-// Entries a transform left below the smallest normal number are set to
-// zero there, as at the start.
+// [lo, hi]: the index after the last negligible entry of qe[lo:hi] (below
+// the smallest normal number, set to zero there as at the start), or lo.
 func splitBelow[T batchlas.Float](qe []T, lo, hi int) int {
 	for l := hi; l > lo; l-- {
 		if qe[l-1] < safeMinimum[T]() {

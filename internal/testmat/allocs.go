@@ -14,7 +14,7 @@ import (
 // testing.AllocsPerRun runs f with one worker, so it never reaches the
 // batch-parallel path; tests of that path use this, on both.
 func AllocsPerRun(runs int, f func()) float64 {
-	defer settle()()
+	defer collectionOff()()
 	for range 3 {
 		f()
 	}
@@ -83,7 +83,7 @@ func Allocs(runs int, f func()) (one, all float64) {
 	return one, all
 }
 
-// settle keeps garbage collection off from before a measurement's
+// collectionOff keeps garbage collection off from before a measurement's
 // warm-up to its end and returns what turns it back on, so that no
 // collection falls inside it: a collection empties the sync.Pools the
 // kernels take their jobs from (internal/parallel), and the calls after
@@ -95,15 +95,15 @@ func Allocs(runs int, f func()) (one, all float64) {
 // heap, twice per call measured: much of the suites' allocation tests'
 // time.) debug.SetGCPercent(-1) waits for a collection in progress to
 // finish.
-func settle() (restore func()) {
+func collectionOff() (restore func()) {
 	old := debug.SetGCPercent(-1)
 	return func() { debug.SetGCPercent(old) }
 }
 
 // oneWorker is testing.AllocsPerRun (which runs f on one worker, its
-// warm-up a single call) with collection off, as settle.
+// warm-up a single call) with collection off, as collectionOff.
 func oneWorker(runs int, f func()) float64 {
-	defer settle()()
+	defer collectionOff()()
 	return testing.AllocsPerRun(runs, f)
 }
 

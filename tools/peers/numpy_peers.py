@@ -26,8 +26,11 @@ The recipes' answers are compared with the first's, so a recipe that does
 less than the job is an error, not a time.
 
 The protocol is the Go side's: one warm-up call, one timed call to size a
-timing, then reps timings of as many calls as reach target_ms, and the best
-of them, in ms per call. The tuner sets OPENBLAS_NUM_THREADS and removes
+timing (made again while each is faster than steady_gain times the one
+before, steady_max calls at most, both from the case: a call that
+allocates its results runs on fresh pages until the allocator's memory has
+grown), then reps timings of as many calls as reach target_ms, and the
+best of them, in ms per call. The tuner sets OPENBLAS_NUM_THREADS and removes
 OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE before it starts this script.
 
 Exit status 3 means numpy cannot be imported (the tuner then says how to
@@ -430,6 +433,26 @@ def keys_of(case):
     return out
 
 
+def steady(call, case, give_up=math.inf):
+    """Seconds of one call, made again while each is faster than the
+    case's steady_gain times the one before (steady_max calls at most):
+    the last. A call slower than give_up seconds is not made again
+    (screening)."""
+    def once():
+        t0 = time.perf_counter()
+        call()
+        return time.perf_counter() - t0
+    one = once()
+    if one > give_up:
+        return one
+    for _ in range(case.get("steady_max", 1) - 1):
+        nxt = once()
+        if nxt >= case.get("steady_gain", 1) * one:
+            return nxt
+        one = nxt
+    return one
+
+
 def timed(call, one, case):
     """The protocol's timing of call, whose one timed call took one
     seconds: the best of reps timings of enough calls to last target_ms."""
@@ -469,9 +492,7 @@ def time_case(case):
             elif not agrees(got, want, dtype):
                 entry["error"] = f"its answer differs from {tried[0]['recipe']}'s: not the same job"
                 continue
-            t0 = time.perf_counter()
-            r.call()
-            one = time.perf_counter() - t0
+            one = steady(r.call, case, math.inf if best is None else SCREEN * best["ms"] / 1e3)
             if best is not None and one > SCREEN * best["ms"] / 1e3:
                 entry.update(ms=one * 1e3, calls=1, screened=True)
                 continue

@@ -150,6 +150,10 @@ type peerCase struct {
 	Reps     int               `json:"reps"`
 	TargetMS float64           `json:"target_ms"`
 	Seed     uint64            `json:"seed"`
+	// SteadyGain and SteadyMax are steadyCall's constants: the script's sizing
+	// call is made steady as the Go side's is.
+	SteadyGain float64 `json:"steady_gain"`
+	SteadyMax  int     `json:"steady_max"`
 }
 
 // numpyResult is the numpy script's answer for one case: the time of its
@@ -221,9 +225,11 @@ func peerCaseOf(r peerRun, ms measureSettings) peerCase {
 	}
 	return peerCase{
 		Op: r.name(), DType: r.dt, Keys: keys,
-		Reps:     ms.proto.reps,
-		TargetMS: float64(ms.proto.target) / float64(time.Millisecond),
-		Seed:     ms.seed,
+		Reps:       ms.proto.reps,
+		TargetMS:   float64(ms.proto.target) / float64(time.Millisecond),
+		Seed:       ms.seed,
+		SteadyGain: steadyGain,
+		SteadyMax:  steadyMax,
 	}
 }
 
@@ -411,7 +417,7 @@ func (p protocol) bestOf(ctx context.Context, tm timer, calls int) (float64, err
 
 // timeAuto times the automatic call of a shape as `bench` does its auto
 // row (no pin: the tables decide; verified, warmed up, calls per timing
-// sized from one timed call) and returns the best of the timings and the
+// sized from the steady timed call: steadyCall) and returns the best of the timings and the
 // kernel the decision picked.
 func timeAuto(ctx context.Context, r peerRun, ms measureSettings) (float64, string, error) {
 	defer quietGC()()
@@ -433,7 +439,7 @@ func timeAuto(ctx context.Context, r peerRun, ms measureSettings) (float64, stri
 	if _, err := auto.Run(ctx, 1); err != nil {
 		return 0, "", err
 	}
-	one, err := auto.Run(ctx, 1)
+	one, err := steadyCall(ctx, auto.Run)
 	if err != nil {
 		return 0, "", err
 	}
@@ -558,13 +564,13 @@ func (f *copyFloor) run(ctx context.Context, calls int) (time.Duration, error) {
 }
 
 // timeFloor times the copy floor of a traffic with the same protocol as
-// the call: warmed up, calls per timing sized from one timed call, best of
-// the timings.
+// the call: warmed up, calls per timing sized from the steady timed call
+// (steadyCall), best of the timings.
 func timeFloor(ctx context.Context, tr traffic, p protocol) (float64, error) {
 	defer quietGC()()
 	f := newCopyFloor(tr)
 	f.once()
-	one, _ := f.run(ctx, 1)
+	one, _ := steadyCall(ctx, f.run)
 	return p.bestOf(ctx, f.run, p.calibrate(one))
 }
 
@@ -857,7 +863,9 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(w, "Times numpy (%s, run by --python) and the\n", peersScript)
 		fmt.Fprintln(w, "automatic call of batchlas on the same call shapes in one run, and Go's copy")
 		fmt.Fprintln(w, "of the bytes each call must read and write (the memory floor). Each side: a")
-		fmt.Fprintln(w, "warm-up call, one timed call to size a timing (--target), then --reps timings;")
+		fmt.Fprintln(w, "warm-up call, one timed call to size a timing (--target; repeated while each is")
+		fmt.Fprintf(w, "faster than %gx the one before, %d at most: a call that allocates its results\n", steadyGain, steadyMax)
+		fmt.Fprintln(w, "runs on fresh pages until the heap has grown), then --reps timings;")
 		fmt.Fprintln(w, "the best is kept. numpy runs once per OPENBLAS_NUM_THREADS of --numpy-threads")
 		fmt.Fprintln(w, "(one thread is fastest on many small calls, all cores on one big one) and each")
 		fmt.Fprintln(w, "shape keeps its fastest; OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed")

@@ -80,6 +80,37 @@ func passOrders(n, reps int) [2][][]int {
 	return out
 }
 
+// steadyMax and steadyGain bound peers' sizing call, which is repeated
+// while it runs faster than steadyGain times the one before, steadyMax
+// calls at most. A call that allocates its results (a composite: the
+// one-call layer, as numpy's functions) runs at first on memory the
+// process has never touched, and on a virtual machine each fresh page
+// cost 7-9 us (linalg.QR float64 n = 8 batch = 65536 on the Zen 5 guest:
+// 153 and 78 ms for the first two calls, 14 ms from the third, 17,600 and
+// 8,200 page faults then none); the heap reaches its size after a few
+// calls, as in a program that makes the call in a loop.
+const (
+	steadyMax  = 6
+	steadyGain = 0.9
+)
+
+// steadyCall makes tm's sizing call (one call, after its warm-up): again
+// while each is faster than steadyGain times the one before, steadyMax
+// at most, and returns the last one's time.
+func steadyCall(ctx context.Context, tm timer) (time.Duration, error) {
+	one, err := tm(ctx, 1)
+	for i := 1; err == nil && i < steadyMax; i++ {
+		var next time.Duration
+		if next, err = tm(ctx, 1); err == nil {
+			if float64(next) >= steadyGain*float64(one) {
+				return next, nil
+			}
+			one = next
+		}
+	}
+	return one, err
+}
+
 // calibrate picks the calls per timing for a candidate from one timed call
 // (after its warm-up).
 func (p protocol) calibrate(one time.Duration) int {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -183,4 +184,43 @@ func TestRoundAndFormatMS(t *testing.T) {
 	assert.Equal(t, "1235", formatMS(1234.56))
 	assert.Equal(t, "0.302", formatMS(0.302))
 	assert.Equal(t, 1.235, roundMS(1.23456))
+}
+
+// steadyCall repeats the sizing call while it gets faster by more than
+// steadyGain, steadyMax calls at most, and passes a failing call's error on.
+func TestSteadyCallWaitsForTheHeapToGrow(t *testing.T) {
+	seq := func(ms ...int) (timer, *int) {
+		made := 0
+		return func(_ context.Context, calls int) (time.Duration, error) {
+			require.Equal(t, 1, calls, "the sizing call is one call")
+			d := ms[min(made, len(ms)-1)]
+			made++
+			if d < 0 {
+				return 0, errors.New("boom")
+			}
+			return time.Duration(d) * time.Millisecond, nil
+		}, &made
+	}
+	for _, tc := range []struct {
+		name  string
+		ms    []int
+		want  time.Duration
+		calls int
+	}{
+		{"steady at once", []int{10, 10}, 10 * time.Millisecond, 2},
+		{"a slower second call", []int{10, 30}, 30 * time.Millisecond, 2},
+		{"fresh pages for two calls", []int{150, 80, 14, 14}, 14 * time.Millisecond, 4},
+		{"within the gain", []int{100, 91}, 91 * time.Millisecond, 2},
+		{"faster every time", []int{640, 320, 160, 80, 40, 20, 10}, 20 * time.Millisecond, steadyMax},
+	} {
+		tm, made := seq(tc.ms...)
+		got, err := steadyCall(context.Background(), tm)
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.want, got, tc.name)
+		assert.Equal(t, tc.calls, *made, tc.name)
+	}
+	tm, made := seq(100, 50, -1)
+	_, err := steadyCall(context.Background(), tm)
+	assert.ErrorContains(t, err, "boom")
+	assert.Equal(t, 3, *made, "no call after the failing one")
 }

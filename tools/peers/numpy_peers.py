@@ -26,8 +26,8 @@ The recipes' answers are compared with the first's, so a recipe that does
 less than the job is an error, not a time.
 
 The protocol is the Go side's: one warm-up call, one timed call to size a
-timing (made again while each is faster than steady_gain times the one
-before, steady_max calls at most, both from the case: a call that
+timing (made again while it touches steady_fresh bytes or more of fresh
+memory, steady_max calls at most, both from the case: a call that
 allocates its results runs on fresh pages until the allocator's memory has
 grown), then reps timings of as many calls as reach target_ms, and the
 best of them, in ms per call. The tuner sets OPENBLAS_NUM_THREADS and removes
@@ -39,6 +39,7 @@ install it).
 import ctypes
 import json
 import math
+import resource
 import sys
 import time
 
@@ -434,23 +435,20 @@ def keys_of(case):
 
 
 def steady(call, case, give_up=math.inf):
-    """Seconds of one call, made again while each is faster than the
-    case's steady_gain times the one before (steady_max calls at most):
-    the last. A call slower than give_up seconds is not made again
+    """Seconds of one call, made again while the call touched the case's
+    steady_fresh bytes or more of fresh memory (its page faults, as the Go
+    side counts the memory its runtime grows by), steady_max calls at
+    most: the last. A call slower than give_up seconds is not made again
     (screening)."""
-    def once():
+    page = resource.getpagesize()
+    for i in range(1, max(1, case.get("steady_max", 1)) + 1):
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         t0 = time.perf_counter()
         call()
-        return time.perf_counter() - t0
-    one = once()
-    if one > give_up:
-        return one
-    for _ in range(case.get("steady_max", 1) - 1):
-        nxt = once()
-        if nxt >= case.get("steady_gain", 1) * one:
-            return nxt
-        one = nxt
-    return one
+        one = time.perf_counter() - t0
+        fresh = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) * page
+        if one > give_up or i >= case.get("steady_max", 1) or fresh < case.get("steady_fresh", 0):
+            return one
 
 
 def timed(call, one, case):

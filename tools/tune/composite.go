@@ -266,7 +266,7 @@ func timeComposite(ctx context.Context, r peerRun, ms measureSettings) (float64,
 	if err := check(); err != nil {
 		return 0, "", fmt.Errorf("BAD RESULT: %w", err)
 	}
-	one, err := steadyCall(ctx, run)
+	one, err := steadyCall(ctx, run, heldBytes)
 	if err != nil {
 		return 0, "", err
 	}

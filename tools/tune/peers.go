@@ -150,10 +150,10 @@ type peerCase struct {
 	Reps     int               `json:"reps"`
 	TargetMS float64           `json:"target_ms"`
 	Seed     uint64            `json:"seed"`
-	// SteadyGain and SteadyMax are steadyCall's constants: the script's sizing
-	// call is made steady as the Go side's is.
-	SteadyGain float64 `json:"steady_gain"`
-	SteadyMax  int     `json:"steady_max"`
+	// SteadyFresh and SteadyMax are steadyCall's constants: the script
+	// repeats its sizing call by the same rule, counting its page faults.
+	SteadyFresh int `json:"steady_fresh"`
+	SteadyMax   int `json:"steady_max"`
 }
 
 // numpyResult is the numpy script's answer for one case: the time of its
@@ -225,11 +225,11 @@ func peerCaseOf(r peerRun, ms measureSettings) peerCase {
 	}
 	return peerCase{
 		Op: r.name(), DType: r.dt, Keys: keys,
-		Reps:       ms.proto.reps,
-		TargetMS:   float64(ms.proto.target) / float64(time.Millisecond),
-		Seed:       ms.seed,
-		SteadyGain: steadyGain,
-		SteadyMax:  steadyMax,
+		Reps:        ms.proto.reps,
+		TargetMS:    float64(ms.proto.target) / float64(time.Millisecond),
+		Seed:        ms.seed,
+		SteadyFresh: steadyFresh,
+		SteadyMax:   steadyMax,
 	}
 }
 
@@ -439,7 +439,7 @@ func timeAuto(ctx context.Context, r peerRun, ms measureSettings) (float64, stri
 	if _, err := auto.Run(ctx, 1); err != nil {
 		return 0, "", err
 	}
-	one, err := steadyCall(ctx, auto.Run)
+	one, err := steadyCall(ctx, auto.Run, heldBytes)
 	if err != nil {
 		return 0, "", err
 	}
@@ -570,7 +570,7 @@ func timeFloor(ctx context.Context, tr traffic, p protocol) (float64, error) {
 	defer quietGC()()
 	f := newCopyFloor(tr)
 	f.once()
-	one, _ := steadyCall(ctx, f.run)
+	one, _ := steadyCall(ctx, f.run, heldBytes)
 	return p.bestOf(ctx, f.run, p.calibrate(one))
 }
 
@@ -863,9 +863,9 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(w, "Times numpy (%s, run by --python) and the\n", peersScript)
 		fmt.Fprintln(w, "automatic call of batchlas on the same call shapes in one run, and Go's copy")
 		fmt.Fprintln(w, "of the bytes each call must read and write (the memory floor). Each side: a")
-		fmt.Fprintln(w, "warm-up call, one timed call to size a timing (--target; repeated while each is")
-		fmt.Fprintf(w, "faster than %gx the one before, %d at most: a call that allocates its results\n", steadyGain, steadyMax)
-		fmt.Fprintln(w, "runs on fresh pages until the heap has grown), then --reps timings;")
+		fmt.Fprintln(w, "warm-up call, one timed call to size a timing (--target; repeated while it")
+		fmt.Fprintf(w, "touches %d KiB or more of fresh memory, %d calls at most: a call that allocates\n", steadyFresh>>10, steadyMax)
+		fmt.Fprintln(w, "its results runs on fresh pages until the heap has grown), then --reps timings;")
 		fmt.Fprintln(w, "the best is kept. numpy runs once per OPENBLAS_NUM_THREADS of --numpy-threads")
 		fmt.Fprintln(w, "(one thread is fastest on many small calls, all cores on one big one) and each")
 		fmt.Fprintln(w, "shape keeps its fastest; OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed")

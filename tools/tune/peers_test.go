@@ -86,7 +86,7 @@ func TestPeerCaseJSONRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, cases, back)
 	// The script makes its sizing call steady with the Go side's constants.
-	assert.Contains(t, string(data), fmt.Sprintf(`"steady_gain":%g,"steady_max":%d`, steadyGain, steadyMax))
+	assert.Contains(t, string(data), fmt.Sprintf(`"steady_fresh":%d,"steady_max":%d`, steadyFresh, steadyMax))
 
 	assert.Contains(t, string(data), `{"op":"gemm","dtype":"float64","keys":{"batch":"65536","k":"8","m":"8","n":"8","ta":"N","tb":"N"},"reps":7,"target_ms":1,"seed":3}`)
 	assert.Contains(t, string(data), `"keys":{"batch":"8192","diag":"N","m":"32","n":"32","side":"L","ta":"N","uplo":"L"}`)
@@ -244,7 +244,7 @@ echo '{"numpy":"9.9","blas":"threads='$OPENBLAS_NUM_THREADS' core='$OPENBLAS_COR
 	require.NoError(t, err)
 	assert.Equal(t, cases, back)
 	// The script makes its sizing call steady with the Go side's constants.
-	assert.Contains(t, string(data), fmt.Sprintf(`"steady_gain":%g,"steady_max":%d`, steadyGain, steadyMax))
+	assert.Contains(t, string(data), fmt.Sprintf(`"steady_fresh":%d,"steady_max":%d`, steadyFresh, steadyMax))
 
 	crash := fakePython(t, `[ "$1" = -c ] && exit 0; echo "Traceback (most recent call last):" >&2; echo "ValueError: boom" >&2; exit 1`)
 	_, err = timeNumpy(context.Background(), crash, "numpy_peers.py", 1, cases)

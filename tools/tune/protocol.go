@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime/metrics"
 	"slices"
 	"time"
 )
@@ -80,35 +81,43 @@ func passOrders(n, reps int) [2][][]int {
 	return out
 }
 
-// steadyMax and steadyGain bound peers' sizing call, which is repeated
-// while it runs faster than steadyGain times the one before, steadyMax
-// calls at most. A call that allocates its results (a composite: the
-// one-call layer, as numpy's functions) runs at first on memory the
-// process has never touched, and on a virtual machine each fresh page
-// cost 7-9 us (linalg.QR float64 n = 8 batch = 65536 on the Zen 5 guest:
-// 153 and 78 ms for the first two calls, 14 ms from the third, 17,600 and
-// 8,200 page faults then none); the heap reaches its size after a few
-// calls, as in a program that makes the call in a loop.
+// steadyMax and steadyFresh bound peers' sizing call, which is repeated
+// while it touches steadyFresh bytes or more of memory the process had not
+// touched before, steadyMax calls at most. A call that allocates its
+// results (a composite: the one-call layer, as numpy's functions) runs at
+// first on fresh pages, and on a virtual machine each costs 7-9 us
+// (linalg.Inv float64 n = 128 batch = 256 on the Zen 5 guest: 110, 114 and
+// 132 ms for its first three calls, 8,200-8,500 page faults each, the
+// runtime's memory grown by 32 MiB each; then 42-46 ms with no growth); the
+// heap reaches its size after a few calls, as in a program that makes the
+// call in a loop.
 const (
-	steadyMax  = 6
-	steadyGain = 0.9
+	steadyMax   = 8
+	steadyFresh = 1 << 20
 )
 
 // steadyCall makes tm's sizing call (one call, after its warm-up): again
-// while each is faster than steadyGain times the one before, steadyMax
-// at most, and returns the last one's time.
-func steadyCall(ctx context.Context, tm timer) (time.Duration, error) {
-	one, err := tm(ctx, 1)
-	for i := 1; err == nil && i < steadyMax; i++ {
-		var next time.Duration
-		if next, err = tm(ctx, 1); err == nil {
-			if float64(next) >= steadyGain*float64(one) {
-				return next, nil
-			}
-			one = next
+// while the call grew the memory the Go runtime holds (heldBytes) by
+// steadyFresh or more, steadyMax calls at most, and returns the last one's
+// time.
+func steadyCall(ctx context.Context, tm timer, held func() int64) (time.Duration, error) {
+	for i := 1; ; i++ {
+		before := held()
+		one, err := tm(ctx, 1)
+		if err != nil || i == steadyMax || held()-before < steadyFresh {
+			return one, err
 		}
 	}
-	return one, err
+}
+
+// heldBytes is the memory the Go runtime has mapped from the operating
+// system and not released to it: it grows by the pages a call touches for
+// the first time (a heap growing onto fresh memory, or reusing memory the
+// scavenger had returned).
+func heldBytes() int64 {
+	ms := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(ms)
+	return int64(ms[0].Value.Uint64()) - int64(ms[1].Value.Uint64())
 }
 
 // calibrate picks the calls per timing for a candidate from one timed call

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 
@@ -186,41 +187,58 @@ func TestRoundAndFormatMS(t *testing.T) {
 	assert.Equal(t, 1.235, roundMS(1.23456))
 }
 
-// steadyCall repeats the sizing call while it gets faster by more than
-// steadyGain, steadyMax calls at most, and passes a failing call's error on.
+// steadyCall repeats the sizing call while it grows the memory held by
+// steadyFresh or more, steadyMax calls at most, and passes a failing call's
+// error on.
 func TestSteadyCallWaitsForTheHeapToGrow(t *testing.T) {
-	seq := func(ms ...int) (timer, *int) {
-		made := 0
-		return func(_ context.Context, calls int) (time.Duration, error) {
-			require.Equal(t, 1, calls, "the sizing call is one call")
-			d := ms[min(made, len(ms)-1)]
-			made++
-			if d < 0 {
-				return 0, errors.New("boom")
-			}
-			return time.Duration(d) * time.Millisecond, nil
-		}, &made
+	type step struct {
+		ms    int   // the call's time; negative: it fails
+		grows int64 // what it adds to the memory held
 	}
 	for _, tc := range []struct {
 		name  string
-		ms    []int
+		steps []step
 		want  time.Duration
 		calls int
+		err   string
 	}{
-		{"steady at once", []int{10, 10}, 10 * time.Millisecond, 2},
-		{"a slower second call", []int{10, 30}, 30 * time.Millisecond, 2},
-		{"fresh pages for two calls", []int{150, 80, 14, 14}, 14 * time.Millisecond, 4},
-		{"within the gain", []int{100, 91}, 91 * time.Millisecond, 2},
-		{"faster every time", []int{640, 320, 160, 80, 40, 20, 10}, 20 * time.Millisecond, steadyMax},
+		{"steady at once", []step{{10, 0}, {10, 0}}, 10 * time.Millisecond, 1, ""},
+		{"a little growth", []step{{10, steadyFresh - 1}, {5, 0}}, 10 * time.Millisecond, 1, ""},
+		{"memory released", []step{{10, -steadyFresh}, {5, 0}}, 10 * time.Millisecond, 1, ""},
+		{"fresh pages for three calls, slower on the third", []step{{110, 32 << 20}, {114, 32 << 20}, {132, 32 << 20}, {42, 0}, {40, 0}}, 42 * time.Millisecond, 4, ""},
+		{"fresh pages every call", []step{{30, steadyFresh}}, 30 * time.Millisecond, steadyMax, ""},
+		{"a failing call", []step{{100, 1 << 30}, {-1, 0}, {5, 0}}, 0, 2, "boom"},
 	} {
-		tm, made := seq(tc.ms...)
-		got, err := steadyCall(context.Background(), tm)
-		require.NoError(t, err, tc.name)
-		assert.Equal(t, tc.want, got, tc.name)
-		assert.Equal(t, tc.calls, *made, tc.name)
+		var held int64
+		made := 0
+		tm := func(_ context.Context, calls int) (time.Duration, error) {
+			require.Equal(t, 1, calls, "the sizing call is one call")
+			s := tc.steps[min(made, len(tc.steps)-1)]
+			made++
+			held += s.grows
+			if s.ms < 0 {
+				return 0, errors.New("boom")
+			}
+			return time.Duration(s.ms) * time.Millisecond, nil
+		}
+		got, err := steadyCall(context.Background(), tm, func() int64 { return held })
+		if tc.err != "" {
+			assert.ErrorContains(t, err, tc.err, tc.name)
+		} else {
+			require.NoError(t, err, tc.name)
+			assert.Equal(t, tc.want, got, tc.name)
+		}
+		assert.Equal(t, tc.calls, made, tc.name)
 	}
-	tm, made := seq(100, 50, -1)
-	_, err := steadyCall(context.Background(), tm)
-	assert.ErrorContains(t, err, "boom")
-	assert.Equal(t, 3, *made, "no call after the failing one")
+}
+
+// heldBytes grows when the process touches fresh memory.
+func TestHeldBytesSeesFreshPages(t *testing.T) {
+	before := heldBytes()
+	fresh := make([]byte, 8*steadyFresh)
+	for i := range fresh {
+		fresh[i] = 1
+	}
+	assert.GreaterOrEqual(t, heldBytes()-before, int64(steadyFresh))
+	runtime.KeepAlive(fresh)
 }

@@ -1,5 +1,7 @@
 package lanesinv
 
+//go:generate go run gen.go
+
 import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanerows"
@@ -9,8 +11,26 @@ import (
 // group g with the lower triangle of inv(L)^T inv(L) (xPOTRI: xTRTI2,
 // then xLAUU2, internal/tri's Inverse then TimesTranspose); element
 // (r, c) of lane l is at g[(c*gld+r)*L+l]. t holds two rows of lanes.
-// The upper triangle is neither read nor written.
+// The upper triangle is neither read nor written. On x86-64-v4 both
+// loops are AVX-512 assembly (potri_amd64.s, written by gen.go), with the
+// bits of lowerGo, the loops run elsewhere (purego, other architectures,
+// a device presented below x86-64-v4): one call for each loop over the
+// group where lowerGo makes one per column segment.
 func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) {
+	if n <= 0 {
+		return
+	}
+	if len(g) < ((n-1)*gld+n)*L {
+		panic("lanesinv: Lower's group is shorter than its order")
+	}
+	if lowerAsm(g, n, gld, L) {
+		return
+	}
+	lowerGo(g, n, gld, L, t)
+}
+
+// lowerGo is Lower's loops in Go, on lanerows, and the assembly's twin.
+func lowerGo[T batchlas.Float](g []T, n, gld, L int, t []T) {
 	at := func(r, c int) []T {
 		o := (c*gld + r) * L
 		return g[o : o+L : o+L]
@@ -54,8 +74,25 @@ func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) {
 }
 
 // Upper is Lower for upper triangles U: the upper triangle of
-// inv(U) inv(U)^T; the lower triangle is neither read nor written.
+// inv(U) inv(U)^T; the lower triangle is neither read nor written. Its
+// assembly (upperGo's twin) runs where Lower's does.
 func Upper[T batchlas.Float](g []T, n, gld, L int, t []T) {
+	if n <= 0 {
+		return
+	}
+	if len(g) < ((n-1)*gld+n)*L {
+		panic("lanesinv: Upper's group is shorter than its order")
+	}
+	if upperAsm(g, n, gld, L) {
+		return
+	}
+	upperGo(g, n, gld, L, t)
+}
+
+// upperGo is Upper's loops in Go, on lanerows, and the assembly's twin.
+// The sums of squares round each product first (the conversions keep the
+// compiler from fusing them), as the assembly does.
+func upperGo[T batchlas.Float](g []T, n, gld, L int, t []T) {
 	at := func(r, c int) []T {
 		o := (c*gld + r) * L
 		return g[o : o+L : o+L]
@@ -103,12 +140,12 @@ func Upper[T batchlas.Float](g []T, n, gld, L int, t []T) {
 			xk := at(i, k)
 			lanerows.AxpyRows(ci, g[k*gld*L:], xk)
 			for l := range dd {
-				dd[l] += xk[l] * xk[l]
+				dd[l] += T(xk[l] * xk[l])
 			}
 		}
 		uii := at(i, i)
 		for l := range uii {
-			uii[l] = tcc[l]*tcc[l] + dd[l]
+			uii[l] = T(tcc[l]*tcc[l]) + dd[l]
 		}
 	}
 }

@@ -1,0 +1,71 @@
+//go:build amd64 && !purego
+
+package lanesinv
+
+import (
+	"unsafe"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+// Lower's and Upper's two loops in AVX-512 (potri_amd64.s, written by
+// gen.go: `go generate`), lowerGo's and upperGo's twins.
+//
+//go:noescape
+func trtriLowerF64(grp *float64, n, gld int)
+
+//go:noescape
+func trtriLowerF32(grp *float32, n, gld int)
+
+//go:noescape
+func lauumLowerF64(grp *float64, n, gld int)
+
+//go:noescape
+func lauumLowerF32(grp *float32, n, gld int)
+
+//go:noescape
+func trtriUpperF64(grp *float64, n, gld int)
+
+//go:noescape
+func trtriUpperF32(grp *float32, n, gld int)
+
+//go:noescape
+func lauumUpperF64(grp *float64, n, gld int)
+
+//go:noescape
+func lauumUpperF32(grp *float32, n, gld int)
+
+// upperAsm runs Upper's assembly when simd.AVX512 is set and reports
+// whether it did. n >= 1 and g holds the group.
+func upperAsm[T batchlas.Float](g []T, n, gld, L int) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	p := unsafe.Pointer(&g[0])
+	if L == 8 {
+		trtriUpperF64((*float64)(p), n, gld)
+		lauumUpperF64((*float64)(p), n, gld)
+	} else {
+		trtriUpperF32((*float32)(p), n, gld)
+		lauumUpperF32((*float32)(p), n, gld)
+	}
+	return true
+}
+
+// lowerAsm runs Lower's assembly when simd.AVX512 is set and reports
+// whether it did. n >= 1 and g holds the group.
+func lowerAsm[T batchlas.Float](g []T, n, gld, L int) bool {
+	if !simd.AVX512 {
+		return false
+	}
+	p := unsafe.Pointer(&g[0])
+	if L == 8 {
+		trtriLowerF64((*float64)(p), n, gld)
+		lauumLowerF64((*float64)(p), n, gld)
+	} else {
+		trtriLowerF32((*float32)(p), n, gld)
+		lauumLowerF32((*float32)(p), n, gld)
+	}
+	return true
+}

@@ -11,11 +11,11 @@ import (
 // group g with the lower triangle of inv(L)^T inv(L) (xPOTRI: xTRTI2,
 // then xLAUU2, internal/tri's Inverse then TimesTranspose); element
 // (r, c) of lane l is at g[(c*gld+r)*L+l]. t holds two rows of lanes.
-// The upper triangle is neither read nor written. On x86-64-v4 both
-// loops are AVX-512 assembly (potri_amd64.s, written by gen.go), with the
-// bits of lowerGo, the loops run elsewhere (purego, other architectures,
-// a device presented below x86-64-v4): one call for each loop over the
-// group where lowerGo makes one per column segment.
+// The upper triangle is neither read nor written. On x86-64-v4 each of
+// the two loops is one call of AVX-512 assembly over the whole group
+// (potri_amd64.s, written by gen.go), where lowerGo makes one call per
+// column segment; the two give the same bits, and lowerGo runs elsewhere
+// (purego, other architectures, a device presented below x86-64-v4).
 func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) {
 	if n <= 0 {
 		return

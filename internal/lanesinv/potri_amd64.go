@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
@@ -36,10 +37,9 @@ func lauumUpperF64(grp *float64, n, gld int)
 //go:noescape
 func lauumUpperF32(grp *float32, n, gld int)
 
-// upperAsm runs Upper's assembly when simd.AVX512 is set and reports
-// whether it did. n >= 1 and g holds the group.
+// upperAsm is lowerAsm for Upper.
 func upperAsm[T batchlas.Float](g []T, n, gld, L int) bool {
-	if !simd.AVX512 {
+	if !simd.AVX512 || L != lanes.Lanes[T]() {
 		return false
 	}
 	p := unsafe.Pointer(&g[0])
@@ -53,10 +53,11 @@ func upperAsm[T batchlas.Float](g []T, n, gld, L int) bool {
 	return true
 }
 
-// lowerAsm runs Lower's assembly when simd.AVX512 is set and reports
+// lowerAsm runs Lower's assembly when simd.AVX512 is set and the group's
+// rows are whole vectors of T (L is lanes.Lanes[T]()), and reports
 // whether it did. n >= 1 and g holds the group.
 func lowerAsm[T batchlas.Float](g []T, n, gld, L int) bool {
-	if !simd.AVX512 {
+	if !simd.AVX512 || L != lanes.Lanes[T]() {
 		return false
 	}
 	p := unsafe.Pointer(&g[0])

@@ -16,17 +16,24 @@ import (
 // (potri_amd64.s, written by gen.go), where lowerGo makes one call per
 // column segment; the two give the same bits, and lowerGo runs elsewhere
 // (purego, other architectures, a device presented below x86-64-v4).
-func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) {
+func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) { potri(true, g, n, gld, L, t) }
+
+// potri runs Lower's (lower) or Upper's loops on the group: the assembly
+// where it can, the Go loops otherwise.
+func potri[T batchlas.Float](lower bool, g []T, n, gld, L int, t []T) {
 	if n <= 0 {
 		return
 	}
 	if len(g) < ((n-1)*gld+n)*L {
-		panic("lanesinv: Lower's group is shorter than its order")
+		panic("lanesinv: the group is shorter than its order")
 	}
-	if lowerAsm(g, n, gld, L) {
-		return
+	switch {
+	case potriAsm(lower, g, n, gld, L):
+	case lower:
+		lowerGo(g, n, gld, L, t)
+	default:
+		upperGo(g, n, gld, L, t)
 	}
-	lowerGo(g, n, gld, L, t)
 }
 
 // lowerGo is Lower's loops in Go, on lanerows, and the assembly's twin.
@@ -76,18 +83,7 @@ func lowerGo[T batchlas.Float](g []T, n, gld, L int, t []T) {
 // Upper is Lower for upper triangles U: the upper triangle of
 // inv(U) inv(U)^T; the lower triangle is neither read nor written. Its
 // assembly (upperGo's twin) runs where Lower's does.
-func Upper[T batchlas.Float](g []T, n, gld, L int, t []T) {
-	if n <= 0 {
-		return
-	}
-	if len(g) < ((n-1)*gld+n)*L {
-		panic("lanesinv: Upper's group is shorter than its order")
-	}
-	if upperAsm(g, n, gld, L) {
-		return
-	}
-	upperGo(g, n, gld, L, t)
-}
+func Upper[T batchlas.Float](g []T, n, gld, L int, t []T) { potri(false, g, n, gld, L, t) }
 
 // upperGo is Upper's loops in Go, on lanerows, and the assembly's twin.
 // The sums of squares round each product first (the conversions keep the

@@ -37,36 +37,28 @@ func lauumUpperF64(grp *float64, n, gld int)
 //go:noescape
 func lauumUpperF32(grp *float32, n, gld int)
 
-// upperAsm is lowerAsm for Upper.
-func upperAsm[T batchlas.Float](g []T, n, gld, L int) bool {
+// potriAsm runs Lower's (lower) or Upper's assembly when simd.AVX512 is
+// set and the group's rows are whole vectors of T (L is
+// lanes.Lanes[T]()), and reports whether it did. n >= 1 and g holds the
+// group.
+func potriAsm[T batchlas.Float](lower bool, g []T, n, gld, L int) bool {
 	if !simd.AVX512 || L != lanes.Lanes[T]() {
 		return false
 	}
 	p := unsafe.Pointer(&g[0])
-	if L == 8 {
-		trtriUpperF64((*float64)(p), n, gld)
-		lauumUpperF64((*float64)(p), n, gld)
-	} else {
-		trtriUpperF32((*float32)(p), n, gld)
-		lauumUpperF32((*float32)(p), n, gld)
-	}
-	return true
-}
-
-// lowerAsm runs Lower's assembly when simd.AVX512 is set and the group's
-// rows are whole vectors of T (L is lanes.Lanes[T]()), and reports
-// whether it did. n >= 1 and g holds the group.
-func lowerAsm[T batchlas.Float](g []T, n, gld, L int) bool {
-	if !simd.AVX512 || L != lanes.Lanes[T]() {
-		return false
-	}
-	p := unsafe.Pointer(&g[0])
-	if L == 8 {
+	switch {
+	case L == 8 && lower:
 		trtriLowerF64((*float64)(p), n, gld)
 		lauumLowerF64((*float64)(p), n, gld)
-	} else {
+	case L == 8:
+		trtriUpperF64((*float64)(p), n, gld)
+		lauumUpperF64((*float64)(p), n, gld)
+	case lower:
 		trtriLowerF32((*float32)(p), n, gld)
 		lauumLowerF32((*float32)(p), n, gld)
+	default:
+		trtriUpperF32((*float32)(p), n, gld)
+		lauumUpperF32((*float32)(p), n, gld)
 	}
 	return true
 }

@@ -4,8 +4,5 @@ package lanesinv
 
 import "github.com/batchlas-go/batchlas"
 
-// lowerAsm reports that no assembly ran.
-func lowerAsm[T batchlas.Float](g []T, n, gld, L int) bool { return false }
-
-// upperAsm reports that no assembly ran.
-func upperAsm[T batchlas.Float](g []T, n, gld, L int) bool { return false }
+// potriAsm reports that no assembly ran.
+func potriAsm[T batchlas.Float](lower bool, g []T, n, gld, L int) bool { return false }

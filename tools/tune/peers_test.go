@@ -88,7 +88,7 @@ func TestPeerCaseJSONRoundTrip(t *testing.T) {
 	// The script makes its sizing call steady with the Go side's constants.
 	assert.Contains(t, string(data), fmt.Sprintf(`"steady_fresh":%d,"steady_max":%d`, steadyFresh, steadyMax))
 
-	assert.Contains(t, string(data), `{"op":"gemm","dtype":"float64","keys":{"batch":"65536","k":"8","m":"8","n":"8","ta":"N","tb":"N"},"reps":7,"target_ms":1,"seed":3}`)
+	assert.Contains(t, string(data), `{"op":"gemm","dtype":"float64","keys":{"batch":"65536","k":"8","m":"8","n":"8","ta":"N","tb":"N"},"reps":7,"target_ms":1,"seed":3,"steady_fresh":1048576,"steady_max":8}`)
 	assert.Contains(t, string(data), `"keys":{"batch":"8192","diag":"N","m":"32","n":"32","side":"L","ta":"N","uplo":"L"}`)
 }
 

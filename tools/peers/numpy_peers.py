@@ -30,8 +30,9 @@ timing (made again while it touches steady_fresh bytes or more of fresh
 memory, steady_max calls at most, both from the case: a call that
 allocates its results runs on fresh pages until the allocator's memory has
 grown), then reps timings of as many calls as reach target_ms, and the
-best of them, in ms per call. The tuner sets OPENBLAS_NUM_THREADS and removes
-OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE before it starts this script.
+best of them, in ms per call. The tuner sets OPENBLAS_NUM_THREADS and
+removes OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE before it starts this
+script.
 
 Exit status 3 means numpy cannot be imported (the tuner then says how to
 install it).

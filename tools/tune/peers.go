@@ -417,8 +417,8 @@ func (p protocol) bestOf(ctx context.Context, tm timer, calls int) (float64, err
 
 // timeAuto times the automatic call of a shape as `bench` does its auto
 // row (no pin: the tables decide; verified, warmed up, calls per timing
-// sized from the steady timed call: steadyCall) and returns the best of the timings and the
-// kernel the decision picked.
+// sized from the steady timed call: steadyCall) and returns the best of
+// the timings and the kernel the decision picked.
 func timeAuto(ctx context.Context, r peerRun, ms measureSettings) (float64, string, error) {
 	defer quietGC()()
 	walk, err := r.t.op.Explain(ctx, r.dt, r.c.key(), batchlas.Host())

@@ -2,16 +2,16 @@
 
 // gen writes potri_amd64.s: the two loops of Lower and of Upper (the
 // triangular inverse and the product of it with its transpose) in
-// AVX-512, one function each per element type. Run it with `go generate` in this directory;
-// TestAssemblyIsGenerated fails when the file differs from what this
-// program writes (`go run gen.go -o F` writes F instead).
+// AVX-512, one function each per element type. Run it with `go generate`
+// in this directory; TestAssemblyIsGenerated fails when the file differs
+// from what this program writes (`go run gen.go -o F` writes F instead).
 //
 // The assembly is the Go loops of lowerGo and upperGo (potri.go)
-// operation for operation: the same correctly rounded IEEE operations in the same order,
-// each product rounded before its sum (VMUL then VADD, never a fused
-// multiply-add, as Go computes y += t*x), the dot products in lanerows'
-// four partial sums, so the two agree bit for bit. Editing one means
-// editing the other.
+// operation for operation: the same correctly rounded IEEE operations in
+// the same order, each product rounded before its sum (VMUL then VADD,
+// never a fused multiply-add, as Go computes y += t*x), the dot products
+// in lanerows' four partial sums, so the two agree bit for bit. Editing
+// one means editing the other.
 package main
 
 import (
@@ -53,8 +53,8 @@ func main() {
 	}
 }
 
-// trtriLower is the inverse of every lane's lower triangle in place, lowerGo's
-// first loop: column c from the last, its diagonal inverted, rows c+1..
+// trtriLower is the inverse of every lane's lower triangle in place,
+// lowerGo's first loop: column c from the last, its diagonal inverted, rows c+1..
 // updated by the columns right of it from the bottom (each row k's
 // multiplier taken before it is scaled by the inverted diagonal at (k,
 // k)), then scaled by minus the inverted diagonal. Registers: DI the

@@ -1,10 +1,15 @@
 // Package lanesinv holds the inverse of a triangular factor's product
 // across matrices: a group of lanes.Lanes[T]() Cholesky factors
 // interleaved one per lane (internal/lanes' layout) becomes the uplo
-// triangle of each A's inverse, LAPACK's xPOTRI run on rows of lanes
-// (the column updates and dot products on internal/lanerows). potri's
-// lanes kernel runs it in place on a gathered factor; poinv's runs it
-// right after factoring the gathered A, in the same pass. It rounds each
-// product and sums in row order, so it agrees with the per-matrix
-// kernels within rounding, not bit for bit.
+// triangle of each A's inverse, LAPACK's xPOTRI run on rows of lanes.
+// potri's lanes kernel runs it in place on a gathered factor; poinv's
+// runs it right after factoring the gathered A, in the same pass.
+//
+// Its two loops (the triangular inverse, then the product of the inverse
+// with its transpose) are AVX-512 assembly on x86-64-v4, one call each
+// over the group (potri_amd64.s, written by gen.go), and Go loops on
+// internal/lanerows elsewhere (lowerGo, upperGo); the two make the same
+// operations in the same order and give the same bits. It rounds each
+// product before its sum and sums in row order, so it agrees with the
+// per-matrix kernels within rounding, not bit for bit.
 package lanesinv

@@ -10,6 +10,7 @@
 // over the group (potri_amd64.s, written by gen.go), and Go loops on
 // internal/lanerows elsewhere (lowerGo, upperGo); the two make the same
 // operations in the same order and give the same bits. It rounds each
-// product before its sum and sums in row order, so it agrees with the
-// per-matrix kernels within rounding, not bit for bit.
+// product before its sum, and sums its dot products in lanerows' four
+// partial sums, so it agrees with the per-matrix kernels within rounding,
+// not bit for bit.
 package lanesinv

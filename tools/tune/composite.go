@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -232,11 +232,17 @@ func compositeFlops(comp *peerComposite, c cell) float64 {
 // collected heap but with the collector's target left as the program has
 // it (quietGC's raised target would keep every freed result unused, and
 // each call would fault in fresh pages: 0.9 ms of linalg.Inv's 2.7 at n = 3
-// batch = 100000 on the Intel Xeon guest). Its sizing call is made steady
+// batch = 100000 on the Intel Xeon guest). The heap's free memory goes
+// back to the system first (debug.FreeOSMemory, not only a collection):
+// after the cells before it had grown the heap, the runtime's background
+// scavenger went on returning that memory during the composite's timings,
+// a little at a time, and the composite kept reusing and faulting it back
+// in (qr float64 n = 32 took 41-58 ms after geqrf's cells, 18-20 ms alone
+// or after this, on the Zen 5 guest). Its sizing call is then made steady
 // (steadyCall): the first calls grow the heap onto fresh pages, as a
 // program's first calls do, and the timings are of the calls after.
 func timeComposite(ctx context.Context, r peerRun, ms measureSettings) (float64, string, error) {
-	runtime.GC()
+	debug.FreeOSMemory()
 	var kernels []string
 	for _, name := range r.comp.chain {
 		t := tuners[name]

@@ -57,19 +57,6 @@ func factors[T batchlas.Float](seed uint64, n, gld int, lower bool) []T {
 	return g
 }
 
-// sameBits compares two results entry by entry, every NaN equal to every
-// other (which NaN an operation makes from two depends on the order of
-// its operands, not a difference in the arithmetic).
-func sameBits[T batchlas.Float](t *testing.T, what string, asm, twin []T) {
-	t.Helper()
-	for i := range asm {
-		a, b := float64(asm[i]), float64(twin[i])
-		if math.Float64bits(a) != math.Float64bits(b) && !(a != a && b != b) {
-			t.Fatalf("%s: entry %d: assembly %v, Go %v", what, i, asm[i], twin[i])
-		}
-	}
-}
-
 // The assembly gives the bits of the Go loops, on every lane, in the
 // triangle it computes, and leaves the rest as it was.
 func TestAssemblyMatchesGo(t *testing.T) {
@@ -96,7 +83,7 @@ func testAssemblyMatchesGo[T batchlas.Float](t *testing.T) {
 					Upper(asm, n, gld, L, tmp)
 					upperGo(twin, n, gld, L, tmp)
 				}
-				sameBits(t, what, asm, twin)
+				testmat.SameBits(t, what, asm, twin)
 				for i, v := range g {
 					if v == -7 && asm[i] != -7 {
 						t.Fatalf("%s: entry %d outside the triangle changed to %v", what, i, asm[i])

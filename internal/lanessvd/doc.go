@@ -20,9 +20,19 @@
 // disjoint pairs as lanes.Jacobi does): every lane runs the same pair, so
 // the order costs nothing in parallelism here, and it keeps each lane's
 // result what the per-matrix loop with the same arithmetic would give.
-// The three sums of a pair are recomputed from its columns each time, in
-// one pass, rather than updated after rotations, so no drift builds up
-// in the norms.
+// The three sums of a pair are recomputed from its columns each time
+// rather than updated after rotations, so no drift builds up in the
+// norms.
+//
+// Passes. Pair (p, q+1) shares column p with pair (p, q), so the pass
+// that rotates (p, q) also sums (p, q+1): it stores each row of columns
+// p and q and, from the row of p it has just stored and the row of q+1,
+// adds that row's three products to the next pair's sums. The next pair
+// then costs no pass of its own, and the multiply-adds of the rotation
+// and of the sums share one loop. The sums are the same operations in
+// the same order as a pass of their own makes, so the same bits; a pair
+// that follows one that rotated no lane, and the first pair of each p,
+// get their own pass.
 //
 // Lanes. active names the lanes worked on; the others are never stored
 // to and their contents (NaN, Inf, anything) meet only computations whose
@@ -58,13 +68,20 @@
 // correctly rounded IEEE ones (VDIVPD, VSQRTPD; the Go twin's float32
 // square root is float64's, rounded, which is the same).
 //
-// Two groups. Sweeps2 sweeps two groups in one instruction stream, pair
-// by pair: each pair's chain of square roots and divisions is long and
-// latency-bound, and two independent chains overlap. Each group's work is
-// exactly Sweeps' (the same operations, the same pairs skipped), and a
-// group that has converged is swept on, unchanged, until the other has,
-// so each gets the bits Sweeps gives it alone; its Go twin is Sweeps on
-// each.
+// Two groups. Sweeps2 sweeps two groups in one instruction stream: each
+// pair's chain of square roots and divisions is long and latency-bound,
+// and while one group's chain runs the other group's column pass keeps
+// the FMA units busy. Both groups walk the same pairs, and a step of the
+// loop is the first group's rotation of (p, q), the second group's pass
+// over its previous pair (which sums (p, q)), the second group's
+// rotation of (p, q), then the first group's pass over it, so each chain
+// has the other group's independent pass after it in the stream. Orders
+// up to 4, whose passes are a few rows, run both groups' chains side by
+// side, then both passes, which costs fewer branches (lockstepMax in
+// sweeps_amd64.go gives the timings). Each group's work is exactly
+// Sweeps' (the same operations, the same pairs skipped), and a group that
+// has converged is swept on, unchanged, until the other has, so each
+// gets the bits Sweeps gives it alone; its Go twin is Sweeps on each.
 //
 // On x86-64-v4 the sweeps are AVX-512 assembly (sweeps_amd64.s, written
 // by gen.go: `go generate`; TestAssemblyIsGenerated checks the file is

@@ -587,7 +587,7 @@ func TestSweeps2IsSweepsOnEach(t *testing.T) {
 // with either group's lanes all inactive or down to one.
 func testSweeps2[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 2, 3, 8, 9, 17, 32} {
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 8, 9, 17, 32} {
 		tol, small, big := params[T](n)
 		for _, maxSweeps := range []int{1, 3, 60} {
 			if n > 17 && maxSweeps > 3 {

@@ -169,6 +169,52 @@ func TestRefinePointsAlongEachAxis(t *testing.T) {
 	assert.Equal(t, []string{"m", "n", "k", "batch"}, logAxes(gemm.Op))
 }
 
+func TestExtendPointsLineARefinementCellUp(t *testing.T) {
+	// A grid n = 32, 64 by batch = 1, 4, and the refinement cell n = 45
+	// at batch = 1, where the per-matrix kernel wins; at batch 4 the
+	// lanes kernel wins at 32 and 64, and per-matrix is 2x slower there.
+	perMatrix := []entry{{"unblocked", 1, 1}, {"lanes", 0, 1.5}}
+	lanes := []entry{{"lanes", 0, 1}, {"unblocked", 1, 2}}
+	results := map[string]cellResult{}
+	var cells []cell
+	add := func(n, batch string, es []entry) {
+		c := potrfCell("L", n, batch)
+		cells = append(cells, c)
+		results[c.String()] = cellResult{Vals: c.vals, Entries: es}
+	}
+	add("32", "1", perMatrix)
+	add("64", "1", perMatrix)
+	add("32", "4", lanes)
+	add("64", "4", lanes)
+	add("45", "1", perMatrix)
+	all := func(cell) bool { return true }
+	tried := map[string]bool{}
+	got := extendPoints(cells, results, "batch", tried, all)
+	require.Len(t, got, 1, "only the refinement cell has an extension to measure")
+	assert.Equal(t, "uplo=L n=45 batch=4", got[0].String())
+	assert.InDelta(t, 2.0, got[0].stake, 1e-9, "its winner is 2x slower at the neighbours of n=45 batch=4")
+	assert.Empty(t, extendPoints(cells, results, "batch", tried, all), "proposed once")
+	assert.Empty(t, extendPoints(cells, results, "n", tried, all), "proposed once, whichever axis comes to it")
+	got = extendPoints(cells, results, "n", map[string]bool{}, all)
+	assert.Equal(t, []string{"uplo=L n=45 batch=4"}, cellTexts(pickRefinement(got, -1)), "the grid cells at batch 4 reach the same cell along n")
+	assert.Empty(t, extendPoints(cells, results, "batch", map[string]bool{}, func(cell) bool { return false }), "a cell the caps refuse is not proposed")
+
+	// Where the neighbours' winner is the refinement cell's, or within the
+	// tolerance of it both ways, nothing is at stake.
+	results[potrfCell("L", "32", "4").String()] = cellResult{Entries: []entry{{"lanes", 0, 1}, {"unblocked", 1, 1.05}}}
+	results[potrfCell("L", "45", "1").String()] = cellResult{Entries: []entry{{"unblocked", 1, 1}, {"lanes", 0, 1.08}}}
+	results[potrfCell("L", "64", "4").String()] = cellResult{Entries: perMatrix}
+	assert.Empty(t, extendPoints(cells, results, "batch", map[string]bool{}, all))
+
+	// The neighbours are the nearest cells on the line: lanes at n=32
+	// decides, not per-matrix at n=16 beyond it.
+	results[potrfCell("L", "45", "1").String()] = cellResult{Entries: perMatrix}
+	results[potrfCell("L", "32", "4").String()] = cellResult{Entries: lanes}
+	add("16", "4", perMatrix)
+	got = extendPoints(cells, results, "batch", map[string]bool{}, all)
+	assert.Equal(t, []string{"uplo=L n=45 batch=4"}, cellTexts(pickRefinement(got, -1)))
+}
+
 func TestPickRefinementTakesTheLargestStakesFirst(t *testing.T) {
 	ps := []refinePoint{
 		{potrfCell("L", "3", "16"), 1.2},

@@ -81,6 +81,118 @@ func refinePoints(cells []cell, stake func(lo, hi string) float64, axis string, 
 	return out
 }
 
+// extendPoints returns the cells that line a measured cell up with its
+// neighbours along one log axis. Bisection adds a cell along one axis
+// with the others held (n = 45 between n = 32 and 64, at batch = 1 only),
+// and such a cell is then the nearest row for calls at other values of
+// the held axes too (n = 44 at batch = 3), where its winner may lose. So
+// for every measured cell c, and each value next to c's along axis (the
+// nearest below and above among the cells with c's exact keys), the cell
+// e = c with that value is proposed when it is not measured yet and c's
+// winner disagrees with the winner of a measured neighbour of e along
+// another log axis (the nearest cell below or above e on that line): those
+// neighbours' winners are what a call near e would get instead of c's.
+// The stake is the largest such disagreement. A cell of a full grid has
+// its extensions measured already, so this proposes cells only around
+// refinement cells, and only where their winner is not the neighbours'.
+// fits says which cells may be measured at all (the caps, calls of the
+// op); others are not considered.
+func extendPoints(cells []cell, results map[string]cellResult, axis string, tried map[string]bool, fits func(cell) bool) []refinePoint {
+	if len(cells) == 0 || keyIndex(cells[0].keys, axis) < 0 {
+		return nil
+	}
+	keys := cells[0].keys
+	measured := map[string]bool{}
+	for _, c := range cells {
+		measured[c.String()] = true
+	}
+	// exact is the text of a cell's exact keys: cells with the same one
+	// share a space of sizes.
+	exact := func(c cell) string {
+		var parts []string
+		for i, k := range keys {
+			if k.Kind == sel.Exact {
+				parts = append(parts, c.vals[i])
+			}
+		}
+		return strings.Join(parts, "\x00")
+	}
+	values := map[string][]int{}
+	for _, c := range cells {
+		e := exact(c)
+		if v := c.num(axis); !slices.Contains(values[e], v) {
+			values[e] = append(values[e], v)
+		}
+	}
+	for _, vs := range values {
+		slices.Sort(vs)
+	}
+	var out []refinePoint
+	for _, c := range cells {
+		vs := values[exact(c)]
+		i, _ := slices.BinarySearch(vs, c.num(axis))
+		for _, j := range []int{i - 1, i + 1} {
+			if j < 0 || j >= len(vs) {
+				continue
+			}
+			e := c.with(axis, strconv.Itoa(vs[j]))
+			if measured[e.String()] || tried[e.String()] || !fits(e) {
+				continue
+			}
+			st := 1.0
+			for _, other := range logKeys(keys) {
+				if other == axis {
+					continue
+				}
+				for _, d := range lineNeighbours(cells, e, other) {
+					st = max(st, winnerStake(results[c.String()], results[d.String()]))
+				}
+			}
+			if !(st > refineTolerance) {
+				continue
+			}
+			tried[e.String()] = true
+			out = append(out, refinePoint{e, st})
+		}
+	}
+	return out
+}
+
+// lineNeighbours returns the measured cells next to e along axis: on e's
+// line (every other key equal), the nearest below e's value and the
+// nearest above.
+func lineNeighbours(cells []cell, e cell, axis string) []cell {
+	ax := keyIndex(e.keys, axis)
+	v := e.num(axis)
+	var below, above *cell
+	for i := range cells {
+		c := &cells[i]
+		same := true
+		for k := range c.vals {
+			if k != ax && c.vals[k] != e.vals[k] {
+				same = false
+				break
+			}
+		}
+		if !same {
+			continue
+		}
+		switch w := c.num(axis); {
+		case w < v && (below == nil || w > below.num(axis)):
+			below = c
+		case w > v && (above == nil || w < above.num(axis)):
+			above = c
+		}
+	}
+	var out []cell
+	for _, c := range []*cell{below, above} {
+		if c != nil {
+			out = append(out, *c)
+		}
+	}
+	return out
+}
+
 // winnerStake is what is at stake between two measured cells: the larger
 // slowdown of one cell's winner at the other cell (1 when they agree).
 // Above refineTolerance they disagree: winners that differ only within it
@@ -142,9 +254,12 @@ func pickRefinement(ps []refinePoint, max int) []cell {
 }
 
 // logAxes are the keys refinement bisects: every log key of the op.
-func logAxes(op *sel.Op) []string {
+func logAxes(op *sel.Op) []string { return logKeys(op.Keys()) }
+
+// logKeys is logAxes from an op's keys.
+func logKeys(keys []sel.KeySpec) []string {
 	var out []string
-	for _, k := range op.Keys() {
+	for _, k := range keys {
 		if k.Kind == sel.Log {
 			out = append(out, k.Name)
 		}

@@ -508,8 +508,10 @@ func durationMS(d time.Duration) float64 {
 // refine bisects along every log key where neighbouring cells disagree on
 // the winner, until they are closer than refineRatio, the caps refuse the
 // midpoint, or the budget is spent. Each round proposes the midpoints of
-// every axis from the cells measured so far, so a cell added along one axis
-// becomes a neighbour along the others only where it lines up with them.
+// every axis from the cells measured so far, and lines the cells added
+// along one axis up with their neighbours along the others where their
+// winner disagrees with those neighbours' (extendPoints), so a cell
+// measured at one batch does not decide the calls at others unchecked.
 func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *progress, st *runStats, tried map[string]bool, measureAll func([]cell) error) error {
 	if !cfg.refine {
 		return nil
@@ -526,7 +528,9 @@ func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *prog
 		stake := func(lo, hi string) float64 { return winnerStake(byText[lo], byText[hi]) }
 		var proposed []refinePoint
 		for _, axis := range logAxes(p.t.op) {
-			for _, c := range refinePoints(cells, stake, axis, refineRatio, tried) {
+			points := refinePoints(cells, stake, axis, refineRatio, tried)
+			points = append(points, extendPoints(cells, byText, axis, tried, func(c cell) bool { return cfg.fits(p.t, p.dt, c) })...)
+			for _, c := range points {
 				if cfg.fits(p.t, p.dt, c.cell) {
 					proposed = append(proposed, c)
 				}

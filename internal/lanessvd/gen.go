@@ -451,7 +451,8 @@ F_lock_done:
 }
 
 // expand replaces the macro lines of a body (CONSTANTS, SUMS, CONVERGED,
-// ROTATION, COEFFICIENTS, ROTATE, ROTATE2, ROTSUMS, ENDSUMS, SECOND, VPASS1, VPASS2) by their instructions and the element-type
+// ROTATION, COEFFICIENTS, ROTATE, ROTATE2, ROTSUMS, ENDSUMS, SECOND,
+// VPASS1, VPASS2) by their instructions and the element-type
 // placeholders by d's.
 func expand(d dtype, body string) string {
 	var out []string

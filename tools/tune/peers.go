@@ -945,26 +945,34 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		pcs = append(pcs, peerCaseOf(r, ms))
 	}
 	ctx := context.Background()
-	fmt.Fprintf(stderr, "peers: timing %d shapes with numpy...\n", len(runs))
-	var rep numpyReport
-	numpyThreads := make([]int, len(pcs)) // per shape, the count of its fastest numpy time
-	for _, th := range threads {
-		r, err := timeNumpy(ctx, *python, filepath.Join(root, peersScript), th, pcs)
-		if err != nil {
-			return err
-		}
-		rep = fasterNumpy(rep, r, th, numpyThreads)
-	}
+	script := filepath.Join(root, peersScript)
 	peaks, peakLine := measurePeaks(dts)
 	rows := make([]peerRow, len(runs))
+	var facts numpyReport // numpy's versions and BLAS, for the machine line
 	bad := false
+	// Each shape is timed with numpy and then with batchlas, one after
+	// the other: this machine's speed drifts over minutes, and the two
+	// sides of a ratio timed minutes apart were each in another phase.
 	for i, r := range runs {
 		row := peerRow{op: r.name(), dt: r.dt, shape: r.c.String(), flops: r.flops(),
 			numpyMS: math.NaN(), autoMS: math.NaN(), floorMS: math.NaN(), peakGF: peaks[r.dt]}
-		if res := rep.Results[i]; res.Error != "" {
+		fmt.Fprintf(stderr, "peers: timing %s with numpy...\n", r)
+		var rep numpyReport
+		numpyThreads := make([]int, 1) // the count of its fastest numpy time
+		for _, th := range threads {
+			one, err := timeNumpy(ctx, *python, script, th, pcs[i:i+1])
+			if err != nil {
+				return err
+			}
+			rep = fasterNumpy(rep, one, th, numpyThreads)
+		}
+		if i == 0 {
+			facts = rep
+		}
+		if res := rep.Results[0]; res.Error != "" {
 			row.why = "numpy: " + res.Error
 		} else {
-			row.numpyMS, row.numpyCall, row.numpyThreads = res.MS, res.Call, numpyThreads[i]
+			row.numpyMS, row.numpyCall, row.numpyThreads = res.MS, res.Call, numpyThreads[0]
 			row.numpyRecipe, row.numpyTried = res.Recipe, res.Tried
 		}
 		fmt.Fprintf(stderr, "peers: timing %s with batchlas...\n", r)
@@ -986,7 +994,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 		}
 		rows[i] = row
 	}
-	fmt.Fprintln(stdout, machineLine(rep, threads)+peakLine)
+	fmt.Fprintln(stdout, machineLine(facts, threads)+peakLine)
 	fmt.Fprintln(stdout)
 	printPeerTable(stdout, rows, *markdown)
 	printPeerNotes(stdout, rows, notes)

@@ -251,6 +251,34 @@ echo '{"numpy":"9.9","blas":"threads='$OPENBLAS_NUM_THREADS' core='$OPENBLAS_COR
 	assert.ErrorContains(t, err, "numpy_peers.py: ValueError: boom")
 }
 
+// Each shape is timed with numpy right before it is timed with batchlas,
+// one run of the script per shape: ratios whose two sides were timed
+// minutes apart moved with the machine's speed.
+func TestPeersTimesEachShapeOnBothSidesInTurn(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "runs")
+	python := fakePython(t, `[ "$1" = -c ] && exit 0
+grep -o '"op":"[a-z]*"' | tr '\n' ' ' >> `+log+`
+echo >> `+log+`
+echo '{"numpy":"9.9","blas":"fake","results":[{"ms":0.5,"calls":3,"call":"fake(a)","recipe":"fake"}]}'`)
+	const other = "gemm float64 ta=N tb=N m=4 n=4 k=4 batch=2"
+	code, out, errs := tune("peers", "--python", python, "--numpy-threads", "1", "--reps", "1", "--target", "1ms", "--case", smallCase, "--case", other)
+	require.Equal(t, 0, code, errs)
+	var order []string
+	for _, line := range strings.Split(errs, "\n") {
+		if strings.HasPrefix(line, "peers: timing ") {
+			order = append(order, strings.TrimPrefix(line, "peers: timing "))
+		}
+	}
+	assert.Equal(t, []string{
+		smallCase + " with numpy...", smallCase + " with batchlas...",
+		other + " with numpy...", other + " with batchlas...",
+	}, order)
+	runs, err := os.ReadFile(log)
+	require.NoError(t, err)
+	assert.Equal(t, "\"op\":\"potrf\" \n\"op\":\"gemm\" \n", string(runs), "one shape a run of the script")
+	assert.Contains(t, out, "numpy 9.9", "the machine line has the script's facts")
+}
+
 func TestPeersUsageErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

@@ -215,13 +215,7 @@ func sweeps2(d dtype) string {
 	body := `
 // func sweeps2F(g1, v1, g2, v2 *T, n, maxSweeps int, active1, active2 uint64, k *[5]T) (rotated1, rotated2 uint64)
 TEXT ·sweeps2F(SB), NOSPLIT, $0-88
-	MOVQ g1+0(FP), DI
-	MOVQ n+32(FP), CX
-	MOVQ active1+48(FP), AX
-	KMOVW AX, K7
-	MOVQ active2+56(FP), AX
-	KMOVW AX, K6
-	CONSTANTS(k+64(FP))
+	TWOARGS()
 	KXORW K3, K3, K3
 	XORQ R11, R11
 	MOVQ $1, R12
@@ -363,13 +357,7 @@ func lockstep2(d dtype) string {
 	body := `
 // func lockstep2F(g1, v1, g2, v2 *T, n, maxSweeps int, active1, active2 uint64, k *[5]T) (rotated1, rotated2 uint64)
 TEXT ·lockstep2F(SB), NOSPLIT, $0-88
-	MOVQ g1+0(FP), DI
-	MOVQ n+32(FP), CX
-	MOVQ active1+48(FP), AX
-	KMOVW AX, K7
-	MOVQ active2+56(FP), AX
-	KMOVW AX, K6
-	CONSTANTS(k+64(FP))
+	TWOARGS()
 	XORQ SI, SI
 F_lock_sweep:
 	CMPQ R13, maxSweeps+40(FP)
@@ -450,9 +438,9 @@ F_lock_done:
 	return expand(d, body)
 }
 
-// expand replaces the macro lines of a body (CONSTANTS, SUMS, CONVERGED,
-// ROTATION, COEFFICIENTS, ROTATE, ROTATE2, ROTSUMS, ENDSUMS, SECOND,
-// VPASS1, VPASS2) by their instructions and the element-type
+// expand replaces the macro lines of a body (CONSTANTS, TWOARGS, SUMS,
+// CONVERGED, ROTATION, COEFFICIENTS, ROTATE, ROTATE2, ROTSUMS, ENDSUMS,
+// SECOND, VPASS1, VPASS2) by their instructions and the element-type
 // placeholders by d's.
 func expand(d dtype, body string) string {
 	var out []string
@@ -466,6 +454,8 @@ func expand(d dtype, body string) string {
 		switch name {
 		case "CONSTANTS":
 			out = append(out, constants(a[0])...)
+		case "TWOARGS":
+			out = append(out, twoArgs()...)
 		case "SUMS":
 			out = append(out, sums(a[0], a[1:])...)
 		case "CONVERGED":
@@ -512,6 +502,20 @@ func constants(k string) []string {
 		"\tSHLQ $6, R8",
 		"\tXORQ R13, R13",
 	}
+}
+
+// twoArgs expands to the start of both two-group functions: g1 in DI, n
+// in CX, the groups' active lanes in K7 and K6, then CONSTANTS.
+func twoArgs() []string {
+	out := []string{
+		"\tMOVQ g1+0(FP), DI",
+		"\tMOVQ n+32(FP), CX",
+		"\tMOVQ active1+48(FP), AX",
+		"\tKMOVW AX, K7",
+		"\tMOVQ active2+56(FP), AX",
+		"\tKMOVW AX, K6",
+	}
+	return append(out, constants("k+64(FP)")...)
 }
 
 // convergedLanes expands to the lanes of active where a pair with sums

@@ -39,14 +39,11 @@ func refinePoints(cells []cell, stake func(lo, hi string) float64, axis string, 
 	if len(cells) == 0 || keyIndex(cells[0].keys, axis) < 0 {
 		return nil
 	}
-	ax := keyIndex(cells[0].keys, axis)
 	// Group by every other key: each group is one line along the axis.
 	groups := map[string][]cell{}
 	var order []string
 	for _, c := range cells {
-		parts := slices.Clone(c.vals)
-		parts[ax] = ""
-		g := strings.Join(parts, "\x00")
+		g := lineKey(c, axis)
 		if _, ok := groups[g]; !ok {
 			order = append(order, g)
 		}
@@ -127,6 +124,20 @@ func extendPoints(cells []cell, results map[string]cellResult, axis string, trie
 	for _, vs := range values {
 		slices.Sort(vs)
 	}
+	// lines holds, for each other log key, the values measured on each
+	// line along it (every other key equal), sorted.
+	lines := map[string]map[string][]int{}
+	others := slices.DeleteFunc(logKeys(keys), func(k string) bool { return k == axis })
+	for _, other := range others {
+		m := map[string][]int{}
+		for _, c := range cells {
+			m[lineKey(c, other)] = append(m[lineKey(c, other)], c.num(other))
+		}
+		for _, vs := range m {
+			slices.Sort(vs)
+		}
+		lines[other] = m
+	}
 	var out []refinePoint
 	for _, c := range cells {
 		vs := values[exact(c)]
@@ -140,11 +151,9 @@ func extendPoints(cells []cell, results map[string]cellResult, axis string, trie
 				continue
 			}
 			st := 1.0
-			for _, other := range logKeys(keys) {
-				if other == axis {
-					continue
-				}
-				for _, d := range lineNeighbours(cells, e, other) {
+			for _, other := range others {
+				for _, w := range lineNeighbours(lines[other][lineKey(e, other)], e.num(other)) {
+					d := e.with(other, strconv.Itoa(w))
 					st = max(st, winnerStake(results[c.String()], results[d.String()]))
 				}
 			}
@@ -158,37 +167,27 @@ func extendPoints(cells []cell, results map[string]cellResult, axis string, trie
 	return out
 }
 
-// lineNeighbours returns the measured cells next to e along axis: on e's
-// line (every other key equal), the nearest below e's value and the
-// nearest above.
-func lineNeighbours(cells []cell, e cell, axis string) []cell {
-	ax := keyIndex(e.keys, axis)
-	v := e.num(axis)
-	var below, above *cell
-	for i := range cells {
-		c := &cells[i]
-		same := true
-		for k := range c.vals {
-			if k != ax && c.vals[k] != e.vals[k] {
-				same = false
-				break
-			}
-		}
-		if !same {
-			continue
-		}
-		switch w := c.num(axis); {
-		case w < v && (below == nil || w > below.num(axis)):
-			below = c
-		case w > v && (above == nil || w < above.num(axis)):
-			above = c
-		}
+// lineKey is the text of a cell's values but the one of axis: the cells
+// with the same one lie on one line along axis.
+func lineKey(c cell, axis string) string {
+	parts := slices.Clone(c.vals)
+	parts[keyIndex(c.keys, axis)] = ""
+	return strings.Join(parts, "\x00")
+}
+
+// lineNeighbours returns the values of vs (sorted) next to v: the nearest
+// below it and the nearest above, those that exist.
+func lineNeighbours(vs []int, v int) []int {
+	i, found := slices.BinarySearch(vs, v)
+	var out []int
+	if i > 0 {
+		out = append(out, vs[i-1])
 	}
-	var out []cell
-	for _, c := range []*cell{below, above} {
-		if c != nil {
-			out = append(out, *c)
-		}
+	if found {
+		i++
+	}
+	if i < len(vs) {
+		out = append(out, vs[i])
 	}
 	return out
 }

@@ -92,25 +92,21 @@ func refinePoints(cells []cell, stake func(lo, hi string) float64, axis string, 
 // The stake is the largest such disagreement. A cell of a full grid has
 // its extensions measured already, so this proposes cells only around
 // refinement cells, and only where their winner is not the neighbours'.
-// fits says which cells may be measured at all (the caps, calls of the
-// op); others are not considered.
+// results holds every measured cell's timings (by its text); fits says
+// which cells may be measured at all (the caps, calls of the op), others
+// are not considered.
 func extendPoints(cells []cell, results map[string]cellResult, axis string, tried map[string]bool, fits func(cell) bool) []refinePoint {
 	if len(cells) == 0 || keyIndex(cells[0].keys, axis) < 0 {
 		return nil
 	}
 	keys := cells[0].keys
-	measured := map[string]bool{}
-	for _, c := range cells {
-		measured[c.String()] = true
-	}
 	// exact is the text of a cell's exact keys: cells with the same one
 	// share a space of sizes.
+	exactIdx := exactKeys(keys)
 	exact := func(c cell) string {
-		var parts []string
-		for i, k := range keys {
-			if k.Kind == sel.Exact {
-				parts = append(parts, c.vals[i])
-			}
+		parts := make([]string, len(exactIdx))
+		for j, i := range exactIdx {
+			parts[j] = c.vals[i]
 		}
 		return strings.Join(parts, "\x00")
 	}
@@ -147,7 +143,7 @@ func extendPoints(cells []cell, results map[string]cellResult, axis string, trie
 				continue
 			}
 			e := c.with(axis, strconv.Itoa(vs[j]))
-			if measured[e.String()] || tried[e.String()] || !fits(e) {
+			if _, measured := results[e.String()]; measured || tried[e.String()] || !fits(e) {
 				continue
 			}
 			st := 1.0

@@ -526,15 +526,15 @@ func (r *opRun) refine(ctx context.Context, cfg *runConfig, p opPlan, prog *prog
 			byText[c.String()] = res
 		}
 		stake := func(lo, hi string) float64 { return winnerStake(byText[lo], byText[hi]) }
+		fits := func(c cell) bool { return cfg.fits(p.t, p.dt, c) }
 		var proposed []refinePoint
 		for _, axis := range logAxes(p.t.op) {
-			points := refinePoints(cells, stake, axis, refineRatio, tried)
-			points = append(points, extendPoints(cells, byText, axis, tried, func(c cell) bool { return cfg.fits(p.t, p.dt, c) })...)
-			for _, c := range points {
-				if cfg.fits(p.t, p.dt, c.cell) {
+			for _, c := range refinePoints(cells, stake, axis, refineRatio, tried) {
+				if fits(c.cell) {
 					proposed = append(proposed, c)
 				}
 			}
+			proposed = append(proposed, extendPoints(cells, byText, axis, tried, fits)...)
 		}
 		left := -1 // no limit
 		if cfg.refineMax >= 0 {

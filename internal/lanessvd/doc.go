@@ -5,8 +5,10 @@
 // fill a vector with one matrix's column then still run every lane at
 // once, and what differs between the matrices (which pairs rotate, which
 // way a pair is stored) becomes a lane mask. It is the lanes kernel of
-// package svd's sweeps; the scaling of the input, the singular values and
-// vectors made from the result are the caller's.
+// package svd's sweeps. Across the same lanes it also checks and scales
+// the input (Scale) and makes the singular values of a swept group
+// (Values) for square groups; vectors, and the matrices these leave to
+// the caller, are package svd's.
 //
 // Layout. Element (r, c) of lane l's matrix is at g[(c*n+r)*L+l], L =
 // Lanes[T]() (8 float64 or 16 float32): column-major within the matrix,

@@ -100,7 +100,7 @@ type groupHalf[T batchlas.Float] struct {
 	g, v        []T
 	active      uint64
 	square      bool
-	exps        [16]int
+	exps        [16]int32
 	sts         [16]stage[T]
 }
 
@@ -212,9 +212,10 @@ const lanesOrderMax = 32
 // prepareSquare and finishSquare are prepare and finish for n x n
 // matrices, which need neither a QR nor a transposition, with the
 // per-matrix steps that surround the sweeps done on the interleaved
-// group: each matrix is checked, scaled and written straight into its
-// lane, and its outputs are read straight out of the lanes, sorted,
-// signed and unscaled as they are written. At small orders these steps,
+// group: each matrix is copied straight into its lane and the lanes are
+// checked and scaled together (lanessvd.Scale), and the outputs are read
+// straight out of the lanes, sorted, signed and unscaled as they are
+// written (for values alone, all lanes at once: lanessvd.Values). At small orders these steps,
 // not the sweeps, were most of the time: prepare's copy, the lanes' copy
 // back, formU's, writeUB's and fixSigns' passes each touched every entry
 // once more. The arithmetic is the general path's, operation for
@@ -236,31 +237,26 @@ func (h *groupHalf[T]) prepareSquare() {
 	if h.v != nil {
 		clear(h.v)
 	}
+	// Each matrix raw into its lane, then every lane checked and scaled
+	// at once, as prepare's maxAbs and scaleExp do each matrix.
 	for l := range h.count {
 		al := h.a[l*h.sa:]
-		amax, finite := maxAbs(n, n, al, h.lda)
-		if !finite {
+		for c := range n {
+			dst := h.g[c*n*L+l:]
+			for r, x := range al[c*h.lda : c*h.lda+n] {
+				dst[r*L] = x
+			}
+		}
+	}
+	h.active = lanessvd.Scale(h.g, n*n, uint64(1)<<h.count-1, scaleTop[T](n, n), &h.exps)
+	for l := range h.count {
+		if h.active&(1<<l) == 0 {
 			h.info[l] = int32(n + 1)
 			continue
 		}
 		h.info[l] = 0
-		h.active |= 1 << l
-		e := scaleExp(amax, n, n)
-		h.exps[l] = e
-		f, fast := pow2[T](e)
-		for c := range n {
-			col := al[c*h.lda : c*h.lda+n]
-			dst := h.g[c*n*L+l:]
-			if fast {
-				for r, x := range col {
-					dst[r*L] = x * f
-				}
-			} else {
-				for r, x := range col {
-					dst[r*L] = ldexp(x, e)
-				}
-			}
-			if h.v != nil {
+		if h.v != nil {
+			for c := range n {
 				h.v[(c*n+c)*L+l] = 1
 			}
 		}
@@ -272,6 +268,17 @@ func (h *groupHalf[T]) finishSquare(left uint64) {
 	n := h.n
 	per := WorkSize[T](n, n, h.jobu, h.jobvt)
 	nn := n * n
+	todo := h.active
+	if h.jobu == None && h.jobvt == None && n <= lanessvd.MaxValuesOrder {
+		// Values alone: the converged lanes' column norms, sorted and
+		// unscaled across the lanes at once, finishLane's operations
+		// (its norms from the plain sums, ldexp) so its bits; a lane with
+		// a sum colNorm must redo scaled is left to it.
+		todo &^= lanessvd.Values(h.g, n, h.active&^left, &h.exps, plainNormMin[T](), h.s, h.ss)
+		if todo == 0 {
+			return
+		}
+	}
 	// Every lane's plain sums of squares of its columns (colNorm's first
 	// sum, the same expression in the same row order), made a row of
 	// lanes at a time: one chain of additions per lane and column side by
@@ -291,15 +298,15 @@ func (h *groupHalf[T]) finishSquare(left uint64) {
 		}
 	}
 	for l := range h.count {
-		if h.active&(1<<l) == 0 {
+		if todo&(1<<l) == 0 {
 			continue
 		}
 		sl := h.s[l*h.ss : l*h.ss+n]
 		ul, vtl := at(h.u, l*h.su), at(h.vt, l*h.svt)
 		wl := h.work[l*per : (l+1)*per]
-		if left&(1<<l) != 0 || !finishLane(n, L, l, h.g, h.v, sums, h.exps[l], sl, h.jobu, h.jobvt, ul, h.ldu, vtl, h.ldvt) {
+		if left&(1<<l) != 0 || !finishLane(n, L, l, h.g, h.v, sums, int(h.exps[l]), sl, h.jobu, h.jobvt, ul, h.ldu, vtl, h.ldvt) {
 			// The general path, from the lane's swept matrices.
-			st := stage[T]{m: n, n: n, k: n, jobu: h.jobu, jobvt: h.jobvt, mm: n, nn: n, jobUB: h.jobu, jobVB: h.jobvt, e: h.exps[l]}
+			st := stage[T]{m: n, n: n, k: n, jobu: h.jobu, jobvt: h.jobvt, mm: n, nn: n, jobUB: h.jobu, jobVB: h.jobvt, e: int(h.exps[l])}
 			st.g = wl[:nn]
 			for e := range st.g {
 				st.g[e] = h.g[e*L+l]

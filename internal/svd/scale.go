@@ -150,21 +150,26 @@ func Finite[T batchlas.Float](m, n int, a []T, lda int) bool {
 	return ok
 }
 
-// scaleExp returns the e for which 2^e * amax lies in [2^(h-1), 2^h), h
-// the largest with 2h + log2(m n) <= 896 (float64) or 124 (float32): see
-// the package doc, step 3. A zero matrix is not scaled.
+// scaleExp returns the e for which 2^e * amax lies in [2^(h-1), 2^h), h =
+// scaleTop(m, n): see the package doc, step 3. A zero matrix is not
+// scaled.
 func scaleExp[T batchlas.Float](amax T, m, n int) int {
 	if amax == 0 {
 		return 0
 	}
+	_, ex := math.Frexp(float64(amax)) // amax in [2^(ex-1), 2^ex)
+	return scaleTop[T](m, n) - ex
+}
+
+// scaleTop is the h of scaleExp: the largest with 2h + log2(m n) <= 896
+// (float64) or 124 (float32).
+func scaleTop[T batchlas.Float](m, n int) int {
 	top := 896
 	if is32[T]() {
 		top = 124
 	}
 	lg := bits.Len(uint(m) * uint(n)) // m n < 2^lg
-	h := (top - lg) / 2
-	_, ex := math.Frexp(float64(amax)) // amax in [2^(ex-1), 2^ex)
-	return h - ex
+	return (top - lg) / 2
 }
 
 // load writes 2^e times the m x n matrix a (leading dimension lda) into

@@ -1,0 +1,314 @@
+package lanessvd
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
+
+// edgeOrders straddle Values' largest order and the loops' ends.
+var edgeOrders = []int{1, 2, 3, 4, 7, 8, 9, 16, 17, 31, 32}
+
+// edgeKind is what a lane of an edge group holds.
+type edgeKind int
+
+const (
+	kindRandom   edgeKind = iota // entries of either sign around 1
+	kindZero                     // all zeros, one of them -0
+	kindNaN                      // random with one NaN
+	kindInf                      // random with one -Inf
+	kindHuge                     // around 2^1000: scaled down
+	kindTiny                     // subnormal entries: 2^e past the normal range
+	kindGraded                   // columns from 2^-600 to 2^600: some products underflow
+	kindNoMatrix                 // outside the mask: zeros
+)
+
+// edgeGroup is a group of n x n matrices, lane l holding kinds[l % len].
+func edgeGroup[T batchlas.Float](r *rand.Rand, n int, shift int) (g []T, mask uint64) {
+	L := Lanes[T]()
+	is32 := L == 16
+	g = make([]T, n*n*L)
+	kinds := []edgeKind{kindRandom, kindZero, kindNaN, kindHuge, kindTiny, kindGraded, kindNoMatrix, kindInf, kindRandom}
+	for l := range L {
+		k := kinds[(l+shift)%len(kinds)]
+		if k != kindNoMatrix {
+			mask |= 1 << l
+		}
+		for e := range n * n {
+			x := 2*r.Float64() - 1
+			switch k {
+			case kindZero, kindNoMatrix:
+				x = 0
+				if e == n*n-1 && k == kindZero {
+					x = math.Copysign(0, -1)
+				}
+			case kindHuge:
+				if is32 {
+					x = math.Ldexp(x, 120)
+				} else {
+					x = math.Ldexp(x, 1000)
+				}
+			case kindTiny:
+				if is32 {
+					x = math.Ldexp(x, -140)
+				} else {
+					x = math.Ldexp(x, -1060)
+				}
+			case kindGraded:
+				span := 600.0
+				if is32 {
+					span = 60
+				}
+				x = math.Ldexp(x, int(-span+2*span*float64(e/n)/float64(max(n-1, 1))))
+			}
+			g[e*L+l] = T(x)
+		}
+		switch k {
+		case kindNaN:
+			g[(n*n/2)*L+l] = T(math.NaN())
+		case kindInf:
+			g[(n*n-1)*L+l] = T(math.Inf(-1))
+		}
+	}
+	return g, mask
+}
+
+// Scale's assembly and Go twin give the same bits, exponents and lanes.
+func TestScalePathsAgree(t *testing.T) {
+	if !simd.AVX512 {
+		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
+	}
+	testScalePathsAgree[float64](t)
+	testScalePathsAgree[float32](t)
+}
+
+func testScalePathsAgree[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range edgeOrders {
+		for shift := range 9 {
+			g, mask := edgeGroup[T](r, n, shift)
+			g2 := slices.Clone(g)
+			h := 446 - n%5 // scaleExp's h for a few orders' sizes
+			var e1, e2 [16]int32
+			a1 := scale(g, n*n, mask, h, &e1)
+			a2 := scaleGo(g2, n*n, mask, h, &e2)
+			name := fmt.Sprintf("%T n=%d shift=%d", T(0), n, shift)
+			if a1 != a2 {
+				t.Errorf("%s: active %b, twin %b", name, a1, a2)
+			}
+			if e1 != e2 {
+				t.Errorf("%s: exps %v, twin %v", name, e1, e2)
+			}
+			if i := firstDiff(g, g2, false); i >= 0 {
+				t.Errorf("%s: g[%d] (lane %d) %v, twin %v", name, i, i%Lanes[T](), g[i], g2[i])
+			}
+		}
+	}
+}
+
+// Scale's Go twin does what its doc says, lane by lane against a plain
+// reference: NaN and Inf lanes cleared and inactive, the others times
+// 2^(h-ex) with amax in [2^(ex-1), 2^ex).
+func TestScaleMeaning(t *testing.T) {
+	testScaleMeaning[float64](t)
+	testScaleMeaning[float32](t)
+}
+
+func testScaleMeaning[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	L := Lanes[T]()
+	for _, n := range []int{1, 3, 8} {
+		g, mask := edgeGroup[T](r, n, 0)
+		g0 := slices.Clone(g)
+		h := 100
+		var exps [16]int32
+		active := Scale(g, n*n, mask, h, &exps)
+		for l := range L {
+			amax, finite := 0.0, true
+			for i := l; i < len(g0); i += L {
+				x := math.Abs(float64(g0[i]))
+				finite = finite && !math.IsNaN(x) && !math.IsInf(x, 0)
+				amax = max(amax, x)
+			}
+			want := mask&(1<<l) != 0 && finite
+			if got := active&(1<<l) != 0; got != want {
+				t.Errorf("%T n=%d lane %d: active %v, want %v", T(0), n, l, got, want)
+				continue
+			}
+			e := 0
+			if want && amax > 0 {
+				_, ex := math.Frexp(amax)
+				e = h - ex
+				if s := math.Ldexp(amax, e); s < math.Ldexp(1, h-1) || s >= math.Ldexp(1, h) {
+					t.Errorf("%T n=%d lane %d: amax %g scaled to %g, outside [2^%d, 2^%d)", T(0), n, l, amax, s, h-1, h)
+				}
+			}
+			if int(exps[l]) != e {
+				t.Errorf("%T n=%d lane %d: exps %d, want %d", T(0), n, l, exps[l], e)
+			}
+			for i := l; i < len(g); i += L {
+				want := T(0)
+				if active&(1<<l) != 0 {
+					want = T(math.Ldexp(float64(g0[i]), e))
+				}
+				if bits(g[i]) != bits(want) && !(want == 0 && g[i] == 0 && mask&(1<<l) == 0) {
+					t.Errorf("%T n=%d lane %d entry %d: %v, want %v", T(0), n, l, i/L, g[i], want)
+					break
+				}
+			}
+		}
+	}
+}
+
+// Values' assembly and Go twin give the same bits and lanes, on swept
+// groups and on scaled edge groups (whose tiny and huge lanes fail the
+// plain sum).
+func TestValuesPathsAgree(t *testing.T) {
+	if !simd.AVX512 {
+		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
+	}
+	testValuesPathsAgree[float64](t)
+	testValuesPathsAgree[float32](t)
+}
+
+func testValuesPathsAgree[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	L := Lanes[T]()
+	minSum := T(0x1p-900)
+	if L == 16 {
+		minSum = 0x1p-94
+	}
+	for _, n := range edgeOrders {
+		for shift := range 9 {
+			g, mask := edgeGroup[T](r, n, shift)
+			var exps [16]int32
+			for l := range L {
+				exps[l] = int32(r.IntN(200) - 100)
+			}
+			if shift%2 == 1 {
+				tol, small, big := params[T](n)
+				active := Scale(g, n*n, mask, 40, &exps)
+				Sweeps(g, nil, n, 60, active, tol, small, big)
+			}
+			ss := n + shift%3
+			s1 := make([]T, L*ss)
+			s2 := make([]T, L*ss)
+			for i := range s1 {
+				s1[i], s2[i] = -7, -7
+			}
+			g0 := slices.Clone(g)
+			d1 := Values(g, n, mask, &exps, minSum, s1, ss)
+			d2 := valuesGo(g, n, mask, &exps, minSum, s2, ss)
+			name := fmt.Sprintf("%T n=%d shift=%d", T(0), n, shift)
+			if d1 != d2 {
+				t.Errorf("%s: done %b, twin %b", name, d1, d2)
+			}
+			if d1&^mask != 0 {
+				t.Errorf("%s: done %b has lanes outside %b", name, d1, mask)
+			}
+			if i := firstDiff(s1, s2, false); i >= 0 {
+				t.Errorf("%s: s[%d] %v, twin %v", name, i, s1[i], s2[i])
+			}
+			if i := firstDiff(g, g0, false); i >= 0 {
+				t.Errorf("%s: g[%d] changed", name, i)
+			}
+		}
+	}
+}
+
+// Values' Go twin against a plain reference: each done lane's values are
+// its column norms (float64 sums, to within a few ulps), sorted
+// descending, times 2^-e; the lanes not done are not written; a lane
+// whose column sum is below minSum or infinite is not done.
+func TestValuesMeaning(t *testing.T) {
+	testValuesMeaning[float64](t)
+	testValuesMeaning[float32](t)
+}
+
+func testValuesMeaning[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	L := Lanes[T]()
+	minSum, top := T(0x1p-900), math.MaxFloat64
+	tolerance := 1e-14
+	if L == 16 {
+		minSum, top, tolerance = 0x1p-94, math.MaxFloat32, 1e-5
+	}
+	for _, n := range []int{1, 2, 5, 32} {
+		g, mask := edgeGroup[T](r, n, 0)
+		var exps [16]int32
+		for l := range L {
+			exps[l] = int32(l - 4)
+		}
+		ss := n
+		s := make([]T, L*ss)
+		for i := range s {
+			s[i] = -7
+		}
+		done := Values(g, n, mask, &exps, minSum, s, ss)
+		for l := range L {
+			norms := make([]float64, n)
+			plain := true
+			for j := range n {
+				var acc float64
+				for r := range n {
+					x := float64(g[(j*n+r)*L+l])
+					acc += x * x
+				}
+				plain = plain && acc >= float64(minSum)*0.99 && acc < top && !math.IsNaN(acc)
+				norms[j] = math.Sqrt(acc)
+			}
+			sort.Sort(sort.Reverse(sort.Float64Slice(norms)))
+			got := done&(1<<l) != 0
+			if got && !(plain && mask&(1<<l) != 0) {
+				t.Errorf("%T n=%d lane %d: done, but its sums are not plain (%v) or it is outside the mask", T(0), n, l, norms)
+			}
+			if !got {
+				if mask&(1<<l) != 0 && plain && norms[n-1] > 1e-250 {
+					t.Errorf("%T n=%d lane %d: not done, with plain sums %v", T(0), n, l, norms)
+				}
+				for k := range n {
+					if s[l*ss+k] != -7 {
+						t.Errorf("%T n=%d lane %d: not done but s[%d] written", T(0), n, l, k)
+					}
+				}
+				continue
+			}
+			for k := range n {
+				want := math.Ldexp(norms[k], -int(exps[l]))
+				if d := math.Abs(float64(s[l*ss+k]) - want); d > tolerance*want {
+					t.Errorf("%T n=%d lane %d: value %d is %v, want %v", T(0), n, l, k, s[l*ss+k], want)
+				}
+			}
+		}
+		if done == 0 {
+			t.Errorf("%T n=%d: no lane done", T(0), n)
+		}
+	}
+}
+
+// Short slices panic with a message rather than reading past them.
+func TestEdgesShortSlicesPanic(t *testing.T) {
+	var exps [16]int32
+	for name, f := range map[string]func(){
+		"Scale g":   func() { Scale(make([]float64, 8*9-1), 9, 1, 10, &exps) },
+		"Values g":  func() { Values(make([]float64, 8*9-1), 3, 1, &exps, 0, make([]float64, 3), 3) },
+		"Values s":  func() { Values(make([]float64, 8*9), 3, 0b11, &exps, 0, make([]float64, 5), 3) },
+		"Values n":  func() { Values(make([]float64, 8*33*33), 33, 1, &exps, 0, make([]float64, 33), 33) },
+		"Values ss": func() { Values(make([]float64, 8*9), 3, 0b11, &exps, 0, make([]float64, 64), 2) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}

@@ -67,43 +67,81 @@ func scaleGo[T batchlas.Float](g []T, nn int, mask uint64, h int, exps *[16]int3
 	return active
 }
 
-// Values writes the singular values of each lane of ok of the swept n x n
-// group g (laid out as Sweeps lays it out): its columns' norms, sorted
-// descending and multiplied by 2^-exps[l], rounded once, to s[l*ss+k], k
-// = 0 .. n-1. A column's norm is the square root of its plain sum of
-// squares (acc += x*x down the rows, from 0, each product rounded), which
-// holds where that sum is at least minSum and finite; a lane where one
-// does not is not written, and not in the result: the caller computes its
-// norms with care. It returns the lanes written. n >= 1.
-func Values[T batchlas.Float](g []T, n int, ok uint64, exps *[16]int32, minSum T, s []T, ss int) (done uint64) {
+// Finish makes the outputs of each lane of ok of the swept n x n group
+// g (and v, the rotations, when not nil), laid out as Sweeps lays them
+// out: the column norms are the singular values, sorted descending, and
+// go, multiplied by 2^-exps[l] and rounded once, to s[l*ss+k], k = 0 ..
+// n-1. With wantU, g's columns become U's in place: sorted with the
+// norms, each divided by its norm; with v, v's columns become V's
+// (VT's rows) in place, sorted likewise. The sign convention: where the
+// first entry of largest magnitude of U's column k (of V's without U) is
+// negative, U's and V's columns k are negated.
+//
+// A column's norm is the square root of its plain sum of squares (acc +=
+// x*x down the rows, from 0, each operation rounded), which holds where
+// that sum is at least minSum and finite; with wantU, the smallest norm
+// must also be above eps times the largest (else a column of U is to be
+// completed). A lane where either fails is left as it was, not written
+// to s, and not in the result: the caller finishes it with care. It
+// returns the lanes done. 1 <= n <= MaxFinishOrder; the sort is stable,
+// so equal norms keep their columns' order.
+func Finish[T batchlas.Float](g, v []T, n int, ok uint64, exps *[16]int32, minSum, eps T, wantU bool, s []T, ss int) (done uint64) {
 	L := Lanes[T]()
 	ok &= uint64(1)<<L - 1
 	if ok == 0 {
 		return 0
 	}
 	last := 63 - mathbits.LeadingZeros64(ok)
-	if n < 1 || n > MaxValuesOrder || len(g) < n*n*L || (last > 0 && ss < n) || len(s) < last*ss+n {
-		panic(fmt.Sprintf("lanessvd: Values of order %d (at most %d) for lanes up to %d needs %d elements in g and %d in s with ss >= n, has %d, %d and ss %d",
-			n, MaxValuesOrder, last, n*n*L, last*ss+n, len(g), len(s), ss))
+	if n < 1 || n > MaxFinishOrder || len(g) < n*n*L || (v != nil && len(v) < n*n*L) || (last > 0 && ss < n) || len(s) < last*ss+n {
+		panic(fmt.Sprintf("lanessvd: Finish of order %d (at most %d) for lanes up to %d needs %d elements in g and v, %d in s with ss >= n, has %d, %d, %d and ss %d",
+			n, MaxFinishOrder, last, n*n*L, last*ss+n, len(g), len(v), len(s), ss))
 	}
-	return values(g[:n*n*L], n, ok, exps, minSum, s, ss)
+	if v != nil {
+		v = v[:n*n*L]
+	}
+	return finish(g[:n*n*L], v, n, ok, exps, minSum, eps, wantU, s, ss)
 }
 
-// MaxValuesOrder is the largest order Values takes (its scratch is on the
+// MaxFinishOrder is the largest order Finish takes (its norms are on the
 // stack): the largest order gesvd's lanes kernel sweeps.
-const MaxValuesOrder = 32
+const MaxFinishOrder = 32
 
-// valuesGo is Values' Go twin (and the path without AVX-512).
-func valuesGo[T batchlas.Float](g []T, n int, ok uint64, exps *[16]int32, minSum T, s []T, ss int) (done uint64) {
+// finishGo is Finish's Go twin (and the path without AVX-512).
+func finishGo[T batchlas.Float](g, v []T, n int, ok uint64, exps *[16]int32, minSum, eps T, wantU bool, s []T, ss int) (done uint64) {
 	L := Lanes[T]()
-	var normBuf [MaxValuesOrder]T
+	var normBuf [MaxFinishOrder]T
 	norms := normBuf[:n]
 	inf := T(math.Inf(1))
+	// swap exchanges columns i and j of lane l of x.
+	swap := func(x []T, l, i, j int) {
+		for r := range n {
+			a, b := (i*n+r)*L+l, (j*n+r)*L+l
+			x[a], x[b] = x[b], x[a]
+		}
+	}
+	// negative reports whether the first entry of largest magnitude of
+	// column k of lane l of x is negative.
+	negative := func(x []T, l, k int) bool {
+		var best, first T
+		for r := range n {
+			y := x[(k*n+r)*L+l]
+			if a := T(math.Abs(float64(y))); a > best {
+				best, first = a, y
+			}
+		}
+		return first < 0
+	}
+	negate := func(x []T, l, k int) {
+		for r := range n {
+			x[(k*n+r)*L+l] = -x[(k*n+r)*L+l]
+		}
+	}
 lanes:
 	for l := range L {
 		if ok&(1<<l) == 0 {
 			continue
 		}
+		lo, hi := inf, T(0)
 		for j := range n {
 			var acc T
 			for r := range n {
@@ -114,15 +152,41 @@ lanes:
 				continue lanes
 			}
 			norms[j] = T(math.Sqrt(float64(acc)))
+			lo, hi = min(lo, norms[j]), max(hi, norms[j])
 		}
-		// Insertion sort, descending: equal norms are equal values, so
-		// the order among them does not show.
+		if wantU && !(lo > eps*hi) {
+			continue
+		}
 		for i := 1; i < n; i++ {
 			for j := i; j > 0 && norms[j] > norms[j-1]; j-- {
 				norms[j], norms[j-1] = norms[j-1], norms[j]
+				if wantU {
+					swap(g, l, j, j-1)
+				}
+				if v != nil {
+					swap(v, l, j, j-1)
+				}
 			}
 		}
 		for k, x := range norms {
+			neg := false
+			if wantU {
+				for r := range n {
+					g[(k*n+r)*L+l] /= x
+				}
+				neg = negative(g, l, k)
+				if neg {
+					negate(g, l, k)
+				}
+			}
+			if v != nil {
+				if !wantU {
+					neg = negative(v, l, k)
+				}
+				if neg {
+					negate(v, l, k)
+				}
+			}
 			s[l*ss+k] = T(math.Ldexp(float64(x), -int(exps[l])))
 		}
 		done |= 1 << l

@@ -9,9 +9,9 @@ import (
 	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
-// The AVX-512 twins of scaleGo and valuesGo (edges_amd64.s). values'
-// assembly leaves lane l's k-th value at buf[k*L+l], from where the Go
-// side copies the lanes it did into s.
+// The AVX-512 twins of scaleGo and finishGo (edges_amd64.s, written by
+// gen.go). finish's assembly leaves lane l's k-th value at norms[k*L+l],
+// from where the Go side copies the lanes it did into s.
 //
 //go:noescape
 func scaleF64(grp *float64, nn int, mask uint64, h int, exps *[16]int32) (active uint64)
@@ -20,10 +20,10 @@ func scaleF64(grp *float64, nn int, mask uint64, h int, exps *[16]int32) (active
 func scaleF32(grp *float32, nn int, mask uint64, h int, exps *[16]int32) (active uint64)
 
 //go:noescape
-func valuesF64(grp *float64, n int, ok uint64, exps *[16]int32, minSum float64, buf *float64) (done uint64)
+func finishF64(grp, v *float64, n int, ok uint64, exps *[16]int32, k *[2]float64, flags int, norms *float64) (done uint64)
 
 //go:noescape
-func valuesF32(grp *float32, n int, ok uint64, exps *[16]int32, minSum float32, buf *float32) (done uint64)
+func finishF32(grp, v *float32, n int, ok uint64, exps *[16]int32, k *[2]float32, flags int, norms *float32) (done uint64)
 
 // scale is Scale on the assembly, or its Go twin without AVX-512.
 func scale[T batchlas.Float](g []T, nn int, mask uint64, h int, exps *[16]int32) uint64 {
@@ -37,19 +37,29 @@ func scale[T batchlas.Float](g []T, nn int, mask uint64, h int, exps *[16]int32)
 	return scaleF32((*float32)(p), nn, mask, h, exps)
 }
 
-// values is Values on the assembly, or its Go twin without AVX-512.
-func values[T batchlas.Float](g []T, n int, ok uint64, exps *[16]int32, minSum T, s []T, ss int) uint64 {
+// finish is Finish on the assembly, or its Go twin without AVX-512.
+func finish[T batchlas.Float](g, v []T, n int, ok uint64, exps *[16]int32, minSum, eps T, wantU bool, s []T, ss int) uint64 {
 	if !simd.AVX512 {
-		return valuesGo(g, n, ok, exps, minSum, s, ss)
+		return finishGo(g, v, n, ok, exps, minSum, eps, wantU, s, ss)
 	}
 	L := Lanes[T]()
-	var buf [MaxValuesOrder * 16]T
-	p, b := unsafe.Pointer(&g[0]), unsafe.Pointer(&buf[0])
+	var norms [MaxFinishOrder * 16]T
+	k := [2]T{minSum, eps}
+	flags := 0
+	if wantU {
+		flags |= 1
+	}
+	var vp unsafe.Pointer
+	if v != nil {
+		flags |= 2
+		vp = unsafe.Pointer(&v[0])
+	}
+	p, b, kp := unsafe.Pointer(&g[0]), unsafe.Pointer(&norms[0]), unsafe.Pointer(&k)
 	var done uint64
 	if L == 8 {
-		done = valuesF64((*float64)(p), n, ok, exps, float64(minSum), (*float64)(b))
+		done = finishF64((*float64)(p), (*float64)(vp), n, ok, exps, (*[2]float64)(kp), flags, (*float64)(b))
 	} else {
-		done = valuesF32((*float32)(p), n, ok, exps, float32(minSum), (*float32)(b))
+		done = finishF32((*float32)(p), (*float32)(vp), n, ok, exps, (*[2]float32)(kp), flags, (*float32)(b))
 	}
 	for l := range L {
 		if done&(1<<l) == 0 {
@@ -57,7 +67,7 @@ func values[T batchlas.Float](g []T, n int, ok uint64, exps *[16]int32, minSum T
 		}
 		out := s[l*ss : l*ss+n]
 		for k := range out {
-			out[k] = buf[k*L+l]
+			out[k] = norms[k*L+l]
 		}
 	}
 	return done

@@ -9,7 +9,7 @@ func scale[T batchlas.Float](g []T, nn int, mask uint64, h int, exps *[16]int32)
 	return scaleGo(g, nn, mask, h, exps)
 }
 
-// values is Values' Go twin without the amd64 assembly.
-func values[T batchlas.Float](g []T, n int, ok uint64, exps *[16]int32, minSum T, s []T, ss int) uint64 {
-	return valuesGo(g, n, ok, exps, minSum, s, ss)
+// finish is Finish's Go twin without the amd64 assembly.
+func finish[T batchlas.Float](g, v []T, n int, ok uint64, exps *[16]int32, minSum, eps T, wantU bool, s []T, ss int) uint64 {
+	return finishGo(g, v, n, ok, exps, minSum, eps, wantU, s, ss)
 }

@@ -10,9 +10,10 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
-// edgeOrders straddle Values' largest order and the loops' ends.
+// edgeOrders straddle Finish's largest order and the loops' ends.
 var edgeOrders = []int{1, 2, 3, 4, 7, 8, 9, 16, 17, 31, 32}
 
 // edgeKind is what a lane of an edge group holds.
@@ -27,6 +28,7 @@ const (
 	kindTiny                     // subnormal entries: 2^e past the normal range
 	kindGraded                   // columns from 2^-600 to 2^600: some products underflow
 	kindNoMatrix                 // outside the mask: zeros
+	kindSigns                    // +-1: ties of magnitude, where the sign convention takes the first
 )
 
 // edgeGroup is a group of n x n matrices, lane l holding kinds[l % len].
@@ -34,7 +36,7 @@ func edgeGroup[T batchlas.Float](r *rand.Rand, n int, shift int) (g []T, mask ui
 	L := Lanes[T]()
 	is32 := L == 16
 	g = make([]T, n*n*L)
-	kinds := []edgeKind{kindRandom, kindZero, kindNaN, kindHuge, kindTiny, kindGraded, kindNoMatrix, kindInf, kindRandom}
+	kinds := []edgeKind{kindRandom, kindZero, kindNaN, kindHuge, kindTiny, kindGraded, kindNoMatrix, kindInf, kindSigns}
 	for l := range L {
 		k := kinds[(l+shift)%len(kinds)]
 		if k != kindNoMatrix {
@@ -60,6 +62,8 @@ func edgeGroup[T batchlas.Float](r *rand.Rand, n int, shift int) (g []T, mask ui
 				} else {
 					x = math.Ldexp(x, -1060)
 				}
+			case kindSigns:
+				x = math.Copysign(1, x)
 			case kindGraded:
 				span := 600.0
 				if is32 {
@@ -166,128 +170,203 @@ func testScaleMeaning[T batchlas.Float](t *testing.T) {
 	}
 }
 
-// Values' assembly and Go twin give the same bits and lanes, on swept
+// Finish's assembly and Go twin give the same bits and lanes, on swept
 // groups and on scaled edge groups (whose tiny and huge lanes fail the
-// plain sum).
-func TestValuesPathsAgree(t *testing.T) {
+// plain sum, and whose zero lanes fail U's test), with and without U and
+// V.
+func TestFinishPathsAgree(t *testing.T) {
 	if !simd.AVX512 {
 		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
 	}
-	testValuesPathsAgree[float64](t)
-	testValuesPathsAgree[float32](t)
+	testFinishPathsAgree[float64](t)
+	testFinishPathsAgree[float32](t)
 }
 
-func testValuesPathsAgree[T batchlas.Float](t *testing.T) {
+func testFinishPathsAgree[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	L := Lanes[T]()
-	minSum := T(0x1p-900)
+	minSum, eps := T(0x1p-900), T(0x1p-52)
 	if L == 16 {
-		minSum = 0x1p-94
+		minSum, eps = 0x1p-94, 0x1p-23
 	}
 	for _, n := range edgeOrders {
 		for shift := range 9 {
-			g, mask := edgeGroup[T](r, n, shift)
-			var exps [16]int32
-			for l := range L {
-				exps[l] = int32(r.IntN(200) - 100)
-			}
-			if shift%2 == 1 {
-				tol, small, big := params[T](n)
-				active := Scale(g, n*n, mask, 40, &exps)
-				Sweeps(g, nil, n, 60, active, tol, small, big)
-			}
-			ss := n + shift%3
-			s1 := make([]T, L*ss)
-			s2 := make([]T, L*ss)
-			for i := range s1 {
-				s1[i], s2[i] = -7, -7
-			}
-			g0 := slices.Clone(g)
-			d1 := Values(g, n, mask, &exps, minSum, s1, ss)
-			d2 := valuesGo(g, n, mask, &exps, minSum, s2, ss)
-			name := fmt.Sprintf("%T n=%d shift=%d", T(0), n, shift)
-			if d1 != d2 {
-				t.Errorf("%s: done %b, twin %b", name, d1, d2)
-			}
-			if d1&^mask != 0 {
-				t.Errorf("%s: done %b has lanes outside %b", name, d1, mask)
-			}
-			if i := firstDiff(s1, s2, false); i >= 0 {
-				t.Errorf("%s: s[%d] %v, twin %v", name, i, s1[i], s2[i])
-			}
-			if i := firstDiff(g, g0, false); i >= 0 {
-				t.Errorf("%s: g[%d] changed", name, i)
-			}
-		}
-	}
-}
-
-// Values' Go twin against a plain reference: each done lane's values are
-// its column norms (float64 sums, to within a few ulps), sorted
-// descending, times 2^-e; the lanes not done are not written; a lane
-// whose column sum is below minSum or infinite is not done.
-func TestValuesMeaning(t *testing.T) {
-	testValuesMeaning[float64](t)
-	testValuesMeaning[float32](t)
-}
-
-func testValuesMeaning[T batchlas.Float](t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 10))
-	L := Lanes[T]()
-	minSum, top := T(0x1p-900), math.MaxFloat64
-	tolerance := 1e-14
-	if L == 16 {
-		minSum, top, tolerance = 0x1p-94, math.MaxFloat32, 1e-5
-	}
-	for _, n := range []int{1, 2, 5, 32} {
-		g, mask := edgeGroup[T](r, n, 0)
-		var exps [16]int32
-		for l := range L {
-			exps[l] = int32(l - 4)
-		}
-		ss := n
-		s := make([]T, L*ss)
-		for i := range s {
-			s[i] = -7
-		}
-		done := Values(g, n, mask, &exps, minSum, s, ss)
-		for l := range L {
-			norms := make([]float64, n)
-			plain := true
-			for j := range n {
-				var acc float64
-				for r := range n {
-					x := float64(g[(j*n+r)*L+l])
-					acc += x * x
-				}
-				plain = plain && acc >= float64(minSum)*0.99 && acc < top && !math.IsNaN(acc)
-				norms[j] = math.Sqrt(acc)
-			}
-			sort.Sort(sort.Reverse(sort.Float64Slice(norms)))
-			got := done&(1<<l) != 0
-			if got && !(plain && mask&(1<<l) != 0) {
-				t.Errorf("%T n=%d lane %d: done, but its sums are not plain (%v) or it is outside the mask", T(0), n, l, norms)
-			}
-			if !got {
-				if mask&(1<<l) != 0 && plain && norms[n-1] > 1e-250 {
-					t.Errorf("%T n=%d lane %d: not done, with plain sums %v", T(0), n, l, norms)
-				}
-				for k := range n {
-					if s[l*ss+k] != -7 {
-						t.Errorf("%T n=%d lane %d: not done but s[%d] written", T(0), n, l, k)
+			for _, job := range []struct{ u, v bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+				g, mask := edgeGroup[T](r, n, shift)
+				var v []T
+				if job.v {
+					v = make([]T, n*n*L)
+					for c := range n {
+						for l := range L {
+							v[(c*n+c)*L+l] = 1
+						}
 					}
 				}
-				continue
-			}
-			for k := range n {
-				want := math.Ldexp(norms[k], -int(exps[l]))
-				if d := math.Abs(float64(s[l*ss+k]) - want); d > tolerance*want {
-					t.Errorf("%T n=%d lane %d: value %d is %v, want %v", T(0), n, l, k, s[l*ss+k], want)
+				var exps [16]int32
+				for l := range L {
+					exps[l] = int32(r.IntN(200) - 100)
+				}
+				if shift%2 == 1 {
+					tol, small, big := params[T](n)
+					active := Scale(g, n*n, mask, 40, &exps)
+					Sweeps(g, v, n, 60, active, tol, small, big)
+				}
+				ss := n + shift%3
+				s1, s2 := make([]T, L*ss), make([]T, L*ss)
+				for i := range s1 {
+					s1[i], s2[i] = -7, -7
+				}
+				g2, v2 := slices.Clone(g), slices.Clone(v)
+				d1 := Finish(g, v, n, mask, &exps, minSum, eps, job.u, s1, ss)
+				d2 := finishGo(g2, v2, n, mask, &exps, minSum, eps, job.u, s2, ss)
+				name := fmt.Sprintf("%T n=%d shift=%d u=%v v=%v", T(0), n, shift, job.u, job.v)
+				if d1 != d2 {
+					t.Errorf("%s: done %b, twin %b", name, d1, d2)
+				}
+				if d1&^mask != 0 {
+					t.Errorf("%s: done %b has lanes outside %b", name, d1, mask)
+				}
+				if i := firstDiff(s1, s2, false); i >= 0 {
+					t.Errorf("%s: s[%d] %v, twin %v", name, i, s1[i], s2[i])
+				}
+				if i := firstDiff(g, g2, true); i >= 0 {
+					t.Errorf("%s: g[%d] (lane %d) %v, twin %v", name, i, i%L, g[i], g2[i])
+				}
+				if i := firstDiff(v, v2, true); i >= 0 {
+					t.Errorf("%s: v[%d] (lane %d) %v, twin %v", name, i, i%L, v[i], v2[i])
 				}
 			}
 		}
-		if done == 0 {
-			t.Errorf("%T n=%d: no lane done", T(0), n)
+	}
+}
+
+// Finish's Go twin against a plain reference on each lane: the values
+// are the column norms (float64 sums, to within a few ulps), sorted
+// descending (stably) and times 2^-e; U's columns the columns over their
+// norms in that order, V's the columns of v in that order, both signed so
+// that U's (V's without U) first entry of largest magnitude is positive;
+// the lanes not done are not written; a lane whose column sum is below
+// minSum or infinite is not done, nor with U one whose smallest norm is
+// not above eps times the largest.
+func TestFinishMeaning(t *testing.T) {
+	testFinishMeaning[float64](t)
+	testFinishMeaning[float32](t)
+}
+
+func testFinishMeaning[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	L := Lanes[T]()
+	minSum, top, eps := T(0x1p-900), math.MaxFloat64, T(0x1p-52)
+	tolerance := 1e-14
+	if L == 16 {
+		minSum, top, eps, tolerance = 0x1p-94, math.MaxFloat32, 0x1p-23, 1e-5
+	}
+	for _, n := range []int{1, 2, 5, 32} {
+		for _, wantU := range []bool{false, true} {
+			g, mask := edgeGroup[T](r, n, 0)
+			for l := range L {
+				if l%4 == 0 {
+					// Two equal columns: the stable order shows in V.
+					for rr := range n {
+						g[(min(1, n-1)*n+rr)*L+l] = g[rr*L+l]
+					}
+				}
+			}
+			v := make([]T, n*n*L)
+			for i := range v {
+				v[i] = T(r.Float64() - 0.5)
+			}
+			g0, v0 := slices.Clone(g), slices.Clone(v)
+			var exps [16]int32
+			for l := range L {
+				exps[l] = int32(l - 4)
+			}
+			ss := n
+			s := make([]T, L*ss)
+			for i := range s {
+				s[i] = -7
+			}
+			done := Finish(g, v, n, mask, &exps, minSum, eps, wantU, s, ss)
+			name := fmt.Sprintf("%T n=%d u=%v", T(0), n, wantU)
+			for l := range L {
+				col := func(x []T, j int) []float64 {
+					c := make([]float64, n)
+					for rr := range n {
+						c[rr] = float64(x[(j*n+rr)*L+l])
+					}
+					return c
+				}
+				norms := make([]float64, n)
+				order := make([]int, n)
+				plain := true
+				for j := range n {
+					var acc float64
+					for _, x := range col(g0, j) {
+						acc += x * x
+					}
+					plain = plain && acc >= float64(minSum)*0.99 && acc < top && !math.IsNaN(acc)
+					norms[j], order[j] = math.Sqrt(acc), j
+				}
+				sort.SliceStable(order, func(i, j int) bool { return norms[order[i]] > norms[order[j]] })
+				want := mask&(1<<l) != 0 && plain && !(wantU && !(norms[order[n-1]] > float64(eps)*norms[order[0]]*1.000001))
+				if got := done&(1<<l) != 0; got != want && !(got && plain && mask&(1<<l) != 0 && wantU) {
+					t.Errorf("%s lane %d: done %v, want %v (norms %v)", name, l, got, want, norms)
+				}
+				if done&(1<<l) == 0 {
+					for k := range n {
+						if s[l*ss+k] != -7 {
+							t.Errorf("%s lane %d: not done but s[%d] written", name, l, k)
+						}
+					}
+					if i := laneDiff(g, g0, l); i >= 0 {
+						t.Errorf("%s lane %d: not done but g changed at %d", name, l, i)
+					}
+					if i := laneDiff(v, v0, l); i >= 0 {
+						t.Errorf("%s lane %d: not done but v changed at %d", name, l, i)
+					}
+					continue
+				}
+				for k, j := range order {
+					if w := math.Ldexp(norms[j], -int(exps[l])); math.Abs(float64(s[l*ss+k])-w) > tolerance*w {
+						t.Errorf("%s lane %d: value %d is %v, want %v", name, l, k, s[l*ss+k], w)
+					}
+					u, vc := col(g0, j), col(v0, j)
+					if wantU {
+						for rr := range u {
+							u[rr] /= norms[j]
+						}
+					}
+					signOf := vc
+					if wantU {
+						signOf = u
+					}
+					best, first := 0.0, 0.0
+					for _, x := range signOf {
+						if math.Abs(x) > best {
+							best, first = math.Abs(x), x
+						}
+					}
+					if first < 0 {
+						for rr := range u {
+							u[rr], vc[rr] = -u[rr], -vc[rr]
+						}
+					}
+					gotU, gotV := col(g, k), col(v, k)
+					for rr := range n {
+						if wantU && math.Abs(gotU[rr]-u[rr]) > tolerance*10 {
+							t.Errorf("%s lane %d: U(%d, %d) is %v, want %v", name, l, rr, k, gotU[rr], u[rr])
+							break
+						}
+						if gotV[rr] != vc[rr] {
+							t.Errorf("%s lane %d: V(%d, %d) is %v, want %v", name, l, rr, k, gotV[rr], vc[rr])
+							break
+						}
+					}
+				}
+			}
+			if done == 0 {
+				t.Errorf("%s: no lane done", name)
+			}
 		}
 	}
 }
@@ -296,11 +375,14 @@ func testValuesMeaning[T batchlas.Float](t *testing.T) {
 func TestEdgesShortSlicesPanic(t *testing.T) {
 	var exps [16]int32
 	for name, f := range map[string]func(){
-		"Scale g":   func() { Scale(make([]float64, 8*9-1), 9, 1, 10, &exps) },
-		"Values g":  func() { Values(make([]float64, 8*9-1), 3, 1, &exps, 0, make([]float64, 3), 3) },
-		"Values s":  func() { Values(make([]float64, 8*9), 3, 0b11, &exps, 0, make([]float64, 5), 3) },
-		"Values n":  func() { Values(make([]float64, 8*33*33), 33, 1, &exps, 0, make([]float64, 33), 33) },
-		"Values ss": func() { Values(make([]float64, 8*9), 3, 0b11, &exps, 0, make([]float64, 64), 2) },
+		"Scale g":  func() { Scale(make([]float64, 8*9-1), 9, 1, 10, &exps) },
+		"Finish g": func() { Finish(make([]float64, 8*9-1), nil, 3, 1, &exps, 0, 0, false, make([]float64, 3), 3) },
+		"Finish v": func() {
+			Finish(make([]float64, 8*9), make([]float64, 8*9-1), 3, 1, &exps, 0, 0, false, make([]float64, 3), 3)
+		},
+		"Finish s":  func() { Finish(make([]float64, 8*9), nil, 3, 0b11, &exps, 0, 0, false, make([]float64, 5), 3) },
+		"Finish n":  func() { Finish(make([]float64, 8*33*33), nil, 33, 1, &exps, 0, 0, false, make([]float64, 33), 33) },
+		"Finish ss": func() { Finish(make([]float64, 8*9), nil, 3, 0b11, &exps, 0, 0, false, make([]float64, 64), 2) },
 	} {
 		func() {
 			defer func() {
@@ -312,3 +394,6 @@ func TestEdgesShortSlicesPanic(t *testing.T) {
 		}()
 	}
 }
+
+// edges_amd64.s is exactly what gen.go writes.
+func TestEdgesAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "edges_amd64.s") }

@@ -268,13 +268,38 @@ func (h *groupHalf[T]) finishSquare(left uint64) {
 	n := h.n
 	per := WorkSize[T](n, n, h.jobu, h.jobvt)
 	nn := n * n
+	// The converged lanes' outputs across the lanes at once
+	// (lanessvd.Finish): finishLane's operations (its norms from the
+	// plain sums, its sort, divisions, signs and ldexp), so its bits, in
+	// place in g and v, from where U's columns and VT's rows are copied;
+	// a lane with a sum colNorm must redo scaled, or a column of U to
+	// complete, is left to finishLane and the general path.
 	todo := h.active
-	if h.jobu == None && h.jobvt == None && n <= lanessvd.MaxValuesOrder {
-		// Values alone: the converged lanes' column norms, sorted and
-		// unscaled across the lanes at once, finishLane's operations
-		// (its norms from the plain sums, ldexp) so its bits; a lane with
-		// a sum colNorm must redo scaled is left to it.
-		todo &^= lanessvd.Values(h.g, n, h.active&^left, &h.exps, plainNormMin[T](), h.s, h.ss)
+	if n <= lanessvd.MaxFinishOrder {
+		done := lanessvd.Finish(h.g, h.v, n, h.active&^left, &h.exps, plainNormMin[T](), epsilon[T](), h.jobu != None, h.s, h.ss)
+		todo &^= done
+		for l := range h.count {
+			if done&(1<<l) == 0 {
+				continue
+			}
+			if h.jobu != None {
+				u := h.u[l*h.su:]
+				for k := range n {
+					uc := u[k*h.ldu : k*h.ldu+n]
+					for r := range uc {
+						uc[r] = h.g[(k*n+r)*L+l]
+					}
+				}
+			}
+			if h.jobvt != None {
+				vt := h.vt[l*h.svt:]
+				for k := range n {
+					for r := range n {
+						vt[k+r*h.ldvt] = h.v[(k*n+r)*L+l]
+					}
+				}
+			}
+		}
 		if todo == 0 {
 			return
 		}

@@ -205,9 +205,10 @@ func at[T batchlas.Float](x []T, o int) []T {
 // the two bit for bit.
 var groupGeneral = false
 
-// lanesOrderMax bounds the orders finishLane takes, for its arrays on the
-// stack: gesvd's lanes kernel takes orders up to 32.
-const lanesOrderMax = 32
+// lanesOrderMax bounds the orders finishLane and lanessvd.Finish take,
+// for their arrays on the stack: gesvd's lanes kernel takes orders up to
+// 32.
+const lanesOrderMax = lanessvd.MaxFinishOrder
 
 // prepareSquare and finishSquare are prepare and finish for n x n
 // matrices, which need neither a QR nor a transposition, with the
@@ -275,7 +276,7 @@ func (h *groupHalf[T]) finishSquare(left uint64) {
 	// a lane with a sum colNorm must redo scaled, or a column of U to
 	// complete, is left to finishLane and the general path.
 	todo := h.active
-	if n <= lanessvd.MaxFinishOrder {
+	if n <= lanesOrderMax {
 		done := lanessvd.Finish(h.g, h.v, n, h.active&^left, &h.exps, plainNormMin[T](), epsilon[T](), h.jobu != None, h.s, h.ss)
 		todo &^= done
 		for l := range h.count {

@@ -9,6 +9,9 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	"github.com/batchlas-go/batchlas/linalg"
+	"github.com/batchlas-go/batchlas/ops/geqrf"
+	"github.com/batchlas-go/batchlas/ops/orgqr"
+	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // QR gives Q with orthonormal columns and an upper triangular R whose
@@ -118,6 +121,68 @@ func TestQRTightBroadcastCancelled(t *testing.T) {
 				if v := out.At(i, 0, 0); !math.IsNaN(v) {
 					t.Fatalf("%dx%d cancelled: matrix %d (completed %d) holds %g, want NaN", m, n, i, ie.Completed, v)
 				}
+			}
+		}
+	}
+}
+
+// QR for m >= n runs the matrices through geqrf's and orgqr's plans a
+// range at a time; with every pair of their kernels pinned it gives the
+// bits of geqrf.Geqrf and then orgqr.Orgqr run on the whole batch in
+// turn, on counts that leave a lanes group partly filled.
+func TestQRInCacheIsTheOpsInTurn(t *testing.T) {
+	for _, s := range [][3]int{{9, 9, 17}, {20, 9, 21}, {40, 33, 3}} {
+		m, n, count := s[0], s[1], s[2]
+		a := testmat.Batch[float64](testmat.Rand(uint64(m*n+count)), m, n, count, m+1, (m+1)*n)
+		key := sel.MakeKey(sel.Int(m), sel.Int(n), sel.Int(count))
+		dev := batchlas.Host()
+		for _, gc := range geqrf.Op.Candidates(sel.Float64) {
+			if !geqrf.Op.CanRun(gc, key, dev) {
+				continue
+			}
+			for _, oc := range orgqr.Op.Candidates(sel.Float64) {
+				if !orgqr.Op.CanRun(oc, key, dev) {
+					continue
+				}
+				ctx := sel.WithPin(sel.WithPin(context.Background(), "geqrf", gc.String()), "orgqr", oc.String())
+				q, r, err := linalg.QR(ctx, a)
+				if err != nil {
+					t.Fatalf("%dx%d %s+%s: %v", m, n, gc, oc, err)
+				}
+				f := batchlas.NewBatch[float64](m, n, count)
+				for i := range count {
+					for c := range n {
+						for row := range m {
+							f.Set(i, row, c, a.At(i, row, c))
+						}
+					}
+				}
+				tau := batchlas.NewVectors[float64](n, count)
+				if err := geqrf.Geqrf(ctx, f, tau, nil); err != nil {
+					t.Fatal(err)
+				}
+				for i := range count {
+					for c := range n {
+						for row := 0; row <= c; row++ {
+							if x, y := r.At(i, row, c), f.At(i, row, c); math.Float64bits(x) != math.Float64bits(y) {
+								t.Fatalf("%dx%d %s+%s: R_%d(%d, %d) is %v, geqrf's %v", m, n, gc, oc, i, row, c, x, y)
+							}
+						}
+					}
+				}
+				if err := orgqr.Orgqr(ctx, f, tau, nil); err != nil {
+					t.Fatal(err)
+				}
+				for i := range count {
+					for c := range n {
+						for row := range m {
+							if x, y := q.At(i, row, c), f.At(i, row, c); math.Float64bits(x) != math.Float64bits(y) {
+								t.Fatalf("%dx%d %s+%s: Q_%d(%d, %d) is %v, orgqr's %v", m, n, gc, oc, i, row, c, x, y)
+							}
+						}
+					}
+				}
+				checkQR(t, a, q, r, count-1)
 			}
 		}
 	}

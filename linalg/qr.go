@@ -125,18 +125,23 @@ func qrInCache[T batchlas.Float](ctx context.Context, a, q, r batchlas.Batch[T],
 	ranges := (a.Count + g - 1) / g
 	fm, fn := float64(m), float64(n)
 	work := float64(g) * (4*fm*fn*fn - 4*fn*fn*fn/3)
+	size := m * n // q and r are tight: matrix i of q at i*size
+	tight := a.LD == m && a.Stride == size
 	err = parallel.ForScratch(ctx, ranges, work, min(gp.Workers(), op.Workers()), func(w, lo, hi int) {
 		for c := lo; c < hi; c++ {
 			i0, i1 := c*g, min((c+1)*g, a.Count)
-			for i := i0; i < i1; i++ {
-				simd.CopyColumns(q.Data[i*q.Stride:], q.LD, a.Data[i*a.Stride:], a.LD, m, n)
+			if tight {
+				// One copy for the range: small matrices' columns
+				// one copy each cost more than the copying.
+				copy(q.Data[i0*size:i1*size], a.Data[i0*size:i1*size])
+			} else {
+				for i := i0; i < i1; i++ {
+					simd.CopyColumns(q.Data[i*size:], m, a.Data[i*a.Stride:], a.LD, m, n)
+				}
 			}
 			gp.Run(w, i0, i1)
 			for i := i0; i < i1; i++ {
-				for col := range n {
-					src := q.Data[i*q.Stride+col*q.LD:]
-					copy(r.Data[i*r.Stride+col*r.LD:i*r.Stride+col*r.LD+col+1], src[:col+1])
-				}
+				upperTriangle(r.Data[i*n*n:(i+1)*n*n], q.Data[i*size:(i+1)*size], m, n)
 			}
 			op.Run(w, i0, i1)
 		}
@@ -152,4 +157,20 @@ func qrInCache[T batchlas.Float](ctx context.Context, a, q, r batchlas.Batch[T],
 	spoil(q, nil, done)
 	spoil(r, nil, done)
 	return opkit.Interrupted("linalg.QR", err)
+}
+
+// upperTriangle copies the upper triangle of the m x n (m >= n) column-
+// major f (leading dimension m) into the n x n r, leaving r's lower part.
+func upperTriangle[T batchlas.Float](r, f []T, m, n int) {
+	for col := range n {
+		dst, src := r[col*n:col*n+col+1], f[col*m:col*m+col+1]
+		if col < 8 {
+			// A few elements: a loop, not a call of memmove.
+			for x := range dst {
+				dst[x] = src[x]
+			}
+			continue
+		}
+		copy(dst, src)
+	}
 }

@@ -214,9 +214,10 @@ const lanesOrderMax = lanessvd.MaxFinishOrder
 // matrices, which need neither a QR nor a transposition, with the
 // per-matrix steps that surround the sweeps done on the interleaved
 // group: each matrix is copied straight into its lane and the lanes are
-// checked and scaled together (lanessvd.Scale), and the outputs are read
-// straight out of the lanes, sorted, signed and unscaled as they are
-// written (for values alone, all lanes at once: lanessvd.Values). At small orders these steps,
+// checked and scaled together (lanessvd.Scale), and the outputs are made
+// across the lanes, sorted, signed and unscaled (lanessvd.Finish), then
+// copied straight out of them (finishLane does a lane Finish leaves, one
+// lane at a time). At small orders these steps,
 // not the sweeps, were most of the time: prepare's copy, the lanes' copy
 // back, formU's, writeUB's and fixSigns' passes each touched every entry
 // once more. The arithmetic is the general path's, operation for

@@ -9,10 +9,10 @@ import (
 )
 
 // The steps on either side of the sweeps, across the lanes of a group:
-// the check and scaling of the input (Scale) and the singular values of a
-// swept group (Values). Per matrix in Go, they were most of a 3x3 group's
-// time and a third of an 8x8 one's: short loops and calls for each
-// matrix, where a row of lanes is one vector operation.
+// the check and scaling of the input (Scale) and the singular values and
+// vectors made from a swept group (Finish). Per matrix in Go, they were
+// most of a 3x3 group's time and a third of an 8x8 one's: short loops and
+// calls for each matrix, where a row of lanes is one vector operation.
 
 // Scale checks and scales the n x n matrices of the lanes of mask,
 // interleaved in g as Sweeps lays them out (nn = n*n elements per lane):

@@ -15,13 +15,15 @@ func maxBits64(x *uint64, m, n, ld int) uint64
 func maxBits32(x *uint32, m, n, ld int) uint32
 
 // maxBitsRows is the least column length maxMagnitudeBits gives the
-// assembly: below a vector of rows its masked loads cost more than the
-// loop.
+// assembly: shorter columns would be its masked tail alone, a call per
+// few entries (the sign convention's strided rows, one entry per
+// column, among them); the Go loop serves them.
 const maxBitsRows = 8
 
 // maxMagnitudeBits is the largest of the m x n matrix's bit patterns
-// (leading dimension lda) with the sign cleared (and mag): the assembly
-// for columns of a vector or more (and AVX-512), else the Go loop.
+// (leading dimension lda) with the sign cleared (and mag, which must be
+// the mask that clears the sign: the assembly's own): the assembly for
+// columns of a vector or more (and AVX-512), else the Go loop.
 func maxMagnitudeBits[U uint32 | uint64](x []U, m, n, lda int, mag U) U {
 	if !simd.AVX512 || m < maxBitsRows || n < 1 {
 		return maxMagnitudeBitsGo(x, m, n, lda, mag)

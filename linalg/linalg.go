@@ -89,18 +89,25 @@ func own[T batchlas.Float](ctx context.Context, op, name string, b batchlas.Batc
 // core. It always completes, whatever ctx says, since the op that follows
 // reports interruption. Tight batches are copied in one piece per chunk.
 func copyMatrices[T batchlas.Float](ctx context.Context, dst, src batchlas.Batch[T]) {
+	_ = parallel.For(uncancelled(ctx), src.Count, float64(src.Rows*src.Cols), func(_, lo, hi int) {
+		copyRange(dst, src, lo, hi)
+	})
+}
+
+// copyRange copies matrices [lo, hi) of src into dst (the same shape):
+// one copy when both are tight, else a column at a time (small matrices'
+// columns a copy each cost more than the copying).
+func copyRange[T batchlas.Float](dst, src batchlas.Batch[T], lo, hi int) {
 	rows, cols := src.Rows, src.Cols
 	size := rows * cols
 	tight := func(b batchlas.Batch[T]) bool { return b.LD == rows && b.Stride == size }
-	_ = parallel.For(uncancelled(ctx), src.Count, float64(size), func(_, lo, hi int) {
-		if tight(src) && tight(dst) {
-			copy(dst.Data[lo*size:hi*size], src.Data[lo*size:hi*size])
-			return
-		}
-		for i := lo; i < hi; i++ {
-			simd.CopyColumns(dst.Data[i*dst.Stride:], dst.LD, src.Data[i*src.Stride:], src.LD, rows, cols)
-		}
-	})
+	if tight(src) && tight(dst) {
+		copy(dst.Data[lo*size:hi*size], src.Data[lo*size:hi*size])
+		return
+	}
+	for i := lo; i < hi; i++ {
+		simd.CopyColumns(dst.Data[i*dst.Stride:], dst.LD, src.Data[i*src.Stride:], src.LD, rows, cols)
+	}
 }
 
 // uncancelled is ctx without its cancellation (its worker cap and pins

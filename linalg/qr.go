@@ -6,7 +6,6 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
-	"github.com/batchlas-go/batchlas/internal/simd"
 	"github.com/batchlas-go/batchlas/ops/geqrf"
 	"github.com/batchlas-go/batchlas/ops/orgqr"
 )
@@ -126,19 +125,10 @@ func qrInCache[T batchlas.Float](ctx context.Context, a, q, r batchlas.Batch[T],
 	fm, fn := float64(m), float64(n)
 	work := float64(g) * (4*fm*fn*fn - 4*fn*fn*fn/3)
 	size := m * n // q and r are tight: matrix i of q at i*size
-	tight := a.LD == m && a.Stride == size
 	err = parallel.ForScratch(ctx, ranges, work, min(gp.Workers(), op.Workers()), func(w, lo, hi int) {
 		for c := lo; c < hi; c++ {
 			i0, i1 := c*g, min((c+1)*g, a.Count)
-			if tight {
-				// One copy for the range: small matrices' columns
-				// one copy each cost more than the copying.
-				copy(q.Data[i0*size:i1*size], a.Data[i0*size:i1*size])
-			} else {
-				for i := i0; i < i1; i++ {
-					simd.CopyColumns(q.Data[i*size:], m, a.Data[i*a.Stride:], a.LD, m, n)
-				}
-			}
+			copyRange(q, a, i0, i1)
 			gp.Run(w, i0, i1)
 			for i := i0; i < i1; i++ {
 				upperTriangle(r.Data[i*n*n:(i+1)*n*n], q.Data[i*size:(i+1)*size], m, n)

@@ -2,6 +2,7 @@ package svd
 
 import (
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/lanessvd"
 )
 
@@ -235,21 +236,13 @@ func (h *groupHalf[T]) prepareSquare() {
 	if h.jobvt != None {
 		h.v = rest[nn*L : 2*nn*L]
 	}
-	clear(h.g)
 	if h.v != nil {
 		clear(h.v)
 	}
-	// Each matrix raw into its lane, then every lane checked and scaled
-	// at once, as prepare's maxAbs and scaleExp do each matrix.
-	for l := range h.count {
-		al := h.a[l*h.sa:]
-		for c := range n {
-			dst := h.g[c*n*L+l:]
-			for r, x := range al[c*h.lda : c*h.lda+n] {
-				dst[r*L] = x
-			}
-		}
-	}
+	// Each matrix raw into its lane (the lanes past count zero), then
+	// every lane checked and scaled at once, as prepare's maxAbs and
+	// scaleExp do each matrix.
+	lanes.Gather(h.g, h.a, h.sa, h.lda, n, n, h.count, n)
 	h.active = lanessvd.Scale(h.g, n*n, uint64(1)<<h.count-1, scaleTop[T](n, n), &h.exps)
 	for l := range h.count {
 		if h.active&(1<<l) == 0 {
@@ -280,25 +273,18 @@ func (h *groupHalf[T]) finishSquare(left uint64) {
 	if n <= lanesOrderMax {
 		done := lanessvd.Finish(h.g, h.v, n, h.active&^left, &h.exps, plainNormMin[T](), epsilon[T](), h.jobu != None, h.s, h.ss)
 		todo &^= done
+		if h.jobu != None {
+			lanes.Scatter(h.u, h.g, h.su, h.ldu, n, n, done, n)
+		}
 		for l := range h.count {
-			if done&(1<<l) == 0 {
+			if done&(1<<l) == 0 || h.jobvt == None {
 				continue
 			}
-			if h.jobu != None {
-				u := h.u[l*h.su:]
-				for k := range n {
-					uc := u[k*h.ldu : k*h.ldu+n]
-					for r := range uc {
-						uc[r] = h.g[(k*n+r)*L+l]
-					}
-				}
-			}
-			if h.jobvt != None {
-				vt := h.vt[l*h.svt:]
-				for k := range n {
-					for r := range n {
-						vt[k+r*h.ldvt] = h.v[(k*n+r)*L+l]
-					}
+			// VT's rows are V's columns: Scatter's transpose.
+			vt := h.vt[l*h.svt:]
+			for k := range n {
+				for r := range n {
+					vt[k+r*h.ldvt] = h.v[(k*n+r)*L+l]
 				}
 			}
 		}

@@ -69,25 +69,29 @@ func main() {
 
 // sweeps returns the function for one element type: up to maxSweeps
 // row-cyclic sweeps over the pairs p < q of a group's n >= 2 columns
-// (the caller sees to n < 2, maxSweeps <= 0 and no active lane). The
-// first pair of each p makes a pass over its two columns for the three
-// sums; each pair then decides per lane (K1) whether it rotates and, when
-// some lane does, computes c, s and the swap per lane and the four
-// coefficients from them, makes one pass over the columns of v, then one
-// over those of g that stores the rotated columns in the K1 lanes only
-// and, when a pair (p, q+1) follows, sums that pair's columns from the
-// rows it has just stored (ROTSUMS): the next pair's sums cost no pass
-// of their own, and the FMA units have both passes' work in one loop. A
-// pair no lane rotates makes the next pair's sums alone. Registers:
+// (the caller sees to n < 2, maxSweeps <= 0 and no active lane). Each
+// sweep starts with every column's squared norm (NORMS, into the frame);
+// the first pair of each p makes a pass over its two columns for apq
+// (DOT) and loads the two norms (NORM); each pair then decides per lane
+// (K1) whether it rotates and, when some lane does, computes c, s and the
+// swap per lane, the columns' new norms (NORMUPDATE) and the four
+// coefficients, makes one pass over the columns of v, then one over those
+// of g that stores the rotated columns in the K1 lanes only and, when a
+// pair (p, q+1) follows, sums that pair's apq from the rows it has just
+// stored (ROTDOT): the next pair's sum costs no pass of its own, and the
+// FMA units have both passes' work in one loop. A pair no lane rotates
+// makes the next pair's sum alone. Registers:
 //
 //	DI g, SI v (0: no v), CX n, R8 a column's bytes (n*64), R9 and R10
 //	columns p and q of g, R11 p, R12 q, R13 the sweeps made, AX the
 //	byte offset in the column loops, R14 AX + R8 (column q+1's rows in
-//	ROTSUMS), R15 where a loop of two rows at a time ends, BX and DX
-//	columns p and q of v.
+//	ROTDOT), R15 where a loop of two rows at a time ends, BX and DX
+//	columns p and q of v; R14 and R15 also the frame offsets of columns p
+//	and q's norms outside the loops.
 //	Z31 the sign bit (-0), Z30 one, Z29 tol, Z28 small, Z27 big, Z26
-//	zero. Z0 app, Z1 aqq, Z2 apq (Z7-Z9 the odd rows' while they are
-//	summed); Z3 c and Z4 s; then Z0, Z1, Z2 and Z10 the four
+//	zero. Z0 app, Z1 aqq, Z2 apq (Z9 the odd rows' while it is summed,
+//	Z3 and Z4 the even and odd rows' in ROTDOT); Z3 c and Z4 s; Z7
+//	column p's norm for the next pair; then Z0, Z1, Z2 and Z10 the four
 //	coefficients of the column passes.
 //	K7 the active lanes, K6 those rotated in this sweep, K1 those that
 //	rotate the pair, K2 those of K1 that store the pair exchanged, K3
@@ -99,7 +103,7 @@ func main() {
 func sweeps(d dtype) string {
 	body := `
 // func sweepsF(grp, v *T, n, maxSweeps int, active uint64, k *[5]T) (rotated uint64)
-TEXT ·sweepsF(SB), NOSPLIT, $0-56
+TEXT ·sweepsF(SB), $NORMBYTES-56
 	MOVQ grp+0(FP), DI
 	MOVQ v+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -112,16 +116,20 @@ F_sweep:
 	JGE F_done
 	INCQ R13
 	KXORW K6, K6, K6
+	// Every column's squared norm, into the frame.
+	NORMS(F_nrm, R9, R10, R12, DI, 0, Z0, Z7, Z5, Z6)
 	XORQ R11, R11
 	MOVQ DI, R9
 F_p:
 	MOVQ R11, R12
 	INCQ R12
 	LEAQ (R9)(R8*1), R10
-	// app, aqq and apq of the pair (p, p+1): one fused multiply-add per
-	// row each, the even rows' and the odd rows' from 0 in order, then
-	// added.
-	SUMS(F_dot, R9, R10, Z0, Z1, Z2, Z7, Z8, Z9, Z5, Z6, Z10, Z11)
+	// apq of the pair (p, p+1): one fused multiply-add per row, the
+	// even rows' and the odd rows' from 0 in order, then added; app and
+	// aqq the two columns' norms.
+	DOT(F_dot, R9, R10, Z2, Z9, Z5, Z6, Z10, Z11)
+	NORM(R11, 0, Z0)
+	NORM(R12, 0, Z1)
 F_q:
 	// K1: the active lanes where the pair is not converged,
 	// !(app < small) and !(aqq < small) and !(|apq| <=
@@ -132,6 +140,7 @@ F_q:
 	JZ F_skip
 	KORW K1, K6, K6
 	ROTATION(Z0, Z1, Z2, Z3, Z4, K1, K2, K3, K4)
+	NORMUPDATE(Z0, Z1, Z2, K1, K2, 0, Z7, Z11, Z12, Z13)
 	COEFFICIENTS(Z3, Z4, K2, Z0, Z1, Z2, Z10)
 	TESTQ SI, SI
 	JZ F_gpass
@@ -146,9 +155,12 @@ F_gpass:
 	INCQ R12
 	CMPQ R12, CX
 	JGE F_glast
-	// The rotated columns, and the sums of (p, q+1) from them.
-	ROTSUMS(F_gs, R9, R10, Z0, Z1, Z2, Z10, K1, Z3, Z4, Z5, Z6, Z7, Z8)
-	ENDSUMS(Z3, Z4, Z5, Z6, Z7, Z8, Z0, Z1, Z2)
+	// The rotated columns, and apq of (p, q+1) from them; app is column
+	// p's updated norm (Z7), aqq column q+1's.
+	ROTDOT(F_gs, R9, R10, Z0, Z1, Z2, Z10, K1, Z3, Z4)
+	VADDS Z4, Z3, Z2
+	VMOVAS Z7, Z0
+	NORM(R12, 0, Z1)
 	ADDQ R8, R10
 	JMP F_q
 F_glast:
@@ -159,7 +171,9 @@ F_skip:
 	CMPQ R12, CX
 	JGE F_pnext
 	ADDQ R8, R10
-	SUMS(F_dot2, R9, R10, Z0, Z1, Z2, Z7, Z8, Z9, Z5, Z6, Z10, Z11)
+	// No lane rotated: app is as it was.
+	DOT(F_dot2, R9, R10, Z2, Z9, Z5, Z6, Z10, Z11)
+	NORM(R12, 0, Z1)
 	JMP F_q
 F_pnext:
 	ADDQ R8, R9
@@ -187,19 +201,22 @@ F_done:
 // groups walk the same pairs, and one step of the loop is, for the pair
 // (p, q) both are at:
 //
-//	the first group's test and rotation of (p, q), from its sums;
-//	the second group's pass over its previous pair, which sums (p, q);
-//	the second group's test and rotation of (p, q), from those sums;
+//	the first group's test and rotation of (p, q), from its apq and norms;
+//	the second group's pass over its previous pair, which sums apq of (p, q);
+//	the second group's test and rotation of (p, q), from that sum;
 //	the first group's pass over (p, q), which sums the pair after it.
 //
 // So each chain is followed in the stream by the other group's pass,
-// which does not depend on it. A pass is sweeps' ROTSUMS when the next
-// pair shares column p, ROTATE then SUMS when it starts a new p, and
-// SUMS alone when the pair rotates no lane of the group (each group
-// decides its skips, as sweeps does alone). A rotating pass over g is
-// followed by the same rotation of v's columns (VPASS1, VPASS2) and,
-// after ROTSUMS, by ENDSUMS: the sums end in the registers of the
-// coefficients the v pass still reads. (v after g, not before as in
+// which does not depend on it. A pass is sweeps' ROTDOT when the next
+// pair shares column p, ROTATE then DOT when it starts a new p, and DOT
+// alone when the pair rotates no lane of the group (each group decides
+// its skips, as sweeps does alone). A rotating pass over g is followed by
+// the same rotation of v's columns (VPASS1, VPASS2) and, after ROTDOT,
+// by the sum of its two accumulators into apq, whose register holds a
+// coefficient the v pass still reads. Each group's norms are summed at
+// the start of its sweep: the first group's before its first pair, the
+// second group's after its pending pass over the last sweep's last pair.
+// (v after g, not before as in
 // sweeps: on 32 x 32 groups with v the other order was 6% slower than
 // lockstep2, this one 5% faster.) The second group's pass over
 // a sweep's last pair comes at the start of the next sweep; when no lane
@@ -214,15 +231,18 @@ F_done:
 //	after its pass), SI the lanes rotated in this sweep (the first
 //	group's in bits 0-31, the second's from bit 32), AX, R14 and R15 as
 //	in sweeps' loops, R14 and R15 also the columns of v in the v passes.
-//	The first group: Z0-Z2 its sums, Z3 and Z4 its c and s, then Z0,
-//	Z1, Z2 and Z5 its coefficients (live until its pass); its SUMS
-//	accumulate in Z0-Z2, Z7, Z8, Z10 (loads Z3, Z4, Z6, Z11), its
-//	ROTSUMS in Z3, Z4, Z6, Z7, Z8, Z10. The second: Z17-Z19 its sums,
-//	Z20 and Z21 its c and s, then Z17, Z18, Z19 and Z22 its coefficients
-//	(live until its pass in the next step); SUMS in Z17-Z19, Z20, Z21,
-//	Z23 (loads Z24, Z25, Z16, Z12), ROTSUMS in Z20, Z21, Z23, Z24, Z25,
-//	Z16. The rotations' temporaries Z9-Z16 and the passes' Z9, Z11, Z12,
-//	Z14 and Z15 are shared, since each block's are dead outside it.
+//	The first group: Z0-Z2 its app, aqq and apq, Z3 and Z4 its c and s,
+//	then Z0, Z1, Z2 and Z5 its coefficients (live until its pass), Z7
+//	column p's norm for its next pair; its DOT accumulates in Z2 and Z10
+//	(loads Z3, Z4, Z6, Z11), its ROTDOT in Z6 and Z8, its NORMS in Z7
+//	and Z8. The second: Z17-Z19 its app, aqq and apq, Z20 and Z21 its c
+//	and s, then Z17, Z18, Z19 and Z22 its coefficients (live until its
+//	pass in the next step), Z24 column p's norm; DOT in Z19 and Z23
+//	(loads Z25, Z16, Z12, Z20), ROTDOT in Z20 and Z21, NORMS in Z20 and
+//	Z21. The rotations' temporaries Z9-Z16 (NORMUPDATE's Z11-Z13 among
+//	them) and the passes' Z9, Z11, Z12, Z14 and Z15 are shared, since
+//	each block's are dead outside it. The frame holds the first group's
+//	norms, then the second's.
 //	K7 and K6 the groups' active lanes; K1 and K3 the lanes that rotate
 //	each group's pair (K3 empty before the first step: no pending pair),
 //	K2 and K4 those stored exchanged, K4 and K5 the rotations' mask
@@ -230,14 +250,17 @@ F_done:
 func sweeps2(d dtype) string {
 	body := `
 // func sweeps2F(g1, v1, g2, v2 *T, n, maxSweeps int, active1, active2 uint64, k *[5]T) (rotated1, rotated2 uint64)
-TEXT ·sweeps2F(SB), NOSPLIT, $0-88
+TEXT ·sweeps2F(SB), $NORMBYTES2-88
 	TWOARGS()
 	KXORW K3, K3, K3
+	NORMS(F_two_nrm0, R9, R10, R14, DI, 0, Z7, Z8, Z9, Z11)
 	XORQ R11, R11
 	MOVQ $1, R12
 	MOVQ DI, R9
 	LEAQ (R9)(R8*1), R10
-	SUMS(F_two_dot0, R9, R10, Z0, Z1, Z2, Z7, Z8, Z10, Z3, Z4, Z6, Z11)
+	DOT(F_two_dot0, R9, R10, Z2, Z10, Z3, Z4, Z6, Z11)
+	NORM(R11, 0, Z0)
+	NORM(R12, 0, Z1)
 F_two_sweep:
 	INCQ R13
 	XORQ SI, SI
@@ -247,8 +270,9 @@ F_two_step:
 	KMOVW K1, AX
 	ORQ AX, SI
 	ROTATION(Z0, Z1, Z2, Z3, Z4, K1, K2, K4, K5)
+	NORMUPDATE(Z0, Z1, Z2, K1, K2, 0, Z7, Z11, Z12, Z13)
 	COEFFICIENTS(Z3, Z4, K2, Z0, Z1, Z2, Z5)
-	// The second group's pass over its pending pair, and its sums of
+	// The second group's pass over its pending pair, and its apq of
 	// (p, q). q = p+1: the pending pair ended a row (or there is none).
 	MOVQ R12, AX
 	SUBQ R11, AX
@@ -259,20 +283,33 @@ F_two_step:
 	ROTATE(F_two_g2a, BX, DX, Z17, Z18, Z19, Z22, K3)
 	VPASS2(F_two_v2a)
 F_two_new2:
+	// A new sweep (p = 0): the second group's norms, now that its
+	// pending pass is made.
+	TESTQ R11, R11
+	JNZ F_two_row2
+	NORMS(F_two_nrm2, BX, DX, R14, g2+16(FP), NORMBYTES, Z20, Z21, Z25, Z16)
+F_two_row2:
 	SECOND(BX, DX)
-	SUMS(F_two_dot2, BX, DX, Z17, Z18, Z19, Z20, Z21, Z23, Z24, Z25, Z16, Z12)
+	DOT(F_two_dot2, BX, DX, Z19, Z23, Z25, Z16, Z12, Z20)
+	NORM(R11, NORMBYTES, Z17)
+	NORM(R12, NORMBYTES, Z18)
 	JMP F_two_chain2
 F_two_mid2:
 	KORTESTW K3, K3
 	JZ F_two_skip2
-	ROTSUMS(F_two_gs2, BX, DX, Z17, Z18, Z19, Z22, K3, Z20, Z21, Z23, Z24, Z25, Z16)
+	ROTDOT(F_two_gs2, BX, DX, Z17, Z18, Z19, Z22, K3, Z20, Z21)
 	VPASS2(F_two_v2b)
-	ENDSUMS(Z20, Z21, Z23, Z24, Z25, Z16, Z17, Z18, Z19)
+	VADDS Z21, Z20, Z19
 	ADDQ R8, DX
-	JMP F_two_chain2
+	JMP F_two_norms2
 F_two_skip2:
 	ADDQ R8, DX
-	SUMS(F_two_dot3, BX, DX, Z17, Z18, Z19, Z20, Z21, Z23, Z24, Z25, Z16, Z12)
+	DOT(F_two_dot3, BX, DX, Z19, Z23, Z25, Z16, Z12, Z20)
+F_two_norms2:
+	// app: the second group's column p as its last pair left it (Z24);
+	// aqq: column q's norm.
+	VMOVAS Z24, Z17
+	NORM(R12, NORMBYTES, Z18)
 F_two_chain2:
 	// The second group's test and rotation of (p, q).
 	CONVERGED(Z17, Z18, Z19, K6, K3, Z24, Z25)
@@ -280,21 +317,25 @@ F_two_chain2:
 	SHLQ $32, AX
 	ORQ AX, SI
 	ROTATION(Z17, Z18, Z19, Z20, Z21, K3, K4, K4, K5)
+	NORMUPDATE(Z17, Z18, Z19, K3, K4, NORMBYTES, Z24, Z11, Z12, Z13)
 	COEFFICIENTS(Z20, Z21, K4, Z17, Z18, Z19, Z22)
-	// The first group's pass over (p, q), and its sums of the next pair.
+	// The first group's pass over (p, q), and its apq of the next pair.
 	INCQ R12
 	CMPQ R12, CX
 	JGE F_two_rowend
 	KORTESTW K1, K1
 	JZ F_two_skip1
-	ROTSUMS(F_two_gs1, R9, R10, Z0, Z1, Z2, Z5, K1, Z3, Z4, Z6, Z7, Z8, Z10)
+	ROTDOT(F_two_gs1, R9, R10, Z0, Z1, Z2, Z5, K1, Z6, Z8)
 	VPASS1(F_two_v1a)
-	ENDSUMS(Z3, Z4, Z6, Z7, Z8, Z10, Z0, Z1, Z2)
+	VADDS Z8, Z6, Z2
 	ADDQ R8, R10
-	JMP F_two_step
+	JMP F_two_norms1
 F_two_skip1:
 	ADDQ R8, R10
-	SUMS(F_two_dot4, R9, R10, Z0, Z1, Z2, Z7, Z8, Z10, Z3, Z4, Z6, Z11)
+	DOT(F_two_dot4, R9, R10, Z2, Z10, Z3, Z4, Z6, Z11)
+F_two_norms1:
+	VMOVAS Z7, Z0
+	NORM(R12, 0, Z1)
 	JMP F_two_step
 F_two_rowend:
 	KORTESTW K1, K1
@@ -309,7 +350,9 @@ F_two_rownext:
 	CMPQ R12, CX
 	JGE F_two_wrap
 	LEAQ (R9)(R8*1), R10
-	SUMS(F_two_dot5, R9, R10, Z0, Z1, Z2, Z7, Z8, Z10, Z3, Z4, Z6, Z11)
+	DOT(F_two_dot5, R9, R10, Z2, Z10, Z3, Z4, Z6, Z11)
+	NORM(R11, 0, Z0)
+	NORM(R12, 0, Z1)
 	JMP F_two_step
 F_two_wrap:
 	// The sweep's last pair: a sweep that rotated no lane of either
@@ -317,13 +360,18 @@ F_two_wrap:
 	// rotates nothing).
 	TESTQ SI, SI
 	JZ F_two_done
+	CMPQ R13, maxSweeps+40(FP)
+	JGE F_two_last
+	// The first group's norms for the next sweep (the second group's
+	// pending pass still to come: its registers are left alone).
+	NORMS(F_two_nrm1, R9, R10, R14, DI, 0, Z7, Z8, Z9, Z11)
 	XORQ R11, R11
 	MOVQ $1, R12
 	MOVQ DI, R9
 	LEAQ (R9)(R8*1), R10
-	CMPQ R13, maxSweeps+40(FP)
-	JGE F_two_last
-	SUMS(F_two_dot6, R9, R10, Z0, Z1, Z2, Z7, Z8, Z10, Z3, Z4, Z6, Z11)
+	DOT(F_two_dot6, R9, R10, Z2, Z10, Z3, Z4, Z6, Z11)
+	NORM(R11, 0, Z0)
+	NORM(R12, 0, Z1)
 	JMP F_two_sweep
 F_two_last:
 	// After maxSweeps: the second group's pending pass, then return.
@@ -345,8 +393,8 @@ F_two_done:
 // lockstep2 returns the function that sweeps two groups of order n <= 4
 // at once (sweeps2 takes the larger orders), each as sweeps would on its
 // own, in step: the two groups' chains of one pair (the sums,
-// the square roots and divisions of the rotation, the rotated columns the
-// next pair's sums read) are independent, so interleaved in one stream
+// the square roots and divisions of the rotation, the norms' update) are
+// independent, so interleaved in one stream
 // they overlap where one group's chain alone leaves the divider and the
 // FMA units waiting on latency. A pair is skipped only when it rotates no
 // lane of either group, and the sweeps go on while either group rotates:
@@ -359,9 +407,9 @@ F_two_done:
 //	group's columns of v in the v pass, R14 and R15 the second's; SI the
 //	lanes rotated in this sweep, the first group's in bits 0-31, the
 //	second's from bit 32; maxSweeps read from its argument.
-//	Z0-Z2 the first group's sums (Z7-Z9 its odd rows'), Z3 and Z4 its
-//	c and s, then Z0, Z1, Z2 and Z10 its coefficients; Z17-Z19 the
-//	second's sums (Z12-Z14 its odd rows'), Z20 and Z21 its c and s, then
+//	Z0-Z2 the first group's app, aqq and apq (Z9 its odd rows'), Z3 and
+//	Z4 its c and s, then Z0, Z1, Z2 and Z10 its coefficients; Z17-Z19
+//	the second's (Z14 its odd rows'), Z20 and Z21 its c and s, then
 //	Z17, Z18, Z19 and Z13 its coefficients; Z22-Z25 the second group's
 //	loads and temporaries; the rotations' temporaries Z5-Z16 are shared,
 //	one group's block after the other's.
@@ -372,7 +420,7 @@ F_two_done:
 func lockstep2(d dtype) string {
 	body := `
 // func lockstep2F(g1, v1, g2, v2 *T, n, maxSweeps int, active1, active2 uint64, k *[5]T) (rotated1, rotated2 uint64)
-TEXT ·lockstep2F(SB), NOSPLIT, $0-88
+TEXT ·lockstep2F(SB), $NORMBYTES2-88
 	TWOARGS()
 	XORQ SI, SI
 F_lock_sweep:
@@ -380,6 +428,9 @@ F_lock_sweep:
 	JGE F_lock_done
 	INCQ R13
 	XORQ SI, SI
+	// Both groups' norms, the first's then the second's in the frame.
+	NORMS(F_lock_nrm1, R9, R10, R14, DI, 0, Z0, Z7, Z5, Z6)
+	NORMS(F_lock_nrm2, BX, DX, R14, g2+16(FP), NORMBYTES, Z0, Z7, Z5, Z6)
 	XORQ R11, R11
 	MOVQ DI, R9
 F_lock_p:
@@ -394,8 +445,12 @@ F_lock_q:
 	MOVQ R10, DX
 	SUBQ DI, DX
 	ADDQ g2+16(FP), DX
-	// Each group's app, aqq and apq, as sweeps makes them.
-	SUMS(F_lock_dot, R9, R10, Z0, Z1, Z2, Z7, Z8, Z9, Z5, Z6, Z10, Z11, BX, DX, Z17, Z18, Z19, Z12, Z13, Z14, Z22, Z23, Z24, Z25)
+	// Each group's apq, as sweeps makes it, and its norms.
+	DOT(F_lock_dot, R9, R10, Z2, Z9, Z5, Z6, Z10, Z11, BX, DX, Z19, Z14, Z22, Z23, Z24, Z25)
+	NORM(R11, 0, Z0)
+	NORM(R12, 0, Z1)
+	NORM(R11, NORMBYTES, Z17)
+	NORM(R12, NORMBYTES, Z18)
 	// K1 and K3: each group's active lanes where the pair is not
 	// converged, as in sweeps.
 	CONVERGED(Z0, Z1, Z2, K7, K1, Z7, Z8)
@@ -409,7 +464,9 @@ F_lock_q:
 	SHLQ $32, AX
 	ORQ AX, SI
 	ROTATION(Z0, Z1, Z2, Z3, Z4, K1, K2, K4, K5)
+	NORMUPDATE(Z0, Z1, Z2, K1, K2, 0, NONE, Z11, Z12, Z13)
 	ROTATION(Z17, Z18, Z19, Z20, Z21, K3, K4, K4, K5)
+	NORMUPDATE(Z17, Z18, Z19, K3, K4, NORMBYTES, NONE, Z11, Z12, Z13)
 	COEFFICIENTS(Z3, Z4, K2, Z0, Z1, Z2, Z10)
 	COEFFICIENTS(Z20, Z21, K4, Z17, Z18, Z19, Z13)
 	ROTATE2(F_lock_g, R9, R10, BX, DX)
@@ -454,10 +511,11 @@ F_lock_done:
 	return expand(d, body)
 }
 
-// expand replaces the macro lines of a body (CONSTANTS, TWOARGS, SUMS,
-// CONVERGED, ROTATION, COEFFICIENTS, ROTATE, ROTATE2, ROTSUMS, ENDSUMS,
-// SECOND, VPASS1, VPASS2) by their instructions and the element-type
-// placeholders by d's.
+// expand replaces the macro lines of a body (CONSTANTS, TWOARGS, NORMS,
+// DOT, NORM, CONVERGED, ROTATION, NORMUPDATE, COEFFICIENTS, ROTATE,
+// ROTATE2, ROTDOT, SECOND, VPASS1, VPASS2) by their instructions and the
+// element-type placeholders by d's, and the frame sizes (NORMBYTES2
+// before NORMBYTES, which it contains) by normBytes's.
 func expand(d dtype, body string) string {
 	var out []string
 	for _, line := range strings.Split(body, "\n") {
@@ -472,8 +530,14 @@ func expand(d dtype, body string) string {
 			out = append(out, constants(a[0])...)
 		case "TWOARGS":
 			out = append(out, twoArgs()...)
-		case "SUMS":
-			out = append(out, sums(a[0], a[1:])...)
+		case "NORMS":
+			out = append(out, norms(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9])...)
+		case "DOT":
+			out = append(out, dot(a[0], a[1:])...)
+		case "NORM":
+			out = append(out, norm(a[0], a[1], a[2])...)
+		case "NORMUPDATE":
+			out = append(out, normUpdate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9])...)
 		case "CONVERGED":
 			out = append(out, convergedLanes(a[0], a[1], a[2], a[3], a[4], a[5], a[6])...)
 		case "ROTATION":
@@ -488,18 +552,22 @@ func expand(d dtype, body string) string {
 			out = append(out, vpass(a[0], "v1+8(FP)", "DI", "R9", "R10", "Z0", "Z1", "Z2", "Z5", "K1")...)
 		case "VPASS2":
 			out = append(out, vpass(a[0], "v2+24(FP)", "g2+16(FP)", "BX", "DX", "Z17", "Z18", "Z19", "Z22", "K3")...)
-		case "ROTSUMS":
-			out = append(out, rotSums(a[0], a[1:])...)
-		case "ENDSUMS":
-			out = append(out, endSums(a)...)
+		case "ROTDOT":
+			out = append(out, rotDot(a[0], a[1:])...)
 		case "SECOND":
 			out = append(out, second(a[0], a[1])...)
 		default:
 			out = append(out, line)
 		}
 	}
-	return dtypeReplacer(d).Replace(strings.Join(out, "\n"))
+	frames := strings.NewReplacer("NORMBYTES2", fmt.Sprint(2*normBytes), "NORMBYTES", fmt.Sprint(normBytes))
+	return dtypeReplacer(d).Replace(frames.Replace(strings.Join(out, "\n")))
 }
+
+// normBytes is one group's squared norms in the frame: a vector for each
+// column up to lanessvd.MaxOrder (TestFrameHoldsMaxOrder checks the two
+// agree). The first group's are at 0(SP), the second's at normBytes(SP).
+const normBytes = 64 * 64
 
 // constants expands to the loads both functions start with: tol, small,
 // big, 1 and -0 broadcast from the array at k (Z29, Z28, Z27, Z30, Z31),
@@ -551,25 +619,23 @@ func convergedLanes(app, aqq, apq, active, rot, t1, t2 string) []string {
 	}
 }
 
-// sums expands to the three sums of a pair of columns for one group or
-// two: each group's registers are eleven, the addresses of columns p and
-// q, the even rows' app, aqq and apq, the odd rows' (all six zeroed
-// here), and the loads of an even and an odd row's x and y. Two rows a
-// step, the even one's fused multiply-adds into the first accumulators
-// and the odd one's into the second, so each sum is two chains of half
-// the rows (the sums' latency bounds the loop); a last even row when n is
-// odd, then the odd rows' sums added to the even rows'. R15 is scratch.
-func sums(label string, r []string) []string {
-	type group struct{ p, q, e0, e1, e2, o0, o1, o2, x0, y0, x1, y1 string }
+// dot expands to the sum of the products of a pair of columns (apq) for
+// one group or two: each group's registers are eight, the addresses of
+// columns p and q, the even rows' accumulator and the odd rows' (both
+// zeroed here), and the loads of an even and an odd row's x and y. Two
+// rows a step, the even one's fused multiply-add into the first
+// accumulator and the odd one's into the second, so the sum is two chains
+// of half the rows (its latency bounds the loop); a last even row when n
+// is odd, then the odd rows' sum added to the even rows'. R15 is scratch.
+func dot(label string, r []string) []string {
+	type group struct{ p, q, e, o, x0, y0, x1, y1 string }
 	var gs []group
-	for i := 0; i+12 <= len(r); i += 12 {
-		gs = append(gs, group{r[i], r[i+1], r[i+2], r[i+3], r[i+4], r[i+5], r[i+6], r[i+7], r[i+8], r[i+9], r[i+10], r[i+11]})
+	for i := 0; i+8 <= len(r); i += 8 {
+		gs = append(gs, group{r[i], r[i+1], r[i+2], r[i+3], r[i+4], r[i+5], r[i+6], r[i+7]})
 	}
 	var out []string
 	for _, g := range gs {
-		for _, z := range []string{g.e0, g.e1, g.e2, g.o0, g.o1, g.o2} {
-			out = append(out, "\tVPXORI "+z+", "+z+", "+z)
-		}
+		out = append(out, "\tVPXORI "+g.e+", "+g.e+", "+g.e, "\tVPXORI "+g.o+", "+g.o+", "+g.o)
 	}
 	out = append(out, "\tXORQ AX, AX", "\tLEAQ -64(R8), R15", label+"_two:", "\tCMPQ AX, R15", "\tJGE "+label+"_one")
 	for _, g := range gs {
@@ -581,28 +647,79 @@ func sums(label string, r []string) []string {
 	}
 	for _, g := range gs {
 		out = append(out,
-			"\tVFMADD231S "+g.x0+", "+g.x0+", "+g.e0,
-			"\tVFMADD231S "+g.y0+", "+g.y0+", "+g.e1,
-			"\tVFMADD231S "+g.y0+", "+g.x0+", "+g.e2,
-			"\tVFMADD231S "+g.x1+", "+g.x1+", "+g.o0,
-			"\tVFMADD231S "+g.y1+", "+g.y1+", "+g.o1,
-			"\tVFMADD231S "+g.y1+", "+g.x1+", "+g.o2)
+			"\tVFMADD231S "+g.y0+", "+g.x0+", "+g.e,
+			"\tVFMADD231S "+g.y1+", "+g.x1+", "+g.o)
 	}
 	out = append(out, "\tADDQ $128, AX", "\tJMP "+label+"_two", label+"_one:", "\tCMPQ AX, R8", "\tJGE "+label+"_sum")
 	for _, g := range gs {
 		out = append(out,
 			"\tVMOVUPS ("+g.p+")(AX*1), "+g.x0,
 			"\tVMOVUPS ("+g.q+")(AX*1), "+g.y0,
-			"\tVFMADD231S "+g.x0+", "+g.x0+", "+g.e0,
-			"\tVFMADD231S "+g.y0+", "+g.y0+", "+g.e1,
-			"\tVFMADD231S "+g.y0+", "+g.x0+", "+g.e2)
+			"\tVFMADD231S "+g.y0+", "+g.x0+", "+g.e)
 	}
 	out = append(out, label+"_sum:")
 	for _, g := range gs {
-		out = append(out,
-			"\tVADDS "+g.o0+", "+g.e0+", "+g.e0,
-			"\tVADDS "+g.o1+", "+g.e1+", "+g.e1,
-			"\tVADDS "+g.o2+", "+g.e2+", "+g.e2)
+		out = append(out, "\tVADDS "+g.o+", "+g.e+", "+g.e)
+	}
+	return out
+}
+
+// norms expands to the squared norms of all n columns of a group (at
+// base) into its vectors of the frame (from off(SP)), each summed as dot
+// sums x.x: col, nrm and cnt are the column's address, its norm's and
+// the column count, e and o the accumulators, x0 and x1 the loads; AX
+// and R15 scratch.
+func norms(label, col, nrm, cnt, base, off, e, o, x0, x1 string) []string {
+	out := []string{
+		"\tMOVQ " + base + ", " + col,
+		"\tLEAQ " + off + "(SP), " + nrm,
+		"\tXORQ " + cnt + ", " + cnt,
+		label + "_col:",
+	}
+	out = append(out, dot(label, []string{col, col, e, o, x0, x0, x1, x1})...)
+	return append(out,
+		"\tVMOVUPS "+e+", ("+nrm+")",
+		"\tADDQ R8, "+col,
+		"\tADDQ $64, "+nrm,
+		"\tINCQ "+cnt,
+		"\tCMPQ "+cnt+", CX",
+		"\tJLT "+label+"_col")
+}
+
+// norm expands to the load of column idx's squared norm (the frame's
+// vectors from off(SP)) into dst; R15 is scratch.
+func norm(idx, off, dst string) []string {
+	return []string{
+		"\tMOVQ " + idx + ", R15",
+		"\tSHLQ $6, R15",
+		"\tVMOVUPS " + off + "(SP)(R15*1), " + dst,
+	}
+}
+
+// normUpdate expands to the columns' new squared norms after a rotation
+// with tangent t (ROTATION leaves it in Z16): app' = fma(-t, apq, app)
+// and aqq' = fma(t, apq, aqq), exchanged in the swap lanes, stored to
+// columns p's and q's vectors of the frame (from off(SP); p and q are R11
+// and R12) in the rot lanes. carry, unless NONE, gets column p's norm
+// for the pair after: app' in the rot lanes, app in the others. ta, tb
+// and tc are temporaries; R14 and R15 scratch.
+func normUpdate(app, aqq, apq, rot, swap, off, carry, ta, tb, tc string) []string {
+	out := []string{
+		"\tVMOVAS " + app + ", " + ta,
+		"\tVFNMADD231S Z16, " + apq + ", " + ta,
+		"\tVMOVAS " + aqq + ", " + tb,
+		"\tVFMADD231S Z16, " + apq + ", " + tb,
+		"\tVBLENDMS " + tb + ", " + ta + ", " + swap + ", " + tc,
+		"\tVBLENDMS " + ta + ", " + tb + ", " + swap + ", " + tb,
+		"\tMOVQ R11, R14",
+		"\tSHLQ $6, R14",
+		"\tMOVQ R12, R15",
+		"\tSHLQ $6, R15",
+		"\tVMOVUPS " + tc + ", " + rot + ", " + off + "(SP)(R14*1)",
+		"\tVMOVUPS " + tb + ", " + rot + ", " + off + "(SP)(R15*1)",
+	}
+	if carry != "NONE" {
+		out = append(out, "\tVBLENDMS "+tc+", "+app+", "+rot+", "+carry)
 	}
 	return out
 }
@@ -684,73 +801,42 @@ func second(p2, q2 string) []string {
 	}
 }
 
-// rotSums expands to the pass over columns p and q of one group or two
-// that rotates them as ROTATE does and sums the next pair (p, q+1) as
-// SUMS does, from the rows just stored: each group's sixteen registers
-// are the addresses of columns p and q (column q+1 is R8 bytes on, read
-// at R14 = AX + R8), the coefficients a, b, c', d, the mask of the
-// rotating lanes, the even rows' and the odd rows' accumulators of app,
-// aqq and apq (zeroed here) and where the three sums end. A row's new
-// column p is merged into the loaded one under the mask (the lanes that
-// do not rotate keep what they had) and stored whole, so the sums read
-// exactly what the next pair's SUMS would load; column q is stored under
-// the mask as ROTATE stores it. Two rows a step, even rows into the first
-// accumulators and odd rows into the second, a last even row when n is
-// odd, then the odd rows' sums added to the even rows': SUMS' order, so
-// its bits. Z9, Z11, Z12, Z14 and Z15 are the temporaries, R15 scratch.
-func rotSums(label string, r []string) []string {
-	type group struct{ p, q, a, b, c, d, k, e0, e1, e2, o0, o1, o2 string }
-	var gs []group
-	for i := 0; i+13 <= len(r); i += 13 {
-		gs = append(gs, group{r[i], r[i+1], r[i+2], r[i+3], r[i+4], r[i+5], r[i+6], r[i+7], r[i+8], r[i+9], r[i+10], r[i+11], r[i+12]})
-	}
-	row := func(g group, off, s0, s1, s2 string) []string {
+// rotDot expands to the pass over columns p and q of one group that
+// rotates them as ROTATE does and sums apq of the next pair (p, q+1) as
+// DOT does, from the rows just stored: the registers are the addresses
+// of columns p and q (column q+1 is R8 bytes on, read at R14 = AX + R8),
+// the coefficients a, b, c', d, the mask of the rotating lanes, and the
+// even rows' and the odd rows' accumulators (zeroed here; the caller adds
+// them). A row's new column p is merged into the loaded one under the
+// mask (the lanes that do not rotate keep what they had) and stored
+// whole, so the sum reads exactly what the next pair's DOT would load;
+// column q is stored under the mask as ROTATE stores it. Two rows a step,
+// a last even row when n is odd: DOT's order, so its bits. Z9, Z11, Z12,
+// Z14 and Z15 are the temporaries, R15 scratch.
+func rotDot(label string, r []string) []string {
+	p, q, a, b, c, d, k, e, o := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]
+	row := func(off, acc string) []string {
 		return []string{
-			"\tVMOVUPS " + off + "(" + g.p + ")(AX*1), Z9",
-			"\tVMOVUPS " + off + "(" + g.q + ")(AX*1), Z11",
-			"\tVMULS Z9, " + g.a + ", Z12",
-			"\tVFMADD231S Z11, " + g.b + ", Z12",
-			"\tVMULS Z9, " + g.c + ", Z14",
-			"\tVFMADD231S Z11, " + g.d + ", Z14",
-			"\tVMOVUPS " + off + "(" + g.q + ")(R14*1), Z15",
-			"\tVMOVAS Z12, " + g.k + ", Z9",
-			"\tVMOVUPS Z9, " + off + "(" + g.p + ")(AX*1)",
-			"\tVMOVUPS Z14, " + g.k + ", " + off + "(" + g.q + ")(AX*1)",
-			"\tVFMADD231S Z9, Z9, " + s0,
-			"\tVFMADD231S Z15, Z15, " + s1,
-			"\tVFMADD231S Z15, Z9, " + s2,
+			"\tVMOVUPS " + off + "(" + p + ")(AX*1), Z9",
+			"\tVMOVUPS " + off + "(" + q + ")(AX*1), Z11",
+			"\tVMULS Z9, " + a + ", Z12",
+			"\tVFMADD231S Z11, " + b + ", Z12",
+			"\tVMULS Z9, " + c + ", Z14",
+			"\tVFMADD231S Z11, " + d + ", Z14",
+			"\tVMOVUPS " + off + "(" + q + ")(R14*1), Z15",
+			"\tVMOVAS Z12, " + k + ", Z9",
+			"\tVMOVUPS Z9, " + off + "(" + p + ")(AX*1)",
+			"\tVMOVUPS Z14, " + k + ", " + off + "(" + q + ")(AX*1)",
+			"\tVFMADD231S Z15, Z9, " + acc,
 		}
 	}
-	var out []string
-	for _, g := range gs {
-		for _, z := range []string{g.e0, g.e1, g.e2, g.o0, g.o1, g.o2} {
-			out = append(out, "\tVPXORI "+z+", "+z+", "+z)
-		}
-	}
-	out = append(out, "\tXORQ AX, AX", "\tMOVQ R8, R14", "\tLEAQ -64(R8), R15", label+"_two:", "\tCMPQ AX, R15", "\tJGE "+label+"_one")
-	for _, g := range gs {
-		out = append(out, row(g, "", g.e0, g.e1, g.e2)...)
-	}
-	for _, g := range gs {
-		out = append(out, row(g, "64", g.o0, g.o1, g.o2)...)
-	}
+	out := []string{"\tVPXORI " + e + ", " + e + ", " + e, "\tVPXORI " + o + ", " + o + ", " + o,
+		"\tXORQ AX, AX", "\tMOVQ R8, R14", "\tLEAQ -64(R8), R15", label + "_two:", "\tCMPQ AX, R15", "\tJGE " + label + "_one"}
+	out = append(out, row("", e)...)
+	out = append(out, row("64", o)...)
 	out = append(out, "\tADDQ $128, AX", "\tADDQ $128, R14", "\tJMP "+label+"_two", label+"_one:", "\tCMPQ AX, R8", "\tJGE "+label+"_sum")
-	for _, g := range gs {
-		out = append(out, row(g, "", g.e0, g.e1, g.e2)...)
-	}
+	out = append(out, row("", e)...)
 	return append(out, label+"_sum:")
-}
-
-// endSums expands to the end of a ROTSUMS pass, once its coefficients
-// are no longer needed: the odd rows' accumulators added to the even
-// rows' into where the three sums end (the arguments: e0, e1, e2, o0,
-// o1, o2, app, aqq, apq).
-func endSums(r []string) []string {
-	return []string{
-		"\tVADDS " + r[3] + ", " + r[0] + ", " + r[6],
-		"\tVADDS " + r[4] + ", " + r[1] + ", " + r[7],
-		"\tVADDS " + r[5] + ", " + r[2] + ", " + r[8],
-	}
 }
 
 // macroArgs splits the arguments of a macro line, `NAME(a, b, ...)`.

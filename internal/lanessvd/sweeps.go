@@ -15,6 +15,11 @@ import (
 // float32 (a 64-byte vector's elements, as package lanes counts them).
 func Lanes[T batchlas.Float]() int { return lanes.Lanes[T]() }
 
+// MaxOrder is the largest order Sweeps and Sweeps2 take: the columns'
+// squared norms live in the assembly's frame, that many vectors per group
+// (4 KiB). gesvd's lanes kernel stops at 32.
+const MaxOrder = 64
+
 // Sweeps runs cyclic one-sided Jacobi sweeps on a group of Lanes[T]() n x n
 // matrices interleaved in g: element (r, c) of lane l is g[(c*n+r)*L+l]
 // (L = Lanes[T]()); v, in the same layout, accumulates the same rotations
@@ -25,15 +30,18 @@ func Lanes[T batchlas.Float]() int { return lanes.Lanes[T]() }
 // small and big are the convergence tolerance, the squared-norm threshold
 // and the threshold of the large-zeta branch. It returns 0 when a sweep
 // rotated no active lane, else, after maxSweeps sweeps, the mask of the
-// lanes that still rotated in the last sweep. n >= 0; with n < 2, with
-// maxSweeps <= 0 or with no active lane it returns 0 at once, changing
-// nothing. g, and v when not nil, hold at least n*n*L elements.
+// lanes that still rotated in the last sweep. 0 <= n <= MaxOrder; with
+// n < 2, with maxSweeps <= 0 or with no active lane it returns 0 at once,
+// changing nothing. g, and v when not nil, hold at least n*n*L elements.
 //
 // A sweep visits the pairs p < q row-cyclically (p = 0 .. n-2, q = p+1 ..
 // n-1). For each, in each active lane, with x and y columns p and q:
 //
-//	app = x.x, aqq = y.y, apq = x.y    (acc = fma(x_i, y_i, acc) from 0 over the even i in order,
-//	                                    the same over the odd i, the two added)
+//	apq = x.y    (acc = fma(x_i, y_i, acc) from 0 over the even i in order,
+//	              the same over the odd i, the two added)
+//	app, aqq     the columns' squared norms: at the start of each sweep
+//	             every column's x.x, summed as apq is; after a rotation
+//	             the values below
 //	converged: app < small || aqq < small || |apq| <= (tol*sqrt(app))*sqrt(aqq)
 //
 // (NaN anywhere makes a pair not converged). A pair that is not rotates:
@@ -43,13 +51,18 @@ func Lanes[T batchlas.Float]() int { return lanes.Lanes[T]() }
 //	otherwise:           r = sqrt(fma(zeta, zeta, 1))
 //	w = |zeta| + r, c = sqrt(w/(r + r)), t = ±1/w (the sign of zeta), s = c*t
 //	x' = fma(-s, y, c*x), y' = fma(c, y, s*x)   (c*x and s*x rounded)
+//	app' = fma(-t, apq, app), aqq' = fma(t, apq, aqq)
 //
 // and stores (x', y') in columns p and q of g, and of v, or (y', x') when
-// d > 0, so that the longer column comes first. A lane with a pair that
+// d > 0, so that the longer column comes first (and then app' and aqq'
+// exchanged too). A lane with a pair that
 // rotated has rotated in that sweep.
 func Sweeps[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {
 	if n < 2 {
 		return 0
+	}
+	if n > MaxOrder {
+		panic(fmt.Sprintf("lanessvd: Sweeps of order %d, past MaxOrder (%d)", n, MaxOrder))
 	}
 	L := Lanes[T]()
 	size := n * n * L
@@ -77,6 +90,9 @@ func Sweeps[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, sm
 func Sweeps2[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
 	if n < 2 {
 		return 0, 0
+	}
+	if n > MaxOrder {
+		panic(fmt.Sprintf("lanessvd: Sweeps2 of order %d, past MaxOrder (%d)", n, MaxOrder))
 	}
 	L := Lanes[T]()
 	size := n * n * L
@@ -119,15 +135,21 @@ func sweeps2Go[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, 
 func sweepsGo[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {
 	L := Lanes[T]()
 	col := n * L
-	var app, aqq, apq, app1, aqq1, apq1, c, s [16]T
+	var nrm [MaxOrder][16]T
+	var app, aqq, apq, apq1, c, s, t [16]T
 	var rotated uint64
 	for range maxSweeps {
 		rotated = 0
+		for j := range n {
+			x := g[j*col : (j+1)*col]
+			dot(x, x, L, &nrm[j], &apq1)
+		}
 		for p := 0; p < n-1; p++ {
 			x := g[p*col : (p+1)*col]
 			for q := p + 1; q < n; q++ {
 				y := g[q*col : (q+1)*col]
-				sums(x, y, L, &app, &aqq, &apq, &app1, &aqq1, &apq1)
+				dot(x, y, L, &apq, &apq1)
+				app, aqq = nrm[p], nrm[q]
 				var rot, swap uint64
 				for l := range L {
 					if active>>l&1 == 0 || converged(app[l], aqq[l], apq[l], tol, small) {
@@ -135,10 +157,15 @@ func sweepsGo[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, 
 					}
 					rot |= 1 << l
 					var sw bool
-					c[l], s[l], sw = rotation(app[l], aqq[l], apq[l], big)
+					c[l], s[l], t[l], sw = rotation(app[l], aqq[l], apq[l], big)
+					// The columns' new squared norms, as the rotation
+					// leaves them in exact arithmetic.
+					np, nq := fma.Of(-t[l], apq[l], app[l]), fma.Of(t[l], apq[l], aqq[l])
 					if sw {
 						swap |= 1 << l
+						np, nq = nq, np
 					}
+					nrm[p][l], nrm[q][l] = np, nq
 				}
 				if rot == 0 {
 					continue
@@ -157,34 +184,26 @@ func sweepsGo[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, 
 	return rotated
 }
 
-// sums sets app, aqq and apq to the sums of columns x and y (n*L
+// dot sets d to the sums of the products of columns x and y (n*L
 // elements each) as the assembly makes them: the even rows' fused
-// multiply-adds from 0 in order, the odd rows' apart (in app1, aqq1 and
-// apq1), then the odd rows' sums added to the even rows'.
-func sums[T batchlas.Float](x, y []T, L int, app, aqq, apq, app1, aqq1, apq1 *[16]T) {
-	clear(app[:])
-	clear(aqq[:])
-	clear(apq[:])
-	clear(app1[:])
-	clear(aqq1[:])
-	clear(apq1[:])
+// multiply-adds from 0 in order, the odd rows' apart (in d1), then the
+// odd rows' sum added to the even rows'.
+func dot[T batchlas.Float](x, y []T, L int, d, d1 *[16]T) {
+	clear(d[:])
+	clear(d1[:])
 	y = y[:len(x)]
 	for i, row := 0, 0; i < len(x); i, row = i+L, row+1 {
 		xi, yi := x[i:i+L], y[i:i+L]
-		pp, qq, pq := app, aqq, apq
+		acc := d
 		if row%2 == 1 {
-			pp, qq, pq = app1, aqq1, apq1
+			acc = d1
 		}
 		for l := range L {
-			pp[l] = fma.Of(xi[l], xi[l], pp[l])
-			qq[l] = fma.Of(yi[l], yi[l], qq[l])
-			pq[l] = fma.Of(xi[l], yi[l], pq[l])
+			acc[l] = fma.Of(xi[l], yi[l], acc[l])
 		}
 	}
 	for l := range L {
-		app[l] += app1[l]
-		aqq[l] += aqq1[l]
-		apq[l] += apq1[l]
+		d[l] += d1[l]
 	}
 }
 
@@ -196,7 +215,8 @@ func converged[T batchlas.Float](app, aqq, apq, tol, small T) bool {
 }
 
 // rotation returns the rotation of a pair with sums app, aqq and apq
-// (Sweeps' formulas) and whether the rotated pair is stored exchanged.
+// (Sweeps' formulas), its t (the tangent, which updates the norms) and
+// whether the rotated pair is stored exchanged.
 // Where |d| > big*|2 apq|, zeta = d/(2 apq) is so large that r =
 // sqrt(1 + zeta^2) = |zeta| to working precision, and forming zeta^2
 // could overflow: r is |zeta| there, which makes t = 1/(2 zeta) and c = 1.
@@ -204,7 +224,7 @@ func converged[T batchlas.Float](app, aqq, apq, tol, small T) bool {
 // since t = 1/w = r - |zeta|): a division and a square root after r, as
 // 1/sqrt(fma(t, t, 1)) would take after t, but beside t's division
 // rather than after it, which shortens each pair's chain of latencies.
-func rotation[T batchlas.Float](app, aqq, apq, big T) (c, s T, swap bool) {
+func rotation[T batchlas.Float](app, aqq, apq, big T) (c, s, t T, swap bool) {
 	d := aqq - app
 	twoApq := apq + apq
 	zeta := d / twoApq
@@ -215,11 +235,11 @@ func rotation[T batchlas.Float](app, aqq, apq, big T) (c, s T, swap bool) {
 	}
 	w := az + r
 	c = sqrt(w / (r + r))
-	t := 1 / w
+	t = 1 / w
 	if zeta < 0 {
 		t = -t
 	}
-	return c, T(c * t), d > 0
+	return c, T(c * t), t, d > 0
 }
 
 // apply rotates the pair of columns x, y (n*L elements each) in the lanes

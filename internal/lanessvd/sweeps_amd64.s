@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func sweepsF64(grp, v *float64, n, maxSweeps int, active uint64, k *[5]float64) (rotated uint64)
-TEXT ·sweepsF64(SB), NOSPLIT, $0-56
+TEXT ·sweepsF64(SB), $4096-56
 	MOVQ grp+0(FP), DI
 	MOVQ v+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -27,20 +27,50 @@ F64_sweep:
 	JGE F64_done
 	INCQ R13
 	KXORW K6, K6, K6
+	// Every column's squared norm, into the frame.
+	MOVQ DI, R9
+	LEAQ 0(SP), R10
+	XORQ R12, R12
+F64_nrm_col:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z7, Z7, Z7
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F64_nrm_two:
+	CMPQ AX, R15
+	JGE F64_nrm_one
+	VMOVUPD (R9)(AX*1), Z5
+	VMOVUPD (R9)(AX*1), Z5
+	VMOVUPD 64(R9)(AX*1), Z6
+	VMOVUPD 64(R9)(AX*1), Z6
+	VFMADD231PD Z5, Z5, Z0
+	VFMADD231PD Z6, Z6, Z7
+	ADDQ $128, AX
+	JMP F64_nrm_two
+F64_nrm_one:
+	CMPQ AX, R8
+	JGE F64_nrm_sum
+	VMOVUPD (R9)(AX*1), Z5
+	VMOVUPD (R9)(AX*1), Z5
+	VFMADD231PD Z5, Z5, Z0
+F64_nrm_sum:
+	VADDPD Z7, Z0, Z0
+	VMOVUPD Z0, (R10)
+	ADDQ R8, R9
+	ADDQ $64, R10
+	INCQ R12
+	CMPQ R12, CX
+	JLT F64_nrm_col
 	XORQ R11, R11
 	MOVQ DI, R9
 F64_p:
 	MOVQ R11, R12
 	INCQ R12
 	LEAQ (R9)(R8*1), R10
-	// app, aqq and apq of the pair (p, p+1): one fused multiply-add per
-	// row each, the even rows' and the odd rows' from 0 in order, then
-	// added.
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
+	// apq of the pair (p, p+1): one fused multiply-add per row, the
+	// even rows' and the odd rows' from 0 in order, then added; app and
+	// aqq the two columns' norms.
 	VPXORQ Z2, Z2, Z2
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -51,11 +81,7 @@ F64_dot_two:
 	VMOVUPD (R10)(AX*1), Z6
 	VMOVUPD 64(R9)(AX*1), Z10
 	VMOVUPD 64(R10)(AX*1), Z11
-	VFMADD231PD Z5, Z5, Z0
-	VFMADD231PD Z6, Z6, Z1
 	VFMADD231PD Z6, Z5, Z2
-	VFMADD231PD Z10, Z10, Z7
-	VFMADD231PD Z11, Z11, Z8
 	VFMADD231PD Z11, Z10, Z9
 	ADDQ $128, AX
 	JMP F64_dot_two
@@ -64,13 +90,15 @@ F64_dot_one:
 	JGE F64_dot_sum
 	VMOVUPD (R9)(AX*1), Z5
 	VMOVUPD (R10)(AX*1), Z6
-	VFMADD231PD Z5, Z5, Z0
-	VFMADD231PD Z6, Z6, Z1
 	VFMADD231PD Z6, Z5, Z2
 F64_dot_sum:
-	VADDPD Z7, Z0, Z0
-	VADDPD Z8, Z1, Z1
 	VADDPD Z9, Z2, Z2
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z1
 F64_q:
 	// K1: the active lanes where the pair is not converged,
 	// !(app < small) and !(aqq < small) and !(|apq| <=
@@ -115,6 +143,19 @@ F64_q:
 	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPD $0x1e, Z26, Z9, K1, K2
+	VMOVAPD Z0, Z11
+	VFNMADD231PD Z16, Z2, Z11
+	VMOVAPD Z1, Z12
+	VFMADD231PD Z16, Z2, Z12
+	VBLENDMPD Z12, Z11, K2, Z13
+	VBLENDMPD Z11, Z12, K2, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD Z13, K1, 0(SP)(R14*1)
+	VMOVUPD Z12, K1, 0(SP)(R15*1)
+	VBLENDMPD Z13, Z0, K1, Z7
 	VPXORQ Z31, Z4, Z10
 	VBLENDMPD Z4, Z3, K2, Z0
 	VBLENDMPD Z3, Z10, K2, Z1
@@ -167,13 +208,10 @@ F64_gpass:
 	INCQ R12
 	CMPQ R12, CX
 	JGE F64_glast
-	// The rotated columns, and the sums of (p, q+1) from them.
+	// The rotated columns, and apq of (p, q+1) from them; app is column
+	// p's updated norm (Z7), aqq column q+1's.
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
 	XORQ AX, AX
 	MOVQ R8, R14
 	LEAQ -64(R8), R15
@@ -190,9 +228,7 @@ F64_gs_two:
 	VMOVAPD Z12, K1, Z9
 	VMOVUPD Z9, (R9)(AX*1)
 	VMOVUPD Z14, K1, (R10)(AX*1)
-	VFMADD231PD Z9, Z9, Z3
-	VFMADD231PD Z15, Z15, Z4
-	VFMADD231PD Z15, Z9, Z5
+	VFMADD231PD Z15, Z9, Z3
 	VMOVUPD 64(R9)(AX*1), Z9
 	VMOVUPD 64(R10)(AX*1), Z11
 	VMULPD Z9, Z0, Z12
@@ -203,9 +239,7 @@ F64_gs_two:
 	VMOVAPD Z12, K1, Z9
 	VMOVUPD Z9, 64(R9)(AX*1)
 	VMOVUPD Z14, K1, 64(R10)(AX*1)
-	VFMADD231PD Z9, Z9, Z6
-	VFMADD231PD Z15, Z15, Z7
-	VFMADD231PD Z15, Z9, Z8
+	VFMADD231PD Z15, Z9, Z4
 	ADDQ $128, AX
 	ADDQ $128, R14
 	JMP F64_gs_two
@@ -222,13 +256,13 @@ F64_gs_one:
 	VMOVAPD Z12, K1, Z9
 	VMOVUPD Z9, (R9)(AX*1)
 	VMOVUPD Z14, K1, (R10)(AX*1)
-	VFMADD231PD Z9, Z9, Z3
-	VFMADD231PD Z15, Z15, Z4
-	VFMADD231PD Z15, Z9, Z5
+	VFMADD231PD Z15, Z9, Z3
 F64_gs_sum:
-	VADDPD Z6, Z3, Z0
-	VADDPD Z7, Z4, Z1
-	VADDPD Z8, Z5, Z2
+	VADDPD Z4, Z3, Z2
+	VMOVAPD Z7, Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z1
 	ADDQ R8, R10
 	JMP F64_q
 F64_glast:
@@ -273,11 +307,8 @@ F64_skip:
 	CMPQ R12, CX
 	JGE F64_pnext
 	ADDQ R8, R10
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
+	// No lane rotated: app is as it was.
 	VPXORQ Z2, Z2, Z2
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -288,11 +319,7 @@ F64_dot2_two:
 	VMOVUPD (R10)(AX*1), Z6
 	VMOVUPD 64(R9)(AX*1), Z10
 	VMOVUPD 64(R10)(AX*1), Z11
-	VFMADD231PD Z5, Z5, Z0
-	VFMADD231PD Z6, Z6, Z1
 	VFMADD231PD Z6, Z5, Z2
-	VFMADD231PD Z10, Z10, Z7
-	VFMADD231PD Z11, Z11, Z8
 	VFMADD231PD Z11, Z10, Z9
 	ADDQ $128, AX
 	JMP F64_dot2_two
@@ -301,13 +328,12 @@ F64_dot2_one:
 	JGE F64_dot2_sum
 	VMOVUPD (R9)(AX*1), Z5
 	VMOVUPD (R10)(AX*1), Z6
-	VFMADD231PD Z5, Z5, Z0
-	VFMADD231PD Z6, Z6, Z1
 	VFMADD231PD Z6, Z5, Z2
 F64_dot2_sum:
-	VADDPD Z7, Z0, Z0
-	VADDPD Z8, Z1, Z1
 	VADDPD Z9, Z2, Z2
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z1
 	JMP F64_q
 F64_pnext:
 	ADDQ R8, R9
@@ -326,7 +352,7 @@ F64_done:
 	RET
 
 // func lockstep2F64(g1, v1, g2, v2 *float64, n, maxSweeps int, active1, active2 uint64, k *[5]float64) (rotated1, rotated2 uint64)
-TEXT ·lockstep2F64(SB), NOSPLIT, $0-88
+TEXT ·lockstep2F64(SB), $8192-88
 	MOVQ g1+0(FP), DI
 	MOVQ n+32(FP), CX
 	MOVQ active1+48(FP), AX
@@ -349,6 +375,73 @@ F64_lock_sweep:
 	JGE F64_lock_done
 	INCQ R13
 	XORQ SI, SI
+	// Both groups' norms, the first's then the second's in the frame.
+	MOVQ DI, R9
+	LEAQ 0(SP), R10
+	XORQ R14, R14
+F64_lock_nrm1_col:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z7, Z7, Z7
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F64_lock_nrm1_two:
+	CMPQ AX, R15
+	JGE F64_lock_nrm1_one
+	VMOVUPD (R9)(AX*1), Z5
+	VMOVUPD (R9)(AX*1), Z5
+	VMOVUPD 64(R9)(AX*1), Z6
+	VMOVUPD 64(R9)(AX*1), Z6
+	VFMADD231PD Z5, Z5, Z0
+	VFMADD231PD Z6, Z6, Z7
+	ADDQ $128, AX
+	JMP F64_lock_nrm1_two
+F64_lock_nrm1_one:
+	CMPQ AX, R8
+	JGE F64_lock_nrm1_sum
+	VMOVUPD (R9)(AX*1), Z5
+	VMOVUPD (R9)(AX*1), Z5
+	VFMADD231PD Z5, Z5, Z0
+F64_lock_nrm1_sum:
+	VADDPD Z7, Z0, Z0
+	VMOVUPD Z0, (R10)
+	ADDQ R8, R9
+	ADDQ $64, R10
+	INCQ R14
+	CMPQ R14, CX
+	JLT F64_lock_nrm1_col
+	MOVQ g2+16(FP), BX
+	LEAQ 4096(SP), DX
+	XORQ R14, R14
+F64_lock_nrm2_col:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z7, Z7, Z7
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F64_lock_nrm2_two:
+	CMPQ AX, R15
+	JGE F64_lock_nrm2_one
+	VMOVUPD (BX)(AX*1), Z5
+	VMOVUPD (BX)(AX*1), Z5
+	VMOVUPD 64(BX)(AX*1), Z6
+	VMOVUPD 64(BX)(AX*1), Z6
+	VFMADD231PD Z5, Z5, Z0
+	VFMADD231PD Z6, Z6, Z7
+	ADDQ $128, AX
+	JMP F64_lock_nrm2_two
+F64_lock_nrm2_one:
+	CMPQ AX, R8
+	JGE F64_lock_nrm2_sum
+	VMOVUPD (BX)(AX*1), Z5
+	VMOVUPD (BX)(AX*1), Z5
+	VFMADD231PD Z5, Z5, Z0
+F64_lock_nrm2_sum:
+	VADDPD Z7, Z0, Z0
+	VMOVUPD Z0, (DX)
+	ADDQ R8, BX
+	ADDQ $64, DX
+	INCQ R14
+	CMPQ R14, CX
+	JLT F64_lock_nrm2_col
 	XORQ R11, R11
 	MOVQ DI, R9
 F64_lock_p:
@@ -363,18 +456,10 @@ F64_lock_q:
 	MOVQ R10, DX
 	SUBQ DI, DX
 	ADDQ g2+16(FP), DX
-	// Each group's app, aqq and apq, as sweeps makes them.
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
+	// Each group's apq, as sweeps makes it, and its norms.
 	VPXORQ Z2, Z2, Z2
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
 	VPXORQ Z19, Z19, Z19
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
 	VPXORQ Z14, Z14, Z14
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -389,17 +474,9 @@ F64_lock_dot_two:
 	VMOVUPD (DX)(AX*1), Z23
 	VMOVUPD 64(BX)(AX*1), Z24
 	VMOVUPD 64(DX)(AX*1), Z25
-	VFMADD231PD Z5, Z5, Z0
-	VFMADD231PD Z6, Z6, Z1
 	VFMADD231PD Z6, Z5, Z2
-	VFMADD231PD Z10, Z10, Z7
-	VFMADD231PD Z11, Z11, Z8
 	VFMADD231PD Z11, Z10, Z9
-	VFMADD231PD Z22, Z22, Z17
-	VFMADD231PD Z23, Z23, Z18
 	VFMADD231PD Z23, Z22, Z19
-	VFMADD231PD Z24, Z24, Z12
-	VFMADD231PD Z25, Z25, Z13
 	VFMADD231PD Z25, Z24, Z14
 	ADDQ $128, AX
 	JMP F64_lock_dot_two
@@ -408,21 +485,25 @@ F64_lock_dot_one:
 	JGE F64_lock_dot_sum
 	VMOVUPD (R9)(AX*1), Z5
 	VMOVUPD (R10)(AX*1), Z6
-	VFMADD231PD Z5, Z5, Z0
-	VFMADD231PD Z6, Z6, Z1
 	VFMADD231PD Z6, Z5, Z2
 	VMOVUPD (BX)(AX*1), Z22
 	VMOVUPD (DX)(AX*1), Z23
-	VFMADD231PD Z22, Z22, Z17
-	VFMADD231PD Z23, Z23, Z18
 	VFMADD231PD Z23, Z22, Z19
 F64_lock_dot_sum:
-	VADDPD Z7, Z0, Z0
-	VADDPD Z8, Z1, Z1
 	VADDPD Z9, Z2, Z2
-	VADDPD Z12, Z17, Z17
-	VADDPD Z13, Z18, Z18
 	VADDPD Z14, Z19, Z19
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z1
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPD 4096(SP)(R15*1), Z17
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 4096(SP)(R15*1), Z18
 	// K1 and K3: each group's active lanes where the pair is not
 	// converged, as in sweeps.
 	VSQRTPD Z0, Z7
@@ -477,6 +558,18 @@ F64_lock_dot_sum:
 	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPD $0x1e, Z26, Z9, K1, K2
+	VMOVAPD Z0, Z11
+	VFNMADD231PD Z16, Z2, Z11
+	VMOVAPD Z1, Z12
+	VFMADD231PD Z16, Z2, Z12
+	VBLENDMPD Z12, Z11, K2, Z13
+	VBLENDMPD Z11, Z12, K2, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD Z13, K1, 0(SP)(R14*1)
+	VMOVUPD Z12, K1, 0(SP)(R15*1)
 	// d = aqq - app, twoApq = apq + apq, zeta = d/twoApq, r =
 	// sqrt(fma(zeta, zeta, 1)), or r = |zeta| in the K4 lanes, where |d| >
 	// big*|twoApq| (false on NaN) and zeta^2 could overflow.
@@ -505,6 +598,18 @@ F64_lock_dot_sum:
 	// K4: the K3 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPD $0x1e, Z26, Z9, K3, K4
+	VMOVAPD Z17, Z11
+	VFNMADD231PD Z16, Z19, Z11
+	VMOVAPD Z18, Z12
+	VFMADD231PD Z16, Z19, Z12
+	VBLENDMPD Z12, Z11, K4, Z13
+	VBLENDMPD Z11, Z12, K4, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD Z13, K3, 4096(SP)(R14*1)
+	VMOVUPD Z12, K3, 4096(SP)(R15*1)
 	VPXORQ Z31, Z4, Z10
 	VBLENDMPD Z4, Z3, K2, Z0
 	VBLENDMPD Z3, Z10, K2, Z1
@@ -595,7 +700,7 @@ F64_lock_done:
 	RET
 
 // func sweeps2F64(g1, v1, g2, v2 *float64, n, maxSweeps int, active1, active2 uint64, k *[5]float64) (rotated1, rotated2 uint64)
-TEXT ·sweeps2F64(SB), NOSPLIT, $0-88
+TEXT ·sweeps2F64(SB), $8192-88
 	MOVQ g1+0(FP), DI
 	MOVQ n+32(FP), CX
 	MOVQ active1+48(FP), AX
@@ -613,15 +718,44 @@ TEXT ·sweeps2F64(SB), NOSPLIT, $0-88
 	SHLQ $6, R8
 	XORQ R13, R13
 	KXORW K3, K3, K3
+	MOVQ DI, R9
+	LEAQ 0(SP), R10
+	XORQ R14, R14
+F64_two_nrm0_col:
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F64_two_nrm0_two:
+	CMPQ AX, R15
+	JGE F64_two_nrm0_one
+	VMOVUPD (R9)(AX*1), Z9
+	VMOVUPD (R9)(AX*1), Z9
+	VMOVUPD 64(R9)(AX*1), Z11
+	VMOVUPD 64(R9)(AX*1), Z11
+	VFMADD231PD Z9, Z9, Z7
+	VFMADD231PD Z11, Z11, Z8
+	ADDQ $128, AX
+	JMP F64_two_nrm0_two
+F64_two_nrm0_one:
+	CMPQ AX, R8
+	JGE F64_two_nrm0_sum
+	VMOVUPD (R9)(AX*1), Z9
+	VMOVUPD (R9)(AX*1), Z9
+	VFMADD231PD Z9, Z9, Z7
+F64_two_nrm0_sum:
+	VADDPD Z8, Z7, Z7
+	VMOVUPD Z7, (R10)
+	ADDQ R8, R9
+	ADDQ $64, R10
+	INCQ R14
+	CMPQ R14, CX
+	JLT F64_two_nrm0_col
 	XORQ R11, R11
 	MOVQ $1, R12
 	MOVQ DI, R9
 	LEAQ (R9)(R8*1), R10
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
 	VPXORQ Z10, Z10, Z10
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -632,11 +766,7 @@ F64_two_dot0_two:
 	VMOVUPD (R10)(AX*1), Z4
 	VMOVUPD 64(R9)(AX*1), Z6
 	VMOVUPD 64(R10)(AX*1), Z11
-	VFMADD231PD Z3, Z3, Z0
-	VFMADD231PD Z4, Z4, Z1
 	VFMADD231PD Z4, Z3, Z2
-	VFMADD231PD Z6, Z6, Z7
-	VFMADD231PD Z11, Z11, Z8
 	VFMADD231PD Z11, Z6, Z10
 	ADDQ $128, AX
 	JMP F64_two_dot0_two
@@ -645,13 +775,15 @@ F64_two_dot0_one:
 	JGE F64_two_dot0_sum
 	VMOVUPD (R9)(AX*1), Z3
 	VMOVUPD (R10)(AX*1), Z4
-	VFMADD231PD Z3, Z3, Z0
-	VFMADD231PD Z4, Z4, Z1
 	VFMADD231PD Z4, Z3, Z2
 F64_two_dot0_sum:
-	VADDPD Z7, Z0, Z0
-	VADDPD Z8, Z1, Z1
 	VADDPD Z10, Z2, Z2
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z1
 F64_two_sweep:
 	INCQ R13
 	XORQ SI, SI
@@ -695,12 +827,25 @@ F64_two_step:
 	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPD $0x1e, Z26, Z9, K1, K2
+	VMOVAPD Z0, Z11
+	VFNMADD231PD Z16, Z2, Z11
+	VMOVAPD Z1, Z12
+	VFMADD231PD Z16, Z2, Z12
+	VBLENDMPD Z12, Z11, K2, Z13
+	VBLENDMPD Z11, Z12, K2, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD Z13, K1, 0(SP)(R14*1)
+	VMOVUPD Z12, K1, 0(SP)(R15*1)
+	VBLENDMPD Z13, Z0, K1, Z7
 	VPXORQ Z31, Z4, Z5
 	VBLENDMPD Z4, Z3, K2, Z0
 	VBLENDMPD Z3, Z5, K2, Z1
 	VBLENDMPD Z3, Z4, K2, Z2
 	VBLENDMPD Z5, Z3, K2, Z5
-	// The second group's pass over its pending pair, and its sums of
+	// The second group's pass over its pending pair, and its apq of
 	// (p, q). q = p+1: the pending pair ended a row (or there is none).
 	MOVQ R12, AX
 	SUBQ R11, AX
@@ -789,57 +934,85 @@ F64_two_v2a_one:
 F64_two_v2a_end:
 F64_two_v2a_none:
 F64_two_new2:
+	// A new sweep (p = 0): the second group's norms, now that its
+	// pending pass is made.
+	TESTQ R11, R11
+	JNZ F64_two_row2
+	MOVQ g2+16(FP), BX
+	LEAQ 4096(SP), DX
+	XORQ R14, R14
+F64_two_nrm2_col:
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F64_two_nrm2_two:
+	CMPQ AX, R15
+	JGE F64_two_nrm2_one
+	VMOVUPD (BX)(AX*1), Z25
+	VMOVUPD (BX)(AX*1), Z25
+	VMOVUPD 64(BX)(AX*1), Z16
+	VMOVUPD 64(BX)(AX*1), Z16
+	VFMADD231PD Z25, Z25, Z20
+	VFMADD231PD Z16, Z16, Z21
+	ADDQ $128, AX
+	JMP F64_two_nrm2_two
+F64_two_nrm2_one:
+	CMPQ AX, R8
+	JGE F64_two_nrm2_sum
+	VMOVUPD (BX)(AX*1), Z25
+	VMOVUPD (BX)(AX*1), Z25
+	VFMADD231PD Z25, Z25, Z20
+F64_two_nrm2_sum:
+	VADDPD Z21, Z20, Z20
+	VMOVUPD Z20, (DX)
+	ADDQ R8, BX
+	ADDQ $64, DX
+	INCQ R14
+	CMPQ R14, CX
+	JLT F64_two_nrm2_col
+F64_two_row2:
 	MOVQ R9, BX
 	SUBQ DI, BX
 	ADDQ g2+16(FP), BX
 	MOVQ R10, DX
 	SUBQ DI, DX
 	ADDQ g2+16(FP), DX
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
 	VPXORQ Z19, Z19, Z19
-	VPXORQ Z20, Z20, Z20
-	VPXORQ Z21, Z21, Z21
 	VPXORQ Z23, Z23, Z23
 	XORQ AX, AX
 	LEAQ -64(R8), R15
 F64_two_dot2_two:
 	CMPQ AX, R15
 	JGE F64_two_dot2_one
-	VMOVUPD (BX)(AX*1), Z24
-	VMOVUPD (DX)(AX*1), Z25
-	VMOVUPD 64(BX)(AX*1), Z16
-	VMOVUPD 64(DX)(AX*1), Z12
-	VFMADD231PD Z24, Z24, Z17
-	VFMADD231PD Z25, Z25, Z18
-	VFMADD231PD Z25, Z24, Z19
-	VFMADD231PD Z16, Z16, Z20
-	VFMADD231PD Z12, Z12, Z21
-	VFMADD231PD Z12, Z16, Z23
+	VMOVUPD (BX)(AX*1), Z25
+	VMOVUPD (DX)(AX*1), Z16
+	VMOVUPD 64(BX)(AX*1), Z12
+	VMOVUPD 64(DX)(AX*1), Z20
+	VFMADD231PD Z16, Z25, Z19
+	VFMADD231PD Z20, Z12, Z23
 	ADDQ $128, AX
 	JMP F64_two_dot2_two
 F64_two_dot2_one:
 	CMPQ AX, R8
 	JGE F64_two_dot2_sum
-	VMOVUPD (BX)(AX*1), Z24
-	VMOVUPD (DX)(AX*1), Z25
-	VFMADD231PD Z24, Z24, Z17
-	VFMADD231PD Z25, Z25, Z18
-	VFMADD231PD Z25, Z24, Z19
+	VMOVUPD (BX)(AX*1), Z25
+	VMOVUPD (DX)(AX*1), Z16
+	VFMADD231PD Z16, Z25, Z19
 F64_two_dot2_sum:
-	VADDPD Z20, Z17, Z17
-	VADDPD Z21, Z18, Z18
 	VADDPD Z23, Z19, Z19
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPD 4096(SP)(R15*1), Z17
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 4096(SP)(R15*1), Z18
 	JMP F64_two_chain2
 F64_two_mid2:
 	KORTESTW K3, K3
 	JZ F64_two_skip2
 	VPXORQ Z20, Z20, Z20
 	VPXORQ Z21, Z21, Z21
-	VPXORQ Z23, Z23, Z23
-	VPXORQ Z24, Z24, Z24
-	VPXORQ Z25, Z25, Z25
-	VPXORQ Z16, Z16, Z16
 	XORQ AX, AX
 	MOVQ R8, R14
 	LEAQ -64(R8), R15
@@ -856,9 +1029,7 @@ F64_two_gs2_two:
 	VMOVAPD Z12, K3, Z9
 	VMOVUPD Z9, (BX)(AX*1)
 	VMOVUPD Z14, K3, (DX)(AX*1)
-	VFMADD231PD Z9, Z9, Z20
-	VFMADD231PD Z15, Z15, Z21
-	VFMADD231PD Z15, Z9, Z23
+	VFMADD231PD Z15, Z9, Z20
 	VMOVUPD 64(BX)(AX*1), Z9
 	VMOVUPD 64(DX)(AX*1), Z11
 	VMULPD Z9, Z17, Z12
@@ -869,9 +1040,7 @@ F64_two_gs2_two:
 	VMOVAPD Z12, K3, Z9
 	VMOVUPD Z9, 64(BX)(AX*1)
 	VMOVUPD Z14, K3, 64(DX)(AX*1)
-	VFMADD231PD Z9, Z9, Z24
-	VFMADD231PD Z15, Z15, Z25
-	VFMADD231PD Z15, Z9, Z16
+	VFMADD231PD Z15, Z9, Z21
 	ADDQ $128, AX
 	ADDQ $128, R14
 	JMP F64_two_gs2_two
@@ -888,9 +1057,7 @@ F64_two_gs2_one:
 	VMOVAPD Z12, K3, Z9
 	VMOVUPD Z9, (BX)(AX*1)
 	VMOVUPD Z14, K3, (DX)(AX*1)
-	VFMADD231PD Z9, Z9, Z20
-	VFMADD231PD Z15, Z15, Z21
-	VFMADD231PD Z15, Z9, Z23
+	VFMADD231PD Z15, Z9, Z20
 F64_two_gs2_sum:
 	MOVQ v2+24(FP), AX
 	TESTQ AX, AX
@@ -937,48 +1104,41 @@ F64_two_v2b_one:
 	VMOVUPD Z14, K3, (R15)(AX*1)
 F64_two_v2b_end:
 F64_two_v2b_none:
-	VADDPD Z24, Z20, Z17
-	VADDPD Z25, Z21, Z18
-	VADDPD Z16, Z23, Z19
+	VADDPD Z21, Z20, Z19
 	ADDQ R8, DX
-	JMP F64_two_chain2
+	JMP F64_two_norms2
 F64_two_skip2:
 	ADDQ R8, DX
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
 	VPXORQ Z19, Z19, Z19
-	VPXORQ Z20, Z20, Z20
-	VPXORQ Z21, Z21, Z21
 	VPXORQ Z23, Z23, Z23
 	XORQ AX, AX
 	LEAQ -64(R8), R15
 F64_two_dot3_two:
 	CMPQ AX, R15
 	JGE F64_two_dot3_one
-	VMOVUPD (BX)(AX*1), Z24
-	VMOVUPD (DX)(AX*1), Z25
-	VMOVUPD 64(BX)(AX*1), Z16
-	VMOVUPD 64(DX)(AX*1), Z12
-	VFMADD231PD Z24, Z24, Z17
-	VFMADD231PD Z25, Z25, Z18
-	VFMADD231PD Z25, Z24, Z19
-	VFMADD231PD Z16, Z16, Z20
-	VFMADD231PD Z12, Z12, Z21
-	VFMADD231PD Z12, Z16, Z23
+	VMOVUPD (BX)(AX*1), Z25
+	VMOVUPD (DX)(AX*1), Z16
+	VMOVUPD 64(BX)(AX*1), Z12
+	VMOVUPD 64(DX)(AX*1), Z20
+	VFMADD231PD Z16, Z25, Z19
+	VFMADD231PD Z20, Z12, Z23
 	ADDQ $128, AX
 	JMP F64_two_dot3_two
 F64_two_dot3_one:
 	CMPQ AX, R8
 	JGE F64_two_dot3_sum
-	VMOVUPD (BX)(AX*1), Z24
-	VMOVUPD (DX)(AX*1), Z25
-	VFMADD231PD Z24, Z24, Z17
-	VFMADD231PD Z25, Z25, Z18
-	VFMADD231PD Z25, Z24, Z19
+	VMOVUPD (BX)(AX*1), Z25
+	VMOVUPD (DX)(AX*1), Z16
+	VFMADD231PD Z16, Z25, Z19
 F64_two_dot3_sum:
-	VADDPD Z20, Z17, Z17
-	VADDPD Z21, Z18, Z18
 	VADDPD Z23, Z19, Z19
+F64_two_norms2:
+	// app: the second group's column p as its last pair left it (Z24);
+	// aqq: column q's norm.
+	VMOVAPD Z24, Z17
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 4096(SP)(R15*1), Z18
 F64_two_chain2:
 	// The second group's test and rotation of (p, q).
 	VSQRTPD Z17, Z24
@@ -1020,23 +1180,32 @@ F64_two_chain2:
 	// K4: the K3 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPD $0x1e, Z26, Z9, K3, K4
+	VMOVAPD Z17, Z11
+	VFNMADD231PD Z16, Z19, Z11
+	VMOVAPD Z18, Z12
+	VFMADD231PD Z16, Z19, Z12
+	VBLENDMPD Z12, Z11, K4, Z13
+	VBLENDMPD Z11, Z12, K4, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD Z13, K3, 4096(SP)(R14*1)
+	VMOVUPD Z12, K3, 4096(SP)(R15*1)
+	VBLENDMPD Z13, Z17, K3, Z24
 	VPXORQ Z31, Z21, Z22
 	VBLENDMPD Z21, Z20, K4, Z17
 	VBLENDMPD Z20, Z22, K4, Z18
 	VBLENDMPD Z20, Z21, K4, Z19
 	VBLENDMPD Z22, Z20, K4, Z22
-	// The first group's pass over (p, q), and its sums of the next pair.
+	// The first group's pass over (p, q), and its apq of the next pair.
 	INCQ R12
 	CMPQ R12, CX
 	JGE F64_two_rowend
 	KORTESTW K1, K1
 	JZ F64_two_skip1
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
 	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
-	VPXORQ Z10, Z10, Z10
 	XORQ AX, AX
 	MOVQ R8, R14
 	LEAQ -64(R8), R15
@@ -1053,8 +1222,6 @@ F64_two_gs1_two:
 	VMOVAPD Z12, K1, Z9
 	VMOVUPD Z9, (R9)(AX*1)
 	VMOVUPD Z14, K1, (R10)(AX*1)
-	VFMADD231PD Z9, Z9, Z3
-	VFMADD231PD Z15, Z15, Z4
 	VFMADD231PD Z15, Z9, Z6
 	VMOVUPD 64(R9)(AX*1), Z9
 	VMOVUPD 64(R10)(AX*1), Z11
@@ -1066,9 +1233,7 @@ F64_two_gs1_two:
 	VMOVAPD Z12, K1, Z9
 	VMOVUPD Z9, 64(R9)(AX*1)
 	VMOVUPD Z14, K1, 64(R10)(AX*1)
-	VFMADD231PD Z9, Z9, Z7
-	VFMADD231PD Z15, Z15, Z8
-	VFMADD231PD Z15, Z9, Z10
+	VFMADD231PD Z15, Z9, Z8
 	ADDQ $128, AX
 	ADDQ $128, R14
 	JMP F64_two_gs1_two
@@ -1085,8 +1250,6 @@ F64_two_gs1_one:
 	VMOVAPD Z12, K1, Z9
 	VMOVUPD Z9, (R9)(AX*1)
 	VMOVUPD Z14, K1, (R10)(AX*1)
-	VFMADD231PD Z9, Z9, Z3
-	VFMADD231PD Z15, Z15, Z4
 	VFMADD231PD Z15, Z9, Z6
 F64_two_gs1_sum:
 	MOVQ v1+8(FP), AX
@@ -1134,18 +1297,12 @@ F64_two_v1a_one:
 	VMOVUPD Z14, K1, (R15)(AX*1)
 F64_two_v1a_end:
 F64_two_v1a_none:
-	VADDPD Z7, Z3, Z0
-	VADDPD Z8, Z4, Z1
-	VADDPD Z10, Z6, Z2
+	VADDPD Z8, Z6, Z2
 	ADDQ R8, R10
-	JMP F64_two_step
+	JMP F64_two_norms1
 F64_two_skip1:
 	ADDQ R8, R10
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
 	VPXORQ Z10, Z10, Z10
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -1156,11 +1313,7 @@ F64_two_dot4_two:
 	VMOVUPD (R10)(AX*1), Z4
 	VMOVUPD 64(R9)(AX*1), Z6
 	VMOVUPD 64(R10)(AX*1), Z11
-	VFMADD231PD Z3, Z3, Z0
-	VFMADD231PD Z4, Z4, Z1
 	VFMADD231PD Z4, Z3, Z2
-	VFMADD231PD Z6, Z6, Z7
-	VFMADD231PD Z11, Z11, Z8
 	VFMADD231PD Z11, Z6, Z10
 	ADDQ $128, AX
 	JMP F64_two_dot4_two
@@ -1169,13 +1322,14 @@ F64_two_dot4_one:
 	JGE F64_two_dot4_sum
 	VMOVUPD (R9)(AX*1), Z3
 	VMOVUPD (R10)(AX*1), Z4
-	VFMADD231PD Z3, Z3, Z0
-	VFMADD231PD Z4, Z4, Z1
 	VFMADD231PD Z4, Z3, Z2
 F64_two_dot4_sum:
-	VADDPD Z7, Z0, Z0
-	VADDPD Z8, Z1, Z1
 	VADDPD Z10, Z2, Z2
+F64_two_norms1:
+	VMOVAPD Z7, Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z1
 	JMP F64_two_step
 F64_two_rowend:
 	KORTESTW K1, K1
@@ -1268,11 +1422,7 @@ F64_two_rownext:
 	CMPQ R12, CX
 	JGE F64_two_wrap
 	LEAQ (R9)(R8*1), R10
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
 	VPXORQ Z10, Z10, Z10
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -1283,11 +1433,7 @@ F64_two_dot5_two:
 	VMOVUPD (R10)(AX*1), Z4
 	VMOVUPD 64(R9)(AX*1), Z6
 	VMOVUPD 64(R10)(AX*1), Z11
-	VFMADD231PD Z3, Z3, Z0
-	VFMADD231PD Z4, Z4, Z1
 	VFMADD231PD Z4, Z3, Z2
-	VFMADD231PD Z6, Z6, Z7
-	VFMADD231PD Z11, Z11, Z8
 	VFMADD231PD Z11, Z6, Z10
 	ADDQ $128, AX
 	JMP F64_two_dot5_two
@@ -1296,13 +1442,15 @@ F64_two_dot5_one:
 	JGE F64_two_dot5_sum
 	VMOVUPD (R9)(AX*1), Z3
 	VMOVUPD (R10)(AX*1), Z4
-	VFMADD231PD Z3, Z3, Z0
-	VFMADD231PD Z4, Z4, Z1
 	VFMADD231PD Z4, Z3, Z2
 F64_two_dot5_sum:
-	VADDPD Z7, Z0, Z0
-	VADDPD Z8, Z1, Z1
 	VADDPD Z10, Z2, Z2
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z1
 	JMP F64_two_step
 F64_two_wrap:
 	// The sweep's last pair: a sweep that rotated no lane of either
@@ -1310,17 +1458,48 @@ F64_two_wrap:
 	// rotates nothing).
 	TESTQ SI, SI
 	JZ F64_two_done
+	CMPQ R13, maxSweeps+40(FP)
+	JGE F64_two_last
+	// The first group's norms for the next sweep (the second group's
+	// pending pass still to come: its registers are left alone).
+	MOVQ DI, R9
+	LEAQ 0(SP), R10
+	XORQ R14, R14
+F64_two_nrm1_col:
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F64_two_nrm1_two:
+	CMPQ AX, R15
+	JGE F64_two_nrm1_one
+	VMOVUPD (R9)(AX*1), Z9
+	VMOVUPD (R9)(AX*1), Z9
+	VMOVUPD 64(R9)(AX*1), Z11
+	VMOVUPD 64(R9)(AX*1), Z11
+	VFMADD231PD Z9, Z9, Z7
+	VFMADD231PD Z11, Z11, Z8
+	ADDQ $128, AX
+	JMP F64_two_nrm1_two
+F64_two_nrm1_one:
+	CMPQ AX, R8
+	JGE F64_two_nrm1_sum
+	VMOVUPD (R9)(AX*1), Z9
+	VMOVUPD (R9)(AX*1), Z9
+	VFMADD231PD Z9, Z9, Z7
+F64_two_nrm1_sum:
+	VADDPD Z8, Z7, Z7
+	VMOVUPD Z7, (R10)
+	ADDQ R8, R9
+	ADDQ $64, R10
+	INCQ R14
+	CMPQ R14, CX
+	JLT F64_two_nrm1_col
 	XORQ R11, R11
 	MOVQ $1, R12
 	MOVQ DI, R9
 	LEAQ (R9)(R8*1), R10
-	CMPQ R13, maxSweeps+40(FP)
-	JGE F64_two_last
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
 	VPXORQ Z10, Z10, Z10
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -1331,11 +1510,7 @@ F64_two_dot6_two:
 	VMOVUPD (R10)(AX*1), Z4
 	VMOVUPD 64(R9)(AX*1), Z6
 	VMOVUPD 64(R10)(AX*1), Z11
-	VFMADD231PD Z3, Z3, Z0
-	VFMADD231PD Z4, Z4, Z1
 	VFMADD231PD Z4, Z3, Z2
-	VFMADD231PD Z6, Z6, Z7
-	VFMADD231PD Z11, Z11, Z8
 	VFMADD231PD Z11, Z6, Z10
 	ADDQ $128, AX
 	JMP F64_two_dot6_two
@@ -1344,13 +1519,15 @@ F64_two_dot6_one:
 	JGE F64_two_dot6_sum
 	VMOVUPD (R9)(AX*1), Z3
 	VMOVUPD (R10)(AX*1), Z4
-	VFMADD231PD Z3, Z3, Z0
-	VFMADD231PD Z4, Z4, Z1
 	VFMADD231PD Z4, Z3, Z2
 F64_two_dot6_sum:
-	VADDPD Z7, Z0, Z0
-	VADDPD Z8, Z1, Z1
 	VADDPD Z10, Z2, Z2
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPD 0(SP)(R15*1), Z1
 	JMP F64_two_sweep
 F64_two_last:
 	// After maxSweeps: the second group's pending pass, then return.
@@ -1445,7 +1622,7 @@ F64_two_done:
 	RET
 
 // func sweepsF32(grp, v *float32, n, maxSweeps int, active uint64, k *[5]float32) (rotated uint64)
-TEXT ·sweepsF32(SB), NOSPLIT, $0-56
+TEXT ·sweepsF32(SB), $4096-56
 	MOVQ grp+0(FP), DI
 	MOVQ v+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -1467,20 +1644,50 @@ F32_sweep:
 	JGE F32_done
 	INCQ R13
 	KXORW K6, K6, K6
+	// Every column's squared norm, into the frame.
+	MOVQ DI, R9
+	LEAQ 0(SP), R10
+	XORQ R12, R12
+F32_nrm_col:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z7, Z7, Z7
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F32_nrm_two:
+	CMPQ AX, R15
+	JGE F32_nrm_one
+	VMOVUPS (R9)(AX*1), Z5
+	VMOVUPS (R9)(AX*1), Z5
+	VMOVUPS 64(R9)(AX*1), Z6
+	VMOVUPS 64(R9)(AX*1), Z6
+	VFMADD231PS Z5, Z5, Z0
+	VFMADD231PS Z6, Z6, Z7
+	ADDQ $128, AX
+	JMP F32_nrm_two
+F32_nrm_one:
+	CMPQ AX, R8
+	JGE F32_nrm_sum
+	VMOVUPS (R9)(AX*1), Z5
+	VMOVUPS (R9)(AX*1), Z5
+	VFMADD231PS Z5, Z5, Z0
+F32_nrm_sum:
+	VADDPS Z7, Z0, Z0
+	VMOVUPS Z0, (R10)
+	ADDQ R8, R9
+	ADDQ $64, R10
+	INCQ R12
+	CMPQ R12, CX
+	JLT F32_nrm_col
 	XORQ R11, R11
 	MOVQ DI, R9
 F32_p:
 	MOVQ R11, R12
 	INCQ R12
 	LEAQ (R9)(R8*1), R10
-	// app, aqq and apq of the pair (p, p+1): one fused multiply-add per
-	// row each, the even rows' and the odd rows' from 0 in order, then
-	// added.
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
+	// apq of the pair (p, p+1): one fused multiply-add per row, the
+	// even rows' and the odd rows' from 0 in order, then added; app and
+	// aqq the two columns' norms.
 	VPXORD Z2, Z2, Z2
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
 	VPXORD Z9, Z9, Z9
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -1491,11 +1698,7 @@ F32_dot_two:
 	VMOVUPS (R10)(AX*1), Z6
 	VMOVUPS 64(R9)(AX*1), Z10
 	VMOVUPS 64(R10)(AX*1), Z11
-	VFMADD231PS Z5, Z5, Z0
-	VFMADD231PS Z6, Z6, Z1
 	VFMADD231PS Z6, Z5, Z2
-	VFMADD231PS Z10, Z10, Z7
-	VFMADD231PS Z11, Z11, Z8
 	VFMADD231PS Z11, Z10, Z9
 	ADDQ $128, AX
 	JMP F32_dot_two
@@ -1504,13 +1707,15 @@ F32_dot_one:
 	JGE F32_dot_sum
 	VMOVUPS (R9)(AX*1), Z5
 	VMOVUPS (R10)(AX*1), Z6
-	VFMADD231PS Z5, Z5, Z0
-	VFMADD231PS Z6, Z6, Z1
 	VFMADD231PS Z6, Z5, Z2
 F32_dot_sum:
-	VADDPS Z7, Z0, Z0
-	VADDPS Z8, Z1, Z1
 	VADDPS Z9, Z2, Z2
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z1
 F32_q:
 	// K1: the active lanes where the pair is not converged,
 	// !(app < small) and !(aqq < small) and !(|apq| <=
@@ -1555,6 +1760,19 @@ F32_q:
 	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPS $0x1e, Z26, Z9, K1, K2
+	VMOVAPS Z0, Z11
+	VFNMADD231PS Z16, Z2, Z11
+	VMOVAPS Z1, Z12
+	VFMADD231PS Z16, Z2, Z12
+	VBLENDMPS Z12, Z11, K2, Z13
+	VBLENDMPS Z11, Z12, K2, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS Z13, K1, 0(SP)(R14*1)
+	VMOVUPS Z12, K1, 0(SP)(R15*1)
+	VBLENDMPS Z13, Z0, K1, Z7
 	VPXORD Z31, Z4, Z10
 	VBLENDMPS Z4, Z3, K2, Z0
 	VBLENDMPS Z3, Z10, K2, Z1
@@ -1607,13 +1825,10 @@ F32_gpass:
 	INCQ R12
 	CMPQ R12, CX
 	JGE F32_glast
-	// The rotated columns, and the sums of (p, q+1) from them.
+	// The rotated columns, and apq of (p, q+1) from them; app is column
+	// p's updated norm (Z7), aqq column q+1's.
 	VPXORD Z3, Z3, Z3
 	VPXORD Z4, Z4, Z4
-	VPXORD Z5, Z5, Z5
-	VPXORD Z6, Z6, Z6
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
 	XORQ AX, AX
 	MOVQ R8, R14
 	LEAQ -64(R8), R15
@@ -1630,9 +1845,7 @@ F32_gs_two:
 	VMOVAPS Z12, K1, Z9
 	VMOVUPS Z9, (R9)(AX*1)
 	VMOVUPS Z14, K1, (R10)(AX*1)
-	VFMADD231PS Z9, Z9, Z3
-	VFMADD231PS Z15, Z15, Z4
-	VFMADD231PS Z15, Z9, Z5
+	VFMADD231PS Z15, Z9, Z3
 	VMOVUPS 64(R9)(AX*1), Z9
 	VMOVUPS 64(R10)(AX*1), Z11
 	VMULPS Z9, Z0, Z12
@@ -1643,9 +1856,7 @@ F32_gs_two:
 	VMOVAPS Z12, K1, Z9
 	VMOVUPS Z9, 64(R9)(AX*1)
 	VMOVUPS Z14, K1, 64(R10)(AX*1)
-	VFMADD231PS Z9, Z9, Z6
-	VFMADD231PS Z15, Z15, Z7
-	VFMADD231PS Z15, Z9, Z8
+	VFMADD231PS Z15, Z9, Z4
 	ADDQ $128, AX
 	ADDQ $128, R14
 	JMP F32_gs_two
@@ -1662,13 +1873,13 @@ F32_gs_one:
 	VMOVAPS Z12, K1, Z9
 	VMOVUPS Z9, (R9)(AX*1)
 	VMOVUPS Z14, K1, (R10)(AX*1)
-	VFMADD231PS Z9, Z9, Z3
-	VFMADD231PS Z15, Z15, Z4
-	VFMADD231PS Z15, Z9, Z5
+	VFMADD231PS Z15, Z9, Z3
 F32_gs_sum:
-	VADDPS Z6, Z3, Z0
-	VADDPS Z7, Z4, Z1
-	VADDPS Z8, Z5, Z2
+	VADDPS Z4, Z3, Z2
+	VMOVAPS Z7, Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z1
 	ADDQ R8, R10
 	JMP F32_q
 F32_glast:
@@ -1713,11 +1924,8 @@ F32_skip:
 	CMPQ R12, CX
 	JGE F32_pnext
 	ADDQ R8, R10
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
+	// No lane rotated: app is as it was.
 	VPXORD Z2, Z2, Z2
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
 	VPXORD Z9, Z9, Z9
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -1728,11 +1936,7 @@ F32_dot2_two:
 	VMOVUPS (R10)(AX*1), Z6
 	VMOVUPS 64(R9)(AX*1), Z10
 	VMOVUPS 64(R10)(AX*1), Z11
-	VFMADD231PS Z5, Z5, Z0
-	VFMADD231PS Z6, Z6, Z1
 	VFMADD231PS Z6, Z5, Z2
-	VFMADD231PS Z10, Z10, Z7
-	VFMADD231PS Z11, Z11, Z8
 	VFMADD231PS Z11, Z10, Z9
 	ADDQ $128, AX
 	JMP F32_dot2_two
@@ -1741,13 +1945,12 @@ F32_dot2_one:
 	JGE F32_dot2_sum
 	VMOVUPS (R9)(AX*1), Z5
 	VMOVUPS (R10)(AX*1), Z6
-	VFMADD231PS Z5, Z5, Z0
-	VFMADD231PS Z6, Z6, Z1
 	VFMADD231PS Z6, Z5, Z2
 F32_dot2_sum:
-	VADDPS Z7, Z0, Z0
-	VADDPS Z8, Z1, Z1
 	VADDPS Z9, Z2, Z2
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z1
 	JMP F32_q
 F32_pnext:
 	ADDQ R8, R9
@@ -1766,7 +1969,7 @@ F32_done:
 	RET
 
 // func lockstep2F32(g1, v1, g2, v2 *float32, n, maxSweeps int, active1, active2 uint64, k *[5]float32) (rotated1, rotated2 uint64)
-TEXT ·lockstep2F32(SB), NOSPLIT, $0-88
+TEXT ·lockstep2F32(SB), $8192-88
 	MOVQ g1+0(FP), DI
 	MOVQ n+32(FP), CX
 	MOVQ active1+48(FP), AX
@@ -1789,6 +1992,73 @@ F32_lock_sweep:
 	JGE F32_lock_done
 	INCQ R13
 	XORQ SI, SI
+	// Both groups' norms, the first's then the second's in the frame.
+	MOVQ DI, R9
+	LEAQ 0(SP), R10
+	XORQ R14, R14
+F32_lock_nrm1_col:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z7, Z7, Z7
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F32_lock_nrm1_two:
+	CMPQ AX, R15
+	JGE F32_lock_nrm1_one
+	VMOVUPS (R9)(AX*1), Z5
+	VMOVUPS (R9)(AX*1), Z5
+	VMOVUPS 64(R9)(AX*1), Z6
+	VMOVUPS 64(R9)(AX*1), Z6
+	VFMADD231PS Z5, Z5, Z0
+	VFMADD231PS Z6, Z6, Z7
+	ADDQ $128, AX
+	JMP F32_lock_nrm1_two
+F32_lock_nrm1_one:
+	CMPQ AX, R8
+	JGE F32_lock_nrm1_sum
+	VMOVUPS (R9)(AX*1), Z5
+	VMOVUPS (R9)(AX*1), Z5
+	VFMADD231PS Z5, Z5, Z0
+F32_lock_nrm1_sum:
+	VADDPS Z7, Z0, Z0
+	VMOVUPS Z0, (R10)
+	ADDQ R8, R9
+	ADDQ $64, R10
+	INCQ R14
+	CMPQ R14, CX
+	JLT F32_lock_nrm1_col
+	MOVQ g2+16(FP), BX
+	LEAQ 4096(SP), DX
+	XORQ R14, R14
+F32_lock_nrm2_col:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z7, Z7, Z7
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F32_lock_nrm2_two:
+	CMPQ AX, R15
+	JGE F32_lock_nrm2_one
+	VMOVUPS (BX)(AX*1), Z5
+	VMOVUPS (BX)(AX*1), Z5
+	VMOVUPS 64(BX)(AX*1), Z6
+	VMOVUPS 64(BX)(AX*1), Z6
+	VFMADD231PS Z5, Z5, Z0
+	VFMADD231PS Z6, Z6, Z7
+	ADDQ $128, AX
+	JMP F32_lock_nrm2_two
+F32_lock_nrm2_one:
+	CMPQ AX, R8
+	JGE F32_lock_nrm2_sum
+	VMOVUPS (BX)(AX*1), Z5
+	VMOVUPS (BX)(AX*1), Z5
+	VFMADD231PS Z5, Z5, Z0
+F32_lock_nrm2_sum:
+	VADDPS Z7, Z0, Z0
+	VMOVUPS Z0, (DX)
+	ADDQ R8, BX
+	ADDQ $64, DX
+	INCQ R14
+	CMPQ R14, CX
+	JLT F32_lock_nrm2_col
 	XORQ R11, R11
 	MOVQ DI, R9
 F32_lock_p:
@@ -1803,18 +2073,10 @@ F32_lock_q:
 	MOVQ R10, DX
 	SUBQ DI, DX
 	ADDQ g2+16(FP), DX
-	// Each group's app, aqq and apq, as sweeps makes them.
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
+	// Each group's apq, as sweeps makes it, and its norms.
 	VPXORD Z2, Z2, Z2
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
 	VPXORD Z9, Z9, Z9
-	VPXORD Z17, Z17, Z17
-	VPXORD Z18, Z18, Z18
 	VPXORD Z19, Z19, Z19
-	VPXORD Z12, Z12, Z12
-	VPXORD Z13, Z13, Z13
 	VPXORD Z14, Z14, Z14
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -1829,17 +2091,9 @@ F32_lock_dot_two:
 	VMOVUPS (DX)(AX*1), Z23
 	VMOVUPS 64(BX)(AX*1), Z24
 	VMOVUPS 64(DX)(AX*1), Z25
-	VFMADD231PS Z5, Z5, Z0
-	VFMADD231PS Z6, Z6, Z1
 	VFMADD231PS Z6, Z5, Z2
-	VFMADD231PS Z10, Z10, Z7
-	VFMADD231PS Z11, Z11, Z8
 	VFMADD231PS Z11, Z10, Z9
-	VFMADD231PS Z22, Z22, Z17
-	VFMADD231PS Z23, Z23, Z18
 	VFMADD231PS Z23, Z22, Z19
-	VFMADD231PS Z24, Z24, Z12
-	VFMADD231PS Z25, Z25, Z13
 	VFMADD231PS Z25, Z24, Z14
 	ADDQ $128, AX
 	JMP F32_lock_dot_two
@@ -1848,21 +2102,25 @@ F32_lock_dot_one:
 	JGE F32_lock_dot_sum
 	VMOVUPS (R9)(AX*1), Z5
 	VMOVUPS (R10)(AX*1), Z6
-	VFMADD231PS Z5, Z5, Z0
-	VFMADD231PS Z6, Z6, Z1
 	VFMADD231PS Z6, Z5, Z2
 	VMOVUPS (BX)(AX*1), Z22
 	VMOVUPS (DX)(AX*1), Z23
-	VFMADD231PS Z22, Z22, Z17
-	VFMADD231PS Z23, Z23, Z18
 	VFMADD231PS Z23, Z22, Z19
 F32_lock_dot_sum:
-	VADDPS Z7, Z0, Z0
-	VADDPS Z8, Z1, Z1
 	VADDPS Z9, Z2, Z2
-	VADDPS Z12, Z17, Z17
-	VADDPS Z13, Z18, Z18
 	VADDPS Z14, Z19, Z19
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z1
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPS 4096(SP)(R15*1), Z17
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 4096(SP)(R15*1), Z18
 	// K1 and K3: each group's active lanes where the pair is not
 	// converged, as in sweeps.
 	VSQRTPS Z0, Z7
@@ -1917,6 +2175,18 @@ F32_lock_dot_sum:
 	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPS $0x1e, Z26, Z9, K1, K2
+	VMOVAPS Z0, Z11
+	VFNMADD231PS Z16, Z2, Z11
+	VMOVAPS Z1, Z12
+	VFMADD231PS Z16, Z2, Z12
+	VBLENDMPS Z12, Z11, K2, Z13
+	VBLENDMPS Z11, Z12, K2, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS Z13, K1, 0(SP)(R14*1)
+	VMOVUPS Z12, K1, 0(SP)(R15*1)
 	// d = aqq - app, twoApq = apq + apq, zeta = d/twoApq, r =
 	// sqrt(fma(zeta, zeta, 1)), or r = |zeta| in the K4 lanes, where |d| >
 	// big*|twoApq| (false on NaN) and zeta^2 could overflow.
@@ -1945,6 +2215,18 @@ F32_lock_dot_sum:
 	// K4: the K3 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPS $0x1e, Z26, Z9, K3, K4
+	VMOVAPS Z17, Z11
+	VFNMADD231PS Z16, Z19, Z11
+	VMOVAPS Z18, Z12
+	VFMADD231PS Z16, Z19, Z12
+	VBLENDMPS Z12, Z11, K4, Z13
+	VBLENDMPS Z11, Z12, K4, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS Z13, K3, 4096(SP)(R14*1)
+	VMOVUPS Z12, K3, 4096(SP)(R15*1)
 	VPXORD Z31, Z4, Z10
 	VBLENDMPS Z4, Z3, K2, Z0
 	VBLENDMPS Z3, Z10, K2, Z1
@@ -2035,7 +2317,7 @@ F32_lock_done:
 	RET
 
 // func sweeps2F32(g1, v1, g2, v2 *float32, n, maxSweeps int, active1, active2 uint64, k *[5]float32) (rotated1, rotated2 uint64)
-TEXT ·sweeps2F32(SB), NOSPLIT, $0-88
+TEXT ·sweeps2F32(SB), $8192-88
 	MOVQ g1+0(FP), DI
 	MOVQ n+32(FP), CX
 	MOVQ active1+48(FP), AX
@@ -2053,15 +2335,44 @@ TEXT ·sweeps2F32(SB), NOSPLIT, $0-88
 	SHLQ $6, R8
 	XORQ R13, R13
 	KXORW K3, K3, K3
+	MOVQ DI, R9
+	LEAQ 0(SP), R10
+	XORQ R14, R14
+F32_two_nrm0_col:
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F32_two_nrm0_two:
+	CMPQ AX, R15
+	JGE F32_two_nrm0_one
+	VMOVUPS (R9)(AX*1), Z9
+	VMOVUPS (R9)(AX*1), Z9
+	VMOVUPS 64(R9)(AX*1), Z11
+	VMOVUPS 64(R9)(AX*1), Z11
+	VFMADD231PS Z9, Z9, Z7
+	VFMADD231PS Z11, Z11, Z8
+	ADDQ $128, AX
+	JMP F32_two_nrm0_two
+F32_two_nrm0_one:
+	CMPQ AX, R8
+	JGE F32_two_nrm0_sum
+	VMOVUPS (R9)(AX*1), Z9
+	VMOVUPS (R9)(AX*1), Z9
+	VFMADD231PS Z9, Z9, Z7
+F32_two_nrm0_sum:
+	VADDPS Z8, Z7, Z7
+	VMOVUPS Z7, (R10)
+	ADDQ R8, R9
+	ADDQ $64, R10
+	INCQ R14
+	CMPQ R14, CX
+	JLT F32_two_nrm0_col
 	XORQ R11, R11
 	MOVQ $1, R12
 	MOVQ DI, R9
 	LEAQ (R9)(R8*1), R10
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
 	VPXORD Z10, Z10, Z10
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -2072,11 +2383,7 @@ F32_two_dot0_two:
 	VMOVUPS (R10)(AX*1), Z4
 	VMOVUPS 64(R9)(AX*1), Z6
 	VMOVUPS 64(R10)(AX*1), Z11
-	VFMADD231PS Z3, Z3, Z0
-	VFMADD231PS Z4, Z4, Z1
 	VFMADD231PS Z4, Z3, Z2
-	VFMADD231PS Z6, Z6, Z7
-	VFMADD231PS Z11, Z11, Z8
 	VFMADD231PS Z11, Z6, Z10
 	ADDQ $128, AX
 	JMP F32_two_dot0_two
@@ -2085,13 +2392,15 @@ F32_two_dot0_one:
 	JGE F32_two_dot0_sum
 	VMOVUPS (R9)(AX*1), Z3
 	VMOVUPS (R10)(AX*1), Z4
-	VFMADD231PS Z3, Z3, Z0
-	VFMADD231PS Z4, Z4, Z1
 	VFMADD231PS Z4, Z3, Z2
 F32_two_dot0_sum:
-	VADDPS Z7, Z0, Z0
-	VADDPS Z8, Z1, Z1
 	VADDPS Z10, Z2, Z2
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z1
 F32_two_sweep:
 	INCQ R13
 	XORQ SI, SI
@@ -2135,12 +2444,25 @@ F32_two_step:
 	// K2: the K1 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPS $0x1e, Z26, Z9, K1, K2
+	VMOVAPS Z0, Z11
+	VFNMADD231PS Z16, Z2, Z11
+	VMOVAPS Z1, Z12
+	VFMADD231PS Z16, Z2, Z12
+	VBLENDMPS Z12, Z11, K2, Z13
+	VBLENDMPS Z11, Z12, K2, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS Z13, K1, 0(SP)(R14*1)
+	VMOVUPS Z12, K1, 0(SP)(R15*1)
+	VBLENDMPS Z13, Z0, K1, Z7
 	VPXORD Z31, Z4, Z5
 	VBLENDMPS Z4, Z3, K2, Z0
 	VBLENDMPS Z3, Z5, K2, Z1
 	VBLENDMPS Z3, Z4, K2, Z2
 	VBLENDMPS Z5, Z3, K2, Z5
-	// The second group's pass over its pending pair, and its sums of
+	// The second group's pass over its pending pair, and its apq of
 	// (p, q). q = p+1: the pending pair ended a row (or there is none).
 	MOVQ R12, AX
 	SUBQ R11, AX
@@ -2229,57 +2551,85 @@ F32_two_v2a_one:
 F32_two_v2a_end:
 F32_two_v2a_none:
 F32_two_new2:
+	// A new sweep (p = 0): the second group's norms, now that its
+	// pending pass is made.
+	TESTQ R11, R11
+	JNZ F32_two_row2
+	MOVQ g2+16(FP), BX
+	LEAQ 4096(SP), DX
+	XORQ R14, R14
+F32_two_nrm2_col:
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F32_two_nrm2_two:
+	CMPQ AX, R15
+	JGE F32_two_nrm2_one
+	VMOVUPS (BX)(AX*1), Z25
+	VMOVUPS (BX)(AX*1), Z25
+	VMOVUPS 64(BX)(AX*1), Z16
+	VMOVUPS 64(BX)(AX*1), Z16
+	VFMADD231PS Z25, Z25, Z20
+	VFMADD231PS Z16, Z16, Z21
+	ADDQ $128, AX
+	JMP F32_two_nrm2_two
+F32_two_nrm2_one:
+	CMPQ AX, R8
+	JGE F32_two_nrm2_sum
+	VMOVUPS (BX)(AX*1), Z25
+	VMOVUPS (BX)(AX*1), Z25
+	VFMADD231PS Z25, Z25, Z20
+F32_two_nrm2_sum:
+	VADDPS Z21, Z20, Z20
+	VMOVUPS Z20, (DX)
+	ADDQ R8, BX
+	ADDQ $64, DX
+	INCQ R14
+	CMPQ R14, CX
+	JLT F32_two_nrm2_col
+F32_two_row2:
 	MOVQ R9, BX
 	SUBQ DI, BX
 	ADDQ g2+16(FP), BX
 	MOVQ R10, DX
 	SUBQ DI, DX
 	ADDQ g2+16(FP), DX
-	VPXORD Z17, Z17, Z17
-	VPXORD Z18, Z18, Z18
 	VPXORD Z19, Z19, Z19
-	VPXORD Z20, Z20, Z20
-	VPXORD Z21, Z21, Z21
 	VPXORD Z23, Z23, Z23
 	XORQ AX, AX
 	LEAQ -64(R8), R15
 F32_two_dot2_two:
 	CMPQ AX, R15
 	JGE F32_two_dot2_one
-	VMOVUPS (BX)(AX*1), Z24
-	VMOVUPS (DX)(AX*1), Z25
-	VMOVUPS 64(BX)(AX*1), Z16
-	VMOVUPS 64(DX)(AX*1), Z12
-	VFMADD231PS Z24, Z24, Z17
-	VFMADD231PS Z25, Z25, Z18
-	VFMADD231PS Z25, Z24, Z19
-	VFMADD231PS Z16, Z16, Z20
-	VFMADD231PS Z12, Z12, Z21
-	VFMADD231PS Z12, Z16, Z23
+	VMOVUPS (BX)(AX*1), Z25
+	VMOVUPS (DX)(AX*1), Z16
+	VMOVUPS 64(BX)(AX*1), Z12
+	VMOVUPS 64(DX)(AX*1), Z20
+	VFMADD231PS Z16, Z25, Z19
+	VFMADD231PS Z20, Z12, Z23
 	ADDQ $128, AX
 	JMP F32_two_dot2_two
 F32_two_dot2_one:
 	CMPQ AX, R8
 	JGE F32_two_dot2_sum
-	VMOVUPS (BX)(AX*1), Z24
-	VMOVUPS (DX)(AX*1), Z25
-	VFMADD231PS Z24, Z24, Z17
-	VFMADD231PS Z25, Z25, Z18
-	VFMADD231PS Z25, Z24, Z19
+	VMOVUPS (BX)(AX*1), Z25
+	VMOVUPS (DX)(AX*1), Z16
+	VFMADD231PS Z16, Z25, Z19
 F32_two_dot2_sum:
-	VADDPS Z20, Z17, Z17
-	VADDPS Z21, Z18, Z18
 	VADDPS Z23, Z19, Z19
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPS 4096(SP)(R15*1), Z17
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 4096(SP)(R15*1), Z18
 	JMP F32_two_chain2
 F32_two_mid2:
 	KORTESTW K3, K3
 	JZ F32_two_skip2
 	VPXORD Z20, Z20, Z20
 	VPXORD Z21, Z21, Z21
-	VPXORD Z23, Z23, Z23
-	VPXORD Z24, Z24, Z24
-	VPXORD Z25, Z25, Z25
-	VPXORD Z16, Z16, Z16
 	XORQ AX, AX
 	MOVQ R8, R14
 	LEAQ -64(R8), R15
@@ -2296,9 +2646,7 @@ F32_two_gs2_two:
 	VMOVAPS Z12, K3, Z9
 	VMOVUPS Z9, (BX)(AX*1)
 	VMOVUPS Z14, K3, (DX)(AX*1)
-	VFMADD231PS Z9, Z9, Z20
-	VFMADD231PS Z15, Z15, Z21
-	VFMADD231PS Z15, Z9, Z23
+	VFMADD231PS Z15, Z9, Z20
 	VMOVUPS 64(BX)(AX*1), Z9
 	VMOVUPS 64(DX)(AX*1), Z11
 	VMULPS Z9, Z17, Z12
@@ -2309,9 +2657,7 @@ F32_two_gs2_two:
 	VMOVAPS Z12, K3, Z9
 	VMOVUPS Z9, 64(BX)(AX*1)
 	VMOVUPS Z14, K3, 64(DX)(AX*1)
-	VFMADD231PS Z9, Z9, Z24
-	VFMADD231PS Z15, Z15, Z25
-	VFMADD231PS Z15, Z9, Z16
+	VFMADD231PS Z15, Z9, Z21
 	ADDQ $128, AX
 	ADDQ $128, R14
 	JMP F32_two_gs2_two
@@ -2328,9 +2674,7 @@ F32_two_gs2_one:
 	VMOVAPS Z12, K3, Z9
 	VMOVUPS Z9, (BX)(AX*1)
 	VMOVUPS Z14, K3, (DX)(AX*1)
-	VFMADD231PS Z9, Z9, Z20
-	VFMADD231PS Z15, Z15, Z21
-	VFMADD231PS Z15, Z9, Z23
+	VFMADD231PS Z15, Z9, Z20
 F32_two_gs2_sum:
 	MOVQ v2+24(FP), AX
 	TESTQ AX, AX
@@ -2377,48 +2721,41 @@ F32_two_v2b_one:
 	VMOVUPS Z14, K3, (R15)(AX*1)
 F32_two_v2b_end:
 F32_two_v2b_none:
-	VADDPS Z24, Z20, Z17
-	VADDPS Z25, Z21, Z18
-	VADDPS Z16, Z23, Z19
+	VADDPS Z21, Z20, Z19
 	ADDQ R8, DX
-	JMP F32_two_chain2
+	JMP F32_two_norms2
 F32_two_skip2:
 	ADDQ R8, DX
-	VPXORD Z17, Z17, Z17
-	VPXORD Z18, Z18, Z18
 	VPXORD Z19, Z19, Z19
-	VPXORD Z20, Z20, Z20
-	VPXORD Z21, Z21, Z21
 	VPXORD Z23, Z23, Z23
 	XORQ AX, AX
 	LEAQ -64(R8), R15
 F32_two_dot3_two:
 	CMPQ AX, R15
 	JGE F32_two_dot3_one
-	VMOVUPS (BX)(AX*1), Z24
-	VMOVUPS (DX)(AX*1), Z25
-	VMOVUPS 64(BX)(AX*1), Z16
-	VMOVUPS 64(DX)(AX*1), Z12
-	VFMADD231PS Z24, Z24, Z17
-	VFMADD231PS Z25, Z25, Z18
-	VFMADD231PS Z25, Z24, Z19
-	VFMADD231PS Z16, Z16, Z20
-	VFMADD231PS Z12, Z12, Z21
-	VFMADD231PS Z12, Z16, Z23
+	VMOVUPS (BX)(AX*1), Z25
+	VMOVUPS (DX)(AX*1), Z16
+	VMOVUPS 64(BX)(AX*1), Z12
+	VMOVUPS 64(DX)(AX*1), Z20
+	VFMADD231PS Z16, Z25, Z19
+	VFMADD231PS Z20, Z12, Z23
 	ADDQ $128, AX
 	JMP F32_two_dot3_two
 F32_two_dot3_one:
 	CMPQ AX, R8
 	JGE F32_two_dot3_sum
-	VMOVUPS (BX)(AX*1), Z24
-	VMOVUPS (DX)(AX*1), Z25
-	VFMADD231PS Z24, Z24, Z17
-	VFMADD231PS Z25, Z25, Z18
-	VFMADD231PS Z25, Z24, Z19
+	VMOVUPS (BX)(AX*1), Z25
+	VMOVUPS (DX)(AX*1), Z16
+	VFMADD231PS Z16, Z25, Z19
 F32_two_dot3_sum:
-	VADDPS Z20, Z17, Z17
-	VADDPS Z21, Z18, Z18
 	VADDPS Z23, Z19, Z19
+F32_two_norms2:
+	// app: the second group's column p as its last pair left it (Z24);
+	// aqq: column q's norm.
+	VMOVAPS Z24, Z17
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 4096(SP)(R15*1), Z18
 F32_two_chain2:
 	// The second group's test and rotation of (p, q).
 	VSQRTPS Z17, Z24
@@ -2460,23 +2797,32 @@ F32_two_chain2:
 	// K4: the K3 lanes where d > 0 (false on NaN), whose rotated
 	// pair is stored exchanged.
 	VCMPPS $0x1e, Z26, Z9, K3, K4
+	VMOVAPS Z17, Z11
+	VFNMADD231PS Z16, Z19, Z11
+	VMOVAPS Z18, Z12
+	VFMADD231PS Z16, Z19, Z12
+	VBLENDMPS Z12, Z11, K4, Z13
+	VBLENDMPS Z11, Z12, K4, Z12
+	MOVQ R11, R14
+	SHLQ $6, R14
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS Z13, K3, 4096(SP)(R14*1)
+	VMOVUPS Z12, K3, 4096(SP)(R15*1)
+	VBLENDMPS Z13, Z17, K3, Z24
 	VPXORD Z31, Z21, Z22
 	VBLENDMPS Z21, Z20, K4, Z17
 	VBLENDMPS Z20, Z22, K4, Z18
 	VBLENDMPS Z20, Z21, K4, Z19
 	VBLENDMPS Z22, Z20, K4, Z22
-	// The first group's pass over (p, q), and its sums of the next pair.
+	// The first group's pass over (p, q), and its apq of the next pair.
 	INCQ R12
 	CMPQ R12, CX
 	JGE F32_two_rowend
 	KORTESTW K1, K1
 	JZ F32_two_skip1
-	VPXORD Z3, Z3, Z3
-	VPXORD Z4, Z4, Z4
 	VPXORD Z6, Z6, Z6
-	VPXORD Z7, Z7, Z7
 	VPXORD Z8, Z8, Z8
-	VPXORD Z10, Z10, Z10
 	XORQ AX, AX
 	MOVQ R8, R14
 	LEAQ -64(R8), R15
@@ -2493,8 +2839,6 @@ F32_two_gs1_two:
 	VMOVAPS Z12, K1, Z9
 	VMOVUPS Z9, (R9)(AX*1)
 	VMOVUPS Z14, K1, (R10)(AX*1)
-	VFMADD231PS Z9, Z9, Z3
-	VFMADD231PS Z15, Z15, Z4
 	VFMADD231PS Z15, Z9, Z6
 	VMOVUPS 64(R9)(AX*1), Z9
 	VMOVUPS 64(R10)(AX*1), Z11
@@ -2506,9 +2850,7 @@ F32_two_gs1_two:
 	VMOVAPS Z12, K1, Z9
 	VMOVUPS Z9, 64(R9)(AX*1)
 	VMOVUPS Z14, K1, 64(R10)(AX*1)
-	VFMADD231PS Z9, Z9, Z7
-	VFMADD231PS Z15, Z15, Z8
-	VFMADD231PS Z15, Z9, Z10
+	VFMADD231PS Z15, Z9, Z8
 	ADDQ $128, AX
 	ADDQ $128, R14
 	JMP F32_two_gs1_two
@@ -2525,8 +2867,6 @@ F32_two_gs1_one:
 	VMOVAPS Z12, K1, Z9
 	VMOVUPS Z9, (R9)(AX*1)
 	VMOVUPS Z14, K1, (R10)(AX*1)
-	VFMADD231PS Z9, Z9, Z3
-	VFMADD231PS Z15, Z15, Z4
 	VFMADD231PS Z15, Z9, Z6
 F32_two_gs1_sum:
 	MOVQ v1+8(FP), AX
@@ -2574,18 +2914,12 @@ F32_two_v1a_one:
 	VMOVUPS Z14, K1, (R15)(AX*1)
 F32_two_v1a_end:
 F32_two_v1a_none:
-	VADDPS Z7, Z3, Z0
-	VADDPS Z8, Z4, Z1
-	VADDPS Z10, Z6, Z2
+	VADDPS Z8, Z6, Z2
 	ADDQ R8, R10
-	JMP F32_two_step
+	JMP F32_two_norms1
 F32_two_skip1:
 	ADDQ R8, R10
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
 	VPXORD Z10, Z10, Z10
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -2596,11 +2930,7 @@ F32_two_dot4_two:
 	VMOVUPS (R10)(AX*1), Z4
 	VMOVUPS 64(R9)(AX*1), Z6
 	VMOVUPS 64(R10)(AX*1), Z11
-	VFMADD231PS Z3, Z3, Z0
-	VFMADD231PS Z4, Z4, Z1
 	VFMADD231PS Z4, Z3, Z2
-	VFMADD231PS Z6, Z6, Z7
-	VFMADD231PS Z11, Z11, Z8
 	VFMADD231PS Z11, Z6, Z10
 	ADDQ $128, AX
 	JMP F32_two_dot4_two
@@ -2609,13 +2939,14 @@ F32_two_dot4_one:
 	JGE F32_two_dot4_sum
 	VMOVUPS (R9)(AX*1), Z3
 	VMOVUPS (R10)(AX*1), Z4
-	VFMADD231PS Z3, Z3, Z0
-	VFMADD231PS Z4, Z4, Z1
 	VFMADD231PS Z4, Z3, Z2
 F32_two_dot4_sum:
-	VADDPS Z7, Z0, Z0
-	VADDPS Z8, Z1, Z1
 	VADDPS Z10, Z2, Z2
+F32_two_norms1:
+	VMOVAPS Z7, Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z1
 	JMP F32_two_step
 F32_two_rowend:
 	KORTESTW K1, K1
@@ -2708,11 +3039,7 @@ F32_two_rownext:
 	CMPQ R12, CX
 	JGE F32_two_wrap
 	LEAQ (R9)(R8*1), R10
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
 	VPXORD Z10, Z10, Z10
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -2723,11 +3050,7 @@ F32_two_dot5_two:
 	VMOVUPS (R10)(AX*1), Z4
 	VMOVUPS 64(R9)(AX*1), Z6
 	VMOVUPS 64(R10)(AX*1), Z11
-	VFMADD231PS Z3, Z3, Z0
-	VFMADD231PS Z4, Z4, Z1
 	VFMADD231PS Z4, Z3, Z2
-	VFMADD231PS Z6, Z6, Z7
-	VFMADD231PS Z11, Z11, Z8
 	VFMADD231PS Z11, Z6, Z10
 	ADDQ $128, AX
 	JMP F32_two_dot5_two
@@ -2736,13 +3059,15 @@ F32_two_dot5_one:
 	JGE F32_two_dot5_sum
 	VMOVUPS (R9)(AX*1), Z3
 	VMOVUPS (R10)(AX*1), Z4
-	VFMADD231PS Z3, Z3, Z0
-	VFMADD231PS Z4, Z4, Z1
 	VFMADD231PS Z4, Z3, Z2
 F32_two_dot5_sum:
-	VADDPS Z7, Z0, Z0
-	VADDPS Z8, Z1, Z1
 	VADDPS Z10, Z2, Z2
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z1
 	JMP F32_two_step
 F32_two_wrap:
 	// The sweep's last pair: a sweep that rotated no lane of either
@@ -2750,17 +3075,48 @@ F32_two_wrap:
 	// rotates nothing).
 	TESTQ SI, SI
 	JZ F32_two_done
+	CMPQ R13, maxSweeps+40(FP)
+	JGE F32_two_last
+	// The first group's norms for the next sweep (the second group's
+	// pending pass still to come: its registers are left alone).
+	MOVQ DI, R9
+	LEAQ 0(SP), R10
+	XORQ R14, R14
+F32_two_nrm1_col:
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	XORQ AX, AX
+	LEAQ -64(R8), R15
+F32_two_nrm1_two:
+	CMPQ AX, R15
+	JGE F32_two_nrm1_one
+	VMOVUPS (R9)(AX*1), Z9
+	VMOVUPS (R9)(AX*1), Z9
+	VMOVUPS 64(R9)(AX*1), Z11
+	VMOVUPS 64(R9)(AX*1), Z11
+	VFMADD231PS Z9, Z9, Z7
+	VFMADD231PS Z11, Z11, Z8
+	ADDQ $128, AX
+	JMP F32_two_nrm1_two
+F32_two_nrm1_one:
+	CMPQ AX, R8
+	JGE F32_two_nrm1_sum
+	VMOVUPS (R9)(AX*1), Z9
+	VMOVUPS (R9)(AX*1), Z9
+	VFMADD231PS Z9, Z9, Z7
+F32_two_nrm1_sum:
+	VADDPS Z8, Z7, Z7
+	VMOVUPS Z7, (R10)
+	ADDQ R8, R9
+	ADDQ $64, R10
+	INCQ R14
+	CMPQ R14, CX
+	JLT F32_two_nrm1_col
 	XORQ R11, R11
 	MOVQ $1, R12
 	MOVQ DI, R9
 	LEAQ (R9)(R8*1), R10
-	CMPQ R13, maxSweeps+40(FP)
-	JGE F32_two_last
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
 	VPXORD Z10, Z10, Z10
 	XORQ AX, AX
 	LEAQ -64(R8), R15
@@ -2771,11 +3127,7 @@ F32_two_dot6_two:
 	VMOVUPS (R10)(AX*1), Z4
 	VMOVUPS 64(R9)(AX*1), Z6
 	VMOVUPS 64(R10)(AX*1), Z11
-	VFMADD231PS Z3, Z3, Z0
-	VFMADD231PS Z4, Z4, Z1
 	VFMADD231PS Z4, Z3, Z2
-	VFMADD231PS Z6, Z6, Z7
-	VFMADD231PS Z11, Z11, Z8
 	VFMADD231PS Z11, Z6, Z10
 	ADDQ $128, AX
 	JMP F32_two_dot6_two
@@ -2784,13 +3136,15 @@ F32_two_dot6_one:
 	JGE F32_two_dot6_sum
 	VMOVUPS (R9)(AX*1), Z3
 	VMOVUPS (R10)(AX*1), Z4
-	VFMADD231PS Z3, Z3, Z0
-	VFMADD231PS Z4, Z4, Z1
 	VFMADD231PS Z4, Z3, Z2
 F32_two_dot6_sum:
-	VADDPS Z7, Z0, Z0
-	VADDPS Z8, Z1, Z1
 	VADDPS Z10, Z2, Z2
+	MOVQ R11, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z0
+	MOVQ R12, R15
+	SHLQ $6, R15
+	VMOVUPS 0(SP)(R15*1), Z1
 	JMP F32_two_sweep
 F32_two_last:
 	// After maxSweeps: the second group's pending pass, then return.

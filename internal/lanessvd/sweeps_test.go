@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -19,7 +22,7 @@ func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "sweeps_a
 
 // orders straddle the loops' ends: no pair, one pair, odd and even
 // counts, one vector's worth of lanes and more.
-var orders = []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32}
+var orders = []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, MaxOrder}
 
 // inactive is the lane that group leaves out of its active mask.
 const inactive = 5
@@ -565,6 +568,47 @@ func TestShortSlicesPanic(t *testing.T) {
 		}
 	}()
 	Sweeps(make([]float64, 3*3*8-1), nil, 3, 1, 1, 1e-15, 1e-300, 1e30)
+}
+
+// Past MaxOrder, whose norms the assembly's frame would not hold, both
+// functions panic rather than write beyond it.
+func TestPastMaxOrderPanics(t *testing.T) {
+	n := MaxOrder + 1
+	g := make([]float64, n*n*8)
+	for name, call := range map[string]func(){
+		"Sweeps":  func() { Sweeps(g, nil, n, 1, 1, 1e-15, 1e-300, 1e30) },
+		"Sweeps2": func() { Sweeps2(g, nil, g, nil, n, 1, 1, 1, 1e-15, 1e-300, 1e30) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s of order %d did not panic", name, n)
+				}
+			}()
+			call()
+		}()
+	}
+}
+
+// The assembly's frames hold MaxOrder vectors of norms a group: sweeps'
+// one group's, sweeps2's and lockstep2's two.
+func TestFrameHoldsMaxOrder(t *testing.T) {
+	src, err := os.ReadFile("sweeps_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"sweeps": 1, "sweeps2": 2, "lockstep2": 2}
+	re := regexp.MustCompile(`TEXT ·(sweeps|sweeps2|lockstep2)F(?:64|32)\(SB\), \$(\d+)-`)
+	found := 0
+	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+		found++
+		if frame, _ := strconv.Atoi(m[2]); frame < want[m[1]]*MaxOrder*64 {
+			t.Errorf("%sF's frame is %d bytes, under %d groups of MaxOrder (%d) vectors", m[1], frame, want[m[1]], MaxOrder)
+		}
+	}
+	if found != 6 {
+		t.Errorf("found %d sweep functions' frames in sweeps_amd64.s, want 6", found)
+	}
 }
 
 // run2 calls Sweeps2 on the assembly (avx) or the Go twin.

@@ -11,6 +11,10 @@ import (
 // sweeps run interleaved (lanessvd.Sweeps2).
 func GroupSize[T batchlas.Float]() int { return 2 * lanessvd.Lanes[T]() }
 
+// GroupMaxOrder is the largest min(m, n) JacobiGroup takes: the lanes
+// sweeps' (lanessvd.MaxOrder).
+const GroupMaxOrder = lanessvd.MaxOrder
+
 // GroupWorkSize is the workspace (elements of T) JacobiGroup needs for a
 // group of m x n matrices with these jobs: two halves' (halfWorkSize).
 func GroupWorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
@@ -42,8 +46,8 @@ func halfWorkSize[T batchlas.Float](m, n int, jobu, jobvt Job) int {
 // its half needs (a converged matrix is left as it is), and each is
 // finished on its own. The results are within Jacobi's bounds but not its
 // bits: the lanes' sums use fused multiply-adds. They do not depend on
-// which half, or which lane, a matrix is in. work has GroupWorkSize
-// elements.
+// which half, or which lane, a matrix is in. min(m, n) <= GroupMaxOrder;
+// work has GroupWorkSize elements.
 func JacobiGroup[T batchlas.Float](count, m, n int, a []T, lda, sa int, s []T, ss int, jobu, jobvt Job, u []T, ldu, su int, vt []T, ldvt, svt int, work []T, info []int32) {
 	if min(m, n) <= 0 {
 		for i := range count {

@@ -22,6 +22,10 @@ import (
 // both at 32) stay in a core's L2; the tables decide where it wins.
 const lanesMax = 32
 
+// svd.JacobiGroup takes orders up to svd.GroupMaxOrder: this fails to
+// compile if lanesMax passes it.
+const _ = uint(svd.GroupMaxOrder - lanesMax)
+
 // lanesSlot is the lanes kernel's per-worker scratch.
 func lanesSlot[T batchlas.Float](p *problem[T]) int {
 	return parallel.Pad(svd.GroupWorkSize[T](p.a.Rows, p.a.Cols, p.jobu.kernelJob(), p.jobvt.kernelJob()))

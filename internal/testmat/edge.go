@@ -228,8 +228,9 @@ func SPDEdges(n int, f32 bool) []Edge {
 
 // GeneralEdges is the classes for the LU ops (getrf, gesv) at order n:
 // those of common plus exact rank deficiency (a zero column: the pivot of
-// that column is exactly zero; a zero row: the last pivot is) and the
-// rows of the identity swapped (pivoting on exact ones and zeros).
+// that column is exactly zero; a zero row: the last pivot is), the rows
+// of the identity swapped (pivoting on exact ones and zeros) and a first
+// column all +Inf.
 func GeneralEdges(n int, f32 bool) []Edge {
 	good := goodGeneral(n)
 	e := common(n, f32, good, false)
@@ -251,6 +252,14 @@ func GeneralEdges(n int, f32 bool) []Edge {
 		perm[(n-1-c)+c*n] = 1
 	}
 	e = append(e, Edge{"reversed identity", perm, b})
+	// An infinite pivot over more Inf in its column: LAPACK scales the
+	// column by 1/Inf = 0, which makes those entries NaN (0*Inf), where a
+	// BLAS that writes zeros for a zero factor would not.
+	infCol := append([]float64(nil), good...)
+	for i := 0; i < n; i++ {
+		infCol[i] = math.Inf(1)
+	}
+	e = append(e, Edge{"+Inf column 0", infCol, b})
 	return e
 }
 

@@ -3,11 +3,14 @@ package gels_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/batchlas-go/batchlas"
@@ -264,5 +267,88 @@ func TestNoAllocs(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// Every candidate treats extreme and non-finite systems as fused does:
+// A and B scaled by 2^±990 give the unscaled solution (to rounding), an
+// Inf or NaN in A_i gives the same info and the same places of NaN and
+// Inf in B_i, and an Inf in one column of B_i leaves its other columns
+// solved as alone. (gonum's Dgels, the vendor kernel, got the scaled
+// systems wrong without an error, and spoiled B's finite columns.)
+func TestExtremeAndNonFiniteAsFused(t *testing.T) {
+	const m, n, nrhs = 5, 3, 2
+	inf, nan := math.Inf(1), math.NaN()
+	base := random(31, m, n, 1)[0]
+	rhs := random(32, m, nrhs, 1)[0]
+	with := func(x []float64, i int, v float64) []float64 {
+		y := slices.Clone(x)
+		y[i] = v
+		return y
+	}
+	scaled := func(x []float64, s float64) []float64 {
+		y := slices.Clone(x)
+		for i := range y {
+			y[i] *= s
+		}
+		return y
+	}
+	cases := []struct {
+		name string
+		a, b []float64
+	}{
+		{"good", base, rhs},
+		{"scaled 2^990", scaled(base, 0x1p990), scaled(rhs, 0x1p990)},
+		{"scaled 2^-990", scaled(base, 0x1p-990), scaled(rhs, 0x1p-990)},
+		{"A scaled 2^990", scaled(base, 0x1p990), rhs},
+		{"+Inf in A", with(base, m*n-1, inf), rhs},
+		{"NaN in A", with(base, 1, nan), rhs},
+		{"+Inf in B's first column", base, with(rhs, 1, inf)},
+	}
+	var as, bs [][]float64
+	for _, c := range cases {
+		as, bs = append(as, c.a), append(bs, c.b)
+	}
+	solveWith := func(ctx context.Context) (x batchlas.Batch[float64], info []int) {
+		a, b := padded[float64](as, m, n), padded[float64](bs, m, nrhs)
+		info, ok := testmat.Infos(gels.Gels(ctx, a, b, nil), len(cases))
+		require.True(t, ok)
+		return b, info
+	}
+	want, wantInfo := solveWith(sel.WithPin(context.Background(), "gels", "fused"))
+	unscaled := lstsq(base, m, n, rhs, nrhs)
+	for name, ctx := range calls(sel.Float64) {
+		got, info := solveWith(ctx)
+		for i, c := range cases {
+			what := fmt.Sprintf("%s, %s", name, c.name)
+			require.Equal(t, wantInfo[i], info[i], "%s: info", what)
+			for col := range nrhs {
+				for r := range n {
+					g, w := got.At(i, r, col), want.At(i, r, col)
+					if math.IsNaN(w) || math.IsInf(w, 0) {
+						require.Equal(t, math.IsNaN(w), math.IsNaN(g), "%s: X(%d,%d) = %v, fused %v", what, r, col, g, w)
+						require.Equal(t, math.IsInf(w, 1), math.IsInf(g, 1), "%s: X(%d,%d) = %v, fused %v", what, r, col, g, w)
+						continue
+					}
+					require.InDelta(t, w, g, 1e-12*math.Abs(w)+1e-300, "%s: X(%d,%d)", what, r, col)
+				}
+			}
+		}
+		// The scaled systems' solution is the unscaled one, and a finite
+		// column of B beside an infinite one is solved as alone.
+		for i, c := range cases {
+			if !strings.HasPrefix(c.name, "scaled") && c.name != "+Inf in B's first column" {
+				continue
+			}
+			for col := range nrhs {
+				if c.name == "+Inf in B's first column" && col == 0 {
+					continue
+				}
+				for r := range n {
+					w := unscaled.At(r, col)
+					require.InDelta(t, w, got.At(i, r, col), 1e-9*math.Abs(w)+1e-12, "%s, %s: X(%d,%d)", name, c.name, r, col)
+				}
+			}
+		}
 	}
 }

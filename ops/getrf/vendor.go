@@ -38,7 +38,10 @@ var (
 // again, and leaves the rest unscaled. Such a pivot stays on the factored
 // diagonal, so a matrix with one is detected afterwards and factored
 // again, from its original still in a (gonum worked on the copy), by this
-// package's getf2: the unblocked kernel's code. Its boolean result counts
+// package's getf2: the unblocked kernel's code. A matrix with an Inf or
+// NaN entry goes to getf2 without gonum: gonum's BLAS skips the products
+// with zero that IEEE arithmetic (and LAPACK on reference BLAS) would make
+// NaN. Dgetrf's boolean result counts
 // only exact zero pivots, so info is read from the diagonal here as for
 // every kernel (diagInfo), which also counts a NaN pivot.
 func vendorGetrf[T batchlas.Float](ctx context.Context, a batchlas.Batch[T], ipiv batchlas.Vectors[int32], ws []T, info []int32) error {
@@ -83,13 +86,25 @@ func (j *job[T]) vendor(w, lo, hi int) {
 	p := (*pp)[:n]
 	for i := lo; i < hi; i++ {
 		m := data[i*stride : i*stride+(n-1)*ld+n]
+		var nonFinite float64 // NaN once an entry is Inf or NaN
 		for c := 0; c < n; c++ {
 			for r, v := range m[c*ld : c*ld+n] {
 				t[r*n+c] = v
+				nonFinite += v - v
 			}
 		}
-		impl.Dgetrf(n, n, t, n, p)
 		piv := pivots(ipiv, i, n)
+		if nonFinite != nonFinite {
+			// gonum's Dscal writes zeros for a zero factor where
+			// LAPACK's multiplies (0*Inf is NaN), and its rank-1
+			// update skips zero entries: below an infinite pivot, or
+			// with an Inf beside a zero, its factor is not LAPACK's.
+			// This package's getf2 is.
+			lu.Getf2(m, ld, n, 0, n, 0, n, piv, small)
+			info[i] = lu.DiagInfo(m, ld, n)
+			continue
+		}
+		impl.Dgetrf(n, n, t, n, p)
 		if smallPivot(t, n, small) {
 			lu.Getf2(m, ld, n, 0, n, 0, n, piv, small)
 		} else {

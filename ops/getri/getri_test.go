@@ -360,3 +360,37 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		return x, Getri(ctx, x, ipiv, nil)
 	})
 }
+
+// An Inf in a factor (off U's diagonal or on it) is no failure, and it
+// propagates: every candidate leaves NaN and Inf where the per-matrix
+// kernel does (gonum's Dgetri, whose BLAS skips products with zero, once
+// returned a finite inverse from a factor holding Inf).
+func TestInfPropagatesAsPerMatrix(t *testing.T) {
+	forEachCandidate(t, infCase[float32], infCase[float64])
+}
+
+func infCase[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	r := rand.New(rand.NewPCG(5, 6))
+	perMatrix := pin(permatrix.With())
+	for _, n := range []int{2, 3, 9} {
+		if !runs(c, n) {
+			continue
+		}
+		// -1: the whole last column.
+		for _, at := range [][2]int{{0, n - 1}, {n - 1, n - 1}, {n - 1, 0}, {-1, n - 1}} {
+			_, lu, ipiv := factors[T](t, r, n, 2)
+			for row := range n {
+				if at[0] == row || at[0] == -1 {
+					lu.Set(1, row, at[1], T(math.Inf(1)))
+				}
+			}
+			want, got := padded[T](n, 2), padded[T](n, 2)
+			copy(want.Data, lu.Data)
+			copy(got.Data, lu.Data)
+			what := fmt.Sprintf("%s n=%d +Inf at %v", c, n, at)
+			errWant, errGot := Getri(perMatrix, want, ipiv, nil), Getri(ctx, got, ipiv, nil)
+			require.Equal(t, errWant == nil, errGot == nil, "%s: error %v, per-matrix %v", what, errGot, errWant)
+			require.Equal(t, testmat.Pattern(want, 1, 0), testmat.Pattern(got, 1, 0), what)
+		}
+	}
+}

@@ -20,9 +20,10 @@ var vendorFloat64 = []sel.Choice{vendor.With()}
 
 // vendorSlot is the vendor kernel's per-worker scratch: the row-major
 // copy of the factor gonum works on, gonum's int pivots (an int takes a
-// float64's 8 bytes) and Dgetri's work.
+// float64's 8 bytes) and Dgetri's work; or the per-matrix kernel's, for
+// the factors that go to it.
 func vendorSlot(n int) int {
-	return parallel.Pad(n*n + n + vendorWork(n))
+	return max(parallel.Pad(n*n+n+vendorWork(n)), permatrixSlot[float64](n))
 }
 
 // vendorWork is the work length Dgetri asks for at order n.
@@ -60,10 +61,20 @@ func (j *job[T]) vendor(ai []T, piv []int32, work []T) {
 	// The pivots as ints, in the workspace: an int is 8 bytes, as a
 	// float64 is, and neither holds a pointer.
 	ip := unsafe.Slice((*int)(unsafe.Pointer(&s[n*n])), n)
+	var nonFinite float64 // NaN once an entry is Inf or NaN
 	for c := range n {
 		for r := range n {
-			t[r*n+c] = a[c*lda+r]
+			v := a[c*lda+r]
+			t[r*n+c] = v
+			nonFinite += v - v
 		}
+	}
+	if nonFinite != nonFinite {
+		// gonum's BLAS skips products with a zero that IEEE arithmetic
+		// makes NaN with an Inf (an inverse from a factor holding Inf
+		// came out finite): the per-matrix kernel propagates them.
+		invert(n, ai, lda, piv, work)
+		return
 	}
 	for k, p := range piv {
 		ip[k] = int(p)

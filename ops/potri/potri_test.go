@@ -304,3 +304,47 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		return x, Potri(ctx, batchlas.Lower, x)
 	})
 }
+
+// An Inf in a factor's triangle is no failure, and it propagates: every
+// candidate leaves NaN and Inf where the per-matrix kernel does, in both
+// triangles (gonum's Dpotri, whose BLAS skips products with zero, once
+// returned finite entries from a factor holding Inf).
+func TestInfPropagatesAsPerMatrix(t *testing.T) {
+	forEachCandidate(t, infCase[float32], infCase[float64])
+}
+
+func infCase[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
+	r := rand.New(rand.NewPCG(5, 6))
+	perMatrix := pin(permatrix.With())
+	for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
+		lower := uplo == batchlas.Lower
+		part := byte('U')
+		if lower {
+			part = 'L'
+		}
+		for _, n := range []int{2, 3, 9} {
+			if !runs(c, uplo, n) {
+				continue
+			}
+			// One entry off the diagonal, then the triangle's whole
+			// last line (row n-1 of L, column n-1 of U).
+			for _, whole := range []bool{false, true} {
+				_, f := factors[T](t, r, lower, n, 2)
+				for k := range n {
+					row, col := n-1, k
+					if !lower {
+						row, col = k, n-1
+					}
+					if inTriangle(lower, row, col) && (whole || k == 0) {
+						f.Set(1, row, col, T(math.Inf(1)))
+					}
+				}
+				want, got := testmat.Clone(f), testmat.Clone(f)
+				what := fmt.Sprintf("%s %v n=%d whole line %v", c, uplo, n, whole)
+				errWant, errGot := Potri(perMatrix, uplo, want), Potri(ctx, uplo, got)
+				require.Equal(t, errWant == nil, errGot == nil, "%s: error %v, per-matrix %v", what, errGot, errWant)
+				require.Equal(t, testmat.Pattern(want, 1, part), testmat.Pattern(got, 1, part), what)
+			}
+		}
+	}
+}

@@ -55,8 +55,8 @@ const MaxOrder = 64
 //
 // and stores (x', y') in columns p and q of g, and of v, or (y', x') when
 // d > 0, so that the longer column comes first (and then app' and aqq'
-// exchanged too). A lane with a pair that
-// rotated has rotated in that sweep.
+// exchanged too). A lane with a pair that rotated has rotated in that
+// sweep.
 func Sweeps[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {
 	if n < 2 {
 		return 0

@@ -638,12 +638,18 @@ func dot(label string, r []string) []string {
 		out = append(out, "\tVPXORI "+g.e+", "+g.e+", "+g.e, "\tVPXORI "+g.o+", "+g.o+", "+g.o)
 	}
 	out = append(out, "\tXORQ AX, AX", "\tLEAQ -64(R8), R15", label+"_two:", "\tCMPQ AX, R15", "\tJGE "+label+"_one")
+	// load skips a column's second load when it is the first's (norms
+	// sums x.x).
+	load := func(off, p, x, q, y string) []string {
+		l := []string{"\tVMOVUPS " + off + "(" + p + ")(AX*1), " + x}
+		if y != x {
+			l = append(l, "\tVMOVUPS "+off+"("+q+")(AX*1), "+y)
+		}
+		return l
+	}
 	for _, g := range gs {
-		out = append(out,
-			"\tVMOVUPS ("+g.p+")(AX*1), "+g.x0,
-			"\tVMOVUPS ("+g.q+")(AX*1), "+g.y0,
-			"\tVMOVUPS 64("+g.p+")(AX*1), "+g.x1,
-			"\tVMOVUPS 64("+g.q+")(AX*1), "+g.y1)
+		out = append(out, load("", g.p, g.x0, g.q, g.y0)...)
+		out = append(out, load("64", g.p, g.x1, g.q, g.y1)...)
 	}
 	for _, g := range gs {
 		out = append(out,
@@ -652,10 +658,8 @@ func dot(label string, r []string) []string {
 	}
 	out = append(out, "\tADDQ $128, AX", "\tJMP "+label+"_two", label+"_one:", "\tCMPQ AX, R8", "\tJGE "+label+"_sum")
 	for _, g := range gs {
-		out = append(out,
-			"\tVMOVUPS ("+g.p+")(AX*1), "+g.x0,
-			"\tVMOVUPS ("+g.q+")(AX*1), "+g.y0,
-			"\tVFMADD231S "+g.y0+", "+g.x0+", "+g.e)
+		out = append(out, load("", g.p, g.x0, g.q, g.y0)...)
+		out = append(out, "\tVFMADD231S "+g.y0+", "+g.x0+", "+g.e)
 	}
 	out = append(out, label+"_sum:")
 	for _, g := range gs {
@@ -741,22 +745,30 @@ func coefficients(c, s, swap, a, b, cq, d string) []string {
 	}
 }
 
+// rotateRow is one row of a rotating pass, before its stores: the row of
+// columns p and q (at off, in the registers p and q) loaded into Z9 and
+// Z11, and column p's a*x + b*y into Z12 and column q's c'*x + d*y into
+// Z14 (a*x rounded, b*y fused onto it).
+func rotateRow(off, p, q, a, b, c, d string) []string {
+	return []string{
+		"\tVMOVUPS " + off + "(" + p + ")(AX*1), Z9",
+		"\tVMOVUPS " + off + "(" + q + ")(AX*1), Z11",
+		"\tVMULS Z9, " + a + ", Z12",
+		"\tVFMADD231S Z11, " + b + ", Z12",
+		"\tVMULS Z9, " + c + ", Z14",
+		"\tVFMADD231S Z11, " + d + ", Z14",
+	}
+}
+
 // rotate expands to a pass over columns p and q of one group (their
 // addresses in the registers p and q): column p's a*x + b*y and column
 // q's c'*x + d*y row by row (COEFFICIENTS' four), stored in the mask's
 // lanes only. Z9, Z11, Z12 and Z14 are its temporaries.
 func rotate(label, p, q, a, b, c, d, mask string) []string {
 	row := func(off string) []string {
-		return []string{
-			"\tVMOVUPS " + off + "(" + p + ")(AX*1), Z9",
-			"\tVMOVUPS " + off + "(" + q + ")(AX*1), Z11",
-			"\tVMULS Z9, " + a + ", Z12",
-			"\tVFMADD231S Z11, " + b + ", Z12",
-			"\tVMULS Z9, " + c + ", Z14",
-			"\tVFMADD231S Z11, " + d + ", Z14",
-			"\tVMOVUPS Z12, " + mask + ", " + off + "(" + p + ")(AX*1)",
-			"\tVMOVUPS Z14, " + mask + ", " + off + "(" + q + ")(AX*1)",
-		}
+		return append(rotateRow(off, p, q, a, b, c, d),
+			"\tVMOVUPS Z12, "+mask+", "+off+"("+p+")(AX*1)",
+			"\tVMOVUPS Z14, "+mask+", "+off+"("+q+")(AX*1)")
 	}
 	// AX runs a step ahead (no register is free for the loop's end in
 	// sweeps2's v passes, whose columns are in R14 and R15).
@@ -816,19 +828,12 @@ func second(p2, q2 string) []string {
 func rotDot(label string, r []string) []string {
 	p, q, a, b, c, d, k, e, o := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]
 	row := func(off, acc string) []string {
-		return []string{
-			"\tVMOVUPS " + off + "(" + p + ")(AX*1), Z9",
-			"\tVMOVUPS " + off + "(" + q + ")(AX*1), Z11",
-			"\tVMULS Z9, " + a + ", Z12",
-			"\tVFMADD231S Z11, " + b + ", Z12",
-			"\tVMULS Z9, " + c + ", Z14",
-			"\tVFMADD231S Z11, " + d + ", Z14",
-			"\tVMOVUPS " + off + "(" + q + ")(R14*1), Z15",
-			"\tVMOVAS Z12, " + k + ", Z9",
-			"\tVMOVUPS Z9, " + off + "(" + p + ")(AX*1)",
-			"\tVMOVUPS Z14, " + k + ", " + off + "(" + q + ")(AX*1)",
-			"\tVFMADD231S Z15, Z9, " + acc,
-		}
+		return append(rotateRow(off, p, q, a, b, c, d),
+			"\tVMOVUPS "+off+"("+q+")(R14*1), Z15",
+			"\tVMOVAS Z12, "+k+", Z9",
+			"\tVMOVUPS Z9, "+off+"("+p+")(AX*1)",
+			"\tVMOVUPS Z14, "+k+", "+off+"("+q+")(AX*1)",
+			"\tVFMADD231S Z15, Z9, "+acc)
 	}
 	out := []string{"\tVPXORI " + e + ", " + e + ", " + e, "\tVPXORI " + o + ", " + o + ", " + o,
 		"\tXORQ AX, AX", "\tMOVQ R8, R14", "\tLEAQ -64(R8), R15", label + "_two:", "\tCMPQ AX, R15", "\tJGE " + label + "_one"}

@@ -40,8 +40,6 @@ F64_nrm_two:
 	CMPQ AX, R15
 	JGE F64_nrm_one
 	VMOVUPD (R9)(AX*1), Z5
-	VMOVUPD (R9)(AX*1), Z5
-	VMOVUPD 64(R9)(AX*1), Z6
 	VMOVUPD 64(R9)(AX*1), Z6
 	VFMADD231PD Z5, Z5, Z0
 	VFMADD231PD Z6, Z6, Z7
@@ -50,7 +48,6 @@ F64_nrm_two:
 F64_nrm_one:
 	CMPQ AX, R8
 	JGE F64_nrm_sum
-	VMOVUPD (R9)(AX*1), Z5
 	VMOVUPD (R9)(AX*1), Z5
 	VFMADD231PD Z5, Z5, Z0
 F64_nrm_sum:
@@ -388,8 +385,6 @@ F64_lock_nrm1_two:
 	CMPQ AX, R15
 	JGE F64_lock_nrm1_one
 	VMOVUPD (R9)(AX*1), Z5
-	VMOVUPD (R9)(AX*1), Z5
-	VMOVUPD 64(R9)(AX*1), Z6
 	VMOVUPD 64(R9)(AX*1), Z6
 	VFMADD231PD Z5, Z5, Z0
 	VFMADD231PD Z6, Z6, Z7
@@ -398,7 +393,6 @@ F64_lock_nrm1_two:
 F64_lock_nrm1_one:
 	CMPQ AX, R8
 	JGE F64_lock_nrm1_sum
-	VMOVUPD (R9)(AX*1), Z5
 	VMOVUPD (R9)(AX*1), Z5
 	VFMADD231PD Z5, Z5, Z0
 F64_lock_nrm1_sum:
@@ -421,8 +415,6 @@ F64_lock_nrm2_two:
 	CMPQ AX, R15
 	JGE F64_lock_nrm2_one
 	VMOVUPD (BX)(AX*1), Z5
-	VMOVUPD (BX)(AX*1), Z5
-	VMOVUPD 64(BX)(AX*1), Z6
 	VMOVUPD 64(BX)(AX*1), Z6
 	VFMADD231PD Z5, Z5, Z0
 	VFMADD231PD Z6, Z6, Z7
@@ -431,7 +423,6 @@ F64_lock_nrm2_two:
 F64_lock_nrm2_one:
 	CMPQ AX, R8
 	JGE F64_lock_nrm2_sum
-	VMOVUPD (BX)(AX*1), Z5
 	VMOVUPD (BX)(AX*1), Z5
 	VFMADD231PD Z5, Z5, Z0
 F64_lock_nrm2_sum:
@@ -730,8 +721,6 @@ F64_two_nrm0_two:
 	CMPQ AX, R15
 	JGE F64_two_nrm0_one
 	VMOVUPD (R9)(AX*1), Z9
-	VMOVUPD (R9)(AX*1), Z9
-	VMOVUPD 64(R9)(AX*1), Z11
 	VMOVUPD 64(R9)(AX*1), Z11
 	VFMADD231PD Z9, Z9, Z7
 	VFMADD231PD Z11, Z11, Z8
@@ -740,7 +729,6 @@ F64_two_nrm0_two:
 F64_two_nrm0_one:
 	CMPQ AX, R8
 	JGE F64_two_nrm0_sum
-	VMOVUPD (R9)(AX*1), Z9
 	VMOVUPD (R9)(AX*1), Z9
 	VFMADD231PD Z9, Z9, Z7
 F64_two_nrm0_sum:
@@ -950,8 +938,6 @@ F64_two_nrm2_two:
 	CMPQ AX, R15
 	JGE F64_two_nrm2_one
 	VMOVUPD (BX)(AX*1), Z25
-	VMOVUPD (BX)(AX*1), Z25
-	VMOVUPD 64(BX)(AX*1), Z16
 	VMOVUPD 64(BX)(AX*1), Z16
 	VFMADD231PD Z25, Z25, Z20
 	VFMADD231PD Z16, Z16, Z21
@@ -960,7 +946,6 @@ F64_two_nrm2_two:
 F64_two_nrm2_one:
 	CMPQ AX, R8
 	JGE F64_two_nrm2_sum
-	VMOVUPD (BX)(AX*1), Z25
 	VMOVUPD (BX)(AX*1), Z25
 	VFMADD231PD Z25, Z25, Z20
 F64_two_nrm2_sum:
@@ -1474,8 +1459,6 @@ F64_two_nrm1_two:
 	CMPQ AX, R15
 	JGE F64_two_nrm1_one
 	VMOVUPD (R9)(AX*1), Z9
-	VMOVUPD (R9)(AX*1), Z9
-	VMOVUPD 64(R9)(AX*1), Z11
 	VMOVUPD 64(R9)(AX*1), Z11
 	VFMADD231PD Z9, Z9, Z7
 	VFMADD231PD Z11, Z11, Z8
@@ -1484,7 +1467,6 @@ F64_two_nrm1_two:
 F64_two_nrm1_one:
 	CMPQ AX, R8
 	JGE F64_two_nrm1_sum
-	VMOVUPD (R9)(AX*1), Z9
 	VMOVUPD (R9)(AX*1), Z9
 	VFMADD231PD Z9, Z9, Z7
 F64_two_nrm1_sum:
@@ -1657,8 +1639,6 @@ F32_nrm_two:
 	CMPQ AX, R15
 	JGE F32_nrm_one
 	VMOVUPS (R9)(AX*1), Z5
-	VMOVUPS (R9)(AX*1), Z5
-	VMOVUPS 64(R9)(AX*1), Z6
 	VMOVUPS 64(R9)(AX*1), Z6
 	VFMADD231PS Z5, Z5, Z0
 	VFMADD231PS Z6, Z6, Z7
@@ -1667,7 +1647,6 @@ F32_nrm_two:
 F32_nrm_one:
 	CMPQ AX, R8
 	JGE F32_nrm_sum
-	VMOVUPS (R9)(AX*1), Z5
 	VMOVUPS (R9)(AX*1), Z5
 	VFMADD231PS Z5, Z5, Z0
 F32_nrm_sum:
@@ -2005,8 +1984,6 @@ F32_lock_nrm1_two:
 	CMPQ AX, R15
 	JGE F32_lock_nrm1_one
 	VMOVUPS (R9)(AX*1), Z5
-	VMOVUPS (R9)(AX*1), Z5
-	VMOVUPS 64(R9)(AX*1), Z6
 	VMOVUPS 64(R9)(AX*1), Z6
 	VFMADD231PS Z5, Z5, Z0
 	VFMADD231PS Z6, Z6, Z7
@@ -2015,7 +1992,6 @@ F32_lock_nrm1_two:
 F32_lock_nrm1_one:
 	CMPQ AX, R8
 	JGE F32_lock_nrm1_sum
-	VMOVUPS (R9)(AX*1), Z5
 	VMOVUPS (R9)(AX*1), Z5
 	VFMADD231PS Z5, Z5, Z0
 F32_lock_nrm1_sum:
@@ -2038,8 +2014,6 @@ F32_lock_nrm2_two:
 	CMPQ AX, R15
 	JGE F32_lock_nrm2_one
 	VMOVUPS (BX)(AX*1), Z5
-	VMOVUPS (BX)(AX*1), Z5
-	VMOVUPS 64(BX)(AX*1), Z6
 	VMOVUPS 64(BX)(AX*1), Z6
 	VFMADD231PS Z5, Z5, Z0
 	VFMADD231PS Z6, Z6, Z7
@@ -2048,7 +2022,6 @@ F32_lock_nrm2_two:
 F32_lock_nrm2_one:
 	CMPQ AX, R8
 	JGE F32_lock_nrm2_sum
-	VMOVUPS (BX)(AX*1), Z5
 	VMOVUPS (BX)(AX*1), Z5
 	VFMADD231PS Z5, Z5, Z0
 F32_lock_nrm2_sum:
@@ -2347,8 +2320,6 @@ F32_two_nrm0_two:
 	CMPQ AX, R15
 	JGE F32_two_nrm0_one
 	VMOVUPS (R9)(AX*1), Z9
-	VMOVUPS (R9)(AX*1), Z9
-	VMOVUPS 64(R9)(AX*1), Z11
 	VMOVUPS 64(R9)(AX*1), Z11
 	VFMADD231PS Z9, Z9, Z7
 	VFMADD231PS Z11, Z11, Z8
@@ -2357,7 +2328,6 @@ F32_two_nrm0_two:
 F32_two_nrm0_one:
 	CMPQ AX, R8
 	JGE F32_two_nrm0_sum
-	VMOVUPS (R9)(AX*1), Z9
 	VMOVUPS (R9)(AX*1), Z9
 	VFMADD231PS Z9, Z9, Z7
 F32_two_nrm0_sum:
@@ -2567,8 +2537,6 @@ F32_two_nrm2_two:
 	CMPQ AX, R15
 	JGE F32_two_nrm2_one
 	VMOVUPS (BX)(AX*1), Z25
-	VMOVUPS (BX)(AX*1), Z25
-	VMOVUPS 64(BX)(AX*1), Z16
 	VMOVUPS 64(BX)(AX*1), Z16
 	VFMADD231PS Z25, Z25, Z20
 	VFMADD231PS Z16, Z16, Z21
@@ -2577,7 +2545,6 @@ F32_two_nrm2_two:
 F32_two_nrm2_one:
 	CMPQ AX, R8
 	JGE F32_two_nrm2_sum
-	VMOVUPS (BX)(AX*1), Z25
 	VMOVUPS (BX)(AX*1), Z25
 	VFMADD231PS Z25, Z25, Z20
 F32_two_nrm2_sum:
@@ -3091,8 +3058,6 @@ F32_two_nrm1_two:
 	CMPQ AX, R15
 	JGE F32_two_nrm1_one
 	VMOVUPS (R9)(AX*1), Z9
-	VMOVUPS (R9)(AX*1), Z9
-	VMOVUPS 64(R9)(AX*1), Z11
 	VMOVUPS 64(R9)(AX*1), Z11
 	VFMADD231PS Z9, Z9, Z7
 	VFMADD231PS Z11, Z11, Z8
@@ -3101,7 +3066,6 @@ F32_two_nrm1_two:
 F32_two_nrm1_one:
 	CMPQ AX, R8
 	JGE F32_two_nrm1_sum
-	VMOVUPS (R9)(AX*1), Z9
 	VMOVUPS (R9)(AX*1), Z9
 	VFMADD231PS Z9, Z9, Z7
 F32_two_nrm1_sum:

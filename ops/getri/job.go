@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/condest"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/pivots"
 	"github.com/batchlas-go/batchlas/internal/tri"
@@ -50,11 +51,14 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 			continue
 		}
 		piv := pivots.Of(j.ipiv, i, n)
-		switch j.kernel {
-		case runPerMatrix:
-			invert(n, ai, a.LD, piv, work)
-		case runVendor:
+		// A factor holding Inf or NaN goes to the per-matrix kernel even
+		// under vendor: gonum's BLAS skips products with a zero that IEEE
+		// arithmetic makes NaN with an Inf (Dgetri made finite inverses
+		// from factors holding Inf).
+		if j.kernel == runVendor && condest.Finite(ai, a.LD, n, 0) {
 			j.vendor(ai, piv, work)
+			continue
 		}
+		invert(n, ai, a.LD, piv, work)
 	}
 }

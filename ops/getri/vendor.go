@@ -61,20 +61,10 @@ func (j *job[T]) vendor(ai []T, piv []int32, work []T) {
 	// The pivots as ints, in the workspace: an int is 8 bytes, as a
 	// float64 is, and neither holds a pointer.
 	ip := unsafe.Slice((*int)(unsafe.Pointer(&s[n*n])), n)
-	var nonFinite float64 // NaN once an entry is Inf or NaN
 	for c := range n {
 		for r := range n {
-			v := a[c*lda+r]
-			t[r*n+c] = v
-			nonFinite += v - v
+			t[r*n+c] = a[c*lda+r]
 		}
-	}
-	if nonFinite != nonFinite {
-		// gonum's BLAS skips products with a zero that IEEE arithmetic
-		// makes NaN with an Inf (an inverse from a factor holding Inf
-		// came out finite): the per-matrix kernel propagates them.
-		invert(n, ai, lda, piv, work)
-		return
 	}
 	for k, p := range piv {
 		ip[k] = int(p)

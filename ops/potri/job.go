@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/condest"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/tri"
 )
@@ -44,12 +45,23 @@ func (j *job[T]) Chunk(_, lo, hi int) {
 		if j.info[i] = tri.Singular(n, ai, a.LD); j.info[i] != 0 {
 			continue
 		}
-		switch j.kernel {
-		case runPerMatrix:
-			tri.Inverse(j.lower, n, ai, a.LD)
-			tri.TimesTranspose(j.lower, n, ai, a.LD)
-		case runVendor:
+		// A factor with an Inf or NaN in its triangle goes to the
+		// per-matrix kernel even under vendor: gonum's BLAS skips
+		// products with a zero that IEEE arithmetic makes NaN with an
+		// Inf (Dpotri made finite inverses from factors holding Inf).
+		if j.kernel == runVendor && condest.Finite(ai, a.LD, n, j.part()) {
 			j.vendor(ai)
+			continue
 		}
+		tri.Inverse(j.lower, n, ai, a.LD)
+		tri.TimesTranspose(j.lower, n, ai, a.LD)
 	}
+}
+
+// part is the factor's triangle as condest.Finite names it.
+func (j *job[T]) part() byte {
+	if j.lower {
+		return 'L'
+	}
+	return 'U'
 }

@@ -18,13 +18,20 @@ import (
 // skips under -short, since it builds and runs a program.
 func CheckGenerated(t *testing.T, file string) {
 	t.Helper()
+	CheckGeneratedBy(t, "gen.go", file)
+}
+
+// CheckGeneratedBy is CheckGenerated for a package with more than one
+// generator: gen writes file.
+func CheckGeneratedBy(t *testing.T, gen, file string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the generator")
 	}
 	out := filepath.Join(t.TempDir(), file)
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "run", "gen.go", "-o", out)
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "run", gen, "-o", out)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go run gen.go: %v\n%s", err, msg)
+		t.Fatalf("go run %s: %v\n%s", gen, err, msg)
 	}
 	want, err := os.ReadFile(out)
 	if err != nil {
@@ -35,7 +42,7 @@ func CheckGenerated(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from what gen.go writes: run go generate in this package's directory", file)
+		t.Fatalf("%s differs from what %s writes: run go generate in this package's directory", file, gen)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/invkit"
 	"github.com/batchlas-go/batchlas/internal/lanes"
+	"github.com/batchlas-go/batchlas/internal/lanesinv"
 	"github.com/batchlas-go/batchlas/internal/lu"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 )
@@ -44,6 +45,9 @@ type lanesJob[T batchlas.Float] struct {
 
 // launchLanes inverts every matrix, a group at a time.
 func launchLanes[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], ws []T, info []int32) error {
+	if a.Rows == 3 && a.LD == 3 && x.LD == 3 && lanesinv.Inverse3Runs[T]() {
+		return launchTight3(ctx, a, x, ws, info)
+	}
 	j := parallel.Get[lanesJob[T]]()
 	defer parallel.Put(j)
 	j.a, j.x, j.info, j.small = a, x, info, lu.SafeMin[T]()
@@ -53,12 +57,16 @@ func launchLanes[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], 
 // Group inverts matrices first .. first+L-1 (those that exist) in buf
 // (lanesSlot elements).
 func (j *lanesJob[T]) Group(buf []T, first int) {
+	j.group(buf, first, min(lanes.Lanes[T](), j.a.Count-first))
+}
+
+// group inverts matrices first .. first+count-1, count <= L, in buf.
+func (j *lanesJob[T]) group(buf []T, first, count int) {
 	a, x, n := j.a, j.x, j.a.Rows
 	L, gld := lanes.Lanes[T](), lanes.GroupLD(n)
 	ga, buf := buf[:n*gld*L], buf[n*gld*L:]
 	gx, buf := buf[:n*gld*L], buf[n*gld*L:]
 	piv, inf := buf[:n*L], buf[n*L:n*L+L]
-	count := min(L, a.Count-first)
 	lanes.Gather(ga, a.Data[first*a.Stride:], a.Stride, a.LD, n, n, count, gld)
 	lanes.PadIdentity(ga, n, gld, count)
 	lanes.Inverse(ga, gx, piv, n, gld, j.small, inf)
@@ -74,4 +82,51 @@ func (j *lanesJob[T]) Group(buf []T, first int) {
 		}
 	}
 	lanes.Scatter(x.Data[first*x.Stride:], gx, x.Stride, x.LD, n, n, mask, gld)
+}
+
+// Tight 3 x 3 matrices (columns 3 apart in a and in x) skip the group
+// buffer: lanesinv.Inverse3 loads each group of eight, inverts it and
+// stores the inverses in registers, a worker's whole chunk in one call,
+// with the results of the group path bit for bit. A chunk's last
+// matrices, fewer than a group, take the group path. At n = 3 the moves
+// through the buffer and the per-group calls were most of the time.
+
+// tight3Job is launchTight3's state, from parallel's free list.
+type tight3Job[T batchlas.Float] struct {
+	lanesJob[T]
+	ws   []T
+	slot int
+}
+
+// launchTight3 inverts every matrix of a tight n = 3 batch, a worker's
+// chunk at a time.
+func launchTight3[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], ws []T, info []int32) error {
+	slot := lanesSlot[T](3)
+	if len(ws) < slot {
+		ws = make([]T, parallel.Workers(ctx)*slot)
+	}
+	j := parallel.Get[tight3Job[T]]()
+	defer parallel.Put(j)
+	j.a, j.x, j.info, j.small = a, x, info, lu.SafeMin[T]()
+	j.ws, j.slot = ws, slot
+	return parallel.RunScratch(ctx, a.Count, flopsPerMatrix(3), len(ws)/slot, j)
+}
+
+// Chunk inverts matrices [lo, hi) on worker wk.
+func (j *tight3Job[T]) Chunk(wk, lo, hi int) {
+	L := lanes.Lanes[T]()
+	a, x := j.a, j.x
+	groups := (hi - lo) / L
+	end := lo + groups*L
+	_, failed := lanesinv.Inverse3(x.Data[lo*x.Stride:], a.Data[lo*a.Stride:], x.Stride, a.Stride, groups, j.small, j.info[lo:end])
+	if failed {
+		for i := lo; i < end; i++ {
+			if j.info[i] != 0 {
+				invkit.SetNaN(x, i)
+			}
+		}
+	}
+	if end < hi {
+		j.group(j.ws[wk*j.slot:(wk+1)*j.slot], end, hi-end)
+	}
 }

@@ -364,7 +364,8 @@ def geqrf(k, dtype, rng):
 
 
 def inv(k, dtype, rng):
-    # The inverse of every matrix (linalg.Inv on the matinv op).
+    # The inverse of every matrix (linalg.Inv on the matinv op; the matinv
+    # op itself into an output kept between calls).
     a = tiled(rng, k["batch"], general(k["n"], dtype))
     return [Recipe("inv", "np.linalg.inv(a)", lambda: np.linalg.inv(a))]
 
@@ -419,7 +420,8 @@ def gesvd(k, dtype, rng):
 
 
 RECIPES = {"gemm": gemm, "syrk": syrk, "trmm": trmm, "potrf": potrf, "trsm": trsm, "gesv": gesv, "getrf": getrf, "getrs": getrs,
-           "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "inv": inv, "invspd": invspd, "gels": gels,
+           "potrs": potrs, "posv": posv, "syev": syev, "geqrf": geqrf, "qr": qr, "inv": inv, "matinv": inv, "invspd": invspd,
+           "gels": gels,
            "gesvd": gesvd}
 
 # A recipe whose one sizing call takes more than SCREEN times the fastest

@@ -96,6 +96,11 @@ var defaultPeerShapes = []string{
 	"inv float64 n=8 batch=65536",
 	"inv float64 n=32 batch=4096",
 	"inv float64 n=128 batch=256",
+	// The matinv op alone, into an output the program keeps between
+	// calls (as `bench` times every op): the inverse against its copy
+	// floor, which allocates nothing either.
+	"matinv float64 n=3 batch=100000",
+	"matinv float64 n=8 batch=65536",
 	// The SPD inverse (linalg.InvSPD on the poinv op), against
 	// np.linalg.inv on the same SPD matrices.
 	"invspd float64 uplo=L n=32 batch=4096",
@@ -499,7 +504,7 @@ func peerTraffic(op string, dt sel.DType, c cell) (tr traffic, ok bool) {
 		return traffic{(n*n + n*nrhs) * e * b, w * b}, true
 	case "geqrf": // A factored in place, tau written
 		return traffic{m * n * e * b, (m*n + min(m, n)) * e * b}, true
-	case "inv", "invspd": // A read, the inverse written (out of place)
+	case "inv", "invspd", "matinv": // A read, the inverse written (out of place)
 		return traffic{n * n * e * b, n * n * e * b}, true
 	case "qr": // A read (the one-call layer copies it), Q and R written
 		k := min(m, n)

@@ -2,6 +2,7 @@ package matinv
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/invkit"
@@ -38,20 +39,25 @@ func lanesSlot[T batchlas.Float](n int) int {
 // lanesJob is one lanes call's state, from parallel's free list (a
 // closure over the operands would escape to the heap on every call).
 type lanesJob[T batchlas.Float] struct {
-	a, x  batchlas.Batch[T]
-	info  []int32
-	small T // lu.SafeMin
+	a, x   batchlas.Batch[T]
+	info   []int32
+	small  T           // lu.SafeMin
+	failed atomic.Bool // some matrix had no inverse
 }
 
-// launchLanes inverts every matrix, a group at a time.
-func launchLanes[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], ws []T, info []int32) error {
+// launchLanes inverts every matrix, a group at a time, and reports
+// whether every matrix has its inverse (every info 0), which spares
+// Matinv a pass over the infos.
+func launchLanes[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], ws []T, info []int32) (clean bool, err error) {
 	if a.Rows == 3 && a.LD == 3 && x.LD == 3 && lanesinv.Inverse3Runs[T]() {
 		return launchTight3(ctx, a, x, ws, info)
 	}
 	j := parallel.Get[lanesJob[T]]()
 	defer parallel.Put(j)
 	j.a, j.x, j.info, j.small = a, x, info, lu.SafeMin[T]()
-	return lanes.RunGroups(ctx, a.Count, flopsPerMatrix(a.Rows), ws, lanesSlot[T](a.Rows), j)
+	j.failed.Store(false)
+	err = lanes.RunGroups(ctx, a.Count, flopsPerMatrix(a.Rows), ws, lanesSlot[T](a.Rows), j)
+	return !j.failed.Load(), err
 }
 
 // Group inverts matrices first .. first+L-1 (those that exist) in buf
@@ -79,6 +85,7 @@ func (j *lanesJob[T]) group(buf []T, first, count int) {
 			mask |= 1 << l
 		} else {
 			invkit.SetNaN(x, first+l)
+			j.failed.Store(true)
 		}
 	}
 	lanes.Scatter(x.Data[first*x.Stride:], gx, x.Stride, x.LD, n, n, mask, gld)
@@ -99,8 +106,8 @@ type tight3Job[T batchlas.Float] struct {
 }
 
 // launchTight3 inverts every matrix of a tight n = 3 batch, a worker's
-// chunk at a time.
-func launchTight3[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], ws []T, info []int32) error {
+// chunk at a time, and reports whether every matrix has its inverse.
+func launchTight3[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T], ws []T, info []int32) (clean bool, err error) {
 	slot := lanesSlot[T](3)
 	if len(ws) < slot {
 		ws = make([]T, parallel.Workers(ctx)*slot)
@@ -108,8 +115,10 @@ func launchTight3[T batchlas.Float](ctx context.Context, a, x batchlas.Batch[T],
 	j := parallel.Get[tight3Job[T]]()
 	defer parallel.Put(j)
 	j.a, j.x, j.info, j.small = a, x, info, lu.SafeMin[T]()
+	j.failed.Store(false)
 	j.ws, j.slot = ws, slot
-	return parallel.RunScratch(ctx, a.Count, flopsPerMatrix(3), len(ws)/slot, j)
+	err = parallel.RunScratch(ctx, a.Count, flopsPerMatrix(3), len(ws)/slot, j)
+	return !j.failed.Load(), err
 }
 
 // Chunk inverts matrices [lo, hi) on worker wk.
@@ -120,6 +129,7 @@ func (j *tight3Job[T]) Chunk(wk, lo, hi int) {
 	end := lo + groups*L
 	_, failed := lanesinv.Inverse3(x.Data[lo*x.Stride:], a.Data[lo*a.Stride:], x.Stride, a.Stride, groups, j.small, j.info[lo:end])
 	if failed {
+		j.failed.Store(true)
 		for i := lo; i < end; i++ {
 			if j.info[i] != 0 {
 				invkit.SetNaN(x, i)

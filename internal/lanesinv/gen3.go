@@ -58,7 +58,13 @@ func f(r, c int) string { return zreg(3*c + r) }
 func rec(k int) string  { return zreg(18 + k) }
 func mag(k int) string  { return zreg(21 + k) }
 
-// inv3 returns inv3F64.
+// inv3 returns inv3F64. The group is read as eight vectors of elements
+// 0..7, one a lane, turned into one vector an element by a transpose in
+// registers, and element 8 gathered; its inverses go back the same way.
+// (float32's sixteen lanes would need a 16 x 16 transpose, every
+// register, or sixteen-lane gathers and scatters, which made its
+// inverse slower than the group path on the Zen 5 guest: it has no
+// loop here.)
 func inv3() string {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
@@ -84,8 +90,6 @@ func inv3() string {
 	p("\tTESTQ CX, CX")
 	p("\tJZ inv3_done")
 	p("inv3_group:")
-	// The group in: elements 0..7 of each lane's matrix, one vector a
-	// lane, turned into one vector an element; element 8 gathered.
 	p("\tMOVQ SI, R11")
 	for l := range 8 {
 		if l > 0 {
@@ -101,8 +105,6 @@ func inv3() string {
 	setUpColumns(p)
 	infoOf(p)
 	solve(p)
-	// The inverses out: F's elements 0..7 turned back into one vector a
-	// lane, element 8 scattered.
 	transpose(p, 0, 9)
 	p("\tMOVQ DI, R13")
 	for l := range 8 {
@@ -114,6 +116,7 @@ func inv3() string {
 	p("\tVMOVDQU64 64(DX), Z24")
 	p("\tKXNORW K1, K1, K1")
 	p("\tVSCATTERQPD %s, K1, 64(DI)(Z24*8)", f(2, 2))
+	// The next group: eight lanes' strides on.
 	p("\tLEAQ (SI)(R10*8), SI")
 	p("\tLEAQ (DI)(R12*8), DI")
 	p("\tADDQ $32, R14")

@@ -2,14 +2,17 @@ package lanesinv
 
 //go:generate go run gen3.go
 
-import "github.com/batchlas-go/batchlas"
+import (
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/lanes"
+)
 
-// Inverse3 inverts groups whole groups of eight 3 x 3 float64 matrices in
-// one pass: matrix l of group g starts at a[(8g+l)*sa] (columns 3 apart;
-// sa 0 reads one matrix for every lane) and its inverse goes to
-// x[(8g+l)*sx], with getrf's info of the matrix in info[8g+l] (0, or the
-// first d+1 whose u_dd is zero or NaN). The inverse of a matrix whose info
-// is not 0 is garbage; failed reports whether there is one.
+// Inverse3 inverts groups whole groups of L = lanes.Lanes[T]() 3 x 3
+// matrices in one pass: matrix l of group g starts at a[(Lg+l)*sa]
+// (columns 3 apart; sa 0 reads one matrix for every lane) and its inverse
+// goes to x[(Lg+l)*sx], with getrf's info of the matrix in info[Lg+l] (0,
+// or the first d+1 whose u_dd is zero or NaN). The inverse of a matrix
+// whose info is not 0 is garbage; failed reports whether there is one.
 //
 // Its results are internal/lanes' Inverse's for order 3 bit for bit (the
 // same factorisation, pivots, info and solve; see gen3.go), without the
@@ -23,7 +26,7 @@ func Inverse3[T batchlas.Float](x, a []T, sx, sa, groups int, small T, info []in
 	if groups <= 0 {
 		return Inverse3Runs[T](), false
 	}
-	const L = 8
+	L := lanes.Lanes[T]()
 	last := groups*L - 1
 	if sx < 9 || sa < 0 || len(x) < last*sx+9 || len(a) < last*sa+9 || len(info) < groups*L {
 		panic("lanesinv: Inverse3's operands are shorter than its groups")

@@ -45,13 +45,14 @@ func main() {
 // constants are Z27 1/small, Z28 small, Z29 one, Z30 zero, Z31 the sign
 // bit. The temporaries are F's registers while the group is factored,
 // Z24 and Z25 after (Z24 also the gather's and the scatter's lane
-// offsets, in elements, loaded from idx). K6 and K7 are the lanes whose first pivot is row 1 and row
-// 2, K5 those whose second is row 2 (the swaps, which set up F).
+// offsets, in elements, loaded from idx). K6 and K7 are the lanes whose
+// first pivot is row 1 and row 2, K5 those whose second is row 2 (the
+// swaps, which set up F).
 //
 //	DI the group's inverses, SI its matrices, R10 and R12 a lane's
 //	stride in bytes (sa*8, sx*8), R11 and R13 walkers over the lanes,
-//	CX the groups left, R14 the group's info, R15 the lanes that failed,
-//	BX k (small, -0, 1, 2, 3), DX idx.
+//	CX the groups left, R14 the group's info, R15 not 0 once a lane
+//	has failed, BX k (small, -0, 1, 2, 3), DX idx.
 func zreg(i int) string { return fmt.Sprintf("Z%d", i) }
 func a(r, c int) string { return zreg(9 + 3*c + r) }
 func f(r, c int) string { return zreg(3*c + r) }

@@ -14,11 +14,11 @@
 // partial sums, so it agrees with the per-matrix kernels within rounding,
 // not bit for bit.
 //
-// It also holds Inverse3, the general inverse of tight 3 x 3 float64
-// matrices for matinv's lanes kernel: each group of eight read straight
+// It also holds Inverse3, the general inverse of tight 3 x 3 matrices
+// for matinv's lanes kernel: each group of lanes.Lanes[T]() read straight
 // from the batch, factored, inverted and written back in registers by
 // one AVX-512 loop over many groups (inv3_amd64.s, written by gen3.go),
 // with the results of internal/lanes' Inverse bit for bit. It has no Go
-// twin: where it does not run (float32, no AVX-512, purego), matinv moves
-// the groups through internal/lanes instead, which is its reference.
+// twin: where it does not run (no AVX-512, purego), matinv moves the
+// groups through internal/lanes instead, which is its reference.
 package lanesinv

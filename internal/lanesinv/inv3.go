@@ -19,7 +19,7 @@ import (
 // gather into a group buffer and the scatter out of it: the group is
 // loaded, interleaved, inverted and written back in registers, and the
 // groups follow each other in one call. It runs on x86-64-v4 (AVX-512)
-// for float64 and reports ran false elsewhere, having done nothing: the
+// and reports ran false elsewhere, having done nothing: the
 // caller then moves the groups through lanes.Gather, lanes.Inverse and
 // lanes.Scatter.
 func Inverse3[T batchlas.Float](x, a []T, sx, sa, groups int, small T, info []int32) (ran, failed bool) {

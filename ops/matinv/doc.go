@@ -15,8 +15,8 @@
 //	       per vector lane, factored and inverted in one pass over the
 //	       group (the factorisation's unblocked arithmetic, then the solve
 //	       of A_i X_i = I), only the inverses written back; n <= 64.
-//	       float64 3x3 matrices with columns 3 apart in A and X stay in
-//	       the registers from their load to their inverses' store
+//	       3x3 matrices with columns 3 apart in A and X stay in the
+//	       registers from their load to their inverses' store
 //	chain  A copied into X, then the getrf op and the getri op on X, each
 //	       choosing its own kernel and traced beneath matinv (through
 //	       them, gonum's kernels may run)

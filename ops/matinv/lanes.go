@@ -92,7 +92,7 @@ func (j *lanesJob[T]) group(buf []T, first, count int) {
 }
 
 // Tight 3 x 3 matrices (columns 3 apart in a and in x) skip the group
-// buffer: lanesinv.Inverse3 loads each group of eight, inverts it and
+// buffer: lanesinv.Inverse3 loads each group, inverts it and
 // stores the inverses in registers, a worker's whole chunk in one call,
 // with the results of the group path bit for bit. A chunk's last
 // matrices, fewer than a group, take the group path. At n = 3 the moves

@@ -22,29 +22,34 @@ import (
 // library's edge classes (zero and NaN pivots, Inf, tiny and huge
 // scalings) among random matrices, and for a broadcast a.
 func TestTightThreeMatchesGroups(t *testing.T) {
+	t.Run("float64", tightThreeMatchesGroups[float64])
+	t.Run("float32", tightThreeMatchesGroups[float32])
+}
+
+func tightThreeMatchesGroups[T batchlas.Float](t *testing.T) {
 	lanes := pin(lanesChoice(t))
-	edges := testmat.GeneralEdges(3, false)
+	edges := testmat.GeneralEdges(3, testmat.Eps[T]() > 1e-10)
 	for _, count := range []int{1, 7, 8, 9, 64, 1000, 4099} {
 		for _, workers := range []int{1, 2} {
 			for _, broadcast := range []bool{false, true} {
 				what := fmt.Sprintf("count=%d workers=%d broadcast=%v", count, workers, broadcast)
 				ctx := batchlas.WithParallelism(lanes, workers)
 				r := rand.New(rand.NewPCG(uint64(count), 7))
-				tight := batchlas.NewBatch[float64](3, 3, count)
+				tight := batchlas.NewBatch[T](3, 3, count)
 				for i := range count {
 					for e := range 9 {
 						v := r.NormFloat64()
 						if i%5 == 2 {
 							v = edges[(i/5)%len(edges)].A[e]
 						}
-						tight.Data[9*i+e] = v
+						tight.Data[9*i+e] = T(v)
 					}
 				}
 				a := tight
 				if broadcast {
 					a = batchlas.Broadcast(matrixOf(tight, count/2), count)
 				}
-				padA := padded[float64](3, a.Count)
+				padA := padded[T](3, a.Count)
 				for i := range count {
 					for c := range 3 {
 						for row := range 3 {
@@ -52,14 +57,14 @@ func TestTightThreeMatchesGroups(t *testing.T) {
 						}
 					}
 				}
-				x, padX := batchlas.NewBatch[float64](3, 3, count), padded[float64](3, count)
+				x, padX := batchlas.NewBatch[T](3, 3, count), padded[T](3, count)
 				err, padErr := Matinv(ctx, a, x, nil), Matinv(ctx, padA, padX, nil)
 				require.Equal(t, fmt.Sprint(padErr), fmt.Sprint(err), what)
 				for i := range count {
 					for c := range 3 {
 						for row := range 3 {
 							got, want := x.At(i, row, c), padX.At(i, row, c)
-							require.Equal(t, math.Float64bits(want), math.Float64bits(got), "%s: matrix %d (%d,%d): %v, group path %v", what, i, row, c, got, want)
+							require.Equal(t, math.Float64bits(float64(want)), math.Float64bits(float64(got)), "%s: matrix %d (%d,%d): %v, group path %v", what, i, row, c, got, want)
 						}
 					}
 				}

@@ -54,19 +54,24 @@ func main() {
 }
 
 // trtriLower is the inverse of every lane's lower triangle in place,
-// lowerGo's first loop: column c from the last, its diagonal inverted, rows c+1..
-// updated by the columns right of it from the bottom (each row k's
-// multiplier taken before it is scaled by the inverted diagonal at (k,
-// k)), then scaled by minus the inverted diagonal. Registers: DI the
-// group, CX n, R8 a column's bytes (gld*64), BX n*64; R9 c, R11 column
-// c; R10 k, R12 column k, AX k*64, DX the row's byte offset; Z31 one,
-// Z30 the sign bit, Z0 1/T[c, c], Z1 its negation, Z2 the multiplier.
+// lowerGo's first loop: column c from the last, its diagonal inverted,
+// then rows c+1.. of the column. lowerGo walks the columns k right of c
+// from the bottom, each adding T[k, c] (taken before it is scaled by the
+// inverted T[k, k]) times column k's rows below k; so row i ends as
+// T[i, c] times T[i, i], plus T[k, c] times T[i, k] for k from i-1 down
+// to c+1 (each product rounded before its sum), times -1/T[c, c], and
+// reads only rows above it of column c. The assembly makes each row's
+// operations in that order, four rows at a time in registers from the
+// bottom (each block stored before the rows above it, whose T[k, c]
+// it reads, are changed), then the rows left one at a time. Registers:
+// DI the group, CX n, R8 a column's bytes (gld*64); R9 c, R11 column c;
+// R13 the block's first row, R14 its byte offset, R12 its column; R10
+// k, AX column k, DX k*64; Z31 one, Z30 the sign bit, Z0 1/T[c, c], Z1
+// its negation, Z2 T[k, c], Z4..Z7 the rows' sums, Z8..Z11 products.
 const trtriLower = `
 // func trtriLowerF(grp *T, n, gld int)
 TEXT ·trtriLowerF(SB), NOSPLIT, $0-24
 	ARGS
-	MOVQ CX, BX
-	SHLQ $6, BX
 	CONSTS
 	MOVQ CX, R9
 F_tc:
@@ -81,44 +86,112 @@ F_tc:
 	VDIVS (R11)(AX*1), Z31, Z0
 	VMOVUS Z0, (R11)(AX*1)
 	VPXORI Z30, Z0, Z1
-	MOVQ CX, R10
-F_tk:
-	DECQ R10
-	CMPQ R10, R9
-	JLE F_tscale
-	MOVQ R10, R12
+	MOVQ CX, R13
+F_tblock:
+	// Four rows i0..i0+3 while i0 > c.
+	MOVQ R13, DX
+	SUBQ R9, DX
+	CMPQ DX, $5
+	JLT F_trows
+	SUBQ $4, R13
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
 	IMULQ R8, R12
 	ADDQ DI, R12
-	MOVQ R10, AX
-	SHLQ $6, AX
-	// Rows k+1.. of column c += T[k, c] times column k's.
-	VMOVUS (R11)(AX*1), Z2
-	LEAQ 64(AX), DX
-F_trow:
-	CMPQ DX, BX
-	JGE F_tmul
-	VMULS (R12)(DX*1), Z2, Z3
-	VADDS (R11)(DX*1), Z3, Z3
-	VMOVUS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F_trow
-F_tmul:
-	// T[k, c] *= T[k, k], inverted when column k was.
-	VMULS (R12)(AX*1), Z2, Z2
-	VMOVUS Z2, (R11)(AX*1)
-	JMP F_tk
-F_tscale:
-	// Rows c+1.. of column c times -1/T[c, c].
-	MOVQ R9, DX
-	INCQ DX
+	// T[i, c] times T[i, i].
+	LEAQ (R12)(R14*1), AX
+	VMOVUS (R11)(R14*1), Z4
+	VMULS (AX), Z4, Z4
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUS 64(R11)(R14*1), Z5
+	VMULS (AX), Z5, Z5
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUS 128(R11)(R14*1), Z6
+	VMULS (AX), Z6, Z6
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUS 192(R11)(R14*1), Z7
+	VMULS (AX), Z7, Z7
+	// k = i0+2, i0+1, i0 inside the block.
+	LEAQ (R12)(R8*2), AX
+	ADDQ R14, AX
+	VMOVUS 128(R11)(R14*1), Z2
+	VMULS 192(AX), Z2, Z8
+	VADDS Z8, Z7, Z7
+	LEAQ (R12)(R8*1), AX
+	ADDQ R14, AX
+	VMOVUS 64(R11)(R14*1), Z2
+	VMULS 128(AX), Z2, Z8
+	VADDS Z8, Z6, Z6
+	VMULS 192(AX), Z2, Z9
+	VADDS Z9, Z7, Z7
+	LEAQ (R12)(R14*1), AX
+	VMOVUS (R11)(R14*1), Z2
+	VMULS 64(AX), Z2, Z8
+	VADDS Z8, Z5, Z5
+	VMULS 128(AX), Z2, Z9
+	VADDS Z9, Z6, Z6
+	VMULS 192(AX), Z2, Z10
+	VADDS Z10, Z7, Z7
+	// k from i0-1 down to c+1: all four rows.
+	MOVQ R13, R10
+	MOVQ R12, AX
+F_tk4:
+	DECQ R10
+	CMPQ R10, R9
+	JLE F_tstore4
+	SUBQ R8, AX
+	MOVQ R10, DX
 	SHLQ $6, DX
-F_tsrow:
-	CMPQ DX, BX
-	JGE F_tc
-	VMULS (R11)(DX*1), Z1, Z3
-	VMOVUS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F_tsrow
+	VMOVUS (R11)(DX*1), Z2
+	VMULS (AX)(R14*1), Z2, Z8
+	VADDS Z8, Z4, Z4
+	VMULS 64(AX)(R14*1), Z2, Z9
+	VADDS Z9, Z5, Z5
+	VMULS 128(AX)(R14*1), Z2, Z10
+	VADDS Z10, Z6, Z6
+	VMULS 192(AX)(R14*1), Z2, Z11
+	VADDS Z11, Z7, Z7
+	JMP F_tk4
+F_tstore4:
+	VMULS Z1, Z4, Z4
+	VMOVUS Z4, (R11)(R14*1)
+	VMULS Z1, Z5, Z5
+	VMOVUS Z5, 64(R11)(R14*1)
+	VMULS Z1, Z6, Z6
+	VMOVUS Z6, 128(R11)(R14*1)
+	VMULS Z1, Z7, Z7
+	VMOVUS Z7, 192(R11)(R14*1)
+	JMP F_tblock
+F_trows:
+	// The rows left, i from the block's first row less one down to c+1.
+	DECQ R13
+	CMPQ R13, R9
+	JLE F_tc
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
+	IMULQ R8, R12
+	ADDQ DI, R12
+	VMOVUS (R11)(R14*1), Z4
+	VMULS (R12)(R14*1), Z4, Z4
+	MOVQ R13, R10
+	MOVQ R12, AX
+F_tk1:
+	DECQ R10
+	CMPQ R10, R9
+	JLE F_tstore1
+	SUBQ R8, AX
+	MOVQ R10, DX
+	SHLQ $6, DX
+	VMOVUS (R11)(DX*1), Z2
+	VMULS (AX)(R14*1), Z2, Z8
+	VADDS Z8, Z4, Z4
+	JMP F_tk1
+F_tstore1:
+	VMULS Z1, Z4, Z4
+	VMOVUS Z4, (R11)(R14*1)
+	JMP F_trows
 F_tdone:
 	VZEROUPPER
 	RET
@@ -219,10 +292,16 @@ F_ldone:
 
 // trtriUpper is the inverse of every lane's upper triangle in place,
 // upperGo's first loop: column c from the first, its diagonal inverted,
-// rows ..c-1 updated by the columns left of it from the top (each row k's
-// multiplier taken before it is scaled by the inverted diagonal at (k,
-// k)), then scaled by minus the inverted diagonal. Registers as trtriLower's,
-// with AX c*64 or k*64 and DX the row's byte offset from 0.
+// then rows ..c-1 of the column. upperGo walks the columns k left of c
+// from the top, each adding T[k, c] (taken before it is scaled by the
+// inverted T[k, k]) times column k's rows above k; so row i ends as
+// T[i, c] times T[i, i], plus T[k, c] times T[i, k] for k from i+1 up to
+// c-1 (each product rounded before its sum), times -1/T[c, c], and reads
+// only rows below it of column c. The assembly makes each row's
+// operations in that order, four rows at a time in registers from the
+// top (each block stored before the rows below it, whose T[k, c] it
+// reads, are changed), then the rows left one at a time. Registers as
+// trtriLower's, R13 the block's first row counting up.
 const trtriUpper = `
 // func trtriUpperF(grp *T, n, gld int)
 TEXT ·trtriUpperF(SB), NOSPLIT, $0-24
@@ -235,48 +314,118 @@ F_uc:
 	MOVQ R9, R11
 	IMULQ R8, R11
 	ADDQ DI, R11
-	MOVQ R9, BX
-	SHLQ $6, BX
-	// T[c, c] := 1/T[c, c]; Z1 = -1/T[c, c]; BX: the bytes of rows ..c-1.
-	VDIVS (R11)(BX*1), Z31, Z0
-	VMOVUS Z0, (R11)(BX*1)
+	MOVQ R9, AX
+	SHLQ $6, AX
+	// T[c, c] := 1/T[c, c]; Z1 = -1/T[c, c].
+	VDIVS (R11)(AX*1), Z31, Z0
+	VMOVUS Z0, (R11)(AX*1)
 	VPXORI Z30, Z0, Z1
-	XORQ R10, R10
-F_uk:
-	CMPQ R10, R9
-	JGE F_uscale
-	MOVQ R10, R12
+	XORQ R13, R13
+F_ublock:
+	// Four rows i0..i0+3 while i0+3 < c.
+	LEAQ 4(R13), DX
+	CMPQ DX, R9
+	JGT F_urows
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
 	IMULQ R8, R12
 	ADDQ DI, R12
-	MOVQ R10, AX
-	SHLQ $6, AX
-	// Rows ..k-1 of column c += T[k, c] times column k's.
-	VMOVUS (R11)(AX*1), Z2
-	XORQ DX, DX
-F_urow:
-	CMPQ DX, AX
-	JGE F_umul
-	VMULS (R12)(DX*1), Z2, Z3
-	VADDS (R11)(DX*1), Z3, Z3
-	VMOVUS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F_urow
-F_umul:
-	// T[k, c] *= T[k, k], inverted when column k was.
-	VMULS (R12)(AX*1), Z2, Z2
-	VMOVUS Z2, (R11)(AX*1)
+	// T[i, c] times T[i, i].
+	LEAQ (R12)(R14*1), AX
+	VMOVUS (R11)(R14*1), Z4
+	VMULS (AX), Z4, Z4
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUS 64(R11)(R14*1), Z5
+	VMULS (AX), Z5, Z5
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUS 128(R11)(R14*1), Z6
+	VMULS (AX), Z6, Z6
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUS 192(R11)(R14*1), Z7
+	VMULS (AX), Z7, Z7
+	// k = i0+1, i0+2, i0+3 inside the block.
+	LEAQ (R12)(R8*1), AX
+	ADDQ R14, AX
+	VMOVUS 64(R11)(R14*1), Z2
+	VMULS (AX), Z2, Z8
+	VADDS Z8, Z4, Z4
+	LEAQ (R12)(R8*2), AX
+	ADDQ R14, AX
+	VMOVUS 128(R11)(R14*1), Z2
+	VMULS (AX), Z2, Z8
+	VADDS Z8, Z4, Z4
+	VMULS 64(AX), Z2, Z9
+	VADDS Z9, Z5, Z5
+	ADDQ R8, AX
+	VMOVUS 192(R11)(R14*1), Z2
+	VMULS (AX), Z2, Z8
+	VADDS Z8, Z4, Z4
+	VMULS 64(AX), Z2, Z9
+	VADDS Z9, Z5, Z5
+	VMULS 128(AX), Z2, Z10
+	VADDS Z10, Z6, Z6
+	// k from i0+4 up to c-1: all four rows.
+	LEAQ 3(R13), R10
+	LEAQ (R12)(R8*2), AX
+	ADDQ R8, AX
+F_uk4:
 	INCQ R10
-	JMP F_uk
-F_uscale:
-	// Rows ..c-1 of column c times -1/T[c, c].
-	XORQ DX, DX
-F_usrow:
-	CMPQ DX, BX
+	CMPQ R10, R9
+	JGE F_ustore4
+	ADDQ R8, AX
+	MOVQ R10, DX
+	SHLQ $6, DX
+	VMOVUS (R11)(DX*1), Z2
+	VMULS (AX)(R14*1), Z2, Z8
+	VADDS Z8, Z4, Z4
+	VMULS 64(AX)(R14*1), Z2, Z9
+	VADDS Z9, Z5, Z5
+	VMULS 128(AX)(R14*1), Z2, Z10
+	VADDS Z10, Z6, Z6
+	VMULS 192(AX)(R14*1), Z2, Z11
+	VADDS Z11, Z7, Z7
+	JMP F_uk4
+F_ustore4:
+	VMULS Z1, Z4, Z4
+	VMOVUS Z4, (R11)(R14*1)
+	VMULS Z1, Z5, Z5
+	VMOVUS Z5, 64(R11)(R14*1)
+	VMULS Z1, Z6, Z6
+	VMOVUS Z6, 128(R11)(R14*1)
+	VMULS Z1, Z7, Z7
+	VMOVUS Z7, 192(R11)(R14*1)
+	ADDQ $4, R13
+	JMP F_ublock
+F_urows:
+	// The rows left, i from the block's first row up to c-1.
+	CMPQ R13, R9
 	JGE F_unext
-	VMULS (R11)(DX*1), Z1, Z3
-	VMOVUS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F_usrow
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
+	IMULQ R8, R12
+	ADDQ DI, R12
+	VMOVUS (R11)(R14*1), Z4
+	VMULS (R12)(R14*1), Z4, Z4
+	MOVQ R13, R10
+	MOVQ R12, AX
+F_uk1:
+	INCQ R10
+	CMPQ R10, R9
+	JGE F_ustore1
+	ADDQ R8, AX
+	MOVQ R10, DX
+	SHLQ $6, DX
+	VMOVUS (R11)(DX*1), Z2
+	VMULS (AX)(R14*1), Z2, Z8
+	VADDS Z8, Z4, Z4
+	JMP F_uk1
+F_ustore1:
+	VMULS Z1, Z4, Z4
+	VMOVUS Z4, (R11)(R14*1)
+	INCQ R13
+	JMP F_urows
 F_unext:
 	INCQ R9
 	JMP F_uc

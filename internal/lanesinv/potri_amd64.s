@@ -10,8 +10,6 @@ TEXT ·trtriLowerF64(SB), NOSPLIT, $0-24
 	MOVQ n+8(FP), CX
 	MOVQ gld+16(FP), R8
 	SHLQ $6, R8
-	MOVQ CX, BX
-	SHLQ $6, BX
 	MOVQ $0x3ff0000000000000, AX
 	VPBROADCASTQ AX, Z31
 	MOVQ $0x8000000000000000, AX
@@ -29,44 +27,112 @@ F64_tc:
 	VDIVPD (R11)(AX*1), Z31, Z0
 	VMOVUPD Z0, (R11)(AX*1)
 	VPXORQ Z30, Z0, Z1
-	MOVQ CX, R10
-F64_tk:
-	DECQ R10
-	CMPQ R10, R9
-	JLE F64_tscale
-	MOVQ R10, R12
+	MOVQ CX, R13
+F64_tblock:
+	// Four rows i0..i0+3 while i0 > c.
+	MOVQ R13, DX
+	SUBQ R9, DX
+	CMPQ DX, $5
+	JLT F64_trows
+	SUBQ $4, R13
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
 	IMULQ R8, R12
 	ADDQ DI, R12
-	MOVQ R10, AX
-	SHLQ $6, AX
-	// Rows k+1.. of column c += T[k, c] times column k's.
-	VMOVUPD (R11)(AX*1), Z2
-	LEAQ 64(AX), DX
-F64_trow:
-	CMPQ DX, BX
-	JGE F64_tmul
-	VMULPD (R12)(DX*1), Z2, Z3
-	VADDPD (R11)(DX*1), Z3, Z3
-	VMOVUPD Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F64_trow
-F64_tmul:
-	// T[k, c] *= T[k, k], inverted when column k was.
-	VMULPD (R12)(AX*1), Z2, Z2
-	VMOVUPD Z2, (R11)(AX*1)
-	JMP F64_tk
-F64_tscale:
-	// Rows c+1.. of column c times -1/T[c, c].
-	MOVQ R9, DX
-	INCQ DX
+	// T[i, c] times T[i, i].
+	LEAQ (R12)(R14*1), AX
+	VMOVUPD (R11)(R14*1), Z4
+	VMULPD (AX), Z4, Z4
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPD 64(R11)(R14*1), Z5
+	VMULPD (AX), Z5, Z5
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPD 128(R11)(R14*1), Z6
+	VMULPD (AX), Z6, Z6
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPD 192(R11)(R14*1), Z7
+	VMULPD (AX), Z7, Z7
+	// k = i0+2, i0+1, i0 inside the block.
+	LEAQ (R12)(R8*2), AX
+	ADDQ R14, AX
+	VMOVUPD 128(R11)(R14*1), Z2
+	VMULPD 192(AX), Z2, Z8
+	VADDPD Z8, Z7, Z7
+	LEAQ (R12)(R8*1), AX
+	ADDQ R14, AX
+	VMOVUPD 64(R11)(R14*1), Z2
+	VMULPD 128(AX), Z2, Z8
+	VADDPD Z8, Z6, Z6
+	VMULPD 192(AX), Z2, Z9
+	VADDPD Z9, Z7, Z7
+	LEAQ (R12)(R14*1), AX
+	VMOVUPD (R11)(R14*1), Z2
+	VMULPD 64(AX), Z2, Z8
+	VADDPD Z8, Z5, Z5
+	VMULPD 128(AX), Z2, Z9
+	VADDPD Z9, Z6, Z6
+	VMULPD 192(AX), Z2, Z10
+	VADDPD Z10, Z7, Z7
+	// k from i0-1 down to c+1: all four rows.
+	MOVQ R13, R10
+	MOVQ R12, AX
+F64_tk4:
+	DECQ R10
+	CMPQ R10, R9
+	JLE F64_tstore4
+	SUBQ R8, AX
+	MOVQ R10, DX
 	SHLQ $6, DX
-F64_tsrow:
-	CMPQ DX, BX
-	JGE F64_tc
-	VMULPD (R11)(DX*1), Z1, Z3
-	VMOVUPD Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F64_tsrow
+	VMOVUPD (R11)(DX*1), Z2
+	VMULPD (AX)(R14*1), Z2, Z8
+	VADDPD Z8, Z4, Z4
+	VMULPD 64(AX)(R14*1), Z2, Z9
+	VADDPD Z9, Z5, Z5
+	VMULPD 128(AX)(R14*1), Z2, Z10
+	VADDPD Z10, Z6, Z6
+	VMULPD 192(AX)(R14*1), Z2, Z11
+	VADDPD Z11, Z7, Z7
+	JMP F64_tk4
+F64_tstore4:
+	VMULPD Z1, Z4, Z4
+	VMOVUPD Z4, (R11)(R14*1)
+	VMULPD Z1, Z5, Z5
+	VMOVUPD Z5, 64(R11)(R14*1)
+	VMULPD Z1, Z6, Z6
+	VMOVUPD Z6, 128(R11)(R14*1)
+	VMULPD Z1, Z7, Z7
+	VMOVUPD Z7, 192(R11)(R14*1)
+	JMP F64_tblock
+F64_trows:
+	// The rows left, i from the block's first row less one down to c+1.
+	DECQ R13
+	CMPQ R13, R9
+	JLE F64_tc
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
+	IMULQ R8, R12
+	ADDQ DI, R12
+	VMOVUPD (R11)(R14*1), Z4
+	VMULPD (R12)(R14*1), Z4, Z4
+	MOVQ R13, R10
+	MOVQ R12, AX
+F64_tk1:
+	DECQ R10
+	CMPQ R10, R9
+	JLE F64_tstore1
+	SUBQ R8, AX
+	MOVQ R10, DX
+	SHLQ $6, DX
+	VMOVUPD (R11)(DX*1), Z2
+	VMULPD (AX)(R14*1), Z2, Z8
+	VADDPD Z8, Z4, Z4
+	JMP F64_tk1
+F64_tstore1:
+	VMULPD Z1, Z4, Z4
+	VMOVUPD Z4, (R11)(R14*1)
+	JMP F64_trows
 F64_tdone:
 	VZEROUPPER
 	RET
@@ -174,48 +240,118 @@ F64_uc:
 	MOVQ R9, R11
 	IMULQ R8, R11
 	ADDQ DI, R11
-	MOVQ R9, BX
-	SHLQ $6, BX
-	// T[c, c] := 1/T[c, c]; Z1 = -1/T[c, c]; BX: the bytes of rows ..c-1.
-	VDIVPD (R11)(BX*1), Z31, Z0
-	VMOVUPD Z0, (R11)(BX*1)
+	MOVQ R9, AX
+	SHLQ $6, AX
+	// T[c, c] := 1/T[c, c]; Z1 = -1/T[c, c].
+	VDIVPD (R11)(AX*1), Z31, Z0
+	VMOVUPD Z0, (R11)(AX*1)
 	VPXORQ Z30, Z0, Z1
-	XORQ R10, R10
-F64_uk:
-	CMPQ R10, R9
-	JGE F64_uscale
-	MOVQ R10, R12
+	XORQ R13, R13
+F64_ublock:
+	// Four rows i0..i0+3 while i0+3 < c.
+	LEAQ 4(R13), DX
+	CMPQ DX, R9
+	JGT F64_urows
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
 	IMULQ R8, R12
 	ADDQ DI, R12
-	MOVQ R10, AX
-	SHLQ $6, AX
-	// Rows ..k-1 of column c += T[k, c] times column k's.
-	VMOVUPD (R11)(AX*1), Z2
-	XORQ DX, DX
-F64_urow:
-	CMPQ DX, AX
-	JGE F64_umul
-	VMULPD (R12)(DX*1), Z2, Z3
-	VADDPD (R11)(DX*1), Z3, Z3
-	VMOVUPD Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F64_urow
-F64_umul:
-	// T[k, c] *= T[k, k], inverted when column k was.
-	VMULPD (R12)(AX*1), Z2, Z2
-	VMOVUPD Z2, (R11)(AX*1)
+	// T[i, c] times T[i, i].
+	LEAQ (R12)(R14*1), AX
+	VMOVUPD (R11)(R14*1), Z4
+	VMULPD (AX), Z4, Z4
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPD 64(R11)(R14*1), Z5
+	VMULPD (AX), Z5, Z5
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPD 128(R11)(R14*1), Z6
+	VMULPD (AX), Z6, Z6
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPD 192(R11)(R14*1), Z7
+	VMULPD (AX), Z7, Z7
+	// k = i0+1, i0+2, i0+3 inside the block.
+	LEAQ (R12)(R8*1), AX
+	ADDQ R14, AX
+	VMOVUPD 64(R11)(R14*1), Z2
+	VMULPD (AX), Z2, Z8
+	VADDPD Z8, Z4, Z4
+	LEAQ (R12)(R8*2), AX
+	ADDQ R14, AX
+	VMOVUPD 128(R11)(R14*1), Z2
+	VMULPD (AX), Z2, Z8
+	VADDPD Z8, Z4, Z4
+	VMULPD 64(AX), Z2, Z9
+	VADDPD Z9, Z5, Z5
+	ADDQ R8, AX
+	VMOVUPD 192(R11)(R14*1), Z2
+	VMULPD (AX), Z2, Z8
+	VADDPD Z8, Z4, Z4
+	VMULPD 64(AX), Z2, Z9
+	VADDPD Z9, Z5, Z5
+	VMULPD 128(AX), Z2, Z10
+	VADDPD Z10, Z6, Z6
+	// k from i0+4 up to c-1: all four rows.
+	LEAQ 3(R13), R10
+	LEAQ (R12)(R8*2), AX
+	ADDQ R8, AX
+F64_uk4:
 	INCQ R10
-	JMP F64_uk
-F64_uscale:
-	// Rows ..c-1 of column c times -1/T[c, c].
-	XORQ DX, DX
-F64_usrow:
-	CMPQ DX, BX
+	CMPQ R10, R9
+	JGE F64_ustore4
+	ADDQ R8, AX
+	MOVQ R10, DX
+	SHLQ $6, DX
+	VMOVUPD (R11)(DX*1), Z2
+	VMULPD (AX)(R14*1), Z2, Z8
+	VADDPD Z8, Z4, Z4
+	VMULPD 64(AX)(R14*1), Z2, Z9
+	VADDPD Z9, Z5, Z5
+	VMULPD 128(AX)(R14*1), Z2, Z10
+	VADDPD Z10, Z6, Z6
+	VMULPD 192(AX)(R14*1), Z2, Z11
+	VADDPD Z11, Z7, Z7
+	JMP F64_uk4
+F64_ustore4:
+	VMULPD Z1, Z4, Z4
+	VMOVUPD Z4, (R11)(R14*1)
+	VMULPD Z1, Z5, Z5
+	VMOVUPD Z5, 64(R11)(R14*1)
+	VMULPD Z1, Z6, Z6
+	VMOVUPD Z6, 128(R11)(R14*1)
+	VMULPD Z1, Z7, Z7
+	VMOVUPD Z7, 192(R11)(R14*1)
+	ADDQ $4, R13
+	JMP F64_ublock
+F64_urows:
+	// The rows left, i from the block's first row up to c-1.
+	CMPQ R13, R9
 	JGE F64_unext
-	VMULPD (R11)(DX*1), Z1, Z3
-	VMOVUPD Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F64_usrow
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
+	IMULQ R8, R12
+	ADDQ DI, R12
+	VMOVUPD (R11)(R14*1), Z4
+	VMULPD (R12)(R14*1), Z4, Z4
+	MOVQ R13, R10
+	MOVQ R12, AX
+F64_uk1:
+	INCQ R10
+	CMPQ R10, R9
+	JGE F64_ustore1
+	ADDQ R8, AX
+	MOVQ R10, DX
+	SHLQ $6, DX
+	VMOVUPD (R11)(DX*1), Z2
+	VMULPD (AX)(R14*1), Z2, Z8
+	VADDPD Z8, Z4, Z4
+	JMP F64_uk1
+F64_ustore1:
+	VMULPD Z1, Z4, Z4
+	VMOVUPD Z4, (R11)(R14*1)
+	INCQ R13
+	JMP F64_urows
 F64_unext:
 	INCQ R9
 	JMP F64_uc
@@ -287,8 +423,6 @@ TEXT ·trtriLowerF32(SB), NOSPLIT, $0-24
 	MOVQ n+8(FP), CX
 	MOVQ gld+16(FP), R8
 	SHLQ $6, R8
-	MOVQ CX, BX
-	SHLQ $6, BX
 	MOVL $0x3f800000, AX
 	VPBROADCASTD AX, Z31
 	MOVL $0x80000000, AX
@@ -306,44 +440,112 @@ F32_tc:
 	VDIVPS (R11)(AX*1), Z31, Z0
 	VMOVUPS Z0, (R11)(AX*1)
 	VPXORD Z30, Z0, Z1
-	MOVQ CX, R10
-F32_tk:
-	DECQ R10
-	CMPQ R10, R9
-	JLE F32_tscale
-	MOVQ R10, R12
+	MOVQ CX, R13
+F32_tblock:
+	// Four rows i0..i0+3 while i0 > c.
+	MOVQ R13, DX
+	SUBQ R9, DX
+	CMPQ DX, $5
+	JLT F32_trows
+	SUBQ $4, R13
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
 	IMULQ R8, R12
 	ADDQ DI, R12
-	MOVQ R10, AX
-	SHLQ $6, AX
-	// Rows k+1.. of column c += T[k, c] times column k's.
-	VMOVUPS (R11)(AX*1), Z2
-	LEAQ 64(AX), DX
-F32_trow:
-	CMPQ DX, BX
-	JGE F32_tmul
-	VMULPS (R12)(DX*1), Z2, Z3
-	VADDPS (R11)(DX*1), Z3, Z3
-	VMOVUPS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F32_trow
-F32_tmul:
-	// T[k, c] *= T[k, k], inverted when column k was.
-	VMULPS (R12)(AX*1), Z2, Z2
-	VMOVUPS Z2, (R11)(AX*1)
-	JMP F32_tk
-F32_tscale:
-	// Rows c+1.. of column c times -1/T[c, c].
-	MOVQ R9, DX
-	INCQ DX
+	// T[i, c] times T[i, i].
+	LEAQ (R12)(R14*1), AX
+	VMOVUPS (R11)(R14*1), Z4
+	VMULPS (AX), Z4, Z4
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPS 64(R11)(R14*1), Z5
+	VMULPS (AX), Z5, Z5
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPS 128(R11)(R14*1), Z6
+	VMULPS (AX), Z6, Z6
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPS 192(R11)(R14*1), Z7
+	VMULPS (AX), Z7, Z7
+	// k = i0+2, i0+1, i0 inside the block.
+	LEAQ (R12)(R8*2), AX
+	ADDQ R14, AX
+	VMOVUPS 128(R11)(R14*1), Z2
+	VMULPS 192(AX), Z2, Z8
+	VADDPS Z8, Z7, Z7
+	LEAQ (R12)(R8*1), AX
+	ADDQ R14, AX
+	VMOVUPS 64(R11)(R14*1), Z2
+	VMULPS 128(AX), Z2, Z8
+	VADDPS Z8, Z6, Z6
+	VMULPS 192(AX), Z2, Z9
+	VADDPS Z9, Z7, Z7
+	LEAQ (R12)(R14*1), AX
+	VMOVUPS (R11)(R14*1), Z2
+	VMULPS 64(AX), Z2, Z8
+	VADDPS Z8, Z5, Z5
+	VMULPS 128(AX), Z2, Z9
+	VADDPS Z9, Z6, Z6
+	VMULPS 192(AX), Z2, Z10
+	VADDPS Z10, Z7, Z7
+	// k from i0-1 down to c+1: all four rows.
+	MOVQ R13, R10
+	MOVQ R12, AX
+F32_tk4:
+	DECQ R10
+	CMPQ R10, R9
+	JLE F32_tstore4
+	SUBQ R8, AX
+	MOVQ R10, DX
 	SHLQ $6, DX
-F32_tsrow:
-	CMPQ DX, BX
-	JGE F32_tc
-	VMULPS (R11)(DX*1), Z1, Z3
-	VMOVUPS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F32_tsrow
+	VMOVUPS (R11)(DX*1), Z2
+	VMULPS (AX)(R14*1), Z2, Z8
+	VADDPS Z8, Z4, Z4
+	VMULPS 64(AX)(R14*1), Z2, Z9
+	VADDPS Z9, Z5, Z5
+	VMULPS 128(AX)(R14*1), Z2, Z10
+	VADDPS Z10, Z6, Z6
+	VMULPS 192(AX)(R14*1), Z2, Z11
+	VADDPS Z11, Z7, Z7
+	JMP F32_tk4
+F32_tstore4:
+	VMULPS Z1, Z4, Z4
+	VMOVUPS Z4, (R11)(R14*1)
+	VMULPS Z1, Z5, Z5
+	VMOVUPS Z5, 64(R11)(R14*1)
+	VMULPS Z1, Z6, Z6
+	VMOVUPS Z6, 128(R11)(R14*1)
+	VMULPS Z1, Z7, Z7
+	VMOVUPS Z7, 192(R11)(R14*1)
+	JMP F32_tblock
+F32_trows:
+	// The rows left, i from the block's first row less one down to c+1.
+	DECQ R13
+	CMPQ R13, R9
+	JLE F32_tc
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
+	IMULQ R8, R12
+	ADDQ DI, R12
+	VMOVUPS (R11)(R14*1), Z4
+	VMULPS (R12)(R14*1), Z4, Z4
+	MOVQ R13, R10
+	MOVQ R12, AX
+F32_tk1:
+	DECQ R10
+	CMPQ R10, R9
+	JLE F32_tstore1
+	SUBQ R8, AX
+	MOVQ R10, DX
+	SHLQ $6, DX
+	VMOVUPS (R11)(DX*1), Z2
+	VMULPS (AX)(R14*1), Z2, Z8
+	VADDPS Z8, Z4, Z4
+	JMP F32_tk1
+F32_tstore1:
+	VMULPS Z1, Z4, Z4
+	VMOVUPS Z4, (R11)(R14*1)
+	JMP F32_trows
 F32_tdone:
 	VZEROUPPER
 	RET
@@ -451,48 +653,118 @@ F32_uc:
 	MOVQ R9, R11
 	IMULQ R8, R11
 	ADDQ DI, R11
-	MOVQ R9, BX
-	SHLQ $6, BX
-	// T[c, c] := 1/T[c, c]; Z1 = -1/T[c, c]; BX: the bytes of rows ..c-1.
-	VDIVPS (R11)(BX*1), Z31, Z0
-	VMOVUPS Z0, (R11)(BX*1)
+	MOVQ R9, AX
+	SHLQ $6, AX
+	// T[c, c] := 1/T[c, c]; Z1 = -1/T[c, c].
+	VDIVPS (R11)(AX*1), Z31, Z0
+	VMOVUPS Z0, (R11)(AX*1)
 	VPXORD Z30, Z0, Z1
-	XORQ R10, R10
-F32_uk:
-	CMPQ R10, R9
-	JGE F32_uscale
-	MOVQ R10, R12
+	XORQ R13, R13
+F32_ublock:
+	// Four rows i0..i0+3 while i0+3 < c.
+	LEAQ 4(R13), DX
+	CMPQ DX, R9
+	JGT F32_urows
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
 	IMULQ R8, R12
 	ADDQ DI, R12
-	MOVQ R10, AX
-	SHLQ $6, AX
-	// Rows ..k-1 of column c += T[k, c] times column k's.
-	VMOVUPS (R11)(AX*1), Z2
-	XORQ DX, DX
-F32_urow:
-	CMPQ DX, AX
-	JGE F32_umul
-	VMULPS (R12)(DX*1), Z2, Z3
-	VADDPS (R11)(DX*1), Z3, Z3
-	VMOVUPS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F32_urow
-F32_umul:
-	// T[k, c] *= T[k, k], inverted when column k was.
-	VMULPS (R12)(AX*1), Z2, Z2
-	VMOVUPS Z2, (R11)(AX*1)
+	// T[i, c] times T[i, i].
+	LEAQ (R12)(R14*1), AX
+	VMOVUPS (R11)(R14*1), Z4
+	VMULPS (AX), Z4, Z4
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPS 64(R11)(R14*1), Z5
+	VMULPS (AX), Z5, Z5
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPS 128(R11)(R14*1), Z6
+	VMULPS (AX), Z6, Z6
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUPS 192(R11)(R14*1), Z7
+	VMULPS (AX), Z7, Z7
+	// k = i0+1, i0+2, i0+3 inside the block.
+	LEAQ (R12)(R8*1), AX
+	ADDQ R14, AX
+	VMOVUPS 64(R11)(R14*1), Z2
+	VMULPS (AX), Z2, Z8
+	VADDPS Z8, Z4, Z4
+	LEAQ (R12)(R8*2), AX
+	ADDQ R14, AX
+	VMOVUPS 128(R11)(R14*1), Z2
+	VMULPS (AX), Z2, Z8
+	VADDPS Z8, Z4, Z4
+	VMULPS 64(AX), Z2, Z9
+	VADDPS Z9, Z5, Z5
+	ADDQ R8, AX
+	VMOVUPS 192(R11)(R14*1), Z2
+	VMULPS (AX), Z2, Z8
+	VADDPS Z8, Z4, Z4
+	VMULPS 64(AX), Z2, Z9
+	VADDPS Z9, Z5, Z5
+	VMULPS 128(AX), Z2, Z10
+	VADDPS Z10, Z6, Z6
+	// k from i0+4 up to c-1: all four rows.
+	LEAQ 3(R13), R10
+	LEAQ (R12)(R8*2), AX
+	ADDQ R8, AX
+F32_uk4:
 	INCQ R10
-	JMP F32_uk
-F32_uscale:
-	// Rows ..c-1 of column c times -1/T[c, c].
-	XORQ DX, DX
-F32_usrow:
-	CMPQ DX, BX
+	CMPQ R10, R9
+	JGE F32_ustore4
+	ADDQ R8, AX
+	MOVQ R10, DX
+	SHLQ $6, DX
+	VMOVUPS (R11)(DX*1), Z2
+	VMULPS (AX)(R14*1), Z2, Z8
+	VADDPS Z8, Z4, Z4
+	VMULPS 64(AX)(R14*1), Z2, Z9
+	VADDPS Z9, Z5, Z5
+	VMULPS 128(AX)(R14*1), Z2, Z10
+	VADDPS Z10, Z6, Z6
+	VMULPS 192(AX)(R14*1), Z2, Z11
+	VADDPS Z11, Z7, Z7
+	JMP F32_uk4
+F32_ustore4:
+	VMULPS Z1, Z4, Z4
+	VMOVUPS Z4, (R11)(R14*1)
+	VMULPS Z1, Z5, Z5
+	VMOVUPS Z5, 64(R11)(R14*1)
+	VMULPS Z1, Z6, Z6
+	VMOVUPS Z6, 128(R11)(R14*1)
+	VMULPS Z1, Z7, Z7
+	VMOVUPS Z7, 192(R11)(R14*1)
+	ADDQ $4, R13
+	JMP F32_ublock
+F32_urows:
+	// The rows left, i from the block's first row up to c-1.
+	CMPQ R13, R9
 	JGE F32_unext
-	VMULPS (R11)(DX*1), Z1, Z3
-	VMOVUPS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F32_usrow
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
+	IMULQ R8, R12
+	ADDQ DI, R12
+	VMOVUPS (R11)(R14*1), Z4
+	VMULPS (R12)(R14*1), Z4, Z4
+	MOVQ R13, R10
+	MOVQ R12, AX
+F32_uk1:
+	INCQ R10
+	CMPQ R10, R9
+	JGE F32_ustore1
+	ADDQ R8, AX
+	MOVQ R10, DX
+	SHLQ $6, DX
+	VMOVUPS (R11)(DX*1), Z2
+	VMULPS (AX)(R14*1), Z2, Z8
+	VADDPS Z8, Z4, Z4
+	JMP F32_uk1
+F32_ustore1:
+	VMULPS Z1, Z4, Z4
+	VMOVUPS Z4, (R11)(R14*1)
+	INCQ R13
+	JMP F32_urows
 F32_unext:
 	INCQ R9
 	JMP F32_uc

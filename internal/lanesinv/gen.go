@@ -435,13 +435,18 @@ F_udone:
 `
 
 // lauumUpper is the upper triangle of every lane's U U^T in place,
-// upperGo's second loop: column i from the first, its rows above the
-// diagonal scaled by U[i, i], then the columns k right of it added, U[i,
-// k] times their rows above i (not yet overwritten), and the diagonal
-// U[i, i]^2 plus the sum of the U[i, k]^2 in k's order. Registers: DI the
-// group, CX n, R8 a column's bytes; R9 i, BX i*64, R11 column i; R10 k,
-// R12 column k; DX the row's byte offset; Z1 U[i, i], Z4 the sum of
-// squares, Z2 U[i, k].
+// upperGo's second loop: column i from the first, each row r above the
+// diagonal U[r, i] times U[i, i], plus U[r, k] times U[i, k] for the
+// columns k right of i in order (not yet overwritten), each product
+// rounded before its sum; then the diagonal, U[i, i]^2 plus the sum of
+// the U[i, k]^2 from zero in k's order. upperGo adds column k to all the
+// rows at once; the assembly keeps four rows' sums in registers while
+// the columns pass (one load of U[i, k] shared by the four), then the
+// rows left one at a time, the same operations per row in the same
+// order. Registers: DI the group, CX n, R8 a column's bytes; R9 i, BX
+// i*64, R11 column i; R13 the block's byte offset; R10 k, R12 column k;
+// Z1 U[i, i], Z2 U[i, k], Z4..Z7 the rows' sums (Z4 the sum of squares
+// for the diagonal), Z8..Z11 products.
 const lauumUpper = `
 // func lauumUpperF(grp *T, n, gld int)
 TEXT ·lauumUpperF(SB), NOSPLIT, $0-24
@@ -456,36 +461,72 @@ F_vi:
 	MOVQ R9, BX
 	SHLQ $6, BX
 	VMOVUS (R11)(BX*1), Z1
-	XORQ DX, DX
-F_vsrow:
+	XORQ R13, R13
+F_vblock:
+	// Four rows while four are left above the diagonal.
+	LEAQ 256(R13), DX
 	CMPQ DX, BX
+	JGT F_vrows
+	VMULS (R11)(R13*1), Z1, Z4
+	VMULS 64(R11)(R13*1), Z1, Z5
+	VMULS 128(R11)(R13*1), Z1, Z6
+	VMULS 192(R11)(R13*1), Z1, Z7
+	LEAQ (R11)(R8*1), R12
+	LEAQ 1(R9), R10
+F_vk4:
+	CMPQ R10, CX
+	JGE F_vstore4
+	VMOVUS (R12)(BX*1), Z2
+	VMULS (R12)(R13*1), Z2, Z8
+	VADDS Z8, Z4, Z4
+	VMULS 64(R12)(R13*1), Z2, Z9
+	VADDS Z9, Z5, Z5
+	VMULS 128(R12)(R13*1), Z2, Z10
+	VADDS Z10, Z6, Z6
+	VMULS 192(R12)(R13*1), Z2, Z11
+	VADDS Z11, Z7, Z7
+	ADDQ R8, R12
+	INCQ R10
+	JMP F_vk4
+F_vstore4:
+	VMOVUS Z4, (R11)(R13*1)
+	VMOVUS Z5, 64(R11)(R13*1)
+	VMOVUS Z6, 128(R11)(R13*1)
+	VMOVUS Z7, 192(R11)(R13*1)
+	ADDQ $256, R13
+	JMP F_vblock
+F_vrows:
+	// The rows left above the diagonal, one at a time.
+	CMPQ R13, BX
 	JGE F_vsum
-	VMULS (R11)(DX*1), Z1, Z3
-	VMOVUS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F_vsrow
+	VMULS (R11)(R13*1), Z1, Z4
+	LEAQ (R11)(R8*1), R12
+	LEAQ 1(R9), R10
+F_vk1:
+	CMPQ R10, CX
+	JGE F_vstore1
+	VMOVUS (R12)(BX*1), Z2
+	VMULS (R12)(R13*1), Z2, Z8
+	VADDS Z8, Z4, Z4
+	ADDQ R8, R12
+	INCQ R10
+	JMP F_vk1
+F_vstore1:
+	VMOVUS Z4, (R11)(R13*1)
+	ADDQ $64, R13
+	JMP F_vrows
 F_vsum:
+	// The diagonal.
 	VPXORI Z4, Z4, Z4
+	LEAQ (R11)(R8*1), R12
 	LEAQ 1(R9), R10
 F_vk:
 	CMPQ R10, CX
 	JGE F_vdiag
-	MOVQ R10, R12
-	IMULQ R8, R12
-	ADDQ DI, R12
 	VMOVUS (R12)(BX*1), Z2
-	XORQ DX, DX
-F_vrow:
-	CMPQ DX, BX
-	JGE F_vsq
-	VMULS (R12)(DX*1), Z2, Z3
-	VADDS (R11)(DX*1), Z3, Z3
-	VMOVUS Z3, (R11)(DX*1)
-	ADDQ $64, DX
-	JMP F_vrow
-F_vsq:
 	VMULS Z2, Z2, Z3
 	VADDS Z3, Z4, Z4
+	ADDQ R8, R12
 	INCQ R10
 	JMP F_vk
 F_vdiag:

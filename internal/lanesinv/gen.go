@@ -95,24 +95,7 @@ F_tblock:
 	CMPQ DX, $5
 	JLT F_trows
 	SUBQ $4, R13
-	MOVQ R13, R14
-	SHLQ $6, R14
-	MOVQ R13, R12
-	IMULQ R8, R12
-	ADDQ DI, R12
-	// T[i, c] times T[i, i].
-	LEAQ (R12)(R14*1), AX
-	VMOVUS (R11)(R14*1), Z4
-	VMULS (AX), Z4, Z4
-	LEAQ 64(AX)(R8*1), AX
-	VMOVUS 64(R11)(R14*1), Z5
-	VMULS (AX), Z5, Z5
-	LEAQ 64(AX)(R8*1), AX
-	VMOVUS 128(R11)(R14*1), Z6
-	VMULS (AX), Z6, Z6
-	LEAQ 64(AX)(R8*1), AX
-	VMOVUS 192(R11)(R14*1), Z7
-	VMULS (AX), Z7, Z7
+	DIAG4
 	// k = i0+2, i0+1, i0 inside the block.
 	LEAQ (R12)(R8*2), AX
 	ADDQ R14, AX
@@ -155,13 +138,7 @@ F_trows:
 	DECQ R13
 	CMPQ R13, R9
 	JLE F_tc
-	MOVQ R13, R14
-	SHLQ $6, R14
-	MOVQ R13, R12
-	IMULQ R8, R12
-	ADDQ DI, R12
-	VMOVUS (R11)(R14*1), Z4
-	VMULS (R12)(R14*1), Z4, Z4
+	DIAG1
 	MOVQ R13, R10
 	MOVQ R12, AX
 F_tk1:
@@ -313,24 +290,7 @@ F_ublock:
 	LEAQ 4(R13), DX
 	CMPQ DX, R9
 	JGT F_urows
-	MOVQ R13, R14
-	SHLQ $6, R14
-	MOVQ R13, R12
-	IMULQ R8, R12
-	ADDQ DI, R12
-	// T[i, c] times T[i, i].
-	LEAQ (R12)(R14*1), AX
-	VMOVUS (R11)(R14*1), Z4
-	VMULS (AX), Z4, Z4
-	LEAQ 64(AX)(R8*1), AX
-	VMOVUS 64(R11)(R14*1), Z5
-	VMULS (AX), Z5, Z5
-	LEAQ 64(AX)(R8*1), AX
-	VMOVUS 128(R11)(R14*1), Z6
-	VMULS (AX), Z6, Z6
-	LEAQ 64(AX)(R8*1), AX
-	VMOVUS 192(R11)(R14*1), Z7
-	VMULS (AX), Z7, Z7
+	DIAG4
 	// k = i0+1, i0+2, i0+3 inside the block.
 	LEAQ (R12)(R8*1), AX
 	ADDQ R14, AX
@@ -374,13 +334,7 @@ F_urows:
 	// The rows left, i from the block's first row up to c-1.
 	CMPQ R13, R9
 	JGE F_unext
-	MOVQ R13, R14
-	SHLQ $6, R14
-	MOVQ R13, R12
-	IMULQ R8, R12
-	ADDQ DI, R12
-	VMOVUS (R11)(R14*1), Z4
-	VMULS (R12)(R14*1), Z4, Z4
+	DIAG1
 	MOVQ R13, R10
 	MOVQ R12, AX
 F_uk1:
@@ -530,7 +484,7 @@ var (
 	store4 = regexp.MustCompile(`\tSTORE4 (Z\d+)\n`)
 )
 
-// expand expands the bodies' ARGS, CONSTS, ROWS4 and STORE4 lines,
+// expand expands the bodies' macro lines (ROWS4, STORE4 and macros'),
 // before replacer.
 func expand(body string) string {
 	body = rows4.ReplaceAllStringFunc(body, func(line string) string {
@@ -552,8 +506,39 @@ func expand(body string) string {
 	return macros.Replace(body)
 }
 
-// macros expands the bodies' ARGS and CONSTS lines.
-var macros = strings.NewReplacer("\tARGS", args, "\tCONSTS", consts)
+// rowAt points the triangular inverses at row R13 of column c: R14 its
+// byte offset, R12 column R13.
+const rowAt = `	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ R13, R12
+	IMULQ R8, R12
+	ADDQ DI, R12`
+
+// diag1 and diag4 start the triangular inverses' sums, the lines DIAG1
+// and DIAG4: row R13 of column c (R11) times its diagonal entry into
+// Z4, or rows R13..R13+3 into Z4..Z7.
+const (
+	diag1 = rowAt + `
+	VMOVUS (R11)(R14*1), Z4
+	VMULS (R12)(R14*1), Z4, Z4`
+	diag4 = rowAt + `
+	// T[i, c] times T[i, i].
+	LEAQ (R12)(R14*1), AX
+	VMOVUS (R11)(R14*1), Z4
+	VMULS (AX), Z4, Z4
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUS 64(R11)(R14*1), Z5
+	VMULS (AX), Z5, Z5
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUS 128(R11)(R14*1), Z6
+	VMULS (AX), Z6, Z6
+	LEAQ 64(AX)(R8*1), AX
+	VMOVUS 192(R11)(R14*1), Z7
+	VMULS (AX), Z7, Z7`
+)
+
+// macros expands the bodies' ARGS, CONSTS, DIAG1 and DIAG4 lines.
+var macros = strings.NewReplacer("\tARGS", args, "\tCONSTS", consts, "\tDIAG1", diag1, "\tDIAG4", diag4)
 
 // replacer turns the element-type placeholders of the bodies into d's
 // instructions and names.

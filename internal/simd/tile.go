@@ -1,6 +1,7 @@
 package simd
 
 //go:generate go run gen.go
+//go:generate go run gen_avx2.go
 
 import (
 	"unsafe"

@@ -21,6 +21,14 @@ import (
 var AVX512 = cpuid.CPU.X64Level() >= 4 && cpuid.CPU.Supports(cpuid.AVX512F) &&
 	batchlas.Host().Family == "x86-64" && batchlas.Host().Arch >= 4
 
+// AVX2 runs the tile as the AVX2/FMA assembly of tile_avx2_amd64.s where
+// AVX512 is off: on x86-64-v3 machines (every AVX2 CPU has FMA too, but
+// both are checked), and on an AVX-512 machine presented as one. It gives
+// the AVX-512 tile's bits; tied to the device level like AVX512, for the
+// same reason. A variable so the tests run every path on one machine.
+var AVX2 = cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) &&
+	batchlas.Host().Family == "x86-64" && batchlas.Host().Arch >= 3
+
 // The AVX-512 tiles. Strides and offsets are in bytes; nvec is 1, 2 or 3
 // row vectors, the last one masked by mask; k >= 1 and count >= 1
 // matrices, a, b and c advancing by sa, sb and sc bytes from one to the
@@ -40,6 +48,10 @@ func tileF32(k int, a *float32, lda int, b *float32, bsl int, boff *[Cols]int, c
 // ab holds alpha and beta.
 func Tile[T batchlas.Float](k int, a []T, lda int, b []T, bsl int, boff *[Cols]int, c []T, ldc, rows, ncols int, ab *[2]T, hasBeta bool, count, sa, sb, sc int) {
 	if !AVX512 {
+		if AVX2 {
+			tileAVX2(k, a, lda, b, bsl, boff, c, ldc, rows, ncols, ab, hasBeta, count, sa, sb, sc)
+			return
+		}
 		TileGo(k, a, lda, b, bsl, boff, c, ldc, rows, ncols, ab, hasBeta, count, sa, sb, sc)
 		return
 	}

@@ -13,23 +13,37 @@ import (
 // tile_amd64.s is exactly what gen.go writes.
 func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "tile_amd64.s") }
 
-// paths are the tile's code paths this machine can run: the assembly (on
-// an AVX-512 machine presented as x86-64-v4) and the Go twin.
-func paths() []bool {
-	if AVX512 {
-		return []bool{true, false}
-	}
-	return []bool{false}
+// TestAVX2AssemblyIsGenerated: tile_avx2_amd64.s is exactly what
+// gen_avx2.go writes.
+func TestAVX2AssemblyIsGenerated(t *testing.T) {
+	testmat.CheckGeneratedBy(t, "gen_avx2.go", "tile_avx2_amd64.s")
 }
 
-// onEachPath runs run once per path of paths, with AVX512 switched to it,
-// and puts AVX512 back.
-func onEachPath(run func(asm bool)) {
-	old := AVX512
-	defer func() { AVX512 = old }()
-	for _, asm := range paths() {
-		AVX512 = asm
-		run(asm)
+// hostAVX512 and hostAVX2 are the switches as the process set them: the
+// paths this machine can run.
+var hostAVX512, hostAVX2 = AVX512, AVX2
+
+// paths are the tile's code paths this machine can run: the AVX-512
+// assembly (on an AVX-512 machine presented as x86-64-v4), the AVX2
+// assembly (there, or on an x86-64-v3 machine) and the Go twin.
+func paths() []string {
+	var ps []string
+	if hostAVX512 {
+		ps = append(ps, "avx512")
+	}
+	if hostAVX512 || hostAVX2 {
+		ps = append(ps, "avx2")
+	}
+	return append(ps, "go")
+}
+
+// onEachPath runs run once per path of paths, with AVX512 and AVX2
+// switched to it, and puts them back.
+func onEachPath(run func(path string)) {
+	defer func() { AVX512, AVX2 = hostAVX512, hostAVX2 }()
+	for _, path := range paths() {
+		AVX512, AVX2 = path == "avx512", path == "avx2"
+		run(path)
 	}
 }
 
@@ -40,13 +54,13 @@ func onEachPath(run func(asm bool)) {
 // is not read), and leaves C's rows past m alone (ldc > m, NaN-poisoned
 // gaps stay NaN and other gaps stay as they were).
 func TestGemmMatchesReference(t *testing.T) {
-	onEachPath(func(asm bool) {
-		gemmAgrees[float64](t, asm, 1e-13)
-		gemmAgrees[float32](t, asm, 2e-5)
+	onEachPath(func(path string) {
+		gemmAgrees[float64](t, path, 1e-13)
+		gemmAgrees[float32](t, path, 2e-5)
 	})
 }
 
-func gemmAgrees[T batchlas.Float](t *testing.T, asm bool, tol float64) {
+func gemmAgrees[T batchlas.Float](t *testing.T, path string, tol float64) {
 	r := rand.New(rand.NewPCG(1, 2))
 	rows := []int{1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 47, 48, 49, 70}
 	cols := []int{1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 17}
@@ -60,7 +74,7 @@ func gemmAgrees[T batchlas.Float](t *testing.T, asm bool, tol float64) {
 				for _, ta := range []bool{false, true} {
 					for _, tb := range []bool{false, true} {
 						for _, beta := range []T{0, 0.5} {
-							what := fmt.Sprintf("%T asm=%v m=%d n=%d k=%d ta=%v tb=%v beta=%v", T(0), asm, m, n, k, ta, tb, beta)
+							what := fmt.Sprintf("%T path=%v m=%d n=%d k=%d ta=%v tb=%v beta=%v", T(0), path, m, n, k, ta, tb, beta)
 							checkGemm(t, r, what, ta, tb, m, n, k, beta, tol)
 						}
 					}

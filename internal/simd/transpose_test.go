@@ -12,13 +12,13 @@ import (
 // 8 x 8 blocks (and their edges in either direction) to its place, and
 // leaves the destination's gaps (ldd > m) as they were.
 func TestTranspose(t *testing.T) {
-	onEachPath(func(asm bool) {
-		transposeAgrees[float64](t, asm)
-		transposeAgrees[float32](t, asm)
+	onEachPath(func(path string) {
+		transposeAgrees[float64](t, path)
+		transposeAgrees[float32](t, path)
 	})
 }
 
-func transposeAgrees[T batchlas.Float](t *testing.T, asm bool) {
+func transposeAgrees[T batchlas.Float](t *testing.T, path string) {
 	sizes := []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40, 49}
 	for _, m := range sizes {
 		for _, k := range sizes {
@@ -33,7 +33,7 @@ func transposeAgrees[T batchlas.Float](t *testing.T, asm bool) {
 					dst[i] = T(math.NaN())
 				}
 				Transpose(dst, ldd, src, lds, m, k)
-				name := fmt.Sprintf("%T asm=%v m=%d k=%d pad=%d", T(0), asm, m, k, pad)
+				name := fmt.Sprintf("%T path=%v m=%d k=%d pad=%d", T(0), path, m, k, pad)
 				for l := range k {
 					for i := range m {
 						if got, want := dst[l*ldd+i], src[i*lds+l]; got != want {

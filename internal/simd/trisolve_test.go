@@ -14,20 +14,20 @@ import (
 // the unread triangle (NaN) and b's rows past n stay untouched, on both
 // tile paths.
 func TestTriSolve(t *testing.T) {
-	onEachPath(func(asm bool) {
-		triSolves[float64](t, asm, 1e-12)
-		triSolves[float32](t, asm, 1e-4)
+	onEachPath(func(path string) {
+		triSolves[float64](t, path, 1e-12)
+		triSolves[float32](t, path, 1e-4)
 	})
 }
 
-func triSolves[T batchlas.Float](t *testing.T, asm bool, tol float64) {
+func triSolves[T batchlas.Float](t *testing.T, path string, tol float64) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 5, 15, 16, 17, 31, 32, 33, 47, 48, 49, 70} {
 		for _, nrhs := range []int{1, 3, 9} {
 			for _, upper := range []bool{false, true} {
 				for _, trans := range []bool{false, true} {
 					for _, unit := range []bool{false, true} {
-						what := fmt.Sprintf("%T asm=%v n=%d nrhs=%d upper=%v trans=%v unit=%v", T(0), asm, n, nrhs, upper, trans, unit)
+						what := fmt.Sprintf("%T path=%v n=%d nrhs=%d upper=%v trans=%v unit=%v", T(0), path, n, nrhs, upper, trans, unit)
 						checkTriSolve[T](t, r, what, upper, trans, unit, n, nrhs, tol)
 					}
 				}
@@ -71,20 +71,20 @@ func checkTriSolve[T batchlas.Float](t *testing.T, r *rand.Rand, what string, up
 // straddling its blocks, with more or fewer rows than a tile: X*op(A)
 // reproduces B, and b's rows past m stay untouched, on both tile paths.
 func TestTriSolveRight(t *testing.T) {
-	onEachPath(func(asm bool) {
-		triSolvesRight[float64](t, asm, 1e-12)
-		triSolvesRight[float32](t, asm, 1e-4)
+	onEachPath(func(path string) {
+		triSolvesRight[float64](t, path, 1e-12)
+		triSolvesRight[float32](t, path, 1e-4)
 	})
 }
 
-func triSolvesRight[T batchlas.Float](t *testing.T, asm bool, tol float64) {
+func triSolvesRight[T batchlas.Float](t *testing.T, path string, tol float64) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{1, 5, 16, 17, 31, 32, 33, 49, 70} {
 		for _, m := range []int{1, 3, 9, 25, 50} {
 			for _, upper := range []bool{false, true} {
 				for _, trans := range []bool{false, true} {
 					for _, unit := range []bool{false, true} {
-						what := fmt.Sprintf("%T asm=%v m=%d n=%d upper=%v trans=%v unit=%v", T(0), asm, m, n, upper, trans, unit)
+						what := fmt.Sprintf("%T path=%v m=%d n=%d upper=%v trans=%v unit=%v", T(0), path, m, n, upper, trans, unit)
 						checkTriSolveRight[T](t, r, what, upper, trans, unit, m, n, tol)
 					}
 				}

@@ -50,10 +50,10 @@
 //     the sum over k; the rows of op(A) packed per block (mc) change
 //     neither the work nor the result and derive from the L2 cache of the
 //     device the call runs on (about half of it for the packed block).
-//     The micro-kernel is simd's AVX-512 tile, 24 x 8 (float64) or 48 x 8
-//     (float32), on x86-64-v4 CPUs, AVX2/FMA assembly
-//     with a 4 x 2 tile on other amd64 CPUs that have them, and portable Go
-//     elsewhere and with -tags purego. A batch with fewer matrices than
+//     The micro-kernel is simd's tile: AVX-512, 24 x 8 (float64) or 48 x 8
+//     (float32), on x86-64-v4 CPUs; AVX2/FMA, 12 x 4 or 24 x 4, on
+//     x86-64-v3 CPUs (a block's full tiles in one assembly call); a 4 x 2
+//     tile in portable Go elsewhere and with -tags purego. A batch with fewer matrices than
 //     workers has each matrix's columns cut over the workers (the same
 //     result bit for bit);
 //   - vendor: gonum BLAS per matrix; absent with -tags novendor.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -25,28 +26,30 @@ import (
 //	BATCHLAS_DEVICE=x86-64-v3 go test ./ops/gemm/
 
 // tilePath is one of the packed kernel's code paths, set by flipping the
-// package variables, so every path runs on one AVX-512 machine.
+// package variables, so every path this CPU has runs on one machine.
 type tilePath struct {
-	name            string
-	avx512, fma     bool
-	needAVX, needFM bool
+	name         string
+	avx512, avx2 bool
 }
 
 var tilePaths = []tilePath{
-	{"avx512", true, true, true, true},
-	{"avx2", false, true, false, true},
-	{"portable", false, false, false, false},
+	{"avx512", true, false}, // the AVX-512 wide tile
+	{"avx2", false, true},   // the AVX2 wide tile
+	{"portable", false, false},
 }
+
+// hostAVX512 and hostAVX2 are the switches as the process set them: what
+// this CPU can run.
+var hostAVX512, hostAVX2 = simd.AVX512, simd.AVX2
 
 // use sets the path and returns the restore; ok is false when this CPU
 // cannot run it.
 func (p tilePath) use() (restore func(), ok bool) {
-	a, f := simd.AVX512, useFMA
-	if (p.needAVX && !a) || (p.needFM && !f) {
+	if (p.avx512 && !hostAVX512) || (p.avx2 && !hostAVX512 && !hostAVX2) {
 		return nil, false
 	}
-	simd.AVX512, useFMA = p.avx512, p.fma
-	return func() { simd.AVX512, useFMA = a, f }, true
+	simd.AVX512, simd.AVX2 = p.avx512, p.avx2
+	return func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }, true
 }
 
 // wideSizes are m (or n) values straddling the tile edges of mr (1..2mr+1
@@ -73,13 +76,13 @@ func TestPackedTilePaths(t *testing.T) {
 	widePathsAgree[float32](t, "packed:kc=128", 48, []int{1, 2, 127, 128, 129, 300})
 }
 
-// The same for the simd family, whose AVX-512 tile (simd_amd64.s) has a
-// portable twin (simdTileGo) that the avx2 and portable paths run: row
-// counts straddle each 64-byte vector and the tile, columns its 8, and
-// depths the 64-deep transposed copy of A.
+// The same for the simd family, whose tile (package simd) runs as AVX-512
+// or AVX2 assembly or as its portable twin: row counts straddle each
+// vector and the tile, columns its 8, and depths the 64-deep transposed
+// copy of A.
 func TestSIMDTilePaths(t *testing.T) {
 	if !simd.AVX512 {
-		t.Log("this CPU has no AVX-512: only the portable simd tile runs")
+		t.Log("this CPU has no AVX-512: only the avx2 and portable simd tiles run")
 	}
 	widePathsAgree[float64](t, "simd", 24, []int{1, 2, 63, 64, 65, 200})
 	widePathsAgree[float32](t, "simd", 48, []int{1, 2, 63, 64, 65, 200})
@@ -92,8 +95,11 @@ func widePathsAgree[T batchlas.Float](t *testing.T, pin string, mrw int, ks []in
 	if testing.Short() {
 		ks = []int{1, ks[len(ks)-2]}
 	}
-	sizes := wideSizes(mrw)
-	edge := []int{1, 7, 8, 9, mrw - 1, mrw, mrw + 1, 2*mrw + 1}
+	// Around the AVX-512 tile's rows (mrw) and the AVX2 tile's (mrw/2).
+	sizes := append(wideSizes(mrw), wideSizes(mrw/2)...)
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	edge := []int{1, 7, 8, 9, mrw/2 - 1, mrw / 2, mrw/2 + 1, mrw - 1, mrw, mrw + 1, 2*mrw + 1}
 	var mns [][2]int
 	for _, m := range sizes {
 		for _, n := range edge {

@@ -123,7 +123,7 @@ func packedOne[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c []T
 				for jr := 0; jr < nb; jr += nr {
 					bpan := bp[jr*kb:]
 					for ir := 0; ir < mb; ir += mr {
-						c0, c1, c2, c3, d0, d1, d2, d3 := microTile(kb, ap[ir*kb:], bpan)
+						c0, c1, c2, c3, d0, d1, d2, d3 := microPacked(kb, ap[ir*kb:], bpan)
 						storeTile(c[(j0+jr)*ldc+i0+ir:], ldc, min(mr, mb-ir), min(nr, nb-jr), p.alpha, beta, c0, c1, c2, c3, d0, d1, d2, d3)
 					}
 				}

@@ -5,8 +5,9 @@ import (
 	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
-// The packed kernel's wide register tiles (package simd's AVX-512 tile) are bigger than the 4 x 2 tile of microTile: their shape
-// is a property of the selected micro-kernel (wideShape), and the packing
+// The packed kernel's wide register tiles (package simd's AVX-512 or AVX2
+// tile) are bigger than the 4 x 2 tile of microTile: their shape is a
+// property of the code path the CPU runs (wideShape), and the packing
 // follows it. The workspace is sized for the largest wide tile whatever the
 // CPU, so flipping the path (as the tests do) never outgrows it.
 const (
@@ -15,13 +16,9 @@ const (
 )
 
 // wideShape is the wide register tile of the packed kernel for T (the
-// shape of package simd's full tile), or 0, 0 when the wide path is off.
-func wideShape[T batchlas.Float]() (mrw, nrw int) {
-	if !simd.AVX512 {
-		return 0, 0
-	}
-	return 3 * simd.Lanes[T](), simd.Cols
-}
+// shape of one piece of package simd's tile: 24 x 8 float64 with AVX-512,
+// 12 x 4 with AVX2), or 0, 0 when the wide path is off.
+func wideShape[T batchlas.Float]() (mrw, nrw int) { return simd.TileShape[T]() }
 
 // packAWide is packA for an mrw-row tile: element (i0+mrw*p+r, l0+l) of
 // op(A) goes to dst[p*kb*mrw + l*mrw + r]; rows past mb are zero.
@@ -68,7 +65,7 @@ func packBWide[T batchlas.Float](dst, b []T, ldb int, trans bool, l0, kb, j0, nb
 }
 
 // packedOneWide is packedOne on an mrw x nrw wide tile: the simd family's
-// AVX-512 tile (simd.Tile) run on the packed panels, which are column-major
+// tile (simd.Tile) run on the packed panels, which are column-major
 // mrw-row blocks of op(A) (ld mrw) and row-major nrw-column blocks of op(B),
 // storing straight into C.
 func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c []T, mrw, nrw int) {
@@ -96,6 +93,19 @@ func packedOneWide[T batchlas.Float](p *problem[T], mc, kc int, scratch, a, b, c
 				cb := c[j0*ldc+i0:]
 				for jr := 0; jr < nb; jr += nrw {
 					bpan := bp[jr*kb:]
+					if !simd.AVX512 {
+						// The AVX2 tile runs the block's full panels in one
+						// call (count), prefetching each next tile's C.
+						nc := min(nrw, nb-jr)
+						full := mb / mrw
+						if full > 0 {
+							simd.Tile(kb, ap, mrw, bpan, nrw, &boff, cb[jr*ldc:], ldc, mrw, nc, &ab, hasBeta, full, mrw*kb, 0, mrw)
+						}
+						if ir := full * mrw; ir < mb {
+							simd.Tile(kb, ap[ir*kb:], mrw, bpan, nrw, &boff, cb[jr*ldc+ir:], ldc, mb-ir, nc, &ab, hasBeta, 1, 0, 0, 0)
+						}
+						continue
+					}
 					for ir := 0; ir < mb; ir += mrw {
 						prefetchNextTile(cb, ldc, ir, jr, mrw, nrw, 0, mb, nb)
 						simd.Tile(kb, ap[ir*kb:], mrw, bpan, nrw, &boff, cb[jr*ldc+ir:], ldc, min(mrw, mb-ir), min(nrw, nb-jr), &ab, hasBeta, 1, 0, 0, 0)

@@ -65,6 +65,9 @@ func main() {
 	for _, d := range dtypes {
 		gen(p, d)
 	}
+	transpose4F64(p)
+	transpose4F32(p)
+	copy96(p)
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -259,4 +262,123 @@ func nextColumn(p func(string, ...any), l string, c int) {
 	p("\tCMPQ R9, $%d", c)
 	p("\tJLE %s_end", l)
 	p("\tADDQ R8, DI")
+}
+
+// transpose4F64 writes transpose4AVX2F64: four rows of k float64 (row
+// stride lds bytes, k a multiple of 4) stored as k rows of four,
+// contiguous: dst[4l+i] = src[i][l]. Each 4 x 4 block is two unpacks and
+// two lane permutes; gemm's packed kernel packs its B panels this way.
+func transpose4F64(p func(string, ...any)) {
+	p("")
+	p("// func transpose4AVX2F64(src *float64, lds int, dst *float64, k int)")
+	p("TEXT ·transpose4AVX2F64(SB), NOSPLIT, $0-32")
+	p("\tMOVQ src+0(FP), SI")
+	p("\tMOVQ lds+8(FP), R8")
+	p("\tMOVQ dst+16(FP), DI")
+	p("\tMOVQ k+24(FP), CX")
+	p("\tLEAQ (SI)(R8*2), R9")
+	p("\tADDQ R8, R9") // row 3
+	p("\tSHRQ $2, CX")
+	p("\tJEQ t4F64_end")
+	p("t4F64_loop:")
+	p("\tVMOVUPD (SI), Y0")
+	p("\tVMOVUPD (SI)(R8*1), Y1")
+	p("\tVMOVUPD (SI)(R8*2), Y2")
+	p("\tVMOVUPD (R9), Y3")
+	p("\tVUNPCKLPD Y1, Y0, Y4") // a0 b0 a2 b2
+	p("\tVUNPCKHPD Y1, Y0, Y5") // a1 b1 a3 b3
+	p("\tVUNPCKLPD Y3, Y2, Y6") // c0 d0 c2 d2
+	p("\tVUNPCKHPD Y3, Y2, Y7") // c1 d1 c3 d3
+	p("\tVPERM2F128 $0x20, Y6, Y4, Y0")
+	p("\tVPERM2F128 $0x20, Y7, Y5, Y1")
+	p("\tVPERM2F128 $0x31, Y6, Y4, Y2")
+	p("\tVPERM2F128 $0x31, Y7, Y5, Y3")
+	p("\tVMOVUPD Y0, (DI)")
+	p("\tVMOVUPD Y1, 32(DI)")
+	p("\tVMOVUPD Y2, 64(DI)")
+	p("\tVMOVUPD Y3, 96(DI)")
+	p("\tADDQ $32, SI")
+	p("\tADDQ $32, R9")
+	p("\tADDQ $128, DI")
+	p("\tDECQ CX")
+	p("\tJNE t4F64_loop")
+	p("t4F64_end:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// transpose4F32 writes transpose4AVX2F32: transpose4AVX2F64 for float32,
+// k a multiple of 8, a 4 x 8 block at a time (unpacks of single and then
+// double elements, and lane permutes).
+func transpose4F32(p func(string, ...any)) {
+	p("")
+	p("// func transpose4AVX2F32(src *float32, lds int, dst *float32, k int)")
+	p("TEXT ·transpose4AVX2F32(SB), NOSPLIT, $0-32")
+	p("\tMOVQ src+0(FP), SI")
+	p("\tMOVQ lds+8(FP), R8")
+	p("\tMOVQ dst+16(FP), DI")
+	p("\tMOVQ k+24(FP), CX")
+	p("\tLEAQ (SI)(R8*2), R9")
+	p("\tADDQ R8, R9")
+	p("\tSHRQ $3, CX")
+	p("\tJEQ t4F32_end")
+	p("t4F32_loop:")
+	p("\tVMOVUPS (SI), Y0")
+	p("\tVMOVUPS (SI)(R8*1), Y1")
+	p("\tVMOVUPS (SI)(R8*2), Y2")
+	p("\tVMOVUPS (R9), Y3")
+	p("\tVUNPCKLPS Y1, Y0, Y4")  // a0 b0 a1 b1 | a4 b4 a5 b5
+	p("\tVUNPCKHPS Y1, Y0, Y5")  // a2 b2 a3 b3 | a6 b6 a7 b7
+	p("\tVUNPCKLPS Y3, Y2, Y6")  // c0 d0 c1 d1 | c4 d4 c5 d5
+	p("\tVUNPCKHPS Y3, Y2, Y7")  // c2 d2 c3 d3 | c6 d6 c7 d7
+	p("\tVUNPCKLPD Y6, Y4, Y8")  // a0 b0 c0 d0 | a4 b4 c4 d4
+	p("\tVUNPCKHPD Y6, Y4, Y9")  // a1 b1 c1 d1 | a5 b5 c5 d5
+	p("\tVUNPCKLPD Y7, Y5, Y10") // a2 b2 c2 d2 | a6 b6 c6 d6
+	p("\tVUNPCKHPD Y7, Y5, Y11") // a3 b3 c3 d3 | a7 b7 c7 d7
+	p("\tVPERM2F128 $0x20, Y9, Y8, Y0")
+	p("\tVPERM2F128 $0x20, Y11, Y10, Y1")
+	p("\tVPERM2F128 $0x31, Y9, Y8, Y2")
+	p("\tVPERM2F128 $0x31, Y11, Y10, Y3")
+	p("\tVMOVUPS Y0, (DI)")
+	p("\tVMOVUPS Y1, 32(DI)")
+	p("\tVMOVUPS Y2, 64(DI)")
+	p("\tVMOVUPS Y3, 96(DI)")
+	p("\tADDQ $32, SI")
+	p("\tADDQ $32, R9")
+	p("\tADDQ $128, DI")
+	p("\tDECQ CX")
+	p("\tJNE t4F32_loop")
+	p("t4F32_end:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// copy96 writes copy96AVX2: k runs of 96 bytes (three vectors), lds bytes
+// apart in the source, packed one after another: the full row panels of
+// gemm's packed kernel on the AVX2 tile (12 float64 or 24 float32 rows),
+// which a copy call per column would pay more for than the copy.
+func copy96(p func(string, ...any)) {
+	p("")
+	p("// func copy96AVX2(src unsafe.Pointer, lds int, dst unsafe.Pointer, k int)")
+	p("TEXT ·copy96AVX2(SB), NOSPLIT, $0-32")
+	p("\tMOVQ src+0(FP), SI")
+	p("\tMOVQ lds+8(FP), R8")
+	p("\tMOVQ dst+16(FP), DI")
+	p("\tMOVQ k+24(FP), CX")
+	p("\tTESTQ CX, CX")
+	p("\tJEQ copy96_end")
+	p("copy96_loop:")
+	p("\tVMOVUPS (SI), Y0")
+	p("\tVMOVUPS 32(SI), Y1")
+	p("\tVMOVUPS 64(SI), Y2")
+	p("\tVMOVUPS Y0, (DI)")
+	p("\tVMOVUPS Y1, 32(DI)")
+	p("\tVMOVUPS Y2, 64(DI)")
+	p("\tADDQ R8, SI")
+	p("\tADDQ $96, DI")
+	p("\tDECQ CX")
+	p("\tJNE copy96_loop")
+	p("copy96_end:")
+	p("\tVZEROUPPER")
+	p("\tRET")
 }

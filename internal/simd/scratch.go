@@ -34,6 +34,9 @@ func PutScratch(s *Scratch) { scratches.Put(s) }
 // CopyColumns copies the rows x cols matrix src (columns lds apart) to dst
 // (columns ldd apart).
 func CopyColumns[T batchlas.Float](dst []T, ldd int, src []T, lds, rows, cols int) {
+	if copyColumnsFast(dst, ldd, src, lds, rows, cols) {
+		return
+	}
 	for j := range cols {
 		copy(dst[j*ldd:j*ldd+rows], src[j*lds:j*lds+rows])
 	}

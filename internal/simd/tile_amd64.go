@@ -148,6 +148,10 @@ func Transpose[T batchlas.Float](dst []T, ldd int, src []T, lds, m, k int) {
 		return
 	}
 	if !AVX512 {
+		if AVX2 && m == 4 && ldd == 4 {
+			transpose4AVX2(dst, src, lds, k)
+			return
+		}
 		TransposeGo(dst, ldd, src, lds, m, k)
 		return
 	}

@@ -108,3 +108,53 @@ func TileShape[T batchlas.Float]() (rows, cols int) {
 	}
 	return 0, 0
 }
+
+// The four-row transposes (gen_avx2.go): k a multiple of 4 (float64) or
+// 8 (float32), strides in bytes.
+//
+//go:noescape
+func transpose4AVX2F64(src *float64, lds int, dst *float64, k int)
+
+//go:noescape
+func transpose4AVX2F32(src *float32, lds int, dst *float32, k int)
+
+// transpose4AVX2 is Transpose for m = 4 rows into ldd = 4, the shape of
+// gemm's packed B panels on the AVX2 tile: whole blocks in assembly, the
+// last k mod 4 (float64) or 8 (float32) columns by TransposeGo.
+func transpose4AVX2[T batchlas.Float](dst []T, src []T, lds, k int) {
+	es := elemSize[T]()
+	blk := 32 / es
+	full := k / blk * blk
+	if full > 0 {
+		// The assembly reads and writes within these; slicing checks
+		// they exist.
+		_ = src[3*lds+full-1]
+		_ = dst[4*full-1]
+		if es == 8 {
+			transpose4AVX2F64((*float64)(unsafe.Pointer(&src[0])), lds*es, (*float64)(unsafe.Pointer(&dst[0])), full)
+		} else {
+			transpose4AVX2F32((*float32)(unsafe.Pointer(&src[0])), lds*es, (*float32)(unsafe.Pointer(&dst[0])), full)
+		}
+	}
+	if full < k {
+		TransposeGo(dst[4*full:], 4, src[full:], lds, 4, k-full)
+	}
+}
+
+//go:noescape
+func copy96AVX2(src unsafe.Pointer, lds int, dst unsafe.Pointer, k int)
+
+// copyColumnsFast runs CopyColumns' copy of cols columns of 96 bytes each
+// into contiguous columns as assembly on the AVX2 path and reports whether
+// it did; anything else is left to copy.
+func copyColumnsFast[T batchlas.Float](dst []T, ldd int, src []T, lds, rows, cols int) bool {
+	if AVX512 || !AVX2 || cols <= 0 || rows*elemSize[T]() != 96 || ldd != rows {
+		return false
+	}
+	// The assembly reads and writes within these; slicing checks they
+	// exist.
+	_ = src[(cols-1)*lds+rows-1]
+	_ = dst[cols*rows-1]
+	copy96AVX2(unsafe.Pointer(&src[0]), lds*elemSize[T](), unsafe.Pointer(&dst[0]), cols)
+	return true
+}

@@ -34,3 +34,7 @@ func Transpose[T batchlas.Float](dst []T, ldd int, src []T, lds, m, k int) {
 
 // TileShape is 0, 0: without the assembly there is no tile to pack for.
 func TileShape[T batchlas.Float]() (rows, cols int) { return 0, 0 }
+
+// copyColumnsFast does nothing without the amd64 assembly: CopyColumns
+// copies.
+func copyColumnsFast[T batchlas.Float]([]T, int, []T, int, int, int) bool { return false }

@@ -34,11 +34,7 @@ func packAWide[T batchlas.Float](dst, a []T, lda int, trans bool, i0, mb, l0, kb
 			simd.Transpose(panel, mrw, a[i*lda+l0:], lda, rows, kb)
 			continue
 		}
-		off := l0*lda + i
-		for l := range kb {
-			copy(panel[l*mrw:l*mrw+rows], a[off:off+rows])
-			off += lda
-		}
+		simd.CopyColumns(panel, mrw, a[l0*lda+i:], lda, rows, kb)
 	}
 }
 

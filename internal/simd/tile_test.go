@@ -154,6 +154,57 @@ func checkGemm[T batchlas.Float](t *testing.T, r *rand.Rand, what string, ta, tb
 	}
 }
 
+// The AVX2 tile does the AVX-512 tile's operations in the same order, so
+// on a machine with both every tile gives the same bits on either, over
+// rows and columns straddling both tiles' vectors and pieces, beta zero and
+// not, and several matrices a call. It skips where there is no AVX-512.
+func TestAVX2TileMatchesAVX512Bits(t *testing.T) {
+	if !hostAVX512 {
+		t.Skip("no AVX-512 here: the AVX2 tile is checked against the reference only")
+	}
+	defer func() { AVX512, AVX2 = hostAVX512, hostAVX2 }()
+	tileBitsAgree[float64](t)
+	tileBitsAgree[float32](t)
+}
+
+func tileBitsAgree[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	lanes := Lanes[T]()
+	const k, count = 37, 3
+	for _, rows := range []int{1, lanes/2 - 1, lanes / 2, lanes/2 + 1, lanes + 3, 3*lanes/2 + 1, 2*lanes + 1, 3 * lanes} {
+		for _, ncols := range []int{1, 3, 4, 5, 8} {
+			for _, hasBeta := range []bool{false, true} {
+				lda, ldc := rows+1, rows+2
+				sa, sc := k*lda+3, ncols*ldc+1
+				a := make([]T, count*sa)
+				b := make([]T, count*(k*Cols+2))
+				c := make([]T, count*sc)
+				for _, x := range [][]T{a, b, c} {
+					for i := range x {
+						x[i] = T(r.Float64()*2 - 1)
+					}
+				}
+				var boff [Cols]int
+				for i := range boff {
+					boff[i] = min(i, ncols-1)
+				}
+				ab := [2]T{1.25, -0.75}
+				var got [2][]T
+				for p, wide := range []bool{true, false} {
+					AVX512, AVX2 = wide, !wide
+					got[p] = append([]T(nil), c...)
+					Tile(k, a, lda, b, Cols, &boff, got[p], ldc, rows, ncols, &ab, hasBeta, count, sa, k*Cols+2, sc)
+				}
+				for i := range c {
+					if math.Float64bits(float64(got[0][i])) != math.Float64bits(float64(got[1][i])) {
+						t.Fatalf("%T rows=%d ncols=%d beta=%v: element %d: avx512 %v, avx2 %v", T(0), rows, ncols, hasBeta, i, got[0][i], got[1][i])
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestPrefetchIsOnlyAHint runs Prefetch over whole matrices, triangles,
 // empty shapes and shapes larger than the slice: nothing panics and no
 // element changes.

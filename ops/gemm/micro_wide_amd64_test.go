@@ -191,10 +191,11 @@ func benchTiles[T batchlas.Float](b *testing.B, dt string) {
 	}
 }
 
-// The AVX-512 paths follow the level of the key the process presents: on
-// with the detected x86-64-v4 key of an AVX-512 machine, off under
-// BATCHLAS_DEVICE=x86-64-v3 (make test's v3 run), so tables tuned that way
-// measure what an x86-64-v3 machine runs.
+// The AVX-512 and AVX2 paths follow the level of the key the process
+// presents: AVX-512 on with the detected x86-64-v4 key of an AVX-512
+// machine, off under BATCHLAS_DEVICE=x86-64-v3 (make test's v3 run), so
+// tables tuned that way measure what an x86-64-v3 machine runs; AVX2 on at
+// x86-64-v3 and above.
 func TestAVX512FollowsTheDeviceKey(t *testing.T) {
 	h := batchlas.Host()
 	// The detected level, whatever BATCHLAS_DEVICE says (batchlas.Host's
@@ -205,4 +206,7 @@ func TestAVX512FollowsTheDeviceKey(t *testing.T) {
 	if os.Getenv("BATCHLAS_DEVICE") == "x86-64-v3" {
 		require.False(t, simd.AVX512, "presented as x86-64-v3")
 	}
+	// The AVX2 tile likewise needs level 3, and AVX2 and FMA.
+	want2 := level >= 3 && cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) && h.Family == "x86-64" && h.Arch >= 3
+	require.Equal(t, want2, simd.AVX2, "device %s on a host with level %d", h.Key, level)
 }

@@ -83,6 +83,34 @@ func TestExpressKeepsTheTopOfThePrior(t *testing.T) {
 	assert.Equal(t, []string{"lanes", "tiny"}, keptOf(t, strings.Replace(full("lanes", "tiny"), "| lanes 1", "| warp:nb=9 0.5 | lanes 1", 1)))
 }
 
+// The prior is the first table in borrow order that was measured at the
+// device's level or below: a higher level's table ranks kernels this
+// device runs as Go twins.
+func TestExpressPriorSkipsHigherLevels(t *testing.T) {
+	rev := strconv.Itoa(potrf.Op.Spec().Revision)
+	table := func(name, key string) *sel.Table {
+		src := "# op=potrf device=" + key + " revision=" + rev + "\n# keys: uplo:exact n:log:4 batch:log\n[float64]\nuplo=L n=8 batch=1024 | lanes 1 | tiny 3\n"
+		tab, err := sel.ParseTable(name, []byte(src), potrf.Op)
+		require.NoError(t, err)
+		return tab
+	}
+	v4 := table("potrf.x86-64-v4.zen5.txt", "x86-64-v4")
+	v3 := table("potrf.x86-64-v3.zen5.txt", "x86-64-v3")
+	v2 := table("potrf.x86-64-v2.txt", "x86-64-v2")
+	arm := table("potrf.arm64.txt", "arm64")
+	dev := func(key string) *sel.Device {
+		fam, arch, class, err := sel.ParseDeviceKey(key)
+		require.NoError(t, err)
+		return &sel.Device{Class: class, Key: key, Family: fam, Arch: arch, Identity: "zen3"}
+	}
+	assert.Same(t, v3, priorTable([]*sel.Table{v4, v3, v2}, dev("x86-64-v3")))
+	assert.Same(t, v2, priorTable([]*sel.Table{v4, v2}, dev("x86-64-v3")))
+	assert.Nil(t, priorTable([]*sel.Table{v4}, dev("x86-64-v3")), "only a higher level: time everything")
+	assert.Same(t, v4, priorTable([]*sel.Table{v4, v3}, dev("x86-64-v4")))
+	assert.Same(t, arm, priorTable([]*sel.Table{v4, arm}, dev("x86-64-v3")), "another family is not above this one")
+	assert.Nil(t, priorTable(nil, dev("x86-64-v4")))
+}
+
 // An express run times only the kept candidates, writes a complete table
 // with profile=express and the prior's file in its header, and keeps its
 // ledger apart from a full run's.

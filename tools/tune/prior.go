@@ -47,17 +47,36 @@ type prior struct {
 }
 
 // loadPrior takes, for each dtype, the first of op's tables in the borrow
-// order of dev. A table that does not parse is left out (the error is the
-// selection core's business; the run times every candidate there).
+// order of dev that priorTable accepts. A table that does not parse is
+// left out (the error is the selection core's business; the run times
+// every candidate there).
 func loadPrior(op *sel.Op, dtypes []sel.DType, dev *sel.Device) prior {
 	tables := map[sel.DType]*sel.Table{}
 	for _, dt := range dtypes {
 		ts, _ := op.Tables(dt, dev)
-		if len(ts) > 0 {
-			tables[dt] = ts[0]
+		if t := priorTable(ts, dev); t != nil {
+			tables[dt] = t
 		}
 	}
 	return newPrior(op, tables)
+}
+
+// priorTable is the first of ts (in borrow order) measured at dev's level
+// of its family or below, or nil. A table of a higher level ranks code
+// this device does not run: on an x86-64-v3 CPU the AVX-512 kernels run
+// their Go twins, so an x86-64-v4 table's first candidate there (an
+// across-matrices kernel, 10-20x slower without AVX-512) would be timed and
+// the vendor kernel it ranks 3x behind would not. Such a device has every
+// candidate timed until its own level has tables.
+func priorTable(ts []*sel.Table, dev *sel.Device) *sel.Table {
+	for _, t := range ts {
+		fam, arch, _, err := sel.ParseDeviceKey(t.Device)
+		if err == nil && dev != nil && fam == dev.Family && arch > dev.Arch {
+			continue
+		}
+		return t
+	}
+	return nil
 }
 
 // newPrior is the prior of op from one table per dtype.

@@ -6,7 +6,7 @@ import (
 )
 
 // The packed kernel's wide register tiles (package simd's AVX-512 or AVX2
-// tile) are bigger than the 4 x 2 tile of microTile: their shape is a
+// tile) are bigger than the 4 x 2 tile of microPacked: their shape is a
 // property of the code path the CPU runs (wideShape), and the packing
 // follows it. The workspace is sized for the largest wide tile whatever the
 // CPU, so flipping the path (as the tests do) never outgrows it.

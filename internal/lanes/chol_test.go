@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // cholGroup fills a group with symmetric matrices, one triangle (the
@@ -68,23 +67,26 @@ func cholGroup[T batchlas.Float](r *rand.Rand, lower bool, n, nrhs, ld int) (a, 
 	return a, b
 }
 
-func runChol[T batchlas.Float](avx, lower bool, a, b []T, n, nrhs, ld int) []T {
-	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-	simd.AVX512 = avx
+func runChol[T batchlas.Float](path string, lower bool, a, b []T, n, nrhs, ld int) []T {
+	defer usePath(path)()
 	info := make([]T, Lanes[T]())
 	Chol(lower, a, b, n, nrhs, ld, info)
 	return info
 }
 
 func TestCholPathsAgree(t *testing.T) {
-	if !simd.AVX512 {
-		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
+	if len(paths()) == 1 {
+		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
 	}
-	testCholPathsAgree[float64](t)
-	testCholPathsAgree[float32](t)
+	for _, path := range paths()[:len(paths())-1] {
+		testCholPathsAgree[float64](t, path)
+		testCholPathsAgree[float32](t, path)
+	}
 }
 
-func testCholPathsAgree[T batchlas.Float](t *testing.T) {
+// testCholPathsAgree runs the assembly of path and the twin on the same
+// groups and wants the same bits.
+func testCholPathsAgree[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(15, 16))
 	for _, lower := range []bool{true, false} {
 		for _, n := range luOrders {
@@ -94,9 +96,9 @@ func testCholPathsAgree[T batchlas.Float](t *testing.T) {
 				ld := lds(n)[nrhs%len(lds(n))]
 				a, b := cholGroup[T](r, lower, n, nrhs, ld)
 				a2, b2 := slices.Clone(a), slices.Clone(b)
-				i1 := runChol(true, lower, a, b, n, nrhs, ld)
-				i2 := runChol(false, lower, a2, b2, n, nrhs, ld)
-				name := fmt.Sprintf("%T lower=%v n=%d nrhs=%d ld=%d", T(0), lower, n, nrhs, ld)
+				i1 := runChol(path, lower, a, b, n, nrhs, ld)
+				i2 := runChol("go", lower, a2, b2, n, nrhs, ld)
+				name := fmt.Sprintf("%T %s lower=%v n=%d nrhs=%d ld=%d", T(0), path, lower, n, nrhs, ld)
 				sameBitsAs(t, name+": a", a, a2)
 				sameBitsAs(t, name+": b", b, b2)
 				sameBitsAs(t, name+": info", i1, i2)
@@ -109,15 +111,15 @@ func testCholPathsAgree[T batchlas.Float](t *testing.T) {
 // positive definite, n for the NaN), the other triangle untouched (NaN),
 // L*L^T against A and A*X against B in the successful lanes.
 func TestCholSolves(t *testing.T) {
-	for _, avx := range paths() {
+	for _, path := range paths() {
 		for _, lower := range []bool{true, false} {
-			testCholSolves[float64](t, avx, lower)
-			testCholSolves[float32](t, avx, lower)
+			testCholSolves[float64](t, path, lower)
+			testCholSolves[float32](t, path, lower)
 		}
 	}
 }
 
-func testCholSolves[T batchlas.Float](t *testing.T, avx, lower bool) {
+func testCholSolves[T batchlas.Float](t *testing.T, path string, lower bool) {
 	r := rand.New(rand.NewPCG(17, 18))
 	L, e := Lanes[T](), float64(epsOf[T]())
 	for _, n := range luOrders {
@@ -125,9 +127,9 @@ func testCholSolves[T batchlas.Float](t *testing.T, avx, lower bool) {
 		ld := GroupLD(n)
 		a, b := cholGroup[T](r, lower, n, nrhs, ld)
 		a0, b0 := slices.Clone(a), slices.Clone(b)
-		info := runChol(avx, lower, a, b, n, nrhs, ld)
+		info := runChol(path, lower, a, b, n, nrhs, ld)
 		for l := 0; l < L; l++ {
-			name := fmt.Sprintf("%T avx=%v lower=%v n=%d lane %d", T(0), avx, lower, n, l)
+			name := fmt.Sprintf("%T path=%s lower=%v n=%d lane %d", T(0), path, lower, n, l)
 			want := 0
 			switch {
 			case l == 1 && n > 1:

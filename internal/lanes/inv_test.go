@@ -9,7 +9,6 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lu"
-	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // invGroup is a group to invert: luGroup's (a lane with pivots below
@@ -43,9 +42,8 @@ func invGroup[T batchlas.Float](r *rand.Rand, n, ld int, plain bool) []T {
 // ld.
 const sentinel = 12345
 
-func runInverse[T batchlas.Float](avx bool, a []T, n, ld int) (x, piv, info []T) {
-	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-	simd.AVX512 = avx
+func runInverse[T batchlas.Float](path string, a []T, n, ld int) (x, piv, info []T) {
+	defer usePath(path)()
 	L := Lanes[T]()
 	x, piv, info = make([]T, n*ld*L), make([]T, n*L), make([]T, L)
 	for i := range x {
@@ -63,7 +61,7 @@ func runInverse[T batchlas.Float](avx bool, a []T, n, ld int) (x, piv, info []T)
 // for NaN in x (a fused multiply-add of a NaN keeps its sign in the
 // assembly, Go's negation flips it).
 func TestInversePathsAgree(t *testing.T) {
-	if !simd.AVX512 {
+	if !hostAVX512 {
 		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
 	}
 	testInversePathsAgree[float64](t)
@@ -77,8 +75,8 @@ func testInversePathsAgree[T batchlas.Float](t *testing.T) {
 			for _, plain := range []bool{false, true} {
 				a := invGroup[T](r, n, ld, plain)
 				a2 := slices.Clone(a)
-				x, piv, info := runInverse(true, a, n, ld)
-				x2, piv2, info2 := runInverse(false, a2, n, ld)
+				x, piv, info := runInverse("avx512", a, n, ld)
+				x2, piv2, info2 := runInverse("go", a2, n, ld)
 				name := fmt.Sprintf("%T n=%d ld=%d plain=%v", T(0), n, ld, plain)
 				sameBitsAs(t, name+": a", a, a2)
 				sameBitsOrNaN(t, name+": x", x, x2)
@@ -95,13 +93,13 @@ func testInversePathsAgree[T batchlas.Float](t *testing.T) {
 // 8*n*n*eps*||A||*||X|| (max norms); x's rows between n and ld are
 // untouched.
 func TestInverseIsGetf2(t *testing.T) {
-	for _, avx := range paths() {
-		testInverseIsGetf2[float64](t, avx)
-		testInverseIsGetf2[float32](t, avx)
+	for _, path := range paths() {
+		testInverseIsGetf2[float64](t, path)
+		testInverseIsGetf2[float32](t, path)
 	}
 }
 
-func testInverseIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
+func testInverseIsGetf2[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(15, 16))
 	L := Lanes[T]()
 	for _, n := range append([]int{0}, luOrders...) {
@@ -109,9 +107,9 @@ func testInverseIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
 			for _, plain := range []bool{false, true} {
 				a0 := invGroup[T](r, n, ld, plain)
 				a := slices.Clone(a0)
-				x, piv, info := runInverse(avx, a, n, ld)
+				x, piv, info := runInverse(path, a, n, ld)
 				for l := range L {
-					name := fmt.Sprintf("%T avx=%v n=%d ld=%d plain=%v lane %d", T(0), avx, n, ld, plain, l)
+					name := fmt.Sprintf("%T path=%s n=%d ld=%d plain=%v lane %d", T(0), path, n, ld, plain, l)
 					at := func(g []T, row, c int) T { return g[(c*ld+row)*L+l] }
 					m := make([]T, n*n)
 					for e := range m {
@@ -178,13 +176,13 @@ func testInverseIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
 // the others multiply by reciprocals) in one lane leaves every other
 // lane's bits as they were.
 func TestInverseLanesIndependent(t *testing.T) {
-	for _, avx := range paths() {
-		testInverseLanesIndependent[float64](t, avx)
-		testInverseLanesIndependent[float32](t, avx)
+	for _, path := range paths() {
+		testInverseLanesIndependent[float64](t, path)
+		testInverseLanesIndependent[float32](t, path)
 	}
 }
 
-func testInverseLanesIndependent[T batchlas.Float](t *testing.T, avx bool) {
+func testInverseLanesIndependent[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(17, 18))
 	L := Lanes[T]()
 	for _, n := range []int{2, 3, 5, 8} {
@@ -196,14 +194,14 @@ func testInverseLanesIndependent[T batchlas.Float](t *testing.T, avx bool) {
 				tiny[(c*ld+row)*L+3] *= lu.SafeMin[T]() / 4
 			}
 		}
-		x, _, _ := runInverse(avx, a, n, ld)
-		xt, _, info := runInverse(avx, tiny, n, ld)
+		x, _, _ := runInverse(path, a, n, ld)
+		xt, _, info := runInverse(path, tiny, n, ld)
 		if info[3] != 0 {
 			t.Fatalf("%T n=%d: the scaled lane's info is %v", T(0), n, info[3])
 		}
 		for i := range x {
 			if i%L != 3 && !sameBits(x[i], xt[i]) {
-				t.Fatalf("%T avx=%v n=%d: entry %d of lane %d is %v beside a tiny lane, %v without", T(0), avx, n, i/L, i%L, xt[i], x[i])
+				t.Fatalf("%T path=%s n=%d: entry %d of lane %d is %v beside a tiny lane, %v without", T(0), path, n, i/L, i%L, xt[i], x[i])
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package lanes
 
 //go:generate go run gen.go
+//go:generate go run gen_avx2.go
 
 import (
 	"math"

@@ -17,6 +17,10 @@ import (
 // lanes_amd64.s is exactly what gen.go writes.
 func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "lanes_amd64.s") }
 
+func TestAVX2AssemblyIsGenerated(t *testing.T) {
+	testmat.CheckGeneratedBy(t, "gen_avx2.go", "lanes_avx2_amd64.s")
+}
+
 // orders straddle the loop ends of the assembly (one pair, a single
 // sweep's worth) and the sizes the syev op sends.
 var orders = []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 24, 33}
@@ -62,18 +66,34 @@ func group[T batchlas.Float](r *rand.Rand, n, ld int) (a, v []T) {
 	return a, v
 }
 
-// paths are the code paths this machine runs: the assembly (on an AVX-512
-// machine presented as x86-64-v4) and the Go twin.
-func paths() []bool {
-	if simd.AVX512 {
-		return []bool{true, false}
+// hostAVX512 and hostAVX2 are simd's switches as the process set them:
+// the paths this machine can run.
+var hostAVX512, hostAVX2 = simd.AVX512, simd.AVX2
+
+// paths are the code paths this machine runs, the Go twin last: the
+// AVX-512 assembly (on an AVX-512 machine presented as x86-64-v4), the
+// AVX2 assembly (there, or on an x86-64-v3 machine; the moves and the
+// Cholesky have one, the other kernels run their twin on it) and the twin.
+func paths() []string {
+	var ps []string
+	if hostAVX512 {
+		ps = append(ps, "avx512")
 	}
-	return []bool{false}
+	if hostAVX512 || hostAVX2 {
+		ps = append(ps, "avx2")
+	}
+	return append(ps, "go")
 }
 
-func run[T batchlas.Float](avx bool, a, v []T, n, ld, sweeps int) (uint64, int) {
-	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-	simd.AVX512 = avx
+// usePath sets simd's switches to run path and returns what puts them
+// back.
+func usePath(path string) func() {
+	simd.AVX512, simd.AVX2 = path == "avx512", path == "avx2"
+	return func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }
+}
+
+func run[T batchlas.Float](path string, a, v []T, n, ld, sweeps int) (uint64, int) {
+	defer usePath(path)()
 	return Jacobi(a, v, n, ld, sweeps, T(eps[T]()), tiny[T](), make([]T, JacobiWork[T](n)))
 }
 
@@ -93,7 +113,7 @@ func tiny[T batchlas.Float]() T {
 }
 
 func TestJacobiPathsAgree(t *testing.T) {
-	if !simd.AVX512 {
+	if !hostAVX512 {
 		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
 	}
 	testPathsAgree[float64](t)
@@ -114,8 +134,8 @@ func testPathsAgree[T batchlas.Float](t *testing.T) {
 					v = nil
 				}
 				a2, v2 := slices.Clone(a), slices.Clone(v)
-				rot, made := run(true, a, v, n, ld, sweeps)
-				rot2, made2 := run(false, a2, v2, n, ld, sweeps)
+				rot, made := run("avx512", a, v, n, ld, sweeps)
+				rot2, made2 := run("go", a2, v2, n, ld, sweeps)
 				name := fmt.Sprintf("%T n=%d ld=%d sweeps=%d vectors=%v", T(0), n, ld, sweeps, vectors)
 				if rot != rot2 || made != made2 {
 					t.Errorf("%s: assembly rotated %b in sweep %d, twin %b in sweep %d", name, rot, made, rot2, made2)
@@ -147,24 +167,24 @@ func firstDiff[T batchlas.Float](x, y []T) int {
 }
 
 func TestJacobiDiagonalises(t *testing.T) {
-	for _, avx := range paths() {
-		testDiagonalises[float64](t, avx)
-		testDiagonalises[float32](t, avx)
+	for _, path := range paths() {
+		testDiagonalises[float64](t, path)
+		testDiagonalises[float32](t, path)
 	}
 }
 
 // testDiagonalises checks each lane's result against gonum: the
 // eigenvalues, sorted, against mat.EigenSym's, and the vectors by
 // ||A V - V diag(d)|| and ||V^T V - I||, in units of n*eps*||A||.
-func testDiagonalises[T batchlas.Float](t *testing.T, avx bool) {
+func testDiagonalises[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(3, 4))
 	L, e := Lanes[T](), eps[T]()
 	for _, n := range orders {
 		ld := GroupLD(n)
 		a, v := group[T](r, n, ld)
 		a0 := slices.Clone(a)
-		rot, made := run(avx, a, v, n, ld, 30)
-		name := fmt.Sprintf("%T avx=%v n=%d", T(0), avx, n)
+		rot, made := run(path, a, v, n, ld, 30)
+		name := fmt.Sprintf("%T path=%s n=%d", T(0), path, n)
 		if rot != 0 {
 			t.Errorf("%s: lanes %b still rotating after %d sweeps", name, rot, made)
 			continue
@@ -222,12 +242,12 @@ func testDiagonalises[T batchlas.Float](t *testing.T, avx bool) {
 // honoured and reported in rotated; a lane that converged at once (the
 // zero and diagonal lanes) is not reported.
 func TestJacobiStopsAtTheLimit(t *testing.T) {
-	for _, avx := range paths() {
+	for _, path := range paths() {
 		r := rand.New(rand.NewPCG(5, 6))
 		a, _ := group[float64](r, 12, 12)
-		rot, made := run(avx, a, nil, 12, 12, 1)
+		rot, made := run(path, a, nil, 12, 12, 1)
 		if made != 1 || rot&1 == 0 || rot&0b110 != 0 {
-			t.Errorf("avx=%v: one sweep: made %d, rotated %08b; want 1, lane 0 set, lanes 1 and 2 clear", avx, made, rot)
+			t.Errorf("path=%s: one sweep: made %d, rotated %08b; want 1, lane 0 set, lanes 1 and 2 clear", path, made, rot)
 		}
 	}
 }

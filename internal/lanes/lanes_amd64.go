@@ -141,11 +141,14 @@ func aheadBytes[T batchlas.Float](stride int) int {
 // about 30 ns.
 const prefetchDistance = 4096
 
-// packAsm runs the assembly gather when simd.AVX512 is set and reports
-// whether it did.
+// packAsm runs the assembly gather when simd.AVX512 or simd.AVX2 is set
+// and reports whether it did.
 func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld int) bool {
 	if !simd.AVX512 {
-		return false
+		if simd.AVX2 {
+			packAVX2(g, src, stride, ld, rows, cols, count, gld)
+		}
+		return simd.AVX2
 	}
 	gp, sp := unsafe.Pointer(&g[0]), unsafe.Pointer(&src[0])
 	if Lanes[T]() == 8 {
@@ -156,11 +159,14 @@ func packAsm[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld in
 	return true
 }
 
-// unpackAsm runs the assembly scatter when simd.AVX512 is set and
-// reports whether it did.
+// unpackAsm runs the assembly scatter when simd.AVX512 or simd.AVX2 is
+// set and reports whether it did.
 func unpackAsm[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64, gld int) bool {
 	if !simd.AVX512 {
-		return false
+		if simd.AVX2 {
+			unpackAVX2(dst, g, stride, ld, rows, cols, mask, gld)
+		}
+		return simd.AVX2
 	}
 	dp, gp := unsafe.Pointer(&dst[0]), unsafe.Pointer(&g[0])
 	if Lanes[T]() == 8 {
@@ -179,10 +185,14 @@ func cholF64(a, b *float64, n, nrhs, rs, cs, ld int, info *float64)
 //go:noescape
 func cholF32(a, b *float32, n, nrhs, rs, cs, ld int, info *float32)
 
-// cholRun runs the assembly when simd.AVX512 is set, the Go twin
-// otherwise; rs and cs count vectors.
+// cholRun runs the AVX-512 assembly when simd.AVX512 is set, the AVX2
+// one when simd.AVX2 is, the Go twin otherwise; rs and cs count vectors.
 func cholRun[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 	if !simd.AVX512 {
+		if simd.AVX2 {
+			cholAVX2(a, b, n, nrhs, rs, cs, ld, info)
+			return
+		}
 		cholGo(a, b, n, nrhs, rs, cs, ld, info)
 		return
 	}

@@ -70,9 +70,8 @@ func luGroup[T batchlas.Float](r *rand.Rand, n, nrhs, ld int) (a, b []T) {
 	return a, b
 }
 
-func runLU[T batchlas.Float](avx bool, a, b, piv []T, n, nrhs, ld int) {
-	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-	simd.AVX512 = avx
+func runLU[T batchlas.Float](path string, a, b, piv []T, n, nrhs, ld int) {
+	defer usePath(path)()
 	LU(a, b, piv, n, nrhs, ld, lu.SafeMin[T]())
 }
 
@@ -85,7 +84,7 @@ func lds(n int) []int {
 }
 
 func TestLUPathsAgree(t *testing.T) {
-	if !simd.AVX512 {
+	if !hostAVX512 {
 		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
 	}
 	testLUPathsAgree[float64](t)
@@ -100,8 +99,8 @@ func testLUPathsAgree[T batchlas.Float](t *testing.T) {
 			a, b := luGroup[T](r, n, nrhs, ld)
 			piv := make([]T, n*Lanes[T]())
 			a2, b2, piv2 := slices.Clone(a), slices.Clone(b), slices.Clone(piv)
-			runLU(true, a, b, piv, n, nrhs, ld)
-			runLU(false, a2, b2, piv2, n, nrhs, ld)
+			runLU("avx512", a, b, piv, n, nrhs, ld)
+			runLU("go", a2, b2, piv2, n, nrhs, ld)
 			name := fmt.Sprintf("%T n=%d nrhs=%d ld=%d", T(0), n, nrhs, ld)
 			sameBitsAs(t, name+": a", a, a2)
 			sameBitsAs(t, name+": b", b, b2)
@@ -125,13 +124,13 @@ func goFuses() bool {
 // solve's unblocked orders below simd.TriWorth), a small residual
 // otherwise.
 func TestLUIsGetf2(t *testing.T) {
-	for _, avx := range paths() {
-		testLUIsGetf2[float64](t, avx)
-		testLUIsGetf2[float32](t, avx)
+	for _, path := range paths() {
+		testLUIsGetf2[float64](t, path)
+		testLUIsGetf2[float32](t, path)
 	}
 }
 
-func testLUIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
+func testLUIsGetf2[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(11, 12))
 	L := Lanes[T]()
 	for _, n := range luOrders {
@@ -140,10 +139,10 @@ func testLUIsGetf2[T batchlas.Float](t *testing.T, avx bool) {
 			a, b := luGroup[T](r, n, nrhs, ld)
 			a0, b0 := slices.Clone(a), slices.Clone(b)
 			piv := make([]T, n*L)
-			runLU(avx, a, b, piv, n, nrhs, ld)
+			runLU(path, a, b, piv, n, nrhs, ld)
 			exact := !goFuses()
 			for l := 0; l < L; l++ {
-				name := fmt.Sprintf("%T avx=%v n=%d nrhs=%d lane %d", T(0), avx, n, nrhs, l)
+				name := fmt.Sprintf("%T path=%s n=%d nrhs=%d lane %d", T(0), path, n, nrhs, l)
 				// at is element e (column-major, leading dimension n)
 				// of lane l of a group of column stride ld.
 				at := func(g []T, e int) T { return g[(e/n*ld+e%n)*L+l] }

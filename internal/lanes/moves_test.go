@@ -8,13 +8,12 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 func TestMoves(t *testing.T) {
-	for _, avx := range paths() {
-		testMoves[float64](t, avx)
-		testMoves[float32](t, avx)
+	for _, path := range paths() {
+		testMoves[float64](t, path)
+		testMoves[float32](t, path)
 	}
 }
 
@@ -23,9 +22,8 @@ func TestMoves(t *testing.T) {
 // back to the lanes of a mask: every element lands where the layout says,
 // the lanes past count are zero, and nothing outside the masked matrices'
 // elements is written.
-func testMoves[T batchlas.Float](t *testing.T, avx bool) {
-	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-	simd.AVX512 = avx
+func testMoves[T batchlas.Float](t *testing.T, path string) {
+	defer usePath(path)()
 	r := rand.New(rand.NewPCG(13, 14))
 	L := Lanes[T]()
 	// ld = gld = rows (count even) moves the matrices as one column each.
@@ -35,7 +33,7 @@ func testMoves[T batchlas.Float](t *testing.T, avx bool) {
 		stride := cols*ld + 3
 		for _, count := range []int{1, L/2 + 1, L} {
 			gld := rows + count%2 // tight, and one row of slack
-			name := fmt.Sprintf("%T avx=%v %dx%d ld=%d count=%d gld=%d", T(0), avx, rows, cols, ld, count, gld)
+			name := fmt.Sprintf("%T path=%s %dx%d ld=%d count=%d gld=%d", T(0), path, rows, cols, ld, count, gld)
 			src := make([]T, L*stride)
 			for i := range src {
 				src[i] = T(math.NaN())

@@ -8,16 +8,14 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 // triOrders straddle the assembly's loop ends (no step, one step, a
 // column of one row below the subdiagonal) and the orders syev sends.
 var triOrders = []int{1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64}
 
-func runTridiag[T batchlas.Float](avx bool, a []T, n, ld int) (d, e []T) {
-	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-	simd.AVX512 = avx
+func runTridiag[T batchlas.Float](path string, a []T, n, ld int) (d, e []T) {
+	defer usePath(path)()
 	L := Lanes[T]()
 	d, e = make([]T, n*L), make([]T, max(n-1, 0)*L)
 	Tridiag(a, n, ld, d, e, make([]T, n*L))
@@ -28,7 +26,7 @@ func runTridiag[T batchlas.Float](avx bool, a []T, n, ld int) (d, e []T) {
 // (the reflectors left in a, d and e), on groups whose lanes include a
 // zero matrix and a diagonal one (every reflector the identity).
 func TestTridiagPathsAgree(t *testing.T) {
-	if !simd.AVX512 {
+	if !hostAVX512 {
 		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
 	}
 	testTridiagPathsAgree[float64](t)
@@ -41,8 +39,8 @@ func testTridiagPathsAgree[T batchlas.Float](t *testing.T) {
 		for _, ld := range lds(n) {
 			a, _ := group[T](r, n, ld)
 			a2 := slices.Clone(a)
-			d1, e1 := runTridiag(true, a, n, ld)
-			d2, e2 := runTridiag(false, a2, n, ld)
+			d1, e1 := runTridiag("avx512", a, n, ld)
+			d2, e2 := runTridiag("go", a2, n, ld)
 			name := fmt.Sprintf("%T n=%d ld=%d", T(0), n, ld)
 			sameBitsAs(t, name+": a", a, a2)
 			sameBitsAs(t, name+": d", d1, d2)
@@ -55,13 +53,13 @@ func testTridiagPathsAgree[T batchlas.Float](t *testing.T) {
 // similarity keeps the trace (the sum of d) and the Frobenius norm
 // (sum d^2 + 2 sum e^2), to rounding; the upper triangle is not written.
 func TestTridiagKeepsInvariants(t *testing.T) {
-	for _, avx := range paths() {
-		testTridiagInvariants[float64](t, avx)
-		testTridiagInvariants[float32](t, avx)
+	for _, path := range paths() {
+		testTridiagInvariants[float64](t, path)
+		testTridiagInvariants[float32](t, path)
 	}
 }
 
-func testTridiagInvariants[T batchlas.Float](t *testing.T, avx bool) {
+func testTridiagInvariants[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(23, 24))
 	L := Lanes[T]()
 	for _, n := range triOrders {
@@ -77,7 +75,7 @@ func testTridiagInvariants[T batchlas.Float](t *testing.T, avx bool) {
 			}
 		}
 		orig := slices.Clone(a)
-		d, e := runTridiag(avx, a, n, ld)
+		d, e := runTridiag(path, a, n, ld)
 		for l := range L {
 			var trace, frob, scale, gotTrace, gotFrob float64
 			for c := 0; c < n; c++ {
@@ -102,7 +100,7 @@ func testTridiagInvariants[T batchlas.Float](t *testing.T, avx bool) {
 				gotFrob += 2 * v * v
 			}
 			tol := 8 * float64(n) * eps[T]()
-			name := fmt.Sprintf("%T avx=%v n=%d lane %d", T(0), avx, n, l)
+			name := fmt.Sprintf("%T path=%s n=%d lane %d", T(0), path, n, l)
 			if math.Abs(gotTrace-trace) > tol*scale*float64(n) {
 				t.Errorf("%s: trace %g, want %g", name, gotTrace, trace)
 			}

@@ -1,0 +1,115 @@
+//go:build amd64 && !purego
+
+package lanes
+
+import (
+	"unsafe"
+
+	"github.com/batchlas-go/batchlas"
+)
+
+// The AVX2 kernels of lanes_avx2_amd64.s (written by gen_avx2.go), for
+// x86-64-v3 CPUs: each works on one half of a group, the lanes of one
+// 32-byte half of every vector, and the wrappers below call it on both
+// halves. Strides and ld count elements (vectors in chol), gap, ahead, rs
+// and cs bytes; masks[r] has the first r lanes set.
+//
+//go:noescape
+func packAVX2F64(grp, src *float64, stride, ld, rows, cols int, count uint64, masks *[4][4]int64, gap, ahead int)
+
+//go:noescape
+func packAVX2F32(grp, src *float32, stride, ld, rows, cols int, count uint64, masks *[8][8]int32, gap, ahead int)
+
+//go:noescape
+func unpackAVX2F64(dst, grp *float64, stride, ld, rows, cols int, lanes uint64, masks *[4][4]int64, gap, ahead int)
+
+//go:noescape
+func unpackAVX2F32(dst, grp *float32, stride, ld, rows, cols int, lanes uint64, masks *[8][8]int32, gap, ahead int)
+
+//go:noescape
+func cholAVX2F64(a, b *float64, n, nrhs, rs, cs, ld int, info *float64)
+
+//go:noescape
+func cholAVX2F32(a, b *float32, n, nrhs, rs, cs, ld int, info *float32)
+
+// The row masks of a chunk with r rows (index r; 0 is never used).
+var (
+	rowMasksF64 = func() (m [4][4]int64) {
+		for r := range m {
+			for i := range r {
+				m[r][i] = -1
+			}
+		}
+		return m
+	}()
+	rowMasksF32 = func() (m [8][8]int32) {
+		for r := range m {
+			for i := range r {
+				m[r][i] = -1
+			}
+		}
+		return m
+	}()
+)
+
+// halfLanes is the number of lanes in one 32-byte half of a group.
+func halfLanes[T batchlas.Float]() int { return Lanes[T]() / 2 }
+
+// packAVX2 is packAsm's gather on the AVX2 assembly, one half of the
+// group at a time; a half with no matrix (count <= its first lane) is
+// zeroed without reading src.
+func packAVX2[T batchlas.Float](g, src []T, stride, ld, rows, cols, count, gld int) {
+	H := halfLanes[T]()
+	gap, ahead := (gld-rows)*64, aheadBytes[T](stride)
+	for h := 0; h < 2; h++ {
+		c, s := count-h*H, src
+		if c > 0 {
+			s = src[h*H*stride:]
+		} else {
+			c = 0
+		}
+		gp, sp := unsafe.Pointer(&g[h*H]), unsafe.Pointer(&s[0])
+		if H == 4 {
+			packAVX2F64((*float64)(gp), (*float64)(sp), stride, ld, rows, cols, uint64(c), &rowMasksF64, gap, ahead)
+		} else {
+			packAVX2F32((*float32)(gp), (*float32)(sp), stride, ld, rows, cols, uint64(c), &rowMasksF32, gap, ahead)
+		}
+	}
+}
+
+// unpackAVX2 is unpackAsm's scatter on the AVX2 assembly, one half of
+// the group at a time; a half with no lane in mask is skipped.
+func unpackAVX2[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask uint64, gld int) {
+	H := halfLanes[T]()
+	gap, ahead := (gld-rows)*64, aheadBytes[T](stride)
+	for h := 0; h < 2; h++ {
+		m := mask >> (h * H) & (1<<H - 1)
+		if m == 0 {
+			continue
+		}
+		dp, gp := unsafe.Pointer(&dst[h*H*stride]), unsafe.Pointer(&g[h*H])
+		if H == 4 {
+			unpackAVX2F64((*float64)(dp), (*float64)(gp), stride, ld, rows, cols, m, &rowMasksF64, gap, ahead)
+		} else {
+			unpackAVX2F32((*float32)(dp), (*float32)(gp), stride, ld, rows, cols, m, &rowMasksF32, gap, ahead)
+		}
+	}
+}
+
+// cholAVX2 is cholRun's Cholesky on the AVX2 assembly, one half of the
+// group at a time; rs and cs count vectors.
+func cholAVX2[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
+	H := halfLanes[T]()
+	for h := 0; h < 2; h++ {
+		var bp unsafe.Pointer
+		if nrhs > 0 {
+			bp = unsafe.Pointer(&b[h*H])
+		}
+		ap, ip := unsafe.Pointer(&a[h*H]), unsafe.Pointer(&info[h*H])
+		if H == 4 {
+			cholAVX2F64((*float64)(ap), (*float64)(bp), n, nrhs, rs*64, cs*64, ld, (*float64)(ip))
+		} else {
+			cholAVX2F32((*float32)(ap), (*float32)(bp), n, nrhs, rs*64, cs*64, ld, (*float32)(ip))
+		}
+	}
+}

@@ -520,4 +520,3 @@ CA_paneled{P}:
 `
 	return strings.NewReplacer("{P1}", fmt.Sprint(p+1), "{P}", fmt.Sprint(p), "{M}", fmt.Sprintf("Y%d", 7+p)).Replace(s)
 }
-

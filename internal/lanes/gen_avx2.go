@@ -51,10 +51,27 @@ func main() {
 	for _, d := range dtypes {
 		b.WriteString(chol(d))
 	}
+	for _, d := range dtypes {
+		b.WriteString(lu(d))
+	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// replacer fills one element type into a kernel's text: PX the packed
+// instruction suffix, SX the scalar one, T the Go type, F the function
+// suffix and prefix_ its labels' prefix.
+func replacer(d dtype, fn, prefix string) *strings.Replacer {
+	return strings.NewReplacer(
+		fn+"F", fn+d.name,
+		prefix, fn+d.name+"_",
+		"*T", "*"+d.goT,
+		"[3]T", "[3]"+d.goT,
+		"PX", d.sfx,
+		"SX", "S"+d.sfx[1:],
+	)
 }
 
 // moves returns packAVX2 and unpackAVX2 for one element type: the moves of
@@ -437,13 +454,7 @@ CA_done:
 	VZEROUPPER
 	RET
 `)
-	return strings.NewReplacer(
-		"cholAVX2F", "cholAVX2"+d.name,
-		"CA_", "cholAVX2"+d.name+"_",
-		"*T", "*"+d.goT,
-		"PX", d.sfx,
-		"SX", "S"+d.sfx[1:],
-	).Replace(f.String())
+	return replacer(d, "cholAVX2", "CA_").Replace(f.String())
 }
 
 // cholPanelAVX2 returns column p (0-3) of a panel: j = j0+p, its pivot at
@@ -519,4 +530,255 @@ CA_paneled{P}:
 	ADDQ R9, R14
 `
 	return strings.NewReplacer("{P1}", fmt.Sprint(p+1), "{P}", fmt.Sprint(p), "{M}", fmt.Sprintf("Y%d", 7+p)).Replace(s)
+}
+
+// lu returns luAVX2 for one element type: luGo on the lanes of one half
+// of a group (getf2: the pivot the first row of largest magnitude in its
+// column, a NaN never chosen; full rows swapped where a lane's pivot row
+// is not j, lane by lane under a mask; the column below the pivot times
+// its reciprocal, or divided by it below small, or left when it is zero;
+// the rank-1 update by rounded products, no fused multiply-add), then the
+// two solves, all in luGo's order: the same bits. Columns of a and b are
+// ld vectors apart. Registers:
+//
+//	DI a, SI b, R8 piv, CX n, R14 nrhs, R13 a column's bytes (ld*64),
+//	R9 j, R10 &a(0, j), R12 j*64 (row j's offset), R15 a row's offset,
+//	R11 a column walker, AX and BX walkers, DX a count.
+//	Y15 one, Y14 the sign bit, Y13 small, Y12 j; Y0 the largest
+//	magnitude, Y1 the pivot rows (as numbers), Y2 a row number.
+func lu(d dtype) string {
+	s := `
+// func luAVX2F(a, b, piv *T, n, nrhs, ld int, k *[3]T)
+TEXT ·luAVX2F(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ piv+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ nrhs+32(FP), R14
+	MOVQ ld+40(FP), R13
+	SHLQ $6, R13
+	MOVQ k+48(FP), AX
+	VBROADCASTSX (AX), Y13
+	VBROADCASTSX 1SZ(AX), Y14
+	VBROADCASTSX 2SZ(AX), Y15
+	VXORPS Y12, Y12, Y12
+	XORQ R9, R9
+	XORQ R12, R12
+	MOVQ DI, R10
+LA_col:
+	CMPQ R9, CX
+	JGE LA_factored
+	// The pivot: the first row i >= j of largest |a(i, j)|.
+	LEAQ (R10)(R12*1), AX
+	VMOVUPX (AX), Y0
+	VANDNPX Y0, Y14, Y0
+	VMOVAPX Y12, Y1
+	VMOVAPX Y12, Y2
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+LA_search:
+	TESTQ DX, DX
+	JZ LA_searched
+	ADDQ $64, AX
+	VADDPX Y15, Y2, Y2
+	VMOVUPX (AX), Y3
+	VANDNPX Y3, Y14, Y3
+	VCMPPX $30, Y0, Y3, Y4
+	VBLENDVPX Y4, Y3, Y0, Y0
+	VBLENDVPX Y4, Y2, Y1, Y1
+	DECQ DX
+	JMP LA_search
+LA_searched:
+	VMOVUPX Y1, (R8)(R12*1)
+	// Swap rows j and i, whole, in the lanes whose pivot row is i > j.
+	VMOVAPX Y12, Y2
+	MOVQ R12, R15
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+LA_swapRow:
+	TESTQ DX, DX
+	JZ LA_swapped
+	ADDQ $64, R15
+	VADDPX Y15, Y2, Y2
+	VCMPPX $0, Y2, Y1, Y4
+	VMOVMSKPX Y4, AX
+	TESTQ AX, AX
+	JZ LA_swapNext
+	MOVQ DI, R11
+	MOVQ CX, BX
+LA_swapA:
+	VMOVUPX (R11)(R12*1), Y5
+	VMOVUPX (R11)(R15*1), Y6
+	VBLENDVPX Y4, Y6, Y5, Y7
+	VBLENDVPX Y4, Y5, Y6, Y8
+	VMOVUPX Y7, (R11)(R12*1)
+	VMOVUPX Y8, (R11)(R15*1)
+	ADDQ R13, R11
+	DECQ BX
+	JNZ LA_swapA
+	MOVQ SI, R11
+	MOVQ R14, BX
+LA_swapB:
+	TESTQ BX, BX
+	JZ LA_swapNext
+	VMOVUPX (R11)(R12*1), Y5
+	VMOVUPX (R11)(R15*1), Y6
+	VBLENDVPX Y4, Y6, Y5, Y7
+	VBLENDVPX Y4, Y5, Y6, Y8
+	VMOVUPX Y7, (R11)(R12*1)
+	VMOVUPX Y8, (R11)(R15*1)
+	ADDQ R13, R11
+	DECQ BX
+	JMP LA_swapB
+LA_swapNext:
+	DECQ DX
+	JMP LA_swapRow
+LA_swapped:
+	// The column below the pivot: times its reciprocal where |pivot| >=
+	// small, divided by it where it is smaller (NaN), left where it is 0.
+	LEAQ (R10)(R12*1), AX
+	VMOVUPX (AX), Y0
+	VDIVPX Y0, Y15, Y1
+	VANDNPX Y0, Y14, Y2
+	VCMPPX $29, Y13, Y2, Y3
+	VXORPS Y4, Y4, Y4
+	VCMPPX $4, Y4, Y0, Y4
+	VANDNPX Y4, Y3, Y5
+	VMOVMSKPX Y5, BX
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+	TESTQ BX, BX
+	JNZ LA_scaleDiv
+LA_scaleMul:
+	TESTQ DX, DX
+	JZ LA_scaled
+	ADDQ $64, AX
+	VMOVUPX (AX), Y6
+	VMULPX Y1, Y6, Y7
+	VBLENDVPX Y4, Y7, Y6, Y7
+	VMOVUPX Y7, (AX)
+	DECQ DX
+	JMP LA_scaleMul
+LA_scaleDiv:
+	TESTQ DX, DX
+	JZ LA_scaled
+	ADDQ $64, AX
+	VMOVUPX (AX), Y6
+	VMULPX Y1, Y6, Y7
+	VDIVPX Y0, Y6, Y8
+	VBLENDVPX Y3, Y7, Y8, Y7
+	VBLENDVPX Y4, Y7, Y6, Y7
+	VMOVUPX Y7, (AX)
+	DECQ DX
+	JMP LA_scaleDiv
+LA_scaled:
+	// The trailing columns c > j: a(i, c) -= a(i, j)*a(j, c), i > j.
+	MOVQ R10, R11
+	MOVQ CX, BX
+	SUBQ R9, BX
+	DECQ BX
+LA_c:
+	TESTQ BX, BX
+	JZ LA_updated
+	ADDQ R13, R11
+	VMOVUPX (R11)(R12*1), Y0
+	LEAQ 64(R10)(R12*1), AX
+	LEAQ 64(R11)(R12*1), R15
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+LA_i:
+	VMULPX (AX), Y0, Y1
+	VMOVUPX (R15), Y2
+	VSUBPX Y1, Y2, Y2
+	VMOVUPX Y2, (R15)
+	ADDQ $64, AX
+	ADDQ $64, R15
+	DECQ DX
+	JNZ LA_i
+	DECQ BX
+	JMP LA_c
+LA_updated:
+	VADDPX Y15, Y12, Y12
+	INCQ R9
+	ADDQ $64, R12
+	ADDQ R13, R10
+	JMP LA_col
+LA_factored:
+LA_rhs:
+	TESTQ R14, R14
+	JZ LA_done
+	// Forward with the unit lower factor: b(i) -= a(i, k)*b(k), i > k.
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ CX, BX
+	DECQ BX
+LA_fwd:
+	TESTQ BX, BX
+	JZ LA_fwdDone
+	VMOVUPX (R11), Y0
+	MOVQ R10, AX
+	MOVQ R11, R15
+	MOVQ BX, DX
+LA_fwdRow:
+	ADDQ $64, AX
+	ADDQ $64, R15
+	VMULPX (AX), Y0, Y1
+	VMOVUPX (R15), Y2
+	VSUBPX Y1, Y2, Y2
+	VMOVUPX Y2, (R15)
+	DECQ DX
+	JNZ LA_fwdRow
+	LEAQ 64(R10)(R13*1), R10
+	ADDQ $64, R11
+	DECQ BX
+	JMP LA_fwd
+LA_fwdDone:
+	// Backward with U from the last row: b(k) /= a(k, k), then b(i) -=
+	// a(i, k)*b(k), i < k. R10 &a(k, k), R11 &b(k), AX &a(0, k).
+	MOVQ CX, BX
+	MOVQ CX, AX
+	DECQ AX
+	IMULQ R13, AX
+	ADDQ DI, AX
+	MOVQ CX, R10
+	DECQ R10
+	SHLQ $6, R10
+	LEAQ (SI)(R10*1), R11
+	ADDQ AX, R10
+LA_bwd:
+	VMOVUPX (R11), Y0
+	VDIVPX (R10), Y0, Y0
+	VMOVUPX Y0, (R11)
+	DECQ BX
+	JZ LA_bwdDone
+	MOVQ AX, R12
+	MOVQ SI, R15
+	MOVQ BX, DX
+LA_bwdRow:
+	VMULPX (R12), Y0, Y1
+	VMOVUPX (R15), Y2
+	VSUBPX Y1, Y2, Y2
+	VMOVUPX Y2, (R15)
+	ADDQ $64, R12
+	ADDQ $64, R15
+	DECQ DX
+	JNZ LA_bwdRow
+	SUBQ R13, AX
+	SUBQ R13, R10
+	SUBQ $64, R10
+	SUBQ $64, R11
+	JMP LA_bwd
+LA_bwdDone:
+	ADDQ R13, SI
+	DECQ R14
+	JMP LA_rhs
+LA_done:
+	VZEROUPPER
+	RET
+`
+	return replacer(d, "luAVX2", "LA_").Replace(strings.NewReplacer("1SZ(", fmt.Sprintf("%d(", d.size), "2SZ(", fmt.Sprintf("%d(", 2*d.size)).Replace(s))
 }

@@ -59,9 +59,14 @@ const luSmallMax = 8
 
 const _ = uint(luSmallMax-invSmallMax) + uint(invSmallMax-luSmallMax)
 
-// luRun runs the assembly when simd.AVX512 is set, the Go twin otherwise.
+// luRun runs the AVX-512 assembly when simd.AVX512 is set, the AVX2 one
+// when simd.AVX2 is, the Go twin otherwise.
 func luRun[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 	if !simd.AVX512 {
+		if simd.AVX2 {
+			luAVX2(a, b, piv, n, nrhs, ld, k)
+			return
+		}
 		luGo(a, b, piv, n, nrhs, ld, k)
 		return
 	}

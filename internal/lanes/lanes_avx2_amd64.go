@@ -113,3 +113,28 @@ func cholAVX2[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 		}
 	}
 }
+
+//go:noescape
+func luAVX2F64(a, b, piv *float64, n, nrhs, ld int, k *[3]float64)
+
+//go:noescape
+func luAVX2F32(a, b, piv *float32, n, nrhs, ld int, k *[3]float32)
+
+// luAVX2 is luRun's LU on the AVX2 assembly, one half of the group at a
+// time.
+func luAVX2[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
+	H := halfLanes[T]()
+	kp := unsafe.Pointer(k)
+	for h := 0; h < 2; h++ {
+		var bp unsafe.Pointer
+		if nrhs > 0 {
+			bp = unsafe.Pointer(&b[h*H])
+		}
+		ap, pp := unsafe.Pointer(&a[h*H]), unsafe.Pointer(&piv[h*H])
+		if H == 4 {
+			luAVX2F64((*float64)(ap), (*float64)(bp), (*float64)(pp), n, nrhs, ld, (*[3]float64)(kp))
+		} else {
+			luAVX2F32((*float32)(ap), (*float32)(bp), (*float32)(pp), n, nrhs, ld, (*[3]float32)(kp))
+		}
+	}
+}

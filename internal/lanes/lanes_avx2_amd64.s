@@ -1453,3 +1453,467 @@ cholAVX2F32_bwdDone:
 cholAVX2F32_done:
 	VZEROUPPER
 	RET
+
+// func luAVX2F64(a, b, piv *float64, n, nrhs, ld int, k *[3]float64)
+TEXT ·luAVX2F64(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ piv+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ nrhs+32(FP), R14
+	MOVQ ld+40(FP), R13
+	SHLQ $6, R13
+	MOVQ k+48(FP), AX
+	VBROADCASTSD (AX), Y13
+	VBROADCASTSD 8(AX), Y14
+	VBROADCASTSD 16(AX), Y15
+	VXORPS Y12, Y12, Y12
+	XORQ R9, R9
+	XORQ R12, R12
+	MOVQ DI, R10
+luAVX2F64_col:
+	CMPQ R9, CX
+	JGE luAVX2F64_factored
+	// The pivot: the first row i >= j of largest |a(i, j)|.
+	LEAQ (R10)(R12*1), AX
+	VMOVUPD (AX), Y0
+	VANDNPD Y0, Y14, Y0
+	VMOVAPD Y12, Y1
+	VMOVAPD Y12, Y2
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+luAVX2F64_search:
+	TESTQ DX, DX
+	JZ luAVX2F64_searched
+	ADDQ $64, AX
+	VADDPD Y15, Y2, Y2
+	VMOVUPD (AX), Y3
+	VANDNPD Y3, Y14, Y3
+	VCMPPD $30, Y0, Y3, Y4
+	VBLENDVPD Y4, Y3, Y0, Y0
+	VBLENDVPD Y4, Y2, Y1, Y1
+	DECQ DX
+	JMP luAVX2F64_search
+luAVX2F64_searched:
+	VMOVUPD Y1, (R8)(R12*1)
+	// Swap rows j and i, whole, in the lanes whose pivot row is i > j.
+	VMOVAPD Y12, Y2
+	MOVQ R12, R15
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+luAVX2F64_swapRow:
+	TESTQ DX, DX
+	JZ luAVX2F64_swapped
+	ADDQ $64, R15
+	VADDPD Y15, Y2, Y2
+	VCMPPD $0, Y2, Y1, Y4
+	VMOVMSKPD Y4, AX
+	TESTQ AX, AX
+	JZ luAVX2F64_swapNext
+	MOVQ DI, R11
+	MOVQ CX, BX
+luAVX2F64_swapA:
+	VMOVUPD (R11)(R12*1), Y5
+	VMOVUPD (R11)(R15*1), Y6
+	VBLENDVPD Y4, Y6, Y5, Y7
+	VBLENDVPD Y4, Y5, Y6, Y8
+	VMOVUPD Y7, (R11)(R12*1)
+	VMOVUPD Y8, (R11)(R15*1)
+	ADDQ R13, R11
+	DECQ BX
+	JNZ luAVX2F64_swapA
+	MOVQ SI, R11
+	MOVQ R14, BX
+luAVX2F64_swapB:
+	TESTQ BX, BX
+	JZ luAVX2F64_swapNext
+	VMOVUPD (R11)(R12*1), Y5
+	VMOVUPD (R11)(R15*1), Y6
+	VBLENDVPD Y4, Y6, Y5, Y7
+	VBLENDVPD Y4, Y5, Y6, Y8
+	VMOVUPD Y7, (R11)(R12*1)
+	VMOVUPD Y8, (R11)(R15*1)
+	ADDQ R13, R11
+	DECQ BX
+	JMP luAVX2F64_swapB
+luAVX2F64_swapNext:
+	DECQ DX
+	JMP luAVX2F64_swapRow
+luAVX2F64_swapped:
+	// The column below the pivot: times its reciprocal where |pivot| >=
+	// small, divided by it where it is smaller (NaN), left where it is 0.
+	LEAQ (R10)(R12*1), AX
+	VMOVUPD (AX), Y0
+	VDIVPD Y0, Y15, Y1
+	VANDNPD Y0, Y14, Y2
+	VCMPPD $29, Y13, Y2, Y3
+	VXORPS Y4, Y4, Y4
+	VCMPPD $4, Y4, Y0, Y4
+	VANDNPD Y4, Y3, Y5
+	VMOVMSKPD Y5, BX
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+	TESTQ BX, BX
+	JNZ luAVX2F64_scaleDiv
+luAVX2F64_scaleMul:
+	TESTQ DX, DX
+	JZ luAVX2F64_scaled
+	ADDQ $64, AX
+	VMOVUPD (AX), Y6
+	VMULPD Y1, Y6, Y7
+	VBLENDVPD Y4, Y7, Y6, Y7
+	VMOVUPD Y7, (AX)
+	DECQ DX
+	JMP luAVX2F64_scaleMul
+luAVX2F64_scaleDiv:
+	TESTQ DX, DX
+	JZ luAVX2F64_scaled
+	ADDQ $64, AX
+	VMOVUPD (AX), Y6
+	VMULPD Y1, Y6, Y7
+	VDIVPD Y0, Y6, Y8
+	VBLENDVPD Y3, Y7, Y8, Y7
+	VBLENDVPD Y4, Y7, Y6, Y7
+	VMOVUPD Y7, (AX)
+	DECQ DX
+	JMP luAVX2F64_scaleDiv
+luAVX2F64_scaled:
+	// The trailing columns c > j: a(i, c) -= a(i, j)*a(j, c), i > j.
+	MOVQ R10, R11
+	MOVQ CX, BX
+	SUBQ R9, BX
+	DECQ BX
+luAVX2F64_c:
+	TESTQ BX, BX
+	JZ luAVX2F64_updated
+	ADDQ R13, R11
+	VMOVUPD (R11)(R12*1), Y0
+	LEAQ 64(R10)(R12*1), AX
+	LEAQ 64(R11)(R12*1), R15
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+luAVX2F64_i:
+	VMULPD (AX), Y0, Y1
+	VMOVUPD (R15), Y2
+	VSUBPD Y1, Y2, Y2
+	VMOVUPD Y2, (R15)
+	ADDQ $64, AX
+	ADDQ $64, R15
+	DECQ DX
+	JNZ luAVX2F64_i
+	DECQ BX
+	JMP luAVX2F64_c
+luAVX2F64_updated:
+	VADDPD Y15, Y12, Y12
+	INCQ R9
+	ADDQ $64, R12
+	ADDQ R13, R10
+	JMP luAVX2F64_col
+luAVX2F64_factored:
+luAVX2F64_rhs:
+	TESTQ R14, R14
+	JZ luAVX2F64_done
+	// Forward with the unit lower factor: b(i) -= a(i, k)*b(k), i > k.
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ CX, BX
+	DECQ BX
+luAVX2F64_fwd:
+	TESTQ BX, BX
+	JZ luAVX2F64_fwdDone
+	VMOVUPD (R11), Y0
+	MOVQ R10, AX
+	MOVQ R11, R15
+	MOVQ BX, DX
+luAVX2F64_fwdRow:
+	ADDQ $64, AX
+	ADDQ $64, R15
+	VMULPD (AX), Y0, Y1
+	VMOVUPD (R15), Y2
+	VSUBPD Y1, Y2, Y2
+	VMOVUPD Y2, (R15)
+	DECQ DX
+	JNZ luAVX2F64_fwdRow
+	LEAQ 64(R10)(R13*1), R10
+	ADDQ $64, R11
+	DECQ BX
+	JMP luAVX2F64_fwd
+luAVX2F64_fwdDone:
+	// Backward with U from the last row: b(k) /= a(k, k), then b(i) -=
+	// a(i, k)*b(k), i < k. R10 &a(k, k), R11 &b(k), AX &a(0, k).
+	MOVQ CX, BX
+	MOVQ CX, AX
+	DECQ AX
+	IMULQ R13, AX
+	ADDQ DI, AX
+	MOVQ CX, R10
+	DECQ R10
+	SHLQ $6, R10
+	LEAQ (SI)(R10*1), R11
+	ADDQ AX, R10
+luAVX2F64_bwd:
+	VMOVUPD (R11), Y0
+	VDIVPD (R10), Y0, Y0
+	VMOVUPD Y0, (R11)
+	DECQ BX
+	JZ luAVX2F64_bwdDone
+	MOVQ AX, R12
+	MOVQ SI, R15
+	MOVQ BX, DX
+luAVX2F64_bwdRow:
+	VMULPD (R12), Y0, Y1
+	VMOVUPD (R15), Y2
+	VSUBPD Y1, Y2, Y2
+	VMOVUPD Y2, (R15)
+	ADDQ $64, R12
+	ADDQ $64, R15
+	DECQ DX
+	JNZ luAVX2F64_bwdRow
+	SUBQ R13, AX
+	SUBQ R13, R10
+	SUBQ $64, R10
+	SUBQ $64, R11
+	JMP luAVX2F64_bwd
+luAVX2F64_bwdDone:
+	ADDQ R13, SI
+	DECQ R14
+	JMP luAVX2F64_rhs
+luAVX2F64_done:
+	VZEROUPPER
+	RET
+
+// func luAVX2F32(a, b, piv *float32, n, nrhs, ld int, k *[3]float32)
+TEXT ·luAVX2F32(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ piv+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ nrhs+32(FP), R14
+	MOVQ ld+40(FP), R13
+	SHLQ $6, R13
+	MOVQ k+48(FP), AX
+	VBROADCASTSS (AX), Y13
+	VBROADCASTSS 4(AX), Y14
+	VBROADCASTSS 8(AX), Y15
+	VXORPS Y12, Y12, Y12
+	XORQ R9, R9
+	XORQ R12, R12
+	MOVQ DI, R10
+luAVX2F32_col:
+	CMPQ R9, CX
+	JGE luAVX2F32_factored
+	// The pivot: the first row i >= j of largest |a(i, j)|.
+	LEAQ (R10)(R12*1), AX
+	VMOVUPS (AX), Y0
+	VANDNPS Y0, Y14, Y0
+	VMOVAPS Y12, Y1
+	VMOVAPS Y12, Y2
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+luAVX2F32_search:
+	TESTQ DX, DX
+	JZ luAVX2F32_searched
+	ADDQ $64, AX
+	VADDPS Y15, Y2, Y2
+	VMOVUPS (AX), Y3
+	VANDNPS Y3, Y14, Y3
+	VCMPPS $30, Y0, Y3, Y4
+	VBLENDVPS Y4, Y3, Y0, Y0
+	VBLENDVPS Y4, Y2, Y1, Y1
+	DECQ DX
+	JMP luAVX2F32_search
+luAVX2F32_searched:
+	VMOVUPS Y1, (R8)(R12*1)
+	// Swap rows j and i, whole, in the lanes whose pivot row is i > j.
+	VMOVAPS Y12, Y2
+	MOVQ R12, R15
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+luAVX2F32_swapRow:
+	TESTQ DX, DX
+	JZ luAVX2F32_swapped
+	ADDQ $64, R15
+	VADDPS Y15, Y2, Y2
+	VCMPPS $0, Y2, Y1, Y4
+	VMOVMSKPS Y4, AX
+	TESTQ AX, AX
+	JZ luAVX2F32_swapNext
+	MOVQ DI, R11
+	MOVQ CX, BX
+luAVX2F32_swapA:
+	VMOVUPS (R11)(R12*1), Y5
+	VMOVUPS (R11)(R15*1), Y6
+	VBLENDVPS Y4, Y6, Y5, Y7
+	VBLENDVPS Y4, Y5, Y6, Y8
+	VMOVUPS Y7, (R11)(R12*1)
+	VMOVUPS Y8, (R11)(R15*1)
+	ADDQ R13, R11
+	DECQ BX
+	JNZ luAVX2F32_swapA
+	MOVQ SI, R11
+	MOVQ R14, BX
+luAVX2F32_swapB:
+	TESTQ BX, BX
+	JZ luAVX2F32_swapNext
+	VMOVUPS (R11)(R12*1), Y5
+	VMOVUPS (R11)(R15*1), Y6
+	VBLENDVPS Y4, Y6, Y5, Y7
+	VBLENDVPS Y4, Y5, Y6, Y8
+	VMOVUPS Y7, (R11)(R12*1)
+	VMOVUPS Y8, (R11)(R15*1)
+	ADDQ R13, R11
+	DECQ BX
+	JMP luAVX2F32_swapB
+luAVX2F32_swapNext:
+	DECQ DX
+	JMP luAVX2F32_swapRow
+luAVX2F32_swapped:
+	// The column below the pivot: times its reciprocal where |pivot| >=
+	// small, divided by it where it is smaller (NaN), left where it is 0.
+	LEAQ (R10)(R12*1), AX
+	VMOVUPS (AX), Y0
+	VDIVPS Y0, Y15, Y1
+	VANDNPS Y0, Y14, Y2
+	VCMPPS $29, Y13, Y2, Y3
+	VXORPS Y4, Y4, Y4
+	VCMPPS $4, Y4, Y0, Y4
+	VANDNPS Y4, Y3, Y5
+	VMOVMSKPS Y5, BX
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+	TESTQ BX, BX
+	JNZ luAVX2F32_scaleDiv
+luAVX2F32_scaleMul:
+	TESTQ DX, DX
+	JZ luAVX2F32_scaled
+	ADDQ $64, AX
+	VMOVUPS (AX), Y6
+	VMULPS Y1, Y6, Y7
+	VBLENDVPS Y4, Y7, Y6, Y7
+	VMOVUPS Y7, (AX)
+	DECQ DX
+	JMP luAVX2F32_scaleMul
+luAVX2F32_scaleDiv:
+	TESTQ DX, DX
+	JZ luAVX2F32_scaled
+	ADDQ $64, AX
+	VMOVUPS (AX), Y6
+	VMULPS Y1, Y6, Y7
+	VDIVPS Y0, Y6, Y8
+	VBLENDVPS Y3, Y7, Y8, Y7
+	VBLENDVPS Y4, Y7, Y6, Y7
+	VMOVUPS Y7, (AX)
+	DECQ DX
+	JMP luAVX2F32_scaleDiv
+luAVX2F32_scaled:
+	// The trailing columns c > j: a(i, c) -= a(i, j)*a(j, c), i > j.
+	MOVQ R10, R11
+	MOVQ CX, BX
+	SUBQ R9, BX
+	DECQ BX
+luAVX2F32_c:
+	TESTQ BX, BX
+	JZ luAVX2F32_updated
+	ADDQ R13, R11
+	VMOVUPS (R11)(R12*1), Y0
+	LEAQ 64(R10)(R12*1), AX
+	LEAQ 64(R11)(R12*1), R15
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+luAVX2F32_i:
+	VMULPS (AX), Y0, Y1
+	VMOVUPS (R15), Y2
+	VSUBPS Y1, Y2, Y2
+	VMOVUPS Y2, (R15)
+	ADDQ $64, AX
+	ADDQ $64, R15
+	DECQ DX
+	JNZ luAVX2F32_i
+	DECQ BX
+	JMP luAVX2F32_c
+luAVX2F32_updated:
+	VADDPS Y15, Y12, Y12
+	INCQ R9
+	ADDQ $64, R12
+	ADDQ R13, R10
+	JMP luAVX2F32_col
+luAVX2F32_factored:
+luAVX2F32_rhs:
+	TESTQ R14, R14
+	JZ luAVX2F32_done
+	// Forward with the unit lower factor: b(i) -= a(i, k)*b(k), i > k.
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ CX, BX
+	DECQ BX
+luAVX2F32_fwd:
+	TESTQ BX, BX
+	JZ luAVX2F32_fwdDone
+	VMOVUPS (R11), Y0
+	MOVQ R10, AX
+	MOVQ R11, R15
+	MOVQ BX, DX
+luAVX2F32_fwdRow:
+	ADDQ $64, AX
+	ADDQ $64, R15
+	VMULPS (AX), Y0, Y1
+	VMOVUPS (R15), Y2
+	VSUBPS Y1, Y2, Y2
+	VMOVUPS Y2, (R15)
+	DECQ DX
+	JNZ luAVX2F32_fwdRow
+	LEAQ 64(R10)(R13*1), R10
+	ADDQ $64, R11
+	DECQ BX
+	JMP luAVX2F32_fwd
+luAVX2F32_fwdDone:
+	// Backward with U from the last row: b(k) /= a(k, k), then b(i) -=
+	// a(i, k)*b(k), i < k. R10 &a(k, k), R11 &b(k), AX &a(0, k).
+	MOVQ CX, BX
+	MOVQ CX, AX
+	DECQ AX
+	IMULQ R13, AX
+	ADDQ DI, AX
+	MOVQ CX, R10
+	DECQ R10
+	SHLQ $6, R10
+	LEAQ (SI)(R10*1), R11
+	ADDQ AX, R10
+luAVX2F32_bwd:
+	VMOVUPS (R11), Y0
+	VDIVPS (R10), Y0, Y0
+	VMOVUPS Y0, (R11)
+	DECQ BX
+	JZ luAVX2F32_bwdDone
+	MOVQ AX, R12
+	MOVQ SI, R15
+	MOVQ BX, DX
+luAVX2F32_bwdRow:
+	VMULPS (R12), Y0, Y1
+	VMOVUPS (R15), Y2
+	VSUBPS Y1, Y2, Y2
+	VMOVUPS Y2, (R15)
+	ADDQ $64, R12
+	ADDQ $64, R15
+	DECQ DX
+	JNZ luAVX2F32_bwdRow
+	SUBQ R13, AX
+	SUBQ R13, R10
+	SUBQ $64, R10
+	SUBQ $64, R11
+	JMP luAVX2F32_bwd
+luAVX2F32_bwdDone:
+	ADDQ R13, SI
+	DECQ R14
+	JMP luAVX2F32_rhs
+luAVX2F32_done:
+	VZEROUPPER
+	RET

@@ -84,14 +84,18 @@ func lds(n int) []int {
 }
 
 func TestLUPathsAgree(t *testing.T) {
-	if !hostAVX512 {
-		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
+	if len(paths()) == 1 {
+		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
 	}
-	testLUPathsAgree[float64](t)
-	testLUPathsAgree[float32](t)
+	for _, path := range paths()[:len(paths())-1] {
+		testLUPathsAgree[float64](t, path)
+		testLUPathsAgree[float32](t, path)
+	}
 }
 
-func testLUPathsAgree[T batchlas.Float](t *testing.T) {
+// testLUPathsAgree runs the assembly of path and the twin on the same
+// groups and wants the same bits.
+func testLUPathsAgree[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, n := range luOrders {
 		for _, nrhs := range []int{0, 1, 3, 5, 8} {
@@ -99,9 +103,9 @@ func testLUPathsAgree[T batchlas.Float](t *testing.T) {
 			a, b := luGroup[T](r, n, nrhs, ld)
 			piv := make([]T, n*Lanes[T]())
 			a2, b2, piv2 := slices.Clone(a), slices.Clone(b), slices.Clone(piv)
-			runLU("avx512", a, b, piv, n, nrhs, ld)
+			runLU(path, a, b, piv, n, nrhs, ld)
 			runLU("go", a2, b2, piv2, n, nrhs, ld)
-			name := fmt.Sprintf("%T n=%d nrhs=%d ld=%d", T(0), n, nrhs, ld)
+			name := fmt.Sprintf("%T %s n=%d nrhs=%d ld=%d", T(0), path, n, nrhs, ld)
 			sameBitsAs(t, name+": a", a, a2)
 			sameBitsAs(t, name+": b", b, b2)
 			sameBitsAs(t, name+": piv", piv, piv2)

@@ -543,7 +543,8 @@ CA_paneled{P}:
 //
 //	DI a, SI b, R8 piv, CX n, R14 nrhs, R13 a column's bytes (ld*64),
 //	R9 j, R10 &a(0, j), R12 j*64 (row j's offset), R15 a row's offset,
-//	R11 a column walker, AX and BX walkers, DX a count.
+//	R11 a column walker, AX and BX walkers, DX a count. The panel's
+//	update takes SI for 3*ld*64 and R8 for &a(j0, j0), and reloads both.
 //	Y15 one, Y14 the sign bit, Y13 small, Y12 j; Y0 the largest
 //	magnitude, Y1 the pivot rows (as numbers), Y2 a row number.
 func lu(d dtype) string {
@@ -675,11 +676,17 @@ LA_scaleDiv:
 	DECQ DX
 	JMP LA_scaleDiv
 LA_scaled:
-	// The trailing columns c > j: a(i, c) -= a(i, j)*a(j, c), i > j.
+	// The panel's later columns c (to the panel's last, j|3, or n-1):
+	// a(i, c) -= a(i, j)*a(j, c), i > j.
 	MOVQ R10, R11
+	MOVQ R9, BX
+	ORQ $3, BX
+	CMPQ BX, CX
+	JLT LA_width
 	MOVQ CX, BX
-	SUBQ R9, BX
 	DECQ BX
+LA_width:
+	SUBQ R9, BX
 LA_c:
 	TESTQ BX, BX
 	JZ LA_updated
@@ -702,6 +709,69 @@ LA_i:
 	DECQ BX
 	JMP LA_c
 LA_updated:
+	// After a panel's last column (j = j0+3), its four columns update
+	// the columns right of it: rows j0+1..j0+3 of each first (row j0+p
+	// gets p updates and becomes u_p), then every row below by all four.
+	MOVQ R9, AX
+	ANDQ $3, AX
+	CMPQ AX, $3
+	JNE LA_next
+	MOVQ CX, BX
+	SUBQ R9, BX
+	DECQ BX
+	JZ LA_next
+	LEAQ (R13)(R13*2), SI
+	MOVQ R10, R8
+	SUBQ SI, R8
+	LEAQ -192(R8)(R12*1), R8
+	MOVQ R10, R11
+LA_tc:
+	ADDQ R13, R11
+	LEAQ -192(R11)(R12*1), R15
+	VMOVUPX (R15), Y0
+	VMOVUPX 64(R15), Y1
+	VMULPX 64(R8), Y0, Y5
+	VSUBPX Y5, Y1, Y1
+	VMOVUPX Y1, 64(R15)
+	VMOVUPX 128(R15), Y2
+	VMULPX 128(R8), Y0, Y5
+	VSUBPX Y5, Y2, Y2
+	VMULPX 128(R8)(R13*1), Y1, Y5
+	VSUBPX Y5, Y2, Y2
+	VMOVUPX Y2, 128(R15)
+	VMOVUPX 192(R15), Y3
+	VMULPX 192(R8), Y0, Y5
+	VSUBPX Y5, Y3, Y3
+	VMULPX 192(R8)(R13*1), Y1, Y5
+	VSUBPX Y5, Y3, Y3
+	VMULPX 192(R8)(R13*2), Y2, Y5
+	VSUBPX Y5, Y3, Y3
+	VMOVUPX Y3, 192(R15)
+	LEAQ 256(R8), AX
+	ADDQ $256, R15
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+LA_ti:
+	VMOVUPX (R15), Y4
+	VMULPX (AX), Y0, Y5
+	VSUBPX Y5, Y4, Y4
+	VMULPX (AX)(R13*1), Y1, Y5
+	VSUBPX Y5, Y4, Y4
+	VMULPX (AX)(R13*2), Y2, Y5
+	VSUBPX Y5, Y4, Y4
+	VMULPX (AX)(SI*1), Y3, Y5
+	VSUBPX Y5, Y4, Y4
+	VMOVUPX Y4, (R15)
+	ADDQ $64, AX
+	ADDQ $64, R15
+	DECQ DX
+	JNZ LA_ti
+	DECQ BX
+	JNZ LA_tc
+	MOVQ piv+16(FP), R8
+	MOVQ b+8(FP), SI
+LA_next:
 	VADDPX Y15, Y12, Y12
 	INCQ R9
 	ADDQ $64, R12

@@ -1581,11 +1581,17 @@ luAVX2F64_scaleDiv:
 	DECQ DX
 	JMP luAVX2F64_scaleDiv
 luAVX2F64_scaled:
-	// The trailing columns c > j: a(i, c) -= a(i, j)*a(j, c), i > j.
+	// The panel's later columns c (to the panel's last, j|3, or n-1):
+	// a(i, c) -= a(i, j)*a(j, c), i > j.
 	MOVQ R10, R11
+	MOVQ R9, BX
+	ORQ $3, BX
+	CMPQ BX, CX
+	JLT luAVX2F64_width
 	MOVQ CX, BX
-	SUBQ R9, BX
 	DECQ BX
+luAVX2F64_width:
+	SUBQ R9, BX
 luAVX2F64_c:
 	TESTQ BX, BX
 	JZ luAVX2F64_updated
@@ -1608,6 +1614,69 @@ luAVX2F64_i:
 	DECQ BX
 	JMP luAVX2F64_c
 luAVX2F64_updated:
+	// After a panel's last column (j = j0+3), its four columns update
+	// the columns right of it: rows j0+1..j0+3 of each first (row j0+p
+	// gets p updates and becomes u_p), then every row below by all four.
+	MOVQ R9, AX
+	ANDQ $3, AX
+	CMPQ AX, $3
+	JNE luAVX2F64_next
+	MOVQ CX, BX
+	SUBQ R9, BX
+	DECQ BX
+	JZ luAVX2F64_next
+	LEAQ (R13)(R13*2), SI
+	MOVQ R10, R8
+	SUBQ SI, R8
+	LEAQ -192(R8)(R12*1), R8
+	MOVQ R10, R11
+luAVX2F64_tc:
+	ADDQ R13, R11
+	LEAQ -192(R11)(R12*1), R15
+	VMOVUPD (R15), Y0
+	VMOVUPD 64(R15), Y1
+	VMULPD 64(R8), Y0, Y5
+	VSUBPD Y5, Y1, Y1
+	VMOVUPD Y1, 64(R15)
+	VMOVUPD 128(R15), Y2
+	VMULPD 128(R8), Y0, Y5
+	VSUBPD Y5, Y2, Y2
+	VMULPD 128(R8)(R13*1), Y1, Y5
+	VSUBPD Y5, Y2, Y2
+	VMOVUPD Y2, 128(R15)
+	VMOVUPD 192(R15), Y3
+	VMULPD 192(R8), Y0, Y5
+	VSUBPD Y5, Y3, Y3
+	VMULPD 192(R8)(R13*1), Y1, Y5
+	VSUBPD Y5, Y3, Y3
+	VMULPD 192(R8)(R13*2), Y2, Y5
+	VSUBPD Y5, Y3, Y3
+	VMOVUPD Y3, 192(R15)
+	LEAQ 256(R8), AX
+	ADDQ $256, R15
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+luAVX2F64_ti:
+	VMOVUPD (R15), Y4
+	VMULPD (AX), Y0, Y5
+	VSUBPD Y5, Y4, Y4
+	VMULPD (AX)(R13*1), Y1, Y5
+	VSUBPD Y5, Y4, Y4
+	VMULPD (AX)(R13*2), Y2, Y5
+	VSUBPD Y5, Y4, Y4
+	VMULPD (AX)(SI*1), Y3, Y5
+	VSUBPD Y5, Y4, Y4
+	VMOVUPD Y4, (R15)
+	ADDQ $64, AX
+	ADDQ $64, R15
+	DECQ DX
+	JNZ luAVX2F64_ti
+	DECQ BX
+	JNZ luAVX2F64_tc
+	MOVQ piv+16(FP), R8
+	MOVQ b+8(FP), SI
+luAVX2F64_next:
 	VADDPD Y15, Y12, Y12
 	INCQ R9
 	ADDQ $64, R12
@@ -1813,11 +1882,17 @@ luAVX2F32_scaleDiv:
 	DECQ DX
 	JMP luAVX2F32_scaleDiv
 luAVX2F32_scaled:
-	// The trailing columns c > j: a(i, c) -= a(i, j)*a(j, c), i > j.
+	// The panel's later columns c (to the panel's last, j|3, or n-1):
+	// a(i, c) -= a(i, j)*a(j, c), i > j.
 	MOVQ R10, R11
+	MOVQ R9, BX
+	ORQ $3, BX
+	CMPQ BX, CX
+	JLT luAVX2F32_width
 	MOVQ CX, BX
-	SUBQ R9, BX
 	DECQ BX
+luAVX2F32_width:
+	SUBQ R9, BX
 luAVX2F32_c:
 	TESTQ BX, BX
 	JZ luAVX2F32_updated
@@ -1840,6 +1915,69 @@ luAVX2F32_i:
 	DECQ BX
 	JMP luAVX2F32_c
 luAVX2F32_updated:
+	// After a panel's last column (j = j0+3), its four columns update
+	// the columns right of it: rows j0+1..j0+3 of each first (row j0+p
+	// gets p updates and becomes u_p), then every row below by all four.
+	MOVQ R9, AX
+	ANDQ $3, AX
+	CMPQ AX, $3
+	JNE luAVX2F32_next
+	MOVQ CX, BX
+	SUBQ R9, BX
+	DECQ BX
+	JZ luAVX2F32_next
+	LEAQ (R13)(R13*2), SI
+	MOVQ R10, R8
+	SUBQ SI, R8
+	LEAQ -192(R8)(R12*1), R8
+	MOVQ R10, R11
+luAVX2F32_tc:
+	ADDQ R13, R11
+	LEAQ -192(R11)(R12*1), R15
+	VMOVUPS (R15), Y0
+	VMOVUPS 64(R15), Y1
+	VMULPS 64(R8), Y0, Y5
+	VSUBPS Y5, Y1, Y1
+	VMOVUPS Y1, 64(R15)
+	VMOVUPS 128(R15), Y2
+	VMULPS 128(R8), Y0, Y5
+	VSUBPS Y5, Y2, Y2
+	VMULPS 128(R8)(R13*1), Y1, Y5
+	VSUBPS Y5, Y2, Y2
+	VMOVUPS Y2, 128(R15)
+	VMOVUPS 192(R15), Y3
+	VMULPS 192(R8), Y0, Y5
+	VSUBPS Y5, Y3, Y3
+	VMULPS 192(R8)(R13*1), Y1, Y5
+	VSUBPS Y5, Y3, Y3
+	VMULPS 192(R8)(R13*2), Y2, Y5
+	VSUBPS Y5, Y3, Y3
+	VMOVUPS Y3, 192(R15)
+	LEAQ 256(R8), AX
+	ADDQ $256, R15
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+luAVX2F32_ti:
+	VMOVUPS (R15), Y4
+	VMULPS (AX), Y0, Y5
+	VSUBPS Y5, Y4, Y4
+	VMULPS (AX)(R13*1), Y1, Y5
+	VSUBPS Y5, Y4, Y4
+	VMULPS (AX)(R13*2), Y2, Y5
+	VSUBPS Y5, Y4, Y4
+	VMULPS (AX)(SI*1), Y3, Y5
+	VSUBPS Y5, Y4, Y4
+	VMOVUPS Y4, (R15)
+	ADDQ $64, AX
+	ADDQ $64, R15
+	DECQ DX
+	JNZ luAVX2F32_ti
+	DECQ BX
+	JNZ luAVX2F32_tc
+	MOVQ piv+16(FP), R8
+	MOVQ b+8(FP), SI
+luAVX2F32_next:
 	VADDPS Y15, Y12, Y12
 	INCQ R9
 	ADDQ $64, R12

@@ -54,6 +54,9 @@ func main() {
 	for _, d := range dtypes {
 		b.WriteString(lu(d))
 	}
+	for _, d := range dtypes {
+		b.WriteString(invSolve(d))
+	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -851,4 +854,91 @@ LA_done:
 	RET
 `
 	return replacer(d, "luAVX2", "LA_").Replace(strings.NewReplacer("1SZ(", fmt.Sprintf("%d(", d.size), "2SZ(", fmt.Sprintf("%d(", 2*d.size)).Replace(s))
+}
+
+// invSolve returns invSolveAVX2 for one element type: the solve of invGo
+// (inv.go) on the lanes of one half of a group whose LU factors are in a,
+// for the orders 2..invSmallMax with ld = GroupLD(n), one block of code per
+// order. Column c of x is solved from the identity's column with its rows
+// swapped as the factorization swapped them (sig holds, per row, the row
+// of the identity each lane's row came from, as numbers of T): z_i = 1
+// where sig_i = c; then L forward and U backward in registers, each update
+// a fused multiply-add, z_k times the reciprocal of u_kk except in a lane
+// whose |u_kk| is below small or above 1/small (zero, infinity and NaN
+// included: NaN by the reciprocal), where it is divided by u_kk. Every
+// entry gets invGo's operations in invGo's order: the same bits.
+// Registers:
+//
+//	DI a, SI x's column, R8 sig, DX the columns left, AX a mask's bits.
+//	Y0..Y(n-1) z, Y8 u_kk (then z_k / u_kk), Y9 the lanes that divide,
+//	Y10 z_k times the reciprocal, Y11 c, Y12 one, Y13 small, Y14 1/small,
+//	Y15 the sign bit.
+func invSolve(d dtype) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p("")
+	p("// func invSolveAVX2F(a, x, sig *T, n int, k *[3]T)")
+	p("TEXT ·invSolveAVX2F(SB), NOSPLIT, $0-40")
+	p("\tMOVQ a+0(FP), DI")
+	p("\tMOVQ x+8(FP), SI")
+	p("\tMOVQ sig+16(FP), R8")
+	p("\tMOVQ n+24(FP), CX")
+	p("\tMOVQ k+32(FP), AX")
+	p("\tVBROADCASTSX (AX), Y13")
+	p("\tVBROADCASTSX %d(AX), Y15", d.size)
+	p("\tVBROADCASTSX %d(AX), Y12", 2*d.size)
+	p("\tVDIVPX Y13, Y12, Y14")
+	for n := 2; n <= 8; n++ {
+		p("\tCMPQ CX, $%d", n)
+		p("\tJEQ IS_n%d", n)
+	}
+	p("\tJMP IS_done")
+	for n := 2; n <= 8; n++ {
+		ld := n | 1
+		at := func(i, j int) int { return (j*ld + i) * 64 }
+		p("IS_n%d:", n)
+		p("\tVXORPS Y11, Y11, Y11")
+		p("\tMOVQ $%d, DX", n)
+		p("IS_n%d_col:", n)
+		for i := 0; i < n; i++ {
+			p("\tVCMPPX $0, %d(R8), Y11, Y%d", 32*i, i)
+			p("\tVANDPX Y12, Y%d, Y%d", i, i)
+		}
+		for k := 0; k < n-1; k++ {
+			for i := k + 1; i < n; i++ {
+				p("\tVFNMADD231PX %d(DI), Y%d, Y%d", at(i, k), k, i)
+			}
+		}
+		for k := n - 1; k >= 0; k-- {
+			p("\tVMOVUPX %d(DI), Y8", at(k, k))
+			p("\tVANDNPX Y8, Y15, Y9")
+			p("\tVCMPPX $17, Y13, Y9, Y10")
+			p("\tVCMPPX $30, Y14, Y9, Y9")
+			p("\tVORPX Y10, Y9, Y9")
+			p("\tVDIVPX Y8, Y12, Y10")
+			p("\tVMULPX Y10, Y%d, Y10", k)
+			p("\tVMOVMSKPX Y9, AX")
+			p("\tTESTQ AX, AX")
+			p("\tJZ IS_n%d_mul%d", n, k)
+			p("\tVDIVPX Y8, Y%d, Y8", k)
+			p("\tVBLENDVPX Y9, Y8, Y10, Y10")
+			p("IS_n%d_mul%d:", n, k)
+			p("\tVMOVAPX Y10, Y%d", k)
+			for i := 0; i < k; i++ {
+				p("\tVFNMADD231PX %d(DI), Y%d, Y%d", at(i, k), k, i)
+			}
+		}
+		for i := 0; i < n; i++ {
+			p("\tVMOVUPX Y%d, %d(SI)", i, 64*i)
+		}
+		p("\tADDQ $%d, SI", ld*64)
+		p("\tVADDPX Y12, Y11, Y11")
+		p("\tDECQ DX")
+		p("\tJNZ IS_n%d_col", n)
+		p("\tJMP IS_done")
+	}
+	p("IS_done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+	return replacer(d, "invSolveAVX2", "IS_").Replace(b.String())
 }

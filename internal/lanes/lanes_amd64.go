@@ -99,10 +99,14 @@ func invSmallF64(a, x, piv *float64, n, ld int, k *[3]float64, info *float64)
 //go:noescape
 func invSmallF32(a, x, piv *float32, n, ld int, k *[3]float32, info *float32)
 
-// invRun runs the assembly when simd.AVX512 is set, the Go twin
-// otherwise.
+// invRun runs the AVX-512 assembly when simd.AVX512 is set, the AVX2 one
+// when simd.AVX2 is, the Go twin otherwise.
 func invRun[T batchlas.Float](a, x, piv []T, n, ld int, k *[3]T, info []T) {
 	if !simd.AVX512 {
+		if simd.AVX2 {
+			invAVX2(a, x, piv, n, ld, k, info)
+			return
+		}
 		invGo(a, x, piv, n, ld, k, info)
 		return
 	}

@@ -138,3 +138,41 @@ func luAVX2[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 		}
 	}
 }
+
+//go:noescape
+func invSolveAVX2F64(a, x, sig *float64, n int, k *[3]float64)
+
+//go:noescape
+func invSolveAVX2F32(a, x, sig *float32, n int, k *[3]float32)
+
+// invAVX2 is invRun's inverse (orders 2..invSmallMax, ld = GroupLD(n)) on
+// the AVX2 assembly: luAVX2 factors the group, diagInfo reads its info,
+// and invSolveAVX2 solves each half's columns from the identity with the
+// rows swapped as the factorization swapped them (sig, built here from
+// the pivots as invGo builds sigma).
+func invAVX2[T batchlas.Float](a, x, piv []T, n, ld int, k *[3]T, info []T) {
+	luAVX2(a, nil, piv, n, 0, ld, k)
+	diagInfo(a, n, ld, info)
+	H, L := halfLanes[T](), Lanes[T]()
+	var sig [invSmallMax * 8]T
+	kp := unsafe.Pointer(k)
+	for h := 0; h < 2; h++ {
+		for r := range n {
+			for l := range H {
+				sig[r*H+l] = T(r)
+			}
+		}
+		for j := 0; j < n-1; j++ {
+			for l := range H {
+				p := int(piv[j*L+h*H+l])
+				sig[j*H+l], sig[p*H+l] = sig[p*H+l], sig[j*H+l]
+			}
+		}
+		ap, xp, sp := unsafe.Pointer(&a[h*H]), unsafe.Pointer(&x[h*H]), unsafe.Pointer(&sig[0])
+		if H == 4 {
+			invSolveAVX2F64((*float64)(ap), (*float64)(xp), (*float64)(sp), n, (*[3]float64)(kp))
+		} else {
+			invSolveAVX2F32((*float32)(ap), (*float32)(xp), (*float32)(sp), n, (*[3]float32)(kp))
+		}
+	}
+}

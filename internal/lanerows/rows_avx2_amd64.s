@@ -1,0 +1,229 @@
+//go:build amd64 && !purego
+
+// The AVX2 twins of rows_amd64.s for x86-64-v3 CPUs: a row of lanes (64
+// bytes) is two 32-byte halves, each computed as the AVX-512 code computes
+// the whole row (a product, then its sum, never fused; DotRows in four
+// partial sums, row r into sum r mod 4, summed as (s0 + s1) + (s2 + s3)),
+// so both give the Go loop's bits.
+
+#include "textflag.h"
+
+// func axpyRowsAVX2F64(y, x *float64, rows int, t *float64)
+TEXT ·axpyRowsAVX2F64(SB), NOSPLIT, $0-32
+	MOVQ y+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ t+24(FP), AX
+	VMOVUPD (AX), Y0
+	VMOVUPD 32(AX), Y1
+	TESTQ CX, CX
+	JZ axpyAVX2F64done
+axpyAVX2F64row:
+	VMULPD (SI), Y0, Y2
+	VMULPD 32(SI), Y1, Y3
+	VADDPD (DI), Y2, Y2
+	VADDPD 32(DI), Y3, Y3
+	VMOVUPD Y2, (DI)
+	VMOVUPD Y3, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ axpyAVX2F64row
+axpyAVX2F64done:
+	VZEROUPPER
+	RET
+
+// func dotRowsAVX2F64(dst, x, y *float64, rows int)
+TEXT ·dotRowsAVX2F64(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ rows+24(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	// Row r adds into partial sum r mod 4: Y(2s) its low half, Y(2s+1)
+	// its high one.
+dotAVX2F64four:
+	CMPQ CX, $4
+	JLT dotAVX2F64tail
+	VMOVUPD 0(SI), Y8
+	VMULPD 0(DI), Y8, Y8
+	VADDPD Y8, Y0, Y0
+	VMOVUPD 32(SI), Y8
+	VMULPD 32(DI), Y8, Y8
+	VADDPD Y8, Y1, Y1
+	VMOVUPD 64(SI), Y8
+	VMULPD 64(DI), Y8, Y8
+	VADDPD Y8, Y2, Y2
+	VMOVUPD 96(SI), Y8
+	VMULPD 96(DI), Y8, Y8
+	VADDPD Y8, Y3, Y3
+	VMOVUPD 128(SI), Y8
+	VMULPD 128(DI), Y8, Y8
+	VADDPD Y8, Y4, Y4
+	VMOVUPD 160(SI), Y8
+	VMULPD 160(DI), Y8, Y8
+	VADDPD Y8, Y5, Y5
+	VMOVUPD 192(SI), Y8
+	VMULPD 192(DI), Y8, Y8
+	VADDPD Y8, Y6, Y6
+	VMOVUPD 224(SI), Y8
+	VMULPD 224(DI), Y8, Y8
+	VADDPD Y8, Y7, Y7
+	ADDQ $256, SI
+	ADDQ $256, DI
+	SUBQ $4, CX
+	JMP dotAVX2F64four
+dotAVX2F64tail:
+	CMPQ CX, $1
+	JLT dotAVX2F64sum
+	VMOVUPD 0(SI), Y8
+	VMULPD 0(DI), Y8, Y8
+	VADDPD Y8, Y0, Y0
+	VMOVUPD 32(SI), Y8
+	VMULPD 32(DI), Y8, Y8
+	VADDPD Y8, Y1, Y1
+	CMPQ CX, $2
+	JLT dotAVX2F64sum
+	VMOVUPD 64(SI), Y8
+	VMULPD 64(DI), Y8, Y8
+	VADDPD Y8, Y2, Y2
+	VMOVUPD 96(SI), Y8
+	VMULPD 96(DI), Y8, Y8
+	VADDPD Y8, Y3, Y3
+	CMPQ CX, $3
+	JLT dotAVX2F64sum
+	VMOVUPD 128(SI), Y8
+	VMULPD 128(DI), Y8, Y8
+	VADDPD Y8, Y4, Y4
+	VMOVUPD 160(SI), Y8
+	VMULPD 160(DI), Y8, Y8
+	VADDPD Y8, Y5, Y5
+dotAVX2F64sum:
+	// (s0 + s1) + (s2 + s3), as the Go loop sums them.
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VZEROUPPER
+	RET
+
+// func axpyRowsAVX2F32(y, x *float32, rows int, t *float32)
+TEXT ·axpyRowsAVX2F32(SB), NOSPLIT, $0-32
+	MOVQ y+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ t+24(FP), AX
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	TESTQ CX, CX
+	JZ axpyAVX2F32done
+axpyAVX2F32row:
+	VMULPS (SI), Y0, Y2
+	VMULPS 32(SI), Y1, Y3
+	VADDPS (DI), Y2, Y2
+	VADDPS 32(DI), Y3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ axpyAVX2F32row
+axpyAVX2F32done:
+	VZEROUPPER
+	RET
+
+// func dotRowsAVX2F32(dst, x, y *float32, rows int)
+TEXT ·dotRowsAVX2F32(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ rows+24(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	// Row r adds into partial sum r mod 4: Y(2s) its low half, Y(2s+1)
+	// its high one.
+dotAVX2F32four:
+	CMPQ CX, $4
+	JLT dotAVX2F32tail
+	VMOVUPS 0(SI), Y8
+	VMULPS 0(DI), Y8, Y8
+	VADDPS Y8, Y0, Y0
+	VMOVUPS 32(SI), Y8
+	VMULPS 32(DI), Y8, Y8
+	VADDPS Y8, Y1, Y1
+	VMOVUPS 64(SI), Y8
+	VMULPS 64(DI), Y8, Y8
+	VADDPS Y8, Y2, Y2
+	VMOVUPS 96(SI), Y8
+	VMULPS 96(DI), Y8, Y8
+	VADDPS Y8, Y3, Y3
+	VMOVUPS 128(SI), Y8
+	VMULPS 128(DI), Y8, Y8
+	VADDPS Y8, Y4, Y4
+	VMOVUPS 160(SI), Y8
+	VMULPS 160(DI), Y8, Y8
+	VADDPS Y8, Y5, Y5
+	VMOVUPS 192(SI), Y8
+	VMULPS 192(DI), Y8, Y8
+	VADDPS Y8, Y6, Y6
+	VMOVUPS 224(SI), Y8
+	VMULPS 224(DI), Y8, Y8
+	VADDPS Y8, Y7, Y7
+	ADDQ $256, SI
+	ADDQ $256, DI
+	SUBQ $4, CX
+	JMP dotAVX2F32four
+dotAVX2F32tail:
+	CMPQ CX, $1
+	JLT dotAVX2F32sum
+	VMOVUPS 0(SI), Y8
+	VMULPS 0(DI), Y8, Y8
+	VADDPS Y8, Y0, Y0
+	VMOVUPS 32(SI), Y8
+	VMULPS 32(DI), Y8, Y8
+	VADDPS Y8, Y1, Y1
+	CMPQ CX, $2
+	JLT dotAVX2F32sum
+	VMOVUPS 64(SI), Y8
+	VMULPS 64(DI), Y8, Y8
+	VADDPS Y8, Y2, Y2
+	VMOVUPS 96(SI), Y8
+	VMULPS 96(DI), Y8, Y8
+	VADDPS Y8, Y3, Y3
+	CMPQ CX, $3
+	JLT dotAVX2F32sum
+	VMOVUPS 128(SI), Y8
+	VMULPS 128(DI), Y8, Y8
+	VADDPS Y8, Y4, Y4
+	VMOVUPS 160(SI), Y8
+	VMULPS 160(DI), Y8, Y8
+	VADDPS Y8, Y5, Y5
+dotAVX2F32sum:
+	// (s0 + s1) + (s2 + s3), as the Go loop sums them.
+	VADDPS Y2, Y0, Y0
+	VADDPS Y3, Y1, Y1
+	VADDPS Y6, Y4, Y4
+	VADDPS Y7, Y5, Y5
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VZEROUPPER
+	RET

@@ -57,6 +57,9 @@ func main() {
 	for _, d := range dtypes {
 		b.WriteString(invSolve(d))
 	}
+	for _, d := range dtypes {
+		b.WriteString(jacobi(d))
+	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -941,4 +944,293 @@ func invSolve(d dtype) string {
 	p("\tVZEROUPPER")
 	p("\tRET")
 	return replacer(d, "invSolveAVX2", "IS_").Replace(b.String())
+}
+
+// jacobi returns jacobiAVX2 for one element type: jacobiGo (jacobi.go) on
+// the whole group, as the AVX-512 kernel of gen.go runs it (the same
+// schedule, the same four phases per step, the same six-vector entries of
+// w), each 64-byte vector taken as two 32-byte halves. Phase 1 decides
+// first, for both halves, which lanes rotate the pair, so that a pair no
+// lane of the group rotates is marked in w as the AVX-512 kernel marks it,
+// then computes each half's rotation; the later phases run each half in
+// turn. The constants come from kv, 32 bytes each (see kvOff), as memory
+// operands. Every entry gets jacobiGo's operations in its order: the same
+// bits. The lanes rotated in the sweep are ORed into rotated as they are
+// found (the slot is reset when a sweep starts). Registers:
+//
+//	DI a, SI v (0: no vectors), R15 the bytes of n rows (n*64), R8 the
+//	step's first pair in the schedule, R9 the pair, R10 and R11 columns p
+//	and q (of v in phase 2), R12 and R13 the byte offsets of rows p and q,
+//	AX the offset in the column loops, DX the pair's entry in w (w's base
+//	in phase 3), CX kv in phase 1. Phase 3 walks the block list with R14,
+//	holds the four entries' offsets in R10..R13 and the pairs' places in
+//	w in AX and CX, BX a temporary.
+//	Phase 1: Y14 and Y15 the low and high halves' lanes that rotate.
+func jacobi(d dtype) string {
+	kv := func(name string) string {
+		off := map[string]int{"tiny": 0, "eps2": 32, "one": 64, "low": 96, "sign": 128, "up": 160, "abs": 192}[name]
+		return fmt.Sprintf("%d(CX)", off)
+	}
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	// rot leaves c*x - s*y in o1 and s*x + c*y in o2, each sum rounded
+	// once (ROT of gen.go).
+	rot := func(x, y, c, sn, o1, o2 string) {
+		p("\tVMULPX %s, %s, %s", sn, y, o1)
+		p("\tVMULPX %s, %s, %s", c, y, o2)
+		p("\tVFMSUB231PX %s, %s, %s", c, x, o1)
+		p("\tVFMADD231PX %s, %s, %s", sn, x, o2)
+	}
+	// pair loads the pair at R9 or leaves the loop at the step's end
+	// mark; next ends a phase's loop over pairs.
+	pair := func(loop string) {
+		p("\tMOVQ (R9), R12")
+		p("\tTESTQ R12, R12")
+		p("\tJS %send", loop)
+		p("\tMOVQ 8(R9), R13")
+	}
+	next := func(loop string) {
+		p("%snext:", loop)
+		p("\tADDQ $384, DX")
+		p("\tADDQ $32, R9")
+		p("\tJMP %s", loop)
+		p("%send:", loop)
+	}
+	cols := func(base string) {
+		p("\tMOVQ 16(R9), R10")
+		p("\tADDQ %s, R10", base)
+		p("\tMOVQ 24(R9), R11")
+		p("\tADDQ %s, R11", base)
+	}
+	p("")
+	p("// func jacobiAVX2F(a, v *T, n, sweeps int, kv *T, sched *int64, w *T) (rotated uint64, made int)")
+	p("TEXT ·jacobiAVX2F(SB), NOSPLIT, $0-72")
+	p("\tMOVQ a+0(FP), DI")
+	p("\tMOVQ $0, made+64(FP)")
+	p("\tMOVQ $0, rotated+56(FP)")
+	p("JA_sweep:")
+	p("\tMOVQ made+64(FP), AX")
+	p("\tCMPQ AX, sweeps+24(FP)")
+	p("\tJGE JA_done")
+	p("\tINCQ made+64(FP)")
+	p("\tMOVQ $0, rotated+56(FP)")
+	p("\tMOVQ sched+40(FP), R8")
+	p("JA_step:")
+	// Phase 1.
+	p("\tMOVQ R8, R9")
+	p("\tMOVQ w+48(FP), DX")
+	p("\tMOVQ kv+32(FP), CX")
+	p("JA_p1:")
+	pair("JA_p1")
+	cols("DI")
+	for h := 0; h < 2; h++ {
+		H, m := 32*h, fmt.Sprintf("Y%d", 14+h)
+		// The lanes where apq is not negligible: !(|apq| <= tiny) and
+		// !(apq^2 <= eps^2*|app*aqq|), true on NaN.
+		p("\tVMOVUPX %d(R10)(R12*1), Y0", H)
+		p("\tVMOVUPX %d(R11)(R13*1), Y1", H)
+		p("\tVMOVUPX %d(R11)(R12*1), Y2", H)
+		p("\tVANDPX %s, Y2, Y6", kv("abs"))
+		p("\tVCMPPX $6, %s, Y6, %s", kv("tiny"), m)
+		p("\tVMULPX Y6, Y6, Y7")
+		p("\tVMULPX Y1, Y0, Y8")
+		p("\tVANDPX %s, Y8, Y8", kv("abs"))
+		p("\tVMULPX %s, Y8, Y8", kv("eps2"))
+		p("\tVCMPPX $6, Y8, Y7, Y8")
+		p("\tVANDPX Y8, %s, %s", m, m)
+	}
+	W := 32 / d.size
+	p("\tVMOVMSKPX Y14, AX")
+	p("\tVMOVMSKPX Y15, BX")
+	p("\tSHLQ $%d, BX", W)
+	p("\tORQ BX, AX")
+	p("\tORQ AX, rotated+56(FP)")
+	// A pair that no lane rotates is marked in w, with c = 1 and s = 0,
+	// and computes nothing more.
+	p("\tTESTQ AX, AX")
+	p("\tJNZ JA_rot")
+	p("\tMOVQ $0, 320(DX)")
+	p("\tVMOVUPX %s, Y0", kv("one"))
+	p("\tVXORPX Y1, Y1, Y1")
+	p("\tVMOVUPX Y0, 0(DX)")
+	p("\tVMOVUPX Y0, 32(DX)")
+	p("\tVMOVUPX Y1, 64(DX)")
+	p("\tVMOVUPX Y1, 96(DX)")
+	p("\tJMP JA_p1next")
+	p("JA_rot:")
+	p("\tMOVQ $1, 320(DX)")
+	for h := 0; h < 2; h++ {
+		H, m := 32*h, fmt.Sprintf("Y%d", 14+h)
+		p("\tVMOVUPX %d(R10)(R12*1), Y0", H)
+		p("\tVMOVUPX %d(R11)(R13*1), Y1", H)
+		p("\tVMOVUPX %d(R11)(R12*1), Y2", H)
+		// d = aqq-app and e = 2*apq, both times up where both are below
+		// low; r = sqrt(d^2+e^2), u = |d|+r, t = e/u negated where d < 0
+		// and zero in the lanes not rotated.
+		p("\tVSUBPX Y0, Y1, Y9")
+		p("\tVADDPX Y2, Y2, Y10")
+		p("\tVANDPX %s, Y9, Y11", kv("abs"))
+		p("\tVCMPPX $1, %s, Y11, Y3", kv("low"))
+		p("\tVANDPX %s, Y10, Y11", kv("abs"))
+		p("\tVCMPPX $1, %s, Y11, Y11", kv("low"))
+		p("\tVANDPX Y11, Y3, Y3")
+		p("\tVMULPX %s, Y9, Y11", kv("up"))
+		p("\tVBLENDVPX Y3, Y11, Y9, Y9")
+		p("\tVMULPX %s, Y10, Y11", kv("up"))
+		p("\tVBLENDVPX Y3, Y11, Y10, Y10")
+		p("\tVMULPX Y9, Y9, Y11")
+		p("\tVMULPX Y10, Y10, Y12")
+		p("\tVADDPX Y12, Y11, Y11")
+		p("\tVSQRTPX Y11, Y11")
+		p("\tVANDPX %s, Y9, Y12", kv("abs"))
+		p("\tVADDPX Y11, Y12, Y12")
+		p("\tVDIVPX Y12, Y10, Y5")
+		p("\tVXORPX Y3, Y3, Y3")
+		p("\tVCMPPX $1, Y3, Y9, Y3")
+		p("\tVANDPX %s, Y3, Y3", kv("sign"))
+		p("\tVXORPX Y3, Y5, Y5")
+		p("\tVANDPX %s, Y5, Y5", m)
+		// c = u/sqrt(2*r*u), 1 in the lanes not rotated; s = t*c.
+		p("\tVMULPX Y12, Y11, Y11")
+		p("\tVADDPX Y11, Y11, Y11")
+		p("\tVSQRTPX Y11, Y11")
+		p("\tVMOVUPX %s, Y4", kv("one"))
+		p("\tVDIVPX Y11, Y4, Y11")
+		p("\tVMULPX Y11, Y12, Y3")
+		p("\tVBLENDVPX %s, Y3, Y4, Y3", m)
+		p("\tVMULPX Y3, Y5, Y4")
+		// The new block: app - t*apq, aqq + t*apq, apq zero where rotated.
+		p("\tVMULPX Y2, Y5, Y6")
+		p("\tVSUBPX Y6, Y0, Y7")
+		p("\tVADDPX Y6, Y1, Y8")
+		p("\tVANDNPX Y2, %s, Y9", m)
+		for i, r := range []string{"Y3", "Y4", "Y7", "Y8", "Y9"} {
+			p("\tVMOVUPX %s, %d(DX)", r, 64*i+H)
+		}
+	}
+	next("JA_p1")
+	// Phase 2: columns p and q of v.
+	p("\tMOVQ v+8(FP), SI")
+	p("\tMOVQ n+16(FP), R15")
+	p("\tSHLQ $6, R15")
+	p("\tTESTQ SI, SI")
+	p("\tJZ JA_p3start")
+	p("\tMOVQ R8, R9")
+	p("\tMOVQ w+48(FP), DX")
+	p("JA_p2:")
+	pair("JA_p2")
+	p("\tCMPQ 320(DX), $0")
+	p("\tJEQ JA_p2next")
+	cols("SI")
+	p("\tVMOVUPX 0(DX), Y0")
+	p("\tVMOVUPX 64(DX), Y1")
+	p("\tVMOVUPX 32(DX), Y2")
+	p("\tVMOVUPX 96(DX), Y3")
+	p("\tXORQ AX, AX")
+	p("JA_vcols:")
+	for h := 0; h < 2; h++ {
+		c, sn := fmt.Sprintf("Y%d", 2*h), fmt.Sprintf("Y%d", 2*h+1)
+		p("\tVMOVUPX %d(R10)(AX*1), Y4", 32*h)
+		p("\tVMOVUPX %d(R11)(AX*1), Y5", 32*h)
+		rot("Y4", "Y5", c, sn, "Y6", "Y7")
+		p("\tVMOVUPX Y6, %d(R10)(AX*1)", 32*h)
+		p("\tVMOVUPX Y7, %d(R11)(AX*1)", 32*h)
+	}
+	p("\tADDQ $64, AX")
+	p("\tCMPQ AX, R15")
+	p("\tJLT JA_vcols")
+	next("JA_p2")
+	// Phase 3: the blocks of pairs i < j, then the idle row.
+	p("JA_p3start:")
+	p("\tMOVQ w+48(FP), DX")
+	p("\tMOVQ 8(R9), R14")
+	p("\tADDQ R8, R14")
+	p("JA_blk:")
+	p("\tMOVQ (R14), R10")
+	p("\tTESTQ R10, R10")
+	p("\tJS JA_blkend")
+	p("\tMOVQ 32(R14), AX")
+	p("\tMOVQ 40(R14), CX")
+	p("\tMOVQ 320(DX)(AX*1), BX")
+	p("\tORQ 320(DX)(CX*1), BX")
+	p("\tJZ JA_blknext")
+	p("\tMOVQ 8(R14), R11")
+	p("\tMOVQ 16(R14), R12")
+	p("\tMOVQ 24(R14), R13")
+	for h := 0; h < 2; h++ {
+		H := 32 * h
+		p("\tVMOVUPX %d(DX)(AX*1), Y0", H)
+		p("\tVMOVUPX %d(DX)(AX*1), Y1", 64+H)
+		p("\tVMOVUPX %d(DX)(CX*1), Y2", H)
+		p("\tVMOVUPX %d(DX)(CX*1), Y3", 64+H)
+		for i, r := range []string{"R10", "R11", "R12", "R13"} {
+			p("\tVMOVUPX %d(DI)(%s*1), Y%d", H, r, 4+i)
+		}
+		// By pair j from the right: (a, b) and (c, d); then by pair i
+		// from the left: (a, c) and (b, d).
+		rot("Y4", "Y5", "Y2", "Y3", "Y8", "Y9")
+		rot("Y6", "Y7", "Y2", "Y3", "Y10", "Y11")
+		rot("Y8", "Y10", "Y0", "Y1", "Y4", "Y6")
+		rot("Y9", "Y11", "Y0", "Y1", "Y5", "Y7")
+		for i, r := range []string{"R10", "R11", "R12", "R13"} {
+			p("\tVMOVUPX Y%d, %d(DI)(%s*1)", 4+i, H, r)
+		}
+	}
+	p("JA_blknext:")
+	p("\tADDQ $48, R14")
+	p("\tJMP JA_blk")
+	p("JA_blkend:")
+	p("\tMOVQ 16(R9), R14")
+	p("\tADDQ R8, R14")
+	p("JA_idle:")
+	p("\tMOVQ (R14), R10")
+	p("\tTESTQ R10, R10")
+	p("\tJS JA_p4start")
+	p("\tMOVQ 16(R14), CX")
+	p("\tCMPQ 320(DX)(CX*1), $0")
+	p("\tJEQ JA_idlenext")
+	p("\tMOVQ 8(R14), R11")
+	for h := 0; h < 2; h++ {
+		H := 32 * h
+		p("\tVMOVUPX %d(DX)(CX*1), Y2", H)
+		p("\tVMOVUPX %d(DX)(CX*1), Y3", 64+H)
+		p("\tVMOVUPX %d(DI)(R10*1), Y4", H)
+		p("\tVMOVUPX %d(DI)(R11*1), Y5", H)
+		rot("Y4", "Y5", "Y2", "Y3", "Y8", "Y9")
+		p("\tVMOVUPX Y8, %d(DI)(R10*1)", H)
+		p("\tVMOVUPX Y9, %d(DI)(R11*1)", H)
+	}
+	p("JA_idlenext:")
+	p("\tADDQ $24, R14")
+	p("\tJMP JA_idle")
+	// Phase 4: the pairs' diagonal blocks.
+	p("JA_p4start:")
+	p("\tMOVQ R8, R9")
+	p("\tMOVQ w+48(FP), DX")
+	p("JA_p4:")
+	pair("JA_p4")
+	p("\tCMPQ 320(DX), $0")
+	p("\tJEQ JA_p4next")
+	cols("DI")
+	for h := 0; h < 2; h++ {
+		H := 32 * h
+		p("\tVMOVUPX %d(DX), Y7", 128+H)
+		p("\tVMOVUPX %d(DX), Y8", 192+H)
+		p("\tVMOVUPX %d(DX), Y9", 256+H)
+		p("\tVMOVUPX Y7, %d(R10)(R12*1)", H)
+		p("\tVMOVUPX Y8, %d(R11)(R13*1)", H)
+		p("\tVMOVUPX Y9, %d(R11)(R12*1)", H)
+	}
+	next("JA_p4")
+	// R9 is at the pairs' end mark; the next step starts at its last
+	// offset, and a sweep end mark ends the sweep.
+	p("\tADDQ 24(R9), R8")
+	p("\tCMPQ (R8), $-2")
+	p("\tJNE JA_step")
+	p("\tCMPQ rotated+56(FP), $0")
+	p("\tJNE JA_sweep")
+	p("JA_done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+	return replacer(d, "jacobiAVX2", "JA_").Replace(b.String())
 }

@@ -113,17 +113,19 @@ func tiny[T batchlas.Float]() T {
 }
 
 func TestJacobiPathsAgree(t *testing.T) {
-	if !hostAVX512 {
-		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
+	if len(paths()) == 1 {
+		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
 	}
-	testPathsAgree[float64](t)
-	testPathsAgree[float32](t)
+	for _, path := range paths()[:len(paths())-1] {
+		testPathsAgree[float64](t, path)
+		testPathsAgree[float32](t, path)
+	}
 }
 
 // testPathsAgree runs the assembly and the twin on the same groups, to
 // convergence and stopped after one and two sweeps, with and without
 // vectors, and wants the same bits.
-func testPathsAgree[T batchlas.Float](t *testing.T) {
+func testPathsAgree[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range orders {
 		for _, sweeps := range []int{1, 2, 30} {
@@ -134,9 +136,9 @@ func testPathsAgree[T batchlas.Float](t *testing.T) {
 					v = nil
 				}
 				a2, v2 := slices.Clone(a), slices.Clone(v)
-				rot, made := run("avx512", a, v, n, ld, sweeps)
+				rot, made := run(path, a, v, n, ld, sweeps)
 				rot2, made2 := run("go", a2, v2, n, ld, sweeps)
-				name := fmt.Sprintf("%T n=%d ld=%d sweeps=%d vectors=%v", T(0), n, ld, sweeps, vectors)
+				name := fmt.Sprintf("%T %s n=%d ld=%d sweeps=%d vectors=%v", T(0), path, n, ld, sweeps, vectors)
 				if rot != rot2 || made != made2 {
 					t.Errorf("%s: assembly rotated %b in sweep %d, twin %b in sweep %d", name, rot, made, rot2, made2)
 				}

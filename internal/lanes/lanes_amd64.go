@@ -18,10 +18,14 @@ func jacobiF64(a, v *float64, n, sweeps int, k *[6]float64, sched *int64, w *flo
 //go:noescape
 func jacobiF32(a, v *float32, n, sweeps int, k *[6]float32, sched *int64, w *float32) (rotated uint64, made int)
 
-// jacobi runs the assembly when simd.AVX512 is set (the CPU and the
-// presented device level are x86-64-v4), the Go twin otherwise.
+// jacobi runs the AVX-512 assembly when simd.AVX512 is set (the CPU and
+// the presented device level are x86-64-v4), the AVX2 one when simd.AVX2
+// is, the Go twin otherwise.
 func jacobi[T batchlas.Float](a, v []T, n, ld, sweeps int, k *[6]T, sched []int64, w []T) (uint64, int) {
 	if !simd.AVX512 {
+		if simd.AVX2 {
+			return jacobiAVX2(a, v, n, sweeps, k, sched, w)
+		}
 		return jacobiGo(a, v, n, ld, sweeps, k, sched, w)
 	}
 	var vp unsafe.Pointer

@@ -3,6 +3,7 @@
 package lanes
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
@@ -175,4 +176,38 @@ func invAVX2[T batchlas.Float](a, x, piv []T, n, ld int, k *[3]T, info []T) {
 			invSolveAVX2F32((*float32)(ap), (*float32)(xp), (*float32)(sp), n, (*[3]float32)(kp))
 		}
 	}
+}
+
+//go:noescape
+func jacobiAVX2F64(a, v *float64, n, sweeps int, kv *float64, sched *int64, w *float64) (rotated uint64, made int)
+
+//go:noescape
+func jacobiAVX2F32(a, v *float32, n, sweeps int, kv *float32, sched *int64, w *float32) (rotated uint64, made int)
+
+// jacobiAVX2 is jacobi's Jacobi on the AVX2 assembly, the whole group in
+// one call. kv holds the constants of k as 32-byte vectors, in the
+// order tiny, eps^2, one, low, the sign bit, up, and then the mask that
+// clears the sign bit: memory operands, as the 16 ymm registers cannot
+// keep them.
+func jacobiAVX2[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int64, w []T) (uint64, int) {
+	H := halfLanes[T]()
+	var kv [7 * 8]T
+	abs := T(math.Float64frombits(math.MaxInt64))
+	if H == 8 {
+		abs = T(math.Float32frombits(math.MaxInt32))
+	}
+	for i, x := range [7]T{k[0], k[1], k[2], k[3], k[4], k[5], abs} {
+		for l := range H {
+			kv[i*H+l] = x
+		}
+	}
+	var vp unsafe.Pointer
+	if v != nil {
+		vp = unsafe.Pointer(&v[0])
+	}
+	ap, kp, wp := unsafe.Pointer(&a[0]), unsafe.Pointer(&kv[0]), unsafe.Pointer(&w[0])
+	if H == 4 {
+		return jacobiAVX2F64((*float64)(ap), (*float64)(vp), n, sweeps, (*float64)(kp), &sched[0], (*float64)(wp))
+	}
+	return jacobiAVX2F32((*float32)(ap), (*float32)(vp), n, sweeps, (*float32)(kp), &sched[0], (*float32)(wp))
 }

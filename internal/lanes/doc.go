@@ -17,11 +17,10 @@
 // On x86-64-v4 the kernels are AVX-512 assembly (lanes_amd64.s, written
 // by gen.go: `go generate`; TestAssemblyIsGenerated checks the file is
 // what gen.go writes). On x86-64-v3 (simd.AVX2 without simd.AVX512) the
-// moves, Chol, LU, the small Inverse and Jacobi are AVX2 assembly
-// (lanes_avx2_amd64.s, written by gen_avx2.go), each 64-byte vector taken
-// as two 32-byte halves (Jacobi in one call over the group, as its
-// decisions are the group's; the others once per half); Tridiag runs its
-// Go twin there. Elsewhere, with -tags purego, or when both
+// kernels are AVX2 assembly (lanes_avx2_amd64.s, written by
+// gen_avx2.go), each 64-byte vector taken as two 32-byte halves: Jacobi in
+// one call over the group, as its decisions are the group's, the others
+// once per half. Elsewhere, with -tags purego, or when both
 // switches are off, the Go twins run. Every path performs the same IEEE
 // operations in the same order, so all give the same bits; the tests flip
 // the switches to compare every path the machine has.

@@ -60,6 +60,9 @@ func main() {
 	for _, d := range dtypes {
 		b.WriteString(jacobi(d))
 	}
+	for _, d := range dtypes {
+		b.WriteString(tridiag(d))
+	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -1233,4 +1236,210 @@ func jacobi(d dtype) string {
 	p("\tVZEROUPPER")
 	p("\tRET")
 	return replacer(d, "jacobiAVX2", "JA_").Replace(b.String())
+}
+
+// tridiag returns tridiagAVX2 for one element type: tridiagGo on the lanes
+// of one half of a group, the unblocked loops of gen.go's AVX-512 kernel
+// (its blocks of four columns are a faster order of the same operations,
+// left out here): each reflector from its column's sum of squares, y =
+// A22*v by columns of the lower triangle, y's correction, then the rank-2
+// update of the lower triangle, each entry's operations in tridiagGo's
+// order: the same bits. Registers:
+//
+//	DI a, CX n, R8 a column's bytes (ld*64), R14 n*64, R9 i, R12 column
+//	i, SI w (y), R10 d and R11 e, R13 and BX column j's row offset and
+//	base, AX and DX offsets.
+//	Y15 zero, Y14 one, Y13 the sign bit; Y8 tau, Y9 the reflector's
+//	scale, Y10 beta, Y11 tau*-0.5*dot, Y12 the dot product; Y5, Y6 and
+//	Y7 column j's v, t2 and y (y and v in the rank-2 update).
+func tridiag(d dtype) string {
+	s := `
+// func tridiagAVX2F(a *T, n, ld int, d, e, w *T, k *[3]T)
+TEXT ·tridiagAVX2F(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ ld+16(FP), R8
+	SHLQ $6, R8
+	MOVQ d+24(FP), R10
+	MOVQ e+32(FP), R11
+	MOVQ w+40(FP), SI
+	MOVQ k+48(FP), AX
+	VBROADCASTSX (AX), Y14
+	VBROADCASTSX 2SZ(AX), Y13
+	VXORPS Y15, Y15, Y15
+	MOVQ CX, R14
+	SHLQ $6, R14
+	XORQ R9, R9
+	MOVQ DI, R12
+TA_step:
+	MOVQ CX, DX
+	DECQ DX
+	CMPQ R9, DX
+	JGE TA_last
+	// The reflector: alpha = a(i+1, i), s the sum of squares below it.
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	VMOVUPX (R12)(AX*1), Y2
+	ADDQ $64, AX
+	VMOVAPX Y15, Y0
+TA_ss:
+	CMPQ AX, R14
+	JGE TA_ssdone
+	VMOVUPX (R12)(AX*1), Y1
+	VFMADD231PX Y1, Y1, Y0
+	ADDQ $64, AX
+	JMP TA_ss
+TA_ssdone:
+	VMOVAPX Y0, Y3
+	VFMADD231PX Y2, Y2, Y3
+	VSQRTPX Y3, Y3
+	// beta = -copysign(h, alpha); where s == 0, tau = 0, the scale 1 and
+	// beta = alpha.
+	VANDPX Y13, Y2, Y4
+	VXORPX Y13, Y4, Y4
+	VORPX Y4, Y3, Y5
+	VCMPPX $4, Y15, Y0, Y1
+	VSUBPX Y2, Y5, Y6
+	VDIVPX Y5, Y6, Y6
+	VSUBPX Y5, Y2, Y7
+	VDIVPX Y7, Y14, Y7
+	VBLENDVPX Y1, Y6, Y15, Y8
+	VBLENDVPX Y1, Y7, Y14, Y9
+	VBLENDVPX Y1, Y5, Y2, Y10
+	// v = [1, a(i+2:n, i) * scale], in column i.
+	MOVQ R9, AX
+	ADDQ $2, AX
+	SHLQ $6, AX
+TA_scale:
+	CMPQ AX, R14
+	JGE TA_scaled
+	VMOVUPX (R12)(AX*1), Y1
+	VMULPX Y9, Y1, Y1
+	VMOVUPX Y1, (R12)(AX*1)
+	ADDQ $64, AX
+	JMP TA_scale
+TA_scaled:
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	VMOVUPX Y14, (R12)(AX*1)
+	// y = 0 on rows i+1 .. n-1.
+	MOVQ AX, DX
+TA_zero:
+	VMOVUPX Y15, (SI)(DX*1)
+	ADDQ $64, DX
+	CMPQ DX, R14
+	JLT TA_zero
+	// y = A22*v by columns j of the lower triangle.
+	MOVQ R9, R13
+	INCQ R13
+	MOVQ R13, BX
+	IMULQ R8, BX
+	ADDQ DI, BX
+	SHLQ $6, R13
+TA_symvj:
+	CMPQ R13, R14
+	JGE TA_symvdone
+	VMOVUPX (R12)(R13*1), Y5
+	VMOVAPX Y15, Y6
+	VMOVUPX (SI)(R13*1), Y7
+	VMOVUPX (BX)(R13*1), Y1
+	VFMADD231PX Y5, Y1, Y7
+	MOVQ R13, AX
+	ADDQ $64, AX
+TA_symvr:
+	CMPQ AX, R14
+	JGE TA_symvrdone
+	VMOVUPX (BX)(AX*1), Y1
+	VMOVUPX (SI)(AX*1), Y3
+	VMOVUPX (R12)(AX*1), Y4
+	VFMADD231PX Y5, Y1, Y3
+	VFMADD231PX Y4, Y1, Y6
+	VMOVUPX Y3, (SI)(AX*1)
+	ADDQ $64, AX
+	JMP TA_symvr
+TA_symvrdone:
+	VADDPX Y6, Y7, Y7
+	VMOVUPX Y7, (SI)(R13*1)
+	ADDQ R8, BX
+	ADDQ $64, R13
+	JMP TA_symvj
+TA_symvdone:
+	// y = tau*y, dot = y^T*v, then y += (tau*-0.5*dot)*v.
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	MOVQ AX, DX
+	VMOVAPX Y15, Y12
+TA_dot:
+	VMOVUPX (SI)(AX*1), Y3
+	VMULPX Y8, Y3, Y3
+	VMOVUPX Y3, (SI)(AX*1)
+	VMOVUPX (R12)(AX*1), Y4
+	VFMADD231PX Y4, Y3, Y12
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT TA_dot
+	MOVQ k+48(FP), AX
+	VBROADCASTSX 1SZ(AX), Y11
+	VMULPX Y11, Y8, Y11
+	VMULPX Y12, Y11, Y11
+	MOVQ DX, AX
+TA_axpy:
+	VMOVUPX (SI)(AX*1), Y3
+	VMOVUPX (R12)(AX*1), Y4
+	VFMADD231PX Y4, Y11, Y3
+	VMOVUPX Y3, (SI)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT TA_axpy
+	// A22 -= v*y^T + y*v^T on the lower triangle, column by column.
+	MOVQ R9, R13
+	INCQ R13
+	MOVQ R13, BX
+	IMULQ R8, BX
+	ADDQ DI, BX
+	SHLQ $6, R13
+TA_syr2j:
+	CMPQ R13, R14
+	JGE TA_syr2done
+	VMOVUPX (SI)(R13*1), Y7
+	VMOVUPX (R12)(R13*1), Y5
+	MOVQ R13, AX
+TA_syr2r:
+	VMOVUPX (BX)(AX*1), Y1
+	VMOVUPX (R12)(AX*1), Y4
+	VMOVUPX (SI)(AX*1), Y3
+	VFNMADD231PX Y7, Y4, Y1
+	VFNMADD231PX Y5, Y3, Y1
+	VMOVUPX Y1, (BX)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT TA_syr2r
+	ADDQ R8, BX
+	ADDQ $64, R13
+	JMP TA_syr2j
+TA_syr2done:
+	// a(i+1, i) = e_i = beta; d_i = a(i, i).
+	MOVQ d+24(FP), R10
+	MOVQ e+32(FP), R11
+	MOVQ R9, AX
+	SHLQ $6, AX
+	VMOVUPX Y10, 64(R12)(AX*1)
+	VMOVUPX Y10, (R11)(AX*1)
+	VMOVUPX (R12)(AX*1), Y1
+	VMOVUPX Y1, (R10)(AX*1)
+	INCQ R9
+	ADDQ R8, R12
+	JMP TA_step
+TA_last:
+	MOVQ R9, AX
+	SHLQ $6, AX
+	VMOVUPX (R12)(AX*1), Y1
+	VMOVUPX Y1, (R10)(AX*1)
+	VZEROUPPER
+	RET
+`
+	return replacer(d, "tridiagAVX2", "TA_").Replace(strings.NewReplacer("1SZ(", fmt.Sprintf("%d(", d.size), "2SZ(", fmt.Sprintf("%d(", 2*d.size)).Replace(s))
 }

@@ -230,14 +230,18 @@ func tridiagF64(a *float64, n, ld int, d, e, w *float64, k *[3]float64)
 //go:noescape
 func tridiagF32(a *float32, n, ld int, d, e, w *float32, k *[3]float32)
 
-// tridiagRun runs the assembly when simd.AVX512 is set, the Go twin
-// otherwise.
+// tridiagRun runs the AVX-512 assembly when simd.AVX512 is set, the AVX2
+// one when simd.AVX2 is, the Go twin otherwise.
 func tridiagRun[T batchlas.Float](a []T, n, ld int, d, e, w []T) {
-	if !simd.AVX512 {
+	if !simd.AVX512 && !simd.AVX2 {
 		tridiagGo(a, n, ld, d, e, w)
 		return
 	}
 	k := [3]T{1, -0.5, T(math.Copysign(0, -1))}
+	if !simd.AVX512 {
+		tridiagAVX2(a, n, ld, d, e, w, &k)
+		return
+	}
 	var ep unsafe.Pointer
 	if n > 1 {
 		ep = unsafe.Pointer(&e[0])

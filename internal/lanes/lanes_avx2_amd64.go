@@ -211,3 +211,28 @@ func jacobiAVX2[T batchlas.Float](a, v []T, n, sweeps int, k *[6]T, sched []int6
 	}
 	return jacobiAVX2F32((*float32)(ap), (*float32)(vp), n, sweeps, (*float32)(kp), &sched[0], (*float32)(wp))
 }
+
+//go:noescape
+func tridiagAVX2F64(a *float64, n, ld int, d, e, w *float64, k *[3]float64)
+
+//go:noescape
+func tridiagAVX2F32(a *float32, n, ld int, d, e, w *float32, k *[3]float32)
+
+// tridiagAVX2 is tridiagRun's reduction on the AVX2 assembly, one half of
+// the group at a time; k holds 1, -0.5 and -0.
+func tridiagAVX2[T batchlas.Float](a []T, n, ld int, d, e, w []T, k *[3]T) {
+	H := halfLanes[T]()
+	kp := unsafe.Pointer(k)
+	for h := 0; h < 2; h++ {
+		var ep unsafe.Pointer
+		if n > 1 {
+			ep = unsafe.Pointer(&e[h*H])
+		}
+		ap, dp, wp := unsafe.Pointer(&a[h*H]), unsafe.Pointer(&d[h*H]), unsafe.Pointer(&w[h*H])
+		if H == 4 {
+			tridiagAVX2F64((*float64)(ap), n, ld, (*float64)(dp), (*float64)(ep), (*float64)(wp), (*[3]float64)(kp))
+		} else {
+			tridiagAVX2F32((*float32)(ap), n, ld, (*float32)(dp), (*float32)(ep), (*float32)(wp), (*[3]float32)(kp))
+		}
+	}
+}

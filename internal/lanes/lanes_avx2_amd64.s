@@ -4471,3 +4471,377 @@ jacobiAVX2F32_p4end:
 jacobiAVX2F32_done:
 	VZEROUPPER
 	RET
+
+// func tridiagAVX2F64(a *float64, n, ld int, d, e, w *float64, k *[3]float64)
+TEXT ·tridiagAVX2F64(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ ld+16(FP), R8
+	SHLQ $6, R8
+	MOVQ d+24(FP), R10
+	MOVQ e+32(FP), R11
+	MOVQ w+40(FP), SI
+	MOVQ k+48(FP), AX
+	VBROADCASTSD (AX), Y14
+	VBROADCASTSD 16(AX), Y13
+	VXORPS Y15, Y15, Y15
+	MOVQ CX, R14
+	SHLQ $6, R14
+	XORQ R9, R9
+	MOVQ DI, R12
+tridiagAVX2F64_step:
+	MOVQ CX, DX
+	DECQ DX
+	CMPQ R9, DX
+	JGE tridiagAVX2F64_last
+	// The reflector: alpha = a(i+1, i), s the sum of squares below it.
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	VMOVUPD (R12)(AX*1), Y2
+	ADDQ $64, AX
+	VMOVAPD Y15, Y0
+tridiagAVX2F64_ss:
+	CMPQ AX, R14
+	JGE tridiagAVX2F64_ssdone
+	VMOVUPD (R12)(AX*1), Y1
+	VFMADD231PD Y1, Y1, Y0
+	ADDQ $64, AX
+	JMP tridiagAVX2F64_ss
+tridiagAVX2F64_ssdone:
+	VMOVAPD Y0, Y3
+	VFMADD231PD Y2, Y2, Y3
+	VSQRTPD Y3, Y3
+	// beta = -copysign(h, alpha); where s == 0, tau = 0, the scale 1 and
+	// beta = alpha.
+	VANDPD Y13, Y2, Y4
+	VXORPD Y13, Y4, Y4
+	VORPD Y4, Y3, Y5
+	VCMPPD $4, Y15, Y0, Y1
+	VSUBPD Y2, Y5, Y6
+	VDIVPD Y5, Y6, Y6
+	VSUBPD Y5, Y2, Y7
+	VDIVPD Y7, Y14, Y7
+	VBLENDVPD Y1, Y6, Y15, Y8
+	VBLENDVPD Y1, Y7, Y14, Y9
+	VBLENDVPD Y1, Y5, Y2, Y10
+	// v = [1, a(i+2:n, i) * scale], in column i.
+	MOVQ R9, AX
+	ADDQ $2, AX
+	SHLQ $6, AX
+tridiagAVX2F64_scale:
+	CMPQ AX, R14
+	JGE tridiagAVX2F64_scaled
+	VMOVUPD (R12)(AX*1), Y1
+	VMULPD Y9, Y1, Y1
+	VMOVUPD Y1, (R12)(AX*1)
+	ADDQ $64, AX
+	JMP tridiagAVX2F64_scale
+tridiagAVX2F64_scaled:
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	VMOVUPD Y14, (R12)(AX*1)
+	// y = 0 on rows i+1 .. n-1.
+	MOVQ AX, DX
+tridiagAVX2F64_zero:
+	VMOVUPD Y15, (SI)(DX*1)
+	ADDQ $64, DX
+	CMPQ DX, R14
+	JLT tridiagAVX2F64_zero
+	// y = A22*v by columns j of the lower triangle.
+	MOVQ R9, R13
+	INCQ R13
+	MOVQ R13, BX
+	IMULQ R8, BX
+	ADDQ DI, BX
+	SHLQ $6, R13
+tridiagAVX2F64_symvj:
+	CMPQ R13, R14
+	JGE tridiagAVX2F64_symvdone
+	VMOVUPD (R12)(R13*1), Y5
+	VMOVAPD Y15, Y6
+	VMOVUPD (SI)(R13*1), Y7
+	VMOVUPD (BX)(R13*1), Y1
+	VFMADD231PD Y5, Y1, Y7
+	MOVQ R13, AX
+	ADDQ $64, AX
+tridiagAVX2F64_symvr:
+	CMPQ AX, R14
+	JGE tridiagAVX2F64_symvrdone
+	VMOVUPD (BX)(AX*1), Y1
+	VMOVUPD (SI)(AX*1), Y3
+	VMOVUPD (R12)(AX*1), Y4
+	VFMADD231PD Y5, Y1, Y3
+	VFMADD231PD Y4, Y1, Y6
+	VMOVUPD Y3, (SI)(AX*1)
+	ADDQ $64, AX
+	JMP tridiagAVX2F64_symvr
+tridiagAVX2F64_symvrdone:
+	VADDPD Y6, Y7, Y7
+	VMOVUPD Y7, (SI)(R13*1)
+	ADDQ R8, BX
+	ADDQ $64, R13
+	JMP tridiagAVX2F64_symvj
+tridiagAVX2F64_symvdone:
+	// y = tau*y, dot = y^T*v, then y += (tau*-0.5*dot)*v.
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	MOVQ AX, DX
+	VMOVAPD Y15, Y12
+tridiagAVX2F64_dot:
+	VMOVUPD (SI)(AX*1), Y3
+	VMULPD Y8, Y3, Y3
+	VMOVUPD Y3, (SI)(AX*1)
+	VMOVUPD (R12)(AX*1), Y4
+	VFMADD231PD Y4, Y3, Y12
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT tridiagAVX2F64_dot
+	MOVQ k+48(FP), AX
+	VBROADCASTSD 8(AX), Y11
+	VMULPD Y11, Y8, Y11
+	VMULPD Y12, Y11, Y11
+	MOVQ DX, AX
+tridiagAVX2F64_axpy:
+	VMOVUPD (SI)(AX*1), Y3
+	VMOVUPD (R12)(AX*1), Y4
+	VFMADD231PD Y4, Y11, Y3
+	VMOVUPD Y3, (SI)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT tridiagAVX2F64_axpy
+	// A22 -= v*y^T + y*v^T on the lower triangle, column by column.
+	MOVQ R9, R13
+	INCQ R13
+	MOVQ R13, BX
+	IMULQ R8, BX
+	ADDQ DI, BX
+	SHLQ $6, R13
+tridiagAVX2F64_syr2j:
+	CMPQ R13, R14
+	JGE tridiagAVX2F64_syr2done
+	VMOVUPD (SI)(R13*1), Y7
+	VMOVUPD (R12)(R13*1), Y5
+	MOVQ R13, AX
+tridiagAVX2F64_syr2r:
+	VMOVUPD (BX)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y4
+	VMOVUPD (SI)(AX*1), Y3
+	VFNMADD231PD Y7, Y4, Y1
+	VFNMADD231PD Y5, Y3, Y1
+	VMOVUPD Y1, (BX)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT tridiagAVX2F64_syr2r
+	ADDQ R8, BX
+	ADDQ $64, R13
+	JMP tridiagAVX2F64_syr2j
+tridiagAVX2F64_syr2done:
+	// a(i+1, i) = e_i = beta; d_i = a(i, i).
+	MOVQ d+24(FP), R10
+	MOVQ e+32(FP), R11
+	MOVQ R9, AX
+	SHLQ $6, AX
+	VMOVUPD Y10, 64(R12)(AX*1)
+	VMOVUPD Y10, (R11)(AX*1)
+	VMOVUPD (R12)(AX*1), Y1
+	VMOVUPD Y1, (R10)(AX*1)
+	INCQ R9
+	ADDQ R8, R12
+	JMP tridiagAVX2F64_step
+tridiagAVX2F64_last:
+	MOVQ R9, AX
+	SHLQ $6, AX
+	VMOVUPD (R12)(AX*1), Y1
+	VMOVUPD Y1, (R10)(AX*1)
+	VZEROUPPER
+	RET
+
+// func tridiagAVX2F32(a *float32, n, ld int, d, e, w *float32, k *[3]float32)
+TEXT ·tridiagAVX2F32(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ ld+16(FP), R8
+	SHLQ $6, R8
+	MOVQ d+24(FP), R10
+	MOVQ e+32(FP), R11
+	MOVQ w+40(FP), SI
+	MOVQ k+48(FP), AX
+	VBROADCASTSS (AX), Y14
+	VBROADCASTSS 8(AX), Y13
+	VXORPS Y15, Y15, Y15
+	MOVQ CX, R14
+	SHLQ $6, R14
+	XORQ R9, R9
+	MOVQ DI, R12
+tridiagAVX2F32_step:
+	MOVQ CX, DX
+	DECQ DX
+	CMPQ R9, DX
+	JGE tridiagAVX2F32_last
+	// The reflector: alpha = a(i+1, i), s the sum of squares below it.
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	VMOVUPS (R12)(AX*1), Y2
+	ADDQ $64, AX
+	VMOVAPS Y15, Y0
+tridiagAVX2F32_ss:
+	CMPQ AX, R14
+	JGE tridiagAVX2F32_ssdone
+	VMOVUPS (R12)(AX*1), Y1
+	VFMADD231PS Y1, Y1, Y0
+	ADDQ $64, AX
+	JMP tridiagAVX2F32_ss
+tridiagAVX2F32_ssdone:
+	VMOVAPS Y0, Y3
+	VFMADD231PS Y2, Y2, Y3
+	VSQRTPS Y3, Y3
+	// beta = -copysign(h, alpha); where s == 0, tau = 0, the scale 1 and
+	// beta = alpha.
+	VANDPS Y13, Y2, Y4
+	VXORPS Y13, Y4, Y4
+	VORPS Y4, Y3, Y5
+	VCMPPS $4, Y15, Y0, Y1
+	VSUBPS Y2, Y5, Y6
+	VDIVPS Y5, Y6, Y6
+	VSUBPS Y5, Y2, Y7
+	VDIVPS Y7, Y14, Y7
+	VBLENDVPS Y1, Y6, Y15, Y8
+	VBLENDVPS Y1, Y7, Y14, Y9
+	VBLENDVPS Y1, Y5, Y2, Y10
+	// v = [1, a(i+2:n, i) * scale], in column i.
+	MOVQ R9, AX
+	ADDQ $2, AX
+	SHLQ $6, AX
+tridiagAVX2F32_scale:
+	CMPQ AX, R14
+	JGE tridiagAVX2F32_scaled
+	VMOVUPS (R12)(AX*1), Y1
+	VMULPS Y9, Y1, Y1
+	VMOVUPS Y1, (R12)(AX*1)
+	ADDQ $64, AX
+	JMP tridiagAVX2F32_scale
+tridiagAVX2F32_scaled:
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	VMOVUPS Y14, (R12)(AX*1)
+	// y = 0 on rows i+1 .. n-1.
+	MOVQ AX, DX
+tridiagAVX2F32_zero:
+	VMOVUPS Y15, (SI)(DX*1)
+	ADDQ $64, DX
+	CMPQ DX, R14
+	JLT tridiagAVX2F32_zero
+	// y = A22*v by columns j of the lower triangle.
+	MOVQ R9, R13
+	INCQ R13
+	MOVQ R13, BX
+	IMULQ R8, BX
+	ADDQ DI, BX
+	SHLQ $6, R13
+tridiagAVX2F32_symvj:
+	CMPQ R13, R14
+	JGE tridiagAVX2F32_symvdone
+	VMOVUPS (R12)(R13*1), Y5
+	VMOVAPS Y15, Y6
+	VMOVUPS (SI)(R13*1), Y7
+	VMOVUPS (BX)(R13*1), Y1
+	VFMADD231PS Y5, Y1, Y7
+	MOVQ R13, AX
+	ADDQ $64, AX
+tridiagAVX2F32_symvr:
+	CMPQ AX, R14
+	JGE tridiagAVX2F32_symvrdone
+	VMOVUPS (BX)(AX*1), Y1
+	VMOVUPS (SI)(AX*1), Y3
+	VMOVUPS (R12)(AX*1), Y4
+	VFMADD231PS Y5, Y1, Y3
+	VFMADD231PS Y4, Y1, Y6
+	VMOVUPS Y3, (SI)(AX*1)
+	ADDQ $64, AX
+	JMP tridiagAVX2F32_symvr
+tridiagAVX2F32_symvrdone:
+	VADDPS Y6, Y7, Y7
+	VMOVUPS Y7, (SI)(R13*1)
+	ADDQ R8, BX
+	ADDQ $64, R13
+	JMP tridiagAVX2F32_symvj
+tridiagAVX2F32_symvdone:
+	// y = tau*y, dot = y^T*v, then y += (tau*-0.5*dot)*v.
+	MOVQ R9, AX
+	INCQ AX
+	SHLQ $6, AX
+	MOVQ AX, DX
+	VMOVAPS Y15, Y12
+tridiagAVX2F32_dot:
+	VMOVUPS (SI)(AX*1), Y3
+	VMULPS Y8, Y3, Y3
+	VMOVUPS Y3, (SI)(AX*1)
+	VMOVUPS (R12)(AX*1), Y4
+	VFMADD231PS Y4, Y3, Y12
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT tridiagAVX2F32_dot
+	MOVQ k+48(FP), AX
+	VBROADCASTSS 4(AX), Y11
+	VMULPS Y11, Y8, Y11
+	VMULPS Y12, Y11, Y11
+	MOVQ DX, AX
+tridiagAVX2F32_axpy:
+	VMOVUPS (SI)(AX*1), Y3
+	VMOVUPS (R12)(AX*1), Y4
+	VFMADD231PS Y4, Y11, Y3
+	VMOVUPS Y3, (SI)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT tridiagAVX2F32_axpy
+	// A22 -= v*y^T + y*v^T on the lower triangle, column by column.
+	MOVQ R9, R13
+	INCQ R13
+	MOVQ R13, BX
+	IMULQ R8, BX
+	ADDQ DI, BX
+	SHLQ $6, R13
+tridiagAVX2F32_syr2j:
+	CMPQ R13, R14
+	JGE tridiagAVX2F32_syr2done
+	VMOVUPS (SI)(R13*1), Y7
+	VMOVUPS (R12)(R13*1), Y5
+	MOVQ R13, AX
+tridiagAVX2F32_syr2r:
+	VMOVUPS (BX)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y4
+	VMOVUPS (SI)(AX*1), Y3
+	VFNMADD231PS Y7, Y4, Y1
+	VFNMADD231PS Y5, Y3, Y1
+	VMOVUPS Y1, (BX)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, R14
+	JLT tridiagAVX2F32_syr2r
+	ADDQ R8, BX
+	ADDQ $64, R13
+	JMP tridiagAVX2F32_syr2j
+tridiagAVX2F32_syr2done:
+	// a(i+1, i) = e_i = beta; d_i = a(i, i).
+	MOVQ d+24(FP), R10
+	MOVQ e+32(FP), R11
+	MOVQ R9, AX
+	SHLQ $6, AX
+	VMOVUPS Y10, 64(R12)(AX*1)
+	VMOVUPS Y10, (R11)(AX*1)
+	VMOVUPS (R12)(AX*1), Y1
+	VMOVUPS Y1, (R10)(AX*1)
+	INCQ R9
+	ADDQ R8, R12
+	JMP tridiagAVX2F32_step
+tridiagAVX2F32_last:
+	MOVQ R9, AX
+	SHLQ $6, AX
+	VMOVUPS (R12)(AX*1), Y1
+	VMOVUPS Y1, (R10)(AX*1)
+	VZEROUPPER
+	RET

@@ -58,9 +58,9 @@ func testLevel1[T batchlas.Float](t *testing.T) {
 		}
 		var dots []T
 		var outs [][]T
-		for _, avx := range paths() {
-			name := fmt.Sprintf("%T n=%d avx=%v", T(0), n, avx)
-			withPath(avx, func() {
+		for _, path := range paths() {
+			name := fmt.Sprintf("%T n=%d path=%s", T(0), n, path)
+			withPath(path, func() {
 				d := Dot(x[:n], y)
 				checkDot(name+" Dot", d)
 
@@ -89,11 +89,13 @@ func testLevel1[T batchlas.Float](t *testing.T) {
 				outs = append(outs, y1, z1, z2)
 			})
 		}
-		if len(outs) == 6 {
-			name := fmt.Sprintf("%T n=%d", T(0), n)
-			testmat.SameBits(t, name+" dots", dots[:2], dots[2:])
+		// Each assembly path against the twin, the last.
+		last := len(outs) - 3
+		for k := 0; k < last; k += 3 {
+			name := fmt.Sprintf("%T n=%d %s", T(0), n, paths()[k/3])
+			testmat.SameBits(t, name+" dots", dots[2*k/3:2*k/3+2], dots[2*last/3:])
 			for i := range 3 {
-				testmat.SameBits(t, name, outs[i], outs[3+i])
+				testmat.SameBits(t, name, outs[k+i], outs[last+i])
 			}
 		}
 	}
@@ -130,9 +132,9 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 			}
 			var dotsAll [][4]T
 			var outs [][]T
-			for _, avx := range paths() {
-				name := fmt.Sprintf("%T n=%d lda=%d avx=%v", T(0), n, lda, avx)
-				withPath(avx, func() {
+			for _, path := range paths() {
+				name := fmt.Sprintf("%T n=%d lda=%d path=%s", T(0), n, lda, path)
+				withPath(path, func() {
 					y1 := slices.Clone(y)
 					var dots [4]T
 					DotAxpy4(&tc, a, lda, x[:n], y1, &dots)
@@ -184,11 +186,13 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 					outs = append(outs, y1, a1)
 				})
 			}
-			if len(outs) == 4 {
-				name := fmt.Sprintf("%T n=%d lda=%d", T(0), n, lda)
-				testmat.SameBits(t, name+" DotAxpy4's dots", dotsAll[0][:], dotsAll[1][:])
-				testmat.SameBits(t, name+" DotAxpy4", outs[0], outs[2])
-				testmat.SameBits(t, name+" Axpy2x4", outs[1], outs[3])
+			// Each assembly path against the twin, the last.
+			last := len(dotsAll) - 1
+			for k := 0; k < last; k++ {
+				name := fmt.Sprintf("%T n=%d lda=%d %s", T(0), n, lda, paths()[k])
+				testmat.SameBits(t, name+" DotAxpy4's dots", dotsAll[k][:], dotsAll[last][:])
+				testmat.SameBits(t, name+" DotAxpy4", outs[2*k], outs[2*last])
+				testmat.SameBits(t, name+" Axpy2x4", outs[2*k+1], outs[2*last+1])
 			}
 		}
 	}

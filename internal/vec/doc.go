@@ -18,9 +18,12 @@
 //
 // On x86-64-v4 the kernels are AVX-512 assembly (vec_amd64.s, written by
 // gen.go: `go generate`; TestAssemblyIsGenerated checks the file is what
-// gen.go writes). Elsewhere, with -tags purego, or when simd.AVX512 is
-// false, a Go twin runs that performs the same IEEE operations in the same
-// order (fused multiply-adds included, the dot products summed in the
-// assembly's lane order), so both give the same bits; the tests flip
-// simd.AVX512 to compare them on one machine.
+// gen.go writes). On x86-64-v3 (simd.AVX2 without simd.AVX512) they are
+// AVX2 assembly (vec_avx2_amd64.s, written by gen_avx2.go) that takes each
+// 64-byte vector as two 32-byte halves. Elsewhere, with -tags purego, or
+// when both switches are off, a Go twin runs. All three perform the same
+// IEEE operations in the same order (fused multiply-adds included, the
+// dot products summed in the AVX-512 kernel's lane order), so all give
+// the same bits; the tests flip the switches to compare every path the
+// machine has.
 package vec

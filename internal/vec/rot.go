@@ -1,6 +1,7 @@
 package vec
 
 //go:generate go run gen.go
+//go:generate go run gen_avx2.go
 
 import (
 	"github.com/batchlas-go/batchlas"

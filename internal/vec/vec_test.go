@@ -14,6 +14,10 @@ import (
 
 func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "vec_amd64.s") }
 
+func TestAVX2AssemblyIsGenerated(t *testing.T) {
+	testmat.CheckGeneratedBy(t, "gen_avx2.go", "vec_avx2_amd64.s")
+}
+
 // rowCounts straddle the assembly's chunks: the masked tail alone, one
 // whole vector of either type, four (32 float64 or 64 float32 rows), and
 // the orders syev sends.
@@ -34,18 +38,28 @@ func unitRoundoff[T batchlas.Float]() float64 {
 // poison marks the entries outside the rows a kernel may touch.
 const poison = -7.25
 
-// paths are the code paths this machine runs: the assembly (when it has
-// AVX-512) and the Go twin.
-func paths() []bool {
-	if simd.AVX512 {
-		return []bool{true, false}
+// hostAVX512 and hostAVX2 are simd's switches as the process set them:
+// the paths this machine can run.
+var hostAVX512, hostAVX2 = simd.AVX512, simd.AVX2
+
+// paths are the code paths this machine runs, the Go twin last: the
+// AVX-512 assembly (on an AVX-512 machine presented as x86-64-v4), the
+// AVX2 assembly (there, or on an x86-64-v3 machine) and the twin.
+func paths() []string {
+	var ps []string
+	if hostAVX512 {
+		ps = append(ps, "avx512")
 	}
-	return []bool{false}
+	if hostAVX512 || hostAVX2 {
+		ps = append(ps, "avx2")
+	}
+	return append(ps, "go")
 }
 
-func withPath(avx bool, f func()) {
-	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-	simd.AVX512 = avx
+// withPath runs f with simd's switches set to run path.
+func withPath(path string, f func()) {
+	defer func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }()
+	simd.AVX512, simd.AVX2 = path == "avx512", path == "avx2"
 	f()
 }
 
@@ -126,9 +140,9 @@ func testRotations[T batchlas.Float](t *testing.T) {
 				rotRef(want, ld, rows, k, c64, s64, forward)
 				name := fmt.Sprintf("%T forward=%v rows=%d k=%d", T(0), forward, rows, k)
 				var got [][]T
-				for _, avx := range paths() {
+				for _, path := range paths() {
 					z := slices.Clone(z0)
-					withPath(avx, func() {
+					withPath(path, func() {
 						if forward {
 							RotForward(z, ld, rows, k, c, s)
 						} else {
@@ -138,16 +152,16 @@ func testRotations[T batchlas.Float](t *testing.T) {
 					for i := range z {
 						if i%ld >= rows {
 							if z[i] != poison {
-								t.Fatalf("%s avx=%v: gap entry %d written", name, avx, i)
+								t.Fatalf("%s path=%s: gap entry %d written", name, path, i)
 							}
 						} else if d := math.Abs(float64(z[i]) - want[i]); d > 4*float64(k)*eps*4 {
-							t.Fatalf("%s avx=%v: entry %d is %v, want %v", name, avx, i, z[i], want[i])
+							t.Fatalf("%s path=%s: entry %d is %v, want %v", name, path, i, z[i], want[i])
 						}
 					}
 					got = append(got, z)
 				}
-				if len(got) == 2 {
-					testmat.SameBits(t, name, got[0], got[1])
+				for _, g := range got[:len(got)-1] {
+					testmat.SameBits(t, name, g, got[len(got)-1])
 				}
 			}
 		}
@@ -178,9 +192,9 @@ func testReflect[T batchlas.Float](t *testing.T) {
 			tau := T(2 / vv) // an orthogonal reflector
 			name := fmt.Sprintf("%T rows=%d ncols=%d", T(0), rows, ncols)
 			var got [][]T
-			for _, avx := range paths() {
+			for _, path := range paths() {
 				a := slices.Clone(a0)
-				withPath(avx, func() { Reflect(v, a, ld, ncols, tau) })
+				withPath(path, func() { Reflect(v, a, ld, ncols, tau) })
 				for c := range ncols {
 					w, scale := 0.0, 0.0
 					for i := range rows {
@@ -192,21 +206,21 @@ func testReflect[T batchlas.Float](t *testing.T) {
 						x := a[c*ld+i]
 						if i >= rows {
 							if x != poison {
-								t.Fatalf("%s avx=%v: gap entry (%d, %d) written", name, avx, i, c)
+								t.Fatalf("%s path=%s: gap entry (%d, %d) written", name, path, i, c)
 							}
 							continue
 						}
 						want := float64(a0[c*ld+i]) - w*float64(v[i])
 						tol := 4 * float64(rows+2) * eps * (math.Abs(float64(a0[c*ld+i])) + float64(tau)*scale*math.Abs(float64(v[i])))
 						if math.Abs(float64(x)-want) > tol {
-							t.Fatalf("%s avx=%v: entry (%d, %d) is %v, want %v", name, avx, i, c, x, want)
+							t.Fatalf("%s path=%s: entry (%d, %d) is %v, want %v", name, path, i, c, x, want)
 						}
 					}
 				}
 				got = append(got, a)
 			}
-			if len(got) == 2 {
-				testmat.SameBits(t, name, got[0], got[1])
+			for _, g := range got[:len(got)-1] {
+				testmat.SameBits(t, name, g, got[len(got)-1])
 			}
 		}
 	}

@@ -4,11 +4,13 @@ import (
 	"math"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/fma"
 	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/qr"
 )
 
 //go:generate go run gen.go
+//go:generate go run gen_avx2.go
 
 // Slot is the scratch QR needs besides the group, in elements of T: one
 // lane's column for the reflectors made by qr.Larfg, and per-lane values.
@@ -101,7 +103,9 @@ func (s *scratch[T]) larfg(a []T, diag, rows int, t []T, careful uint64) {
 	}
 }
 
-// stepGo is the assembly's twin: from column j up to column kk
+// stepGo is the assembly's twin (the same operations in the same order,
+// fused multiply-adds included, so the two give the same bits): from
+// column j up to column kk
 // (excluded; kk <= min(m, n)), each column's reflector
 // in the live lanes where the fast path holds, its tail scaled, then the
 // reflector applied to the columns right of it, until a column has a live
@@ -142,7 +146,7 @@ func (s *scratch[T]) make(a []T, diag, rows int, t []T, live uint64, kc *[6]T) u
 	clear(ss)
 	for i := 0; i < len(x); i += L {
 		for l, e := range x[i : i+L] {
-			ss[l] += e * e
+			ss[l] = fma.Of(e, e, ss[l])
 		}
 	}
 	lo, hi, safmin, maxsafe, amax := kc[0], kc[1], kc[2], kc[3], kc[4]
@@ -154,7 +158,7 @@ func (s *scratch[T]) make(a []T, diag, rows int, t []T, live uint64, kc *[6]T) u
 			continue
 		}
 		if su >= lo && su <= hi && abs(al) < amax {
-			if r := T(math.Sqrt(float64(al*al + su))); r >= safmin && r <= maxsafe {
+			if r := T(math.Sqrt(float64(fma.Of(al, al, su)))); r >= safmin && r <= maxsafe {
 				b := -T(math.Copysign(float64(r), float64(al)))
 				t[l] = (b - al) / b
 				s.scale[l] = 1 / (al - b)
@@ -190,7 +194,7 @@ func (s *scratch[T]) apply(a []T, diag, rows, cols, ld int, t []T) {
 		for i := 0; i < len(v); i += L {
 			vi, ci := v[i:i+L], tail[i:i+L]
 			for l := range w {
-				w[l] += vi[l] * ci[l]
+				w[l] = fma.Of(vi[l], ci[l], w[l])
 			}
 		}
 		for l := range w {
@@ -204,7 +208,7 @@ func (s *scratch[T]) apply(a []T, diag, rows, cols, ld int, t []T) {
 		for i := 0; i < len(v); i += L {
 			vi, ci := v[i:i+L], tail[i:i+L]
 			for l := range w {
-				ci[l] -= w[l] * vi[l]
+				ci[l] = fma.Of(-w[l], vi[l], ci[l])
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package lanesqr
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -17,16 +18,27 @@ import (
 
 func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "qr_amd64.s") }
 
-// paths runs f with the assembly (where the CPU has AVX-512) and with the
-// Go twin.
+func TestAVX2AssemblyIsGenerated(t *testing.T) {
+	testmat.CheckGeneratedBy(t, "gen_avx2.go", "qr_avx2_amd64.s")
+}
+
+// hostAVX512 and hostAVX2 are simd's switches as the process set them.
+var hostAVX512, hostAVX2 = simd.AVX512, simd.AVX2
+
+// paths runs f on every code path this machine has: the AVX-512 assembly,
+// the AVX2 one and the Go twin.
 func paths(t *testing.T, f func(t *testing.T)) {
-	for _, avx := range []bool{true, false} {
-		if avx && !simd.AVX512 {
-			continue
-		}
-		t.Run(map[bool]string{true: "avx512", false: "go"}[avx], func(t *testing.T) {
-			defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-			simd.AVX512 = avx
+	var ps []string
+	if hostAVX512 {
+		ps = append(ps, "avx512")
+	}
+	if hostAVX512 || hostAVX2 {
+		ps = append(ps, "avx2")
+	}
+	for _, path := range append(ps, "go") {
+		t.Run(path, func(t *testing.T) {
+			defer func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }()
+			simd.AVX512, simd.AVX2 = path == "avx512", path == "avx2"
 			f(t)
 		})
 	}
@@ -291,6 +303,45 @@ func testLeastSquares(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestPathsAgreeBitwise factors the same groups, random and with lanes
+// on the careful path, on every path the machine has and wants the
+// twin's bits from each assembly: the kernels make the twin's operations,
+// fused multiply-adds included, in its order.
+func TestPathsAgreeBitwise(t *testing.T) {
+	defer func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }()
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, m := range []int{1, 2, 5, 8, 9, 17} {
+		for _, n := range []int{1, 3, 8, 9} {
+			src := random[float64](r, m, n, 8, 1)
+			for i := range m * n {
+				src[1*m*n+i] *= 1e300
+				src[6*m*n+i] *= 1e-300
+			}
+			s32 := random[float32](r, m, n, 16, 1)
+			for i := range m * n {
+				s32[3*m*n+i] *= 1e36
+				s32[12*m*n+i] *= 1e-36
+			}
+			simd.AVX512, simd.AVX2 = false, false
+			f, tau := group(src, m, n, 8)
+			f32, tau32 := group(s32, m, n, 16)
+			for _, path := range []string{"avx512", "avx2"} {
+				if path == "avx512" && !hostAVX512 || path == "avx2" && !hostAVX512 && !hostAVX2 {
+					continue
+				}
+				simd.AVX512, simd.AVX2 = path == "avx512", path == "avx2"
+				g, gtau := group(src, m, n, 8)
+				g32, gtau32 := group(s32, m, n, 16)
+				name := fmt.Sprintf("%s m=%d n=%d", path, m, n)
+				testmat.SameBits(t, name+" float64 factor", g, f)
+				testmat.SameBits(t, name+" float64 tau", gtau, tau)
+				testmat.SameBits(t, name+" float32 factor", g32, f32)
+				testmat.SameBits(t, name+" float32 tau", gtau32, tau32)
 			}
 		}
 	}

@@ -7,32 +7,8 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 )
-
-// hostAVX512 and hostAVX2 are simd's switches as the process set them:
-// the paths this machine can run.
-var hostAVX512, hostAVX2 = simd.AVX512, simd.AVX2
-
-// paths are the code paths this machine runs: the AVX-512 assembly, the
-// AVX2 one and the Go loop, as far as the machine has them.
-func paths() []string {
-	var ps []string
-	if hostAVX512 {
-		ps = append(ps, "avx512")
-	}
-	if hostAVX512 || hostAVX2 {
-		ps = append(ps, "avx2")
-	}
-	return append(ps, "go")
-}
-
-// usePath sets simd's switches to run path and returns what puts them
-// back.
-func usePath(path string) func() {
-	simd.AVX512, simd.AVX2 = path == "avx512", path == "avx2"
-	return func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }
-}
 
 // TestAxpyRowsMatchesGo: the assembly (where it runs) and the Go loop give
 // the same bits as y[i] += t[i%L]*x[i] written out, at row counts around
@@ -46,8 +22,8 @@ func TestAxpyRowsMatchesGo(t *testing.T) {
 func check[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	L := lanes.Lanes[T]()
-	for _, path := range paths() {
-		restore := usePath(path)
+	for _, path := range simdpath.Paths() {
+		restore := simdpath.Use(path)
 		for rows := 0; rows <= 7; rows++ {
 			y := make([]T, rows*L+L) // one row of guard past the rows given
 			x := make([]T, rows*L)
@@ -90,8 +66,8 @@ func TestDotRowsMatchesGo(t *testing.T) {
 func checkDot[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	L := lanes.Lanes[T]()
-	for _, path := range paths() {
-		restore := usePath(path)
+	for _, path := range simdpath.Paths() {
+		restore := simdpath.Use(path)
 		for rows := 0; rows <= 9; rows++ {
 			x := make([]T, rows*L)
 			y := make([]T, rows*L)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 )
 
 // BenchmarkJacobi times one group of random symmetric matrices to
@@ -47,7 +48,7 @@ func benchJacobi[T batchlas.Float](b *testing.B, n int, novec bool) {
 		if novec {
 			vv = nil
 		}
-		_, made := run(paths()[0], a, vv, n, n, 30)
+		_, made := run(simdpath.Paths()[0], a, vv, n, n, 30)
 		sweeps += made
 	}
 	b.ReportMetric(float64(sweeps)/float64(b.N), "sweeps")

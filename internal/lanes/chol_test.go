@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 )
 
 // cholGroup fills a group with symmetric matrices, one triangle (the
@@ -68,17 +69,17 @@ func cholGroup[T batchlas.Float](r *rand.Rand, lower bool, n, nrhs, ld int) (a, 
 }
 
 func runChol[T batchlas.Float](path string, lower bool, a, b []T, n, nrhs, ld int) []T {
-	defer usePath(path)()
+	defer simdpath.Use(path)()
 	info := make([]T, Lanes[T]())
 	Chol(lower, a, b, n, nrhs, ld, info)
 	return info
 }
 
 func TestCholPathsAgree(t *testing.T) {
-	if len(paths()) == 1 {
+	if len(simdpath.Asm()) == 0 {
 		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
 	}
-	for _, path := range paths()[:len(paths())-1] {
+	for _, path := range simdpath.Asm() {
 		testCholPathsAgree[float64](t, path)
 		testCholPathsAgree[float32](t, path)
 	}
@@ -111,7 +112,7 @@ func testCholPathsAgree[T batchlas.Float](t *testing.T, path string) {
 // positive definite, n for the NaN), the other triangle untouched (NaN),
 // L*L^T against A and A*X against B in the successful lanes.
 func TestCholSolves(t *testing.T) {
-	for _, path := range paths() {
+	for _, path := range simdpath.Paths() {
 		for _, lower := range []bool{true, false} {
 			testCholSolves[float64](t, path, lower)
 			testCholSolves[float32](t, path, lower)

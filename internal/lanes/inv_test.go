@@ -9,6 +9,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lu"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 )
 
 // invGroup is a group to invert: luGroup's (a lane with pivots below
@@ -43,7 +44,7 @@ func invGroup[T batchlas.Float](r *rand.Rand, n, ld int, plain bool) []T {
 const sentinel = 12345
 
 func runInverse[T batchlas.Float](path string, a []T, n, ld int) (x, piv, info []T) {
-	defer usePath(path)()
+	defer simdpath.Use(path)()
 	L := Lanes[T]()
 	x, piv, info = make([]T, n*ld*L), make([]T, n*L), make([]T, L)
 	for i := range x {
@@ -61,10 +62,10 @@ func runInverse[T batchlas.Float](path string, a []T, n, ld int) (x, piv, info [
 // for NaN in x (a fused multiply-add of a NaN keeps its sign in the
 // assembly, Go's negation flips it).
 func TestInversePathsAgree(t *testing.T) {
-	if len(paths()) == 1 {
+	if len(simdpath.Asm()) == 0 {
 		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
 	}
-	for _, path := range paths()[:len(paths())-1] {
+	for _, path := range simdpath.Asm() {
 		testInversePathsAgree[float64](t, path)
 		testInversePathsAgree[float32](t, path)
 	}
@@ -97,7 +98,7 @@ func testInversePathsAgree[T batchlas.Float](t *testing.T, path string) {
 // 8*n*n*eps*||A||*||X|| (max norms); x's rows between n and ld are
 // untouched.
 func TestInverseIsGetf2(t *testing.T) {
-	for _, path := range paths() {
+	for _, path := range simdpath.Paths() {
 		testInverseIsGetf2[float64](t, path)
 		testInverseIsGetf2[float32](t, path)
 	}
@@ -180,7 +181,7 @@ func testInverseIsGetf2[T batchlas.Float](t *testing.T, path string) {
 // the others multiply by reciprocals) in one lane leaves every other
 // lane's bits as they were.
 func TestInverseLanesIndependent(t *testing.T) {
-	for _, path := range paths() {
+	for _, path := range simdpath.Paths() {
 		testInverseLanesIndependent[float64](t, path)
 		testInverseLanesIndependent[float32](t, path)
 	}

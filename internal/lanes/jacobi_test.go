@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
@@ -66,34 +66,8 @@ func group[T batchlas.Float](r *rand.Rand, n, ld int) (a, v []T) {
 	return a, v
 }
 
-// hostAVX512 and hostAVX2 are simd's switches as the process set them:
-// the paths this machine can run.
-var hostAVX512, hostAVX2 = simd.AVX512, simd.AVX2
-
-// paths are the code paths this machine runs, the Go twin last: the
-// AVX-512 assembly (on an AVX-512 machine presented as x86-64-v4), the
-// AVX2 assembly (there, or on an x86-64-v3 machine; the moves and the
-// Cholesky have one, the other kernels run their twin on it) and the twin.
-func paths() []string {
-	var ps []string
-	if hostAVX512 {
-		ps = append(ps, "avx512")
-	}
-	if hostAVX512 || hostAVX2 {
-		ps = append(ps, "avx2")
-	}
-	return append(ps, "go")
-}
-
-// usePath sets simd's switches to run path and returns what puts them
-// back.
-func usePath(path string) func() {
-	simd.AVX512, simd.AVX2 = path == "avx512", path == "avx2"
-	return func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }
-}
-
 func run[T batchlas.Float](path string, a, v []T, n, ld, sweeps int) (uint64, int) {
-	defer usePath(path)()
+	defer simdpath.Use(path)()
 	return Jacobi(a, v, n, ld, sweeps, T(eps[T]()), tiny[T](), make([]T, JacobiWork[T](n)))
 }
 
@@ -113,10 +87,10 @@ func tiny[T batchlas.Float]() T {
 }
 
 func TestJacobiPathsAgree(t *testing.T) {
-	if len(paths()) == 1 {
+	if len(simdpath.Asm()) == 0 {
 		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
 	}
-	for _, path := range paths()[:len(paths())-1] {
+	for _, path := range simdpath.Asm() {
 		testPathsAgree[float64](t, path)
 		testPathsAgree[float32](t, path)
 	}
@@ -169,7 +143,7 @@ func firstDiff[T batchlas.Float](x, y []T) int {
 }
 
 func TestJacobiDiagonalises(t *testing.T) {
-	for _, path := range paths() {
+	for _, path := range simdpath.Paths() {
 		testDiagonalises[float64](t, path)
 		testDiagonalises[float32](t, path)
 	}
@@ -244,7 +218,7 @@ func testDiagonalises[T batchlas.Float](t *testing.T, path string) {
 // honoured and reported in rotated; a lane that converged at once (the
 // zero and diagonal lanes) is not reported.
 func TestJacobiStopsAtTheLimit(t *testing.T) {
-	for _, path := range paths() {
+	for _, path := range simdpath.Paths() {
 		r := rand.New(rand.NewPCG(5, 6))
 		a, _ := group[float64](r, 12, 12)
 		rot, made := run(path, a, nil, 12, 12, 1)

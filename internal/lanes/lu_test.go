@@ -11,6 +11,7 @@ import (
 	"github.com/batchlas-go/batchlas/internal/lu"
 	"github.com/batchlas-go/batchlas/internal/lusolve"
 	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 )
 
 // luOrders straddle the loops' ends and the solve's blocked threshold.
@@ -71,7 +72,7 @@ func luGroup[T batchlas.Float](r *rand.Rand, n, nrhs, ld int) (a, b []T) {
 }
 
 func runLU[T batchlas.Float](path string, a, b, piv []T, n, nrhs, ld int) {
-	defer usePath(path)()
+	defer simdpath.Use(path)()
 	LU(a, b, piv, n, nrhs, ld, lu.SafeMin[T]())
 }
 
@@ -84,10 +85,10 @@ func lds(n int) []int {
 }
 
 func TestLUPathsAgree(t *testing.T) {
-	if len(paths()) == 1 {
+	if len(simdpath.Asm()) == 0 {
 		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
 	}
-	for _, path := range paths()[:len(paths())-1] {
+	for _, path := range simdpath.Asm() {
 		testLUPathsAgree[float64](t, path)
 		testLUPathsAgree[float32](t, path)
 	}
@@ -128,7 +129,7 @@ func goFuses() bool {
 // solve's unblocked orders below simd.TriWorth), a small residual
 // otherwise.
 func TestLUIsGetf2(t *testing.T) {
-	for _, path := range paths() {
+	for _, path := range simdpath.Paths() {
 		testLUIsGetf2[float64](t, path)
 		testLUIsGetf2[float32](t, path)
 	}

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 )
 
 func TestMoves(t *testing.T) {
-	for _, path := range paths() {
+	for _, path := range simdpath.Paths() {
 		testMoves[float64](t, path)
 		testMoves[float32](t, path)
 	}
@@ -23,7 +24,7 @@ func TestMoves(t *testing.T) {
 // the lanes past count are zero, and nothing outside the masked matrices'
 // elements is written.
 func testMoves[T batchlas.Float](t *testing.T, path string) {
-	defer usePath(path)()
+	defer simdpath.Use(path)()
 	r := rand.New(rand.NewPCG(13, 14))
 	L := Lanes[T]()
 	// ld = gld = rows (count even) moves the matrices as one column each.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 )
 
 // triOrders straddle the assembly's loop ends (no step, one step, a
@@ -15,7 +16,7 @@ import (
 var triOrders = []int{1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64}
 
 func runTridiag[T batchlas.Float](path string, a []T, n, ld int) (d, e []T) {
-	defer usePath(path)()
+	defer simdpath.Use(path)()
 	L := Lanes[T]()
 	d, e = make([]T, n*L), make([]T, max(n-1, 0)*L)
 	Tridiag(a, n, ld, d, e, make([]T, n*L))
@@ -26,10 +27,10 @@ func runTridiag[T batchlas.Float](path string, a []T, n, ld int) (d, e []T) {
 // (the reflectors left in a, d and e), on groups whose lanes include a
 // zero matrix and a diagonal one (every reflector the identity).
 func TestTridiagPathsAgree(t *testing.T) {
-	if len(paths()) == 1 {
+	if len(simdpath.Asm()) == 0 {
 		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
 	}
-	for _, path := range paths()[:len(paths())-1] {
+	for _, path := range simdpath.Asm() {
 		testTridiagPathsAgree[float64](t, path)
 		testTridiagPathsAgree[float32](t, path)
 	}
@@ -57,7 +58,7 @@ func testTridiagPathsAgree[T batchlas.Float](t *testing.T, path string) {
 // similarity keeps the trace (the sum of d) and the Frobenius norm
 // (sum d^2 + 2 sum e^2), to rounding; the upper triangle is not written.
 func TestTridiagKeepsInvariants(t *testing.T) {
-	for _, path := range paths() {
+	for _, path := range simdpath.Paths() {
 		testTridiagInvariants[float64](t, path)
 		testTridiagInvariants[float32](t, path)
 	}

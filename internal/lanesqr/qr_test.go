@@ -12,7 +12,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/qr"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
@@ -22,23 +22,12 @@ func TestAVX2AssemblyIsGenerated(t *testing.T) {
 	testmat.CheckGeneratedBy(t, "gen_avx2.go", "qr_avx2_amd64.s")
 }
 
-// hostAVX512 and hostAVX2 are simd's switches as the process set them.
-var hostAVX512, hostAVX2 = simd.AVX512, simd.AVX2
-
 // paths runs f on every code path this machine has: the AVX-512 assembly,
 // the AVX2 one and the Go twin.
 func paths(t *testing.T, f func(t *testing.T)) {
-	var ps []string
-	if hostAVX512 {
-		ps = append(ps, "avx512")
-	}
-	if hostAVX512 || hostAVX2 {
-		ps = append(ps, "avx2")
-	}
-	for _, path := range append(ps, "go") {
+	for _, path := range simdpath.Paths() {
 		t.Run(path, func(t *testing.T) {
-			defer func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }()
-			simd.AVX512, simd.AVX2 = path == "avx512", path == "avx2"
+			defer simdpath.Use(path)()
 			f(t)
 		})
 	}
@@ -313,7 +302,6 @@ func testLeastSquares(t *testing.T) {
 // twin's bits from each assembly: the kernels make the twin's operations,
 // fused multiply-adds included, in its order.
 func TestPathsAgreeBitwise(t *testing.T) {
-	defer func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }()
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, m := range []int{1, 2, 5, 8, 9, 17} {
 		for _, n := range []int{1, 3, 8, 9} {
@@ -327,16 +315,15 @@ func TestPathsAgreeBitwise(t *testing.T) {
 				s32[3*m*n+i] *= 1e36
 				s32[12*m*n+i] *= 1e-36
 			}
-			simd.AVX512, simd.AVX2 = false, false
+			restore := simdpath.Use(simdpath.Go)
 			f, tau := group(src, m, n, 8)
 			f32, tau32 := group(s32, m, n, 16)
-			for _, path := range []string{"avx512", "avx2"} {
-				if path == "avx512" && !hostAVX512 || path == "avx2" && !hostAVX512 && !hostAVX2 {
-					continue
-				}
-				simd.AVX512, simd.AVX2 = path == "avx512", path == "avx2"
+			restore()
+			for _, path := range simdpath.Asm() {
+				restore := simdpath.Use(path)
 				g, gtau := group(src, m, n, 8)
 				g32, gtau32 := group(s32, m, n, 16)
+				restore()
 				name := fmt.Sprintf("%s m=%d n=%d", path, m, n)
 				testmat.SameBits(t, name+" float64 factor", g, f)
 				testmat.SameBits(t, name+" float64 tau", gtau, tau)

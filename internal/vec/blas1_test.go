@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
@@ -58,7 +59,7 @@ func testLevel1[T batchlas.Float](t *testing.T) {
 		}
 		var dots []T
 		var outs [][]T
-		for _, path := range paths() {
+		for _, path := range simdpath.Paths() {
 			name := fmt.Sprintf("%T n=%d path=%s", T(0), n, path)
 			withPath(path, func() {
 				d := Dot(x[:n], y)
@@ -92,7 +93,7 @@ func testLevel1[T batchlas.Float](t *testing.T) {
 		// Each assembly path against the twin, the last.
 		last := len(outs) - 3
 		for k := 0; k < last; k += 3 {
-			name := fmt.Sprintf("%T n=%d %s", T(0), n, paths()[k/3])
+			name := fmt.Sprintf("%T n=%d %s", T(0), n, simdpath.Paths()[k/3])
 			testmat.SameBits(t, name+" dots", dots[2*k/3:2*k/3+2], dots[2*last/3:])
 			for i := range 3 {
 				testmat.SameBits(t, name, outs[k+i], outs[last+i])
@@ -132,7 +133,7 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 			}
 			var dotsAll [][4]T
 			var outs [][]T
-			for _, path := range paths() {
+			for _, path := range simdpath.Paths() {
 				name := fmt.Sprintf("%T n=%d lda=%d path=%s", T(0), n, lda, path)
 				withPath(path, func() {
 					y1 := slices.Clone(y)
@@ -189,7 +190,7 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 			// Each assembly path against the twin, the last.
 			last := len(dotsAll) - 1
 			for k := 0; k < last; k++ {
-				name := fmt.Sprintf("%T n=%d lda=%d %s", T(0), n, lda, paths()[k])
+				name := fmt.Sprintf("%T n=%d lda=%d %s", T(0), n, lda, simdpath.Paths()[k])
 				testmat.SameBits(t, name+" DotAxpy4's dots", dotsAll[k][:], dotsAll[last][:])
 				testmat.SameBits(t, name+" DotAxpy4", outs[2*k], outs[2*last])
 				testmat.SameBits(t, name+" Axpy2x4", outs[2*k+1], outs[2*last+1])

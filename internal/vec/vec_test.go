@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
@@ -38,28 +38,9 @@ func unitRoundoff[T batchlas.Float]() float64 {
 // poison marks the entries outside the rows a kernel may touch.
 const poison = -7.25
 
-// hostAVX512 and hostAVX2 are simd's switches as the process set them:
-// the paths this machine can run.
-var hostAVX512, hostAVX2 = simd.AVX512, simd.AVX2
-
-// paths are the code paths this machine runs, the Go twin last: the
-// AVX-512 assembly (on an AVX-512 machine presented as x86-64-v4), the
-// AVX2 assembly (there, or on an x86-64-v3 machine) and the twin.
-func paths() []string {
-	var ps []string
-	if hostAVX512 {
-		ps = append(ps, "avx512")
-	}
-	if hostAVX512 || hostAVX2 {
-		ps = append(ps, "avx2")
-	}
-	return append(ps, "go")
-}
-
 // withPath runs f with simd's switches set to run path.
 func withPath(path string, f func()) {
-	defer func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }()
-	simd.AVX512, simd.AVX2 = path == "avx512", path == "avx2"
+	defer simdpath.Use(path)()
 	f()
 }
 
@@ -140,7 +121,7 @@ func testRotations[T batchlas.Float](t *testing.T) {
 				rotRef(want, ld, rows, k, c64, s64, forward)
 				name := fmt.Sprintf("%T forward=%v rows=%d k=%d", T(0), forward, rows, k)
 				var got [][]T
-				for _, path := range paths() {
+				for _, path := range simdpath.Paths() {
 					z := slices.Clone(z0)
 					withPath(path, func() {
 						if forward {
@@ -192,7 +173,7 @@ func testReflect[T batchlas.Float](t *testing.T) {
 			tau := T(2 / vv) // an orthogonal reflector
 			name := fmt.Sprintf("%T rows=%d ncols=%d", T(0), rows, ncols)
 			var got [][]T
-			for _, path := range paths() {
+			for _, path := range simdpath.Paths() {
 				a := slices.Clone(a0)
 				withPath(path, func() { Reflect(v, a, ld, ncols, tau) })
 				for c := range ncols {

@@ -1,20 +1,22 @@
 //go:build ignore
 
-// gen_avx2 writes lanes_avx2_amd64.s: the across-matrices layout moves
-// (pack and unpack) and the Cholesky of package lanes for CPUs with AVX2
-// and FMA but no AVX-512 (x86-64-v3), one function per kernel and element
-// type. The layout is the AVX-512 one (a group of 64-byte vectors, one
-// matrix per lane); a 32-byte ymm register holds half of such a vector,
-// so each function works on one half of a group, its lanes 32 bytes into
-// every vector for the second half, and the Go wrappers call it twice.
+// gen_avx2 writes lanes_avx2_amd64.s: the across-matrices kernels of
+// package lanes (the layout moves, Cholesky, LU, the small inverse's
+// solve, Jacobi and the tridiagonal reduction) for CPUs with AVX2 and FMA
+// but no AVX-512 (x86-64-v3), one function per kernel and element type.
+// The layout is the AVX-512 one (a group of 64-byte vectors, one matrix
+// per lane); a 32-byte ymm register holds half of such a vector, so most
+// functions work on one half of a group, its lanes 32 bytes into every
+// vector for the second half, and the Go wrappers call them twice; Jacobi,
+// whose decisions are the group's, takes both halves in one call.
 //
-// The Cholesky is its Go twin (cholGo in chol.go) operation for
-// operation, the rank-1 updates column by column and the solves row by
-// row: the same correctly rounded IEEE operations, fused multiply-adds
-// included, in the same order, so the two agree bit for bit. Run it with
-// `go generate` in this directory; TestAVX2AssemblyIsGenerated fails when
-// the file differs from what this program writes (`go run gen_avx2.go -o
-// F` writes F instead).
+// Each kernel is its Go twin (chol.go, lu.go, inv.go, jacobi.go,
+// tridiag.go, moves.go) operation for operation: the same correctly
+// rounded IEEE operations, fused multiply-adds included, in the same order
+// on every element, so the two agree bit for bit. Run it with `go
+// generate` in this directory; TestAVX2AssemblyIsGenerated fails when the
+// file differs from what this program writes (`go run gen_avx2.go -o F`
+// writes F instead).
 package main
 
 import (

@@ -36,8 +36,9 @@ func split[T batchlas.Float](rows int) (nfull int, mask uint64) {
 	return rows / W, 1<<(rows%W) - 1
 }
 
-// rotAsm runs the assembly when simd.AVX512 or simd.AVX2 is set (the CPU and the
-// presented device level are x86-64-v4) and reports whether it did.
+// rotAsm runs the AVX-512 assembly when simd.AVX512 is set (the CPU and
+// the presented device level are x86-64-v4), the AVX2 one when simd.AVX2
+// is, and reports whether either ran.
 func rotAsm[T batchlas.Float](forward bool, z []T, ld, rows, k int, c, s []T) bool {
 	if !simd.AVX512 {
 		if simd.AVX2 {
@@ -59,8 +60,8 @@ func rotAsm[T batchlas.Float](forward bool, z []T, ld, rows, k int, c, s []T) bo
 	return true
 }
 
-// reflectAsm runs the assembly when simd.AVX512 or simd.AVX2 is set and reports
-// whether it did.
+// reflectAsm runs the assembly when simd.AVX512 or simd.AVX2 is set and
+// reports whether it did.
 func reflectAsm[T batchlas.Float](v, a []T, ld, ncols int, tau T) bool {
 	if !simd.AVX512 {
 		if simd.AVX2 {
@@ -106,7 +107,8 @@ func dotAxpyF32(a, x, y *float32, nfull int, mask uint64, alpha *float32) float3
 func f64[T batchlas.Float](p *T) *float64 { return (*float64)(unsafe.Pointer(p)) }
 func f32[T batchlas.Float](p *T) *float32 { return (*float32)(unsafe.Pointer(p)) }
 
-// dotAsm runs Dot's assembly when simd.AVX512 or simd.AVX2 is set (len(v) > 0).
+// dotAsm runs Dot's assembly when simd.AVX512 or simd.AVX2 is set
+// (len(v) > 0).
 func dotAsm[T batchlas.Float](v, x []T) (T, bool) {
 	if !simd.AVX512 {
 		if simd.AVX2 {
@@ -121,7 +123,8 @@ func dotAsm[T batchlas.Float](v, x []T) (T, bool) {
 	return T(dotF32(f32(&v[0]), f32(&x[0]), nfull, mask)), true
 }
 
-// axpyAsm runs Axpy's assembly when simd.AVX512 or simd.AVX2 is set (len(x) > 0).
+// axpyAsm runs Axpy's assembly when simd.AVX512 or simd.AVX2 is set
+// (len(x) > 0).
 func axpyAsm[T batchlas.Float](alpha T, x, y []T) bool {
 	if !simd.AVX512 {
 		if simd.AVX2 {
@@ -138,7 +141,8 @@ func axpyAsm[T batchlas.Float](alpha T, x, y []T) bool {
 	return true
 }
 
-// axpy2Asm runs Axpy2's assembly when simd.AVX512 or simd.AVX2 is set (len(x) > 0).
+// axpy2Asm runs Axpy2's assembly when simd.AVX512 or simd.AVX2 is set
+// (len(x) > 0).
 func axpy2Asm[T batchlas.Float](a T, x []T, b T, y, z []T) bool {
 	if !simd.AVX512 {
 		if simd.AVX2 {
@@ -155,7 +159,8 @@ func axpy2Asm[T batchlas.Float](a T, x []T, b T, y, z []T) bool {
 	return true
 }
 
-// dotAxpyAsm runs DotAxpy's assembly when simd.AVX512 or simd.AVX2 is set (len(a) > 0).
+// dotAxpyAsm runs DotAxpy's assembly when simd.AVX512 or simd.AVX2 is set
+// (len(a) > 0).
 func dotAxpyAsm[T batchlas.Float](alpha T, a, x, y []T) (T, bool) {
 	if !simd.AVX512 {
 		if simd.AVX2 {
@@ -182,7 +187,8 @@ func axpy2x4F64(a *float64, lda int, x, y *float64, nfull int, mask uint64, pq *
 //go:noescape
 func axpy2x4F32(a *float32, lda int, x, y *float32, nfull int, mask uint64, pq *float32)
 
-// dotAxpy4Asm runs DotAxpy4's assembly when simd.AVX512 or simd.AVX2 is set (len(x) > 0).
+// dotAxpy4Asm runs DotAxpy4's assembly when simd.AVX512 or simd.AVX2 is set
+// (len(x) > 0).
 func dotAxpy4Asm[T batchlas.Float](t *[4]T, a []T, lda int, x, y []T, dots *[4]T) bool {
 	if !simd.AVX512 {
 		if simd.AVX2 {
@@ -199,7 +205,8 @@ func dotAxpy4Asm[T batchlas.Float](t *[4]T, a []T, lda int, x, y []T, dots *[4]T
 	return true
 }
 
-// axpy2x4Asm runs Axpy2x4's assembly when simd.AVX512 or simd.AVX2 is set (len(x) > 0).
+// axpy2x4Asm runs Axpy2x4's assembly when simd.AVX512 or simd.AVX2 is set
+// (len(x) > 0).
 func axpy2x4Asm[T batchlas.Float](pq *[8]T, a []T, lda int, x, y []T) bool {
 	if !simd.AVX512 {
 		if simd.AVX2 {

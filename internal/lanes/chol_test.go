@@ -76,13 +76,10 @@ func runChol[T batchlas.Float](path string, lower bool, a, b []T, n, nrhs, ld in
 }
 
 func TestCholPathsAgree(t *testing.T) {
-	if len(simdpath.Asm()) == 0 {
-		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
-	}
-	for _, path := range simdpath.Asm() {
+	simdpath.EachAsm(t, func(path string) {
 		testCholPathsAgree[float64](t, path)
 		testCholPathsAgree[float32](t, path)
-	}
+	})
 }
 
 // testCholPathsAgree runs the assembly of path and the twin on the same

@@ -62,13 +62,10 @@ func runInverse[T batchlas.Float](path string, a []T, n, ld int) (x, piv, info [
 // for NaN in x (a fused multiply-add of a NaN keeps its sign in the
 // assembly, Go's negation flips it).
 func TestInversePathsAgree(t *testing.T) {
-	if len(simdpath.Asm()) == 0 {
-		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
-	}
-	for _, path := range simdpath.Asm() {
+	simdpath.EachAsm(t, func(path string) {
 		testInversePathsAgree[float64](t, path)
 		testInversePathsAgree[float32](t, path)
-	}
+	})
 }
 
 // testInversePathsAgree runs the assembly of path and the twin on the

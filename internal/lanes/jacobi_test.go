@@ -87,13 +87,10 @@ func tiny[T batchlas.Float]() T {
 }
 
 func TestJacobiPathsAgree(t *testing.T) {
-	if len(simdpath.Asm()) == 0 {
-		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
-	}
-	for _, path := range simdpath.Asm() {
+	simdpath.EachAsm(t, func(path string) {
 		testPathsAgree[float64](t, path)
 		testPathsAgree[float32](t, path)
-	}
+	})
 }
 
 // testPathsAgree runs the assembly and the twin on the same groups, to

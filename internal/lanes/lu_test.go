@@ -85,13 +85,10 @@ func lds(n int) []int {
 }
 
 func TestLUPathsAgree(t *testing.T) {
-	if len(simdpath.Asm()) == 0 {
-		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
-	}
-	for _, path := range simdpath.Asm() {
+	simdpath.EachAsm(t, func(path string) {
 		testLUPathsAgree[float64](t, path)
 		testLUPathsAgree[float32](t, path)
-	}
+	})
 }
 
 // testLUPathsAgree runs the assembly of path and the twin on the same

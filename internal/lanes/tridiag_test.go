@@ -27,13 +27,10 @@ func runTridiag[T batchlas.Float](path string, a []T, n, ld int) (d, e []T) {
 // (the reflectors left in a, d and e), on groups whose lanes include a
 // zero matrix and a diagonal one (every reflector the identity).
 func TestTridiagPathsAgree(t *testing.T) {
-	if len(simdpath.Asm()) == 0 {
-		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
-	}
-	for _, path := range simdpath.Asm() {
+	simdpath.EachAsm(t, func(path string) {
 		testTridiagPathsAgree[float64](t, path)
 		testTridiagPathsAgree[float32](t, path)
-	}
+	})
 }
 
 // testTridiagPathsAgree runs the assembly of path and the twin on the

@@ -1,6 +1,10 @@
 package simdpath
 
-import "github.com/batchlas-go/batchlas/internal/simd"
+import (
+	"testing"
+
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
 
 // The switches as the process set them, before any test flipped them.
 var hostAVX512, hostAVX2 = simd.AVX512, simd.AVX2
@@ -39,4 +43,16 @@ func Asm() []string {
 func Use(path string) (restore func()) {
 	simd.AVX512, simd.AVX2 = path == AVX512, path == AVX2
 	return func() { simd.AVX512, simd.AVX2 = hostAVX512, hostAVX2 }
+}
+
+// EachAsm runs check once per assembly path this machine has (Asm), to
+// compare it with the Go twin, and skips t where there is none.
+func EachAsm(t testing.TB, check func(path string)) {
+	t.Helper()
+	if len(Asm()) == 0 {
+		t.Skip("no AVX-512 or AVX2 path on this machine: only the Go twin runs")
+	}
+	for _, path := range Asm() {
+		check(path)
+	}
 }

@@ -64,10 +64,11 @@ func loadPrior(op *sel.Op, dtypes []sel.DType, dev *sel.Device) prior {
 // priorTable is the first of ts (in borrow order) measured at dev's level
 // of its family or below, or nil. A table of a higher level ranks code
 // this device does not run: on an x86-64-v3 CPU the AVX-512 kernels run
-// their Go twins, so an x86-64-v4 table's first candidate there (an
-// across-matrices kernel, 10-20x slower without AVX-512) would be timed and
-// the vendor kernel it ranks 3x behind would not. Such a device has every
-// candidate timed until its own level has tables.
+// as AVX2 (at half the vector width) or as their Go twins, so an
+// x86-64-v4 table's first candidate there (before the AVX2 paths, an
+// across-matrices kernel 10-20x slower than with AVX-512) would be timed
+// and the vendor kernel it ranks 3x behind would not. Such a device has
+// every candidate timed until its own level has tables.
 func priorTable(ts []*sel.Table, dev *sel.Device) *sel.Table {
 	for _, t := range ts {
 		fam, arch, _, err := sel.ParseDeviceKey(t.Device)

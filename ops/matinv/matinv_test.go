@@ -82,33 +82,6 @@ func random[T batchlas.Float](r *rand.Rand, n, count int) batchlas.Batch[T] {
 	return a
 }
 
-// rightResidual is max |A*X - I| / (max|A| max|X| n eps) over matrix i:
-// small for an inverse computed stably (the solve's residual bound, and
-// xGETRI's for a well-conditioned A).
-func rightResidual[T batchlas.Float](a, x batchlas.Batch[T], i int) float64 {
-	n := a.Rows
-	var xmax, amax, r float64
-	for c := range n {
-		for row := range n {
-			xmax = math.Max(xmax, math.Abs(float64(x.At(i, row, c))))
-			amax = math.Max(amax, math.Abs(float64(a.At(i, row, c))))
-		}
-	}
-	for c := range n {
-		for row := range n {
-			var s float64
-			for k := range n {
-				s += float64(a.At(i, row, k)) * float64(x.At(i, k, c))
-			}
-			if row == c {
-				s--
-			}
-			r = math.Max(r, math.Abs(s))
-		}
-	}
-	return r / (xmax * amax * float64(n) * testmat.Eps[T]())
-}
-
 // gonumInverse is gonum's Dgetrf and Dgetri on matrix i of a (float64).
 func gonumInverse(a batchlas.Batch[float64], i int) []float64 {
 	n := a.Rows
@@ -157,7 +130,7 @@ func againstGonum[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Cho
 			testmat.SameBits(t, what+": a", a.Data, before)
 			require.True(t, testmat.Untouched(x, x.Data, xBefore), "%s: padding written", what)
 			for i := range count {
-				require.LessOrEqual(t, rightResidual(a, x, i), 8.0, "%s matrix %d: A*X - I ratio", what, i)
+				require.LessOrEqual(t, testmat.InverseResidual(a, x, i), 8.0, "%s matrix %d: A*X - I ratio", what, i)
 				f, ok := any(a).(batchlas.Batch[float64])
 				if !ok {
 					continue

@@ -102,33 +102,6 @@ func spd[T batchlas.Float](r *rand.Rand, uplo batchlas.Uplo, n, count int) (a, f
 	return a, full
 }
 
-// rightResidual is max |A*X - I| / (max|A| max|X| n eps) over matrix i:
-// small for an inverse computed stably (the solve's residual bound, and
-// xGETRI's for a well-conditioned A).
-func rightResidual[T batchlas.Float](a, x batchlas.Batch[T], i int) float64 {
-	n := a.Rows
-	var xmax, amax, r float64
-	for c := range n {
-		for row := range n {
-			xmax = math.Max(xmax, math.Abs(float64(x.At(i, row, c))))
-			amax = math.Max(amax, math.Abs(float64(a.At(i, row, c))))
-		}
-	}
-	for c := range n {
-		for row := range n {
-			var s float64
-			for k := range n {
-				s += float64(a.At(i, row, k)) * float64(x.At(i, k, c))
-			}
-			if row == c {
-				s--
-			}
-			r = math.Max(r, math.Abs(s))
-		}
-	}
-	return r / (xmax * amax * float64(n) * testmat.Eps[T]())
-}
-
 // gonumInverse is gonum's Dpotrf and Dpotri on matrix i of the
 // symmetric full (float64), mirrored whole.
 func gonumInverse(full batchlas.Batch[float64], i int) []float64 {
@@ -189,7 +162,7 @@ func againstGonum[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Cho
 							}
 						}
 					}
-					require.LessOrEqual(t, rightResidual(full, x, i), 8.0, "%s matrix %d: A*X - I ratio", what, i)
+					require.LessOrEqual(t, testmat.InverseResidual(full, x, i), 8.0, "%s matrix %d: A*X - I ratio", what, i)
 					f, ok := any(full).(batchlas.Batch[float64])
 					if !ok {
 						continue

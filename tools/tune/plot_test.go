@@ -232,9 +232,8 @@ func TestDocsCheckFindsStalePlots(t *testing.T) {
 // plot next to it (removing a plot no table draws), and --check fails,
 // naming the file, once a plot is edited.
 func TestDocsCommandWritesAndChecksPlots(t *testing.T) {
-	// One op's plots and no samples (TestDocSamplesMatchTheProgram runs
-	// them): this test is about the command's files, docscheck renders
-	// every plot.
+	// One op's plots and no samples: this test is about the command's
+	// files; docscheck renders every plot and runs the samples.
 	defer func(ops func() []*sel.Op, docs []string) { docsOps, sampleDocs = ops, docs }(docsOps, sampleDocs)
 	docsOps, sampleDocs = func() []*sel.Op { return []*sel.Op{sel.Lookup("potrf")} }, nil
 	dir := t.TempDir()

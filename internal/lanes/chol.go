@@ -40,11 +40,29 @@ func Chol[T batchlas.Float](lower bool, a, b []T, n, nrhs, ld int, info []T) {
 
 // cholGo is the assembly's twin, lane by lane.
 func cholGo[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
+	cholFinish(a, b, n, nrhs, rs, cs, ld, info, 0, Lanes[T](), 0)
+}
+
+// cholFinish is cholGo on lanes lo..hi-1 of a group whose first j0
+// columns are factored already, left-looking (final, as cholGo leaves
+// them) and whose other columns and b are as they were: the updates of
+// those columns are applied to the others first, each element's in
+// cholGo's order, then cholGo's loop goes on from column j0. The AVX2
+// small-order kernel stops so at the first pivot of its half that fails.
+func cholFinish[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T, lo, hi, j0 int) {
 	L := Lanes[T]()
-	for l := 0; l < L; l++ {
+	for l := lo; l < hi; l++ {
 		at := func(i, j int) *T { return &a[(i*rs+j*cs)*L+l] }
 		info[l] = 0
-		for j := 0; j < n; j++ {
+		for j := 0; j < j0; j++ {
+			for k := j0; k < n; k++ {
+				x := *at(k, j)
+				for i := k; i < n; i++ {
+					*at(i, k) = fma.Of(-*at(i, j), x, *at(i, k))
+				}
+			}
+		}
+		for j := j0; j < n; j++ {
 			d := *at(j, j)
 			if !(d > 0) {
 				info[l] = T(j + 1)

@@ -14,7 +14,11 @@ import (
 // cholGroup fills a group with symmetric matrices, one triangle (the
 // other NaN), per lane: SPD (M*M^T + n*I) by default; lane 1 not positive
 // definite at column n/2+1 (its leading block of that order singular);
-// lane 2 a NaN on the diagonal; lane 3 the identity.
+// lane 2 a NaN on the diagonal; lane 3 the identity; in the second half
+// of the group (which the AVX2 kernels take apart), the last lane but one
+// not positive definite at column (n-1)/2+1 for even n (a zero on the
+// diagonal there) and the last lane at column n, so that for odd n the
+// half fails only at its last column.
 func cholGroup[T batchlas.Float](r *rand.Rand, lower bool, n, nrhs, ld int) (a, b []T) {
 	L := Lanes[T]()
 	a, b = make([]T, n*ld*L), make([]T, nrhs*ld*L)
@@ -46,6 +50,8 @@ func cholGroup[T batchlas.Float](r *rand.Rand, lower bool, n, nrhs, ld int) (a, 
 						v = -1
 					case l == 2 && row == c && c == n-1:
 						v = math.NaN()
+					case l == L-2 && n%2 == 0 && row == (n-1)/2 && c == row, l == L-1 && row == n-1 && c == row:
+						v = 0 // a diagonal that is not > 0: a pivot that is not either
 					case l == 3:
 						v = 0
 						if row == c {
@@ -105,6 +111,46 @@ func testCholPathsAgree[T batchlas.Float](t *testing.T, path string) {
 	}
 }
 
+// TestCholPathsAgreeWhenOnlyTheLastColumnFails: one lane of the second
+// half not positive definite at column n, every other lane SPD: the
+// first half factors and solves to the end in the unrolled AVX2 kernel,
+// which stops in the second half's last column.
+func TestCholPathsAgreeWhenOnlyTheLastColumnFails(t *testing.T) {
+	simdpath.EachAsm(t, func(path string) {
+		testCholLastColumnFails[float64](t, path)
+		testCholLastColumnFails[float32](t, path)
+	})
+}
+
+func testCholLastColumnFails[T batchlas.Float](t *testing.T, path string) {
+	r := rand.New(rand.NewPCG(19, 20))
+	L := Lanes[T]()
+	for _, lower := range []bool{true, false} {
+		for _, n := range luOrders {
+			for _, nrhs := range []int{0, 1, 4} {
+				ld := GroupLD(n)
+				a, b := cholGroup[T](r, lower, n, nrhs, ld)
+				// Lane 0's SPD matrix in every lane but the last.
+				for v := 0; v < len(a)/L; v++ {
+					for l := 1; l < L-1; l++ {
+						a[v*L+l] = a[v*L]
+					}
+				}
+				a2, b2 := slices.Clone(a), slices.Clone(b)
+				i1 := runChol(path, lower, a, b, n, nrhs, ld)
+				i2 := runChol("go", lower, a2, b2, n, nrhs, ld)
+				name := fmt.Sprintf("%T %s lower=%v n=%d nrhs=%d", T(0), path, lower, n, nrhs)
+				sameBitsAs(t, name+": a", a, a2)
+				sameBitsAs(t, name+": b", b, b2)
+				sameBitsAs(t, name+": info", i1, i2)
+				if int(i1[L-1]) != n || i1[0] != 0 {
+					t.Fatalf("%s: info %v, want 0 but %d in the last lane", name, i1, n)
+				}
+			}
+		}
+	}
+}
+
 // TestCholSolves checks each lane: the info (0, n/2+1 for the lane not
 // positive definite, n for the NaN), the other triangle untouched (NaN),
 // L*L^T against A and A*X against B in the successful lanes.
@@ -137,6 +183,12 @@ func testCholSolves[T batchlas.Float](t *testing.T, path string, lower bool) {
 			}
 			if l == 1 && n == 1 {
 				want = 1
+			}
+			switch {
+			case l == L-2 && n%2 == 0:
+				want = (n-1)/2 + 1
+			case l == L-1:
+				want = n
 			}
 			if int(info[l]) != want {
 				t.Fatalf("%s: info %v, want %d", name, info[l], want)

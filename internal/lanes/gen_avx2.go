@@ -54,7 +54,13 @@ func main() {
 		b.WriteString(chol(d))
 	}
 	for _, d := range dtypes {
+		b.WriteString(cholSmall(d))
+	}
+	for _, d := range dtypes {
 		b.WriteString(lu(d))
+	}
+	for _, d := range dtypes {
+		b.WriteString(luSmall(d))
 	}
 	for _, d := range dtypes {
 		b.WriteString(invSolve(d))
@@ -1444,4 +1450,358 @@ TA_last:
 	RET
 `
 	return replacer(d, "tridiagAVX2", "TA_").Replace(strings.NewReplacer("1SZ(", fmt.Sprintf("%d(", d.size), "2SZ(", fmt.Sprintf("%d(", 2*d.size)).Replace(s))
+}
+
+// cholSmallMax is the largest order cholSmall unrolls: a column of the
+// factor (n-j accumulators), the multiplier, the reciprocal, 1 and 0 fit
+// in the 16 ymm registers.
+const cholSmallMax = 8
+
+// cholSmall returns cholSmallAVX2 for one element type: chol's
+// factorization and solves for a whole group, unrolled for each order
+// 1..cholSmallMax and each triangle with the columns ld = n|1 vectors
+// apart (GroupLD), every offset a constant. The factorization is
+// left-looking: column j of a half is loaded into registers, every
+// earlier column's update applied in order (the same fused multiply-adds
+// on each element as cholGo's right-looking loop, in the same order), its
+// pivot checked, square-rooted, and the column scaled by the reciprocal
+// and stored once. The two halves take turns column by column, each in
+// the same registers: renaming lets the CPU run one half's column while
+// the other waits on its square root and division, the chain that bounds
+// a small order. A pivot that is not > 0 in any lane of a half returns
+// how many columns of each half are factored (the one that failed before
+// its column is written, the other's columns before it, or through it
+// for the second half's failure, which may be all n; the rest of each
+// half as it was, b untouched): the Go wrapper finishes both halves
+// (cholFinish). Otherwise each right-hand side is solved in registers,
+// forward then backward, one half after the other, and -1, -1 is
+// returned. Registers: DI
+// the group's a, SI its b, CX the right-hand sides left; Y0..Y7 a
+// column's rows or b's, Y8 the multiplier, Y9 the reciprocal, Y10 the
+// pivot test, Y14 zero, Y15 one.
+func cholSmall(d dtype) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	all := 1<<(32/d.size) - 1 // the pivot test's mask: every lane of a half
+	p(`
+// func cholSmallAVX2F(a, b *T, n, nrhs, lower int) (done0, done1 int)
+TEXT ·cholSmallAVX2F(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), BX
+	MOVQ nrhs+24(FP), CX
+	MOVQ $1, AX
+	CVTSQ2SX AX, X15
+	VBROADCASTSX X15, Y15
+	VXORPS Y14, Y14, Y14
+	CMPQ lower+32(FP), $0
+	JEQ CS_upper`)
+	for _, lower := range []bool{true, false} {
+		tri := "lower"
+		if !lower {
+			tri = "upper"
+			p("CS_upper:")
+		}
+		for n := 1; n <= cholSmallMax; n++ {
+			p("\tCMPQ BX, $%d", n)
+			p("\tJEQ CS_%s%d", tri, n)
+		}
+		// Not reached (the wrapper checks n): nothing factored.
+		p("\tMOVQ $0, done0+40(FP)")
+		p("\tMOVQ $0, done1+48(FP)")
+		p("\tVZEROUPPER")
+		p("\tRET")
+	}
+	for _, lower := range []bool{true, false} {
+		for n := 1; n <= cholSmallMax; n++ {
+			cholSmallBody(p, lower, n, all)
+		}
+	}
+	return replacer(d, "cholSmallAVX2", "CS_").Replace(b.String())
+}
+
+// cholSmallBody writes the unrolled factorization and solves of order n.
+func cholSmallBody(p func(string, ...any), lower bool, n, all int) {
+	tri := "lower"
+	ld := n | 1
+	rs, cs := 1, ld
+	if !lower {
+		tri, rs, cs = "upper", ld, 1
+	}
+	// Element (i, j) of half h's factor, and b's row i of half h.
+	at := func(h, i, j int) string { return fmt.Sprintf("%d(DI)", (i*rs+j*cs)*64+h*32) }
+	bt := func(h, i int) string { return fmt.Sprintf("%d(SI)", i*64+h*32) }
+	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
+	p("CS_%s%d:", tri, n)
+	for j := 0; j < n; j++ {
+		for h := 0; h < 2; h++ {
+			p("\t// Column %d of half %d: rows %d..%d in Y0..Y%d.", j, h, j, n-1, n-1-j)
+			for i := j; i < n; i++ {
+				p("\tVMOVUPX %s, %s", at(h, i, j), y(i-j))
+			}
+			for k := 0; k < j; k++ {
+				p("\tVMOVUPX %s, Y8", at(h, j, k))
+				for i := j; i < n; i++ {
+					p("\tVFNMADD231PX %s, Y8, %s", at(h, i, k), y(i-j))
+				}
+			}
+			p("\tVCMPPX $30, Y14, Y0, Y10")
+			p("\tVMOVMSKPX Y10, AX")
+			p("\tCMPQ AX, $%d", all)
+			p("\tJNE CS_%s%dstop%d_%d", tri, n, j, h)
+			p("\tVSQRTPX Y0, Y0")
+			p("\tVMOVUPX Y0, %s", at(h, j, j))
+			if j+1 < n {
+				p("\tVDIVPX Y0, Y15, Y9")
+				for i := j + 1; i < n; i++ {
+					p("\tVMULPX Y9, %s, %s", y(i-j), y(i-j))
+					p("\tVMOVUPX %s, %s", y(i-j), at(h, i, j))
+				}
+			}
+		}
+	}
+	p("CS_%s%drhs:", tri, n)
+	p("\tTESTQ CX, CX")
+	p("\tJZ CS_%s%ddone", tri, n)
+	for h := 0; h < 2; h++ {
+		for i := 0; i < n; i++ {
+			p("\tVMOVUPX %s, %s", bt(h, i), y(i))
+		}
+		for j := 0; j < n; j++ {
+			p("\tVDIVPX %s, %s, %s", at(h, j, j), y(j), y(j))
+			for i := j + 1; i < n; i++ {
+				p("\tVFNMADD231PX %s, %s, %s", at(h, i, j), y(j), y(i))
+			}
+		}
+		for j := n - 1; j >= 0; j-- {
+			p("\tVDIVPX %s, %s, %s", at(h, j, j), y(j), y(j))
+			for i := j - 1; i >= 0; i-- {
+				p("\tVFNMADD231PX %s, %s, %s", at(h, j, i), y(j), y(i))
+			}
+		}
+		for i := 0; i < n; i++ {
+			p("\tVMOVUPX %s, %s", y(i), bt(h, i))
+		}
+	}
+	p("\tADDQ $%d, SI", ld*64)
+	p("\tDECQ CX")
+	p("\tJMP CS_%s%drhs", tri, n)
+	p("CS_%s%ddone:", tri, n)
+	p("\tMOVQ $-1, done0+40(FP)")
+	p("\tMOVQ $-1, done1+48(FP)")
+	p("\tVZEROUPPER")
+	p("\tRET")
+	for j := 0; j < n; j++ {
+		for h := 0; h < 2; h++ {
+			// The first half has factored column j too when the
+			// second one fails there.
+			p("CS_%s%dstop%d_%d:", tri, n, j, h)
+			p("\tMOVQ $%d, done0+40(FP)", j+h)
+			p("\tMOVQ $%d, done1+48(FP)", j)
+			p("\tVZEROUPPER")
+			p("\tRET")
+		}
+	}
+}
+
+// luSmallMax is the largest order luSmall unrolls (luSmallMax in gen.go:
+// the AVX-512 kernel's).
+const luSmallMax = 8
+
+// luSmall returns luSmallAVX2: lu for orders 2..luSmallMax with the
+// columns ld = GroupLD(n) vectors apart, every loop over rows and columns
+// unrolled (the right-hand sides stay a loop), one half of the group and
+// then the other (the halves' pointers 32 bytes on). It is gen.go's
+// luSmall in 16 ymm registers: the row swaps' lane masks are vectors, the
+// row numbers (as T) are read from idx (a 32-byte vector of i for each i)
+// and step j's multipliers are stored as they are scaled and loaded back
+// for the trailing update. The operations and their order are lu's (and
+// luGo's), so the results agree bit for bit.
+//
+//	DI the half's a, SI its b, R8 its pivots, R9 idx, R14 nrhs, R11 a
+//	column of b in bytes, BX the column of b, DX columns of b left, R15
+//	the halves left. Y15 the sign bit, Y14 zero, Y13 one, Y12 small.
+//	Pivot search: Y1 the largest magnitude, Y2 its row. Swaps: Y3.. the
+//	lanes whose pivot is row j+1.., Y0..Y2 scratch. Scaling: Y0 the
+//	pivot, Y1 its reciprocal, Y10 the lanes that multiply, Y11 those that
+//	divide. Update: Y3.. the multipliers, Y10 a row of U, Y0, Y1, Y11
+//	scratch. Solves: Y0..Y7 the column of b, Y8 scratch.
+func luSmall(d dtype) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	W := 32 / d.size
+	p(`
+// func luSmallAVX2F(a, b, piv *T, n, nrhs, ld int, k *[3]T, idx *[8][W]T)
+TEXT ·luSmallAVX2F(SB), NOSPLIT, $0-64
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ piv+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ nrhs+32(FP), R14
+	MOVQ ld+40(FP), R11
+	SHLQ $6, R11
+	MOVQ k+48(FP), AX
+	VBROADCASTSX 0(AX), Y12
+	VBROADCASTSX %d(AX), Y15
+	VBROADCASTSX %d(AX), Y13
+	VXORPS Y14, Y14, Y14
+	MOVQ idx+56(FP), R9
+	MOVQ $2, R15
+LS_half:`, d.size, 2*d.size)
+	for n := 2; n <= luSmallMax; n++ {
+		p("\tCMPQ CX, $%d", n)
+		p("\tJEQ LS_n%d", n)
+	}
+	p("\tJMP LS_done") // not reached: the wrapper checks n
+	for n := 2; n <= luSmallMax; n++ {
+		luSmallAVX2Order(p, n, W)
+	}
+	p("LS_next:")
+	p("\tADDQ $32, DI")
+	p("\tADDQ $32, SI")
+	p("\tADDQ $32, R8")
+	p("\tDECQ R15")
+	p("\tJNZ LS_half")
+	p("LS_done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+	return replacer(d, "luSmallAVX2", "LS_").Replace(b.String())
+}
+
+// luSmallAVX2Order writes luSmall's body for order n, ending with a jump
+// to the next half.
+func luSmallAVX2Order(p func(string, ...any), n, W int) {
+	ld := n | 1 // GroupLD
+	at := func(r, c int) string { return fmt.Sprintf("%d(DI)", (c*ld+r)*64) }
+	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
+	idx := func(i int) string { return fmt.Sprintf("%d(R9)", i*32) }
+	l := fmt.Sprintf("LS_n%d", n)
+	p("%s:", l)
+	for j := range n {
+		lj := fmt.Sprintf("%sj%d", l, j)
+		rows := n - 1 - j // rows below the pivot
+		// The pivot: the first row i >= j of largest |a_ij|.
+		p("\tVMOVUPX %s, Y1", at(j, j))
+		p("\tVANDNPX Y1, Y15, Y1")
+		p("\tVMOVUPX %s, Y2", idx(j))
+		for i := j + 1; i < n; i++ {
+			p("\tVMOVUPX %s, Y0", at(i, j))
+			p("\tVANDNPX Y0, Y15, Y0")
+			p("\tVCMPPX $30, Y1, Y0, Y3")
+			p("\tVBLENDVPX Y3, Y0, Y1, Y1")
+			p("\tVBLENDVPX Y3, %s, Y2, Y2", idx(i))
+		}
+		p("\tVMOVUPX Y2, %d(R8)", j*64)
+		if rows == 0 {
+			continue
+		}
+		// Rows j and j+r exchanged in Y(2+r)'s lanes, column by column:
+		// row j is loaded once per column and blended with every row of
+		// the step, skipped where no lane pivots off j.
+		for r := 1; r <= rows; r++ {
+			p("\tVCMPPX $0, %s, Y2, %s", idx(j+r), y(2+r))
+		}
+		p("\tVMOVAPX Y3, Y0")
+		for r := 2; r <= rows; r++ {
+			p("\tVORPX %s, Y0, Y0", y(2+r))
+		}
+		p("\tVMOVMSKPX Y0, AX")
+		p("\tTESTQ AX, AX")
+		p("\tJZ %sswapped", lj)
+		swapColumn := func(row func(r int) string) {
+			p("\tVMOVUPX %s, Y0", row(0))
+			p("\tVMOVAPX Y0, Y2")
+			for r := 1; r <= rows; r++ {
+				p("\tVMOVUPX %s, Y1", row(r))
+				p("\tVBLENDVPX %s, Y1, Y2, Y2", y(2+r))
+				p("\tVBLENDVPX %s, Y0, Y1, Y1", y(2+r))
+				p("\tVMOVUPX Y1, %s", row(r))
+			}
+			p("\tVMOVUPX Y2, %s", row(0))
+		}
+		for c := range n {
+			swapColumn(func(r int) string { return at(j+r, c) })
+		}
+		p("\tMOVQ SI, BX")
+		p("\tMOVQ R14, DX")
+		p("\tTESTQ DX, DX")
+		p("\tJZ %sswapped", lj)
+		p("%sswapb:", lj)
+		swapColumn(func(r int) string { return fmt.Sprintf("%d(BX)", (j+r)*64) })
+		p("\tADDQ R11, BX")
+		p("\tDECQ DX")
+		p("\tJNZ %sswapb", lj)
+		p("%sswapped:", lj)
+		// Scale the column below the pivot as lu does: times 1/pivot in
+		// Y10's lanes, divided by it in Y11's (a tiny pivot, or NaN),
+		// left where it is zero.
+		p("\tVMOVUPX %s, Y0", at(j, j))
+		p("\tVCMPPX $4, Y14, Y0, Y2")
+		p("\tVANDNPX Y0, Y15, Y1")
+		p("\tVCMPPX $29, Y12, Y1, Y10")
+		p("\tVANDNPX Y2, Y10, Y11")
+		p("\tVDIVPX Y0, Y13, Y1")
+		p("\tVMOVMSKPX Y11, AX")
+		p("\tTESTQ AX, AX")
+		p("\tJNZ %sdivide", lj)
+		for r := 1; r <= rows; r++ {
+			p("\tVMOVUPX %s, Y2", at(j+r, j))
+			p("\tVMULPX Y1, Y2, %s", y(2+r))
+			p("\tVBLENDVPX Y10, %s, Y2, %s", y(2+r), y(2+r))
+			p("\tVMOVUPX %s, %s", y(2+r), at(j+r, j))
+		}
+		p("\tJMP %sscaled", lj)
+		p("%sdivide:", lj)
+		for r := 1; r <= rows; r++ {
+			p("\tVMOVUPX %s, Y2", at(j+r, j))
+			p("\tVMULPX Y1, Y2, %s", y(2+r))
+			p("\tVBLENDVPX Y10, %s, Y2, %s", y(2+r), y(2+r))
+			p("\tVDIVPX Y0, Y2, Y2")
+			p("\tVBLENDVPX Y11, Y2, %s, %s", y(2+r), y(2+r))
+			p("\tVMOVUPX %s, %s", y(2+r), at(j+r, j))
+		}
+		p("%sscaled:", lj)
+		// The trailing update: a_ic -= a_ij*a_jc for i, c > j, the
+		// product rounded before the subtraction.
+		for c := j + 1; c < n; c++ {
+			p("\tVMOVUPX %s, Y10", at(j, c))
+			for r := 1; r <= rows; r++ {
+				t := []string{"Y0", "Y1"}[r%2]
+				p("\tVMULPX %s, Y10, Y11", y(2+r))
+				p("\tVMOVUPX %s, %s", at(j+r, c), t)
+				p("\tVSUBPX Y11, %s, %s", t, t)
+				p("\tVMOVUPX %s, %s", t, at(j+r, c))
+			}
+		}
+	}
+	// Each column of b: L*z = b forward, then U*x = z backward, the
+	// column in Y0..Y(n-1).
+	p("\tMOVQ SI, BX")
+	p("\tMOVQ R14, DX")
+	p("\tTESTQ DX, DX")
+	p("\tJZ LS_next")
+	p("%srhs:", l)
+	for i := range n {
+		p("\tVMOVUPX %d(BX), %s", i*64, y(i))
+	}
+	for k := 0; k < n-1; k++ {
+		for i := k + 1; i < n; i++ {
+			p("\tVMULPX %s, %s, Y8", at(i, k), y(k))
+			p("\tVSUBPX Y8, %s, %s", y(i), y(i))
+		}
+	}
+	for k := n - 1; k >= 0; k-- {
+		p("\tVDIVPX %s, %s, %s", at(k, k), y(k), y(k))
+		for i := 0; i < k; i++ {
+			p("\tVMULPX %s, %s, Y8", at(i, k), y(k))
+			p("\tVSUBPX Y8, %s, %s", y(i), y(i))
+		}
+	}
+	for i := range n {
+		p("\tVMOVUPX %s, %d(BX)", y(i), i*64)
+	}
+	p("\tADDQ R11, BX")
+	p("\tDECQ DX")
+	p("\tJNZ %srhs", l)
+	p("\tJMP LS_next")
 }

@@ -149,8 +149,8 @@ func testInverseIsGetf2[T batchlas.Float](t *testing.T, path string) {
 							xnorm = max(xnorm, math.Abs(float64(at(x, row, c))))
 						}
 					}
-					if math.IsInf(xnorm, 0) {
-						continue // the lane of entries near underflow overflows
+					if math.IsInf(xnorm, 0) || l == 6 && math.IsNaN(xnorm) {
+						continue // the lanes of entries near and below underflow overflow
 					}
 					for c := range n {
 						for row := range n {

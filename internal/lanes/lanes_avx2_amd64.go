@@ -97,10 +97,48 @@ func unpackAVX2[T batchlas.Float](dst, g []T, stride, ld, rows, cols int, mask u
 	}
 }
 
-// cholAVX2 is cholRun's Cholesky on the AVX2 assembly, one half of the
-// group at a time; rs and cs count vectors.
+//go:noescape
+func cholSmallAVX2F64(a, b *float64, n, nrhs, lower int) (done0, done1 int)
+
+//go:noescape
+func cholSmallAVX2F32(a, b *float32, n, nrhs, lower int) (done0, done1 int)
+
+// cholSmallMax is the largest order cholSmallAVX2F64 and
+// cholSmallAVX2F32 take (cholSmallMax in gen_avx2.go).
+const cholSmallMax = 8
+
+// cholAVX2 is cholRun's Cholesky on the AVX2 assembly; rs and cs count
+// vectors. Orders up to cholSmallMax with the group's own leading
+// dimension run unrolled on the whole group (a half the kernel stopped
+// in, at a failing pivot of either half, is finished by cholFinish); the
+// others by panels, one half of the group at a time.
 func cholAVX2[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 	H := halfLanes[T]()
+	if n <= cholSmallMax && ld == GroupLD(n) {
+		lower := 0
+		if rs == 1 {
+			lower = 1
+		}
+		var bp unsafe.Pointer
+		if nrhs > 0 {
+			bp = unsafe.Pointer(&b[0])
+		}
+		ap := unsafe.Pointer(&a[0])
+		var done [2]int
+		if H == 4 {
+			done[0], done[1] = cholSmallAVX2F64((*float64)(ap), (*float64)(bp), n, nrhs, lower)
+		} else {
+			done[0], done[1] = cholSmallAVX2F32((*float32)(ap), (*float32)(bp), n, nrhs, lower)
+		}
+		for h, j0 := range done {
+			if j0 < 0 { // factored and solved
+				clear(info[h*H : h*H+H])
+				continue
+			}
+			cholFinish(a, b, n, nrhs, rs, cs, ld, info, h*H, h*H+H, j0)
+		}
+		return
+	}
 	for h := 0; h < 2; h++ {
 		var bp unsafe.Pointer
 		if nrhs > 0 {
@@ -121,11 +159,52 @@ func luAVX2F64(a, b, piv *float64, n, nrhs, ld int, k *[3]float64)
 //go:noescape
 func luAVX2F32(a, b, piv *float32, n, nrhs, ld int, k *[3]float32)
 
-// luAVX2 is luRun's LU on the AVX2 assembly, one half of the group at a
-// time.
+//go:noescape
+func luSmallAVX2F64(a, b, piv *float64, n, nrhs, ld int, k *[3]float64, idx *[luSmallMax][4]float64)
+
+//go:noescape
+func luSmallAVX2F32(a, b, piv *float32, n, nrhs, ld int, k *[3]float32, idx *[luSmallMax][8]float32)
+
+// The row numbers as T, one 32-byte vector each: luSmallAVX2's pivot
+// rows and swap masks compare with them.
+var (
+	rowNumbersF64 = func() (v [luSmallMax][4]float64) {
+		for i := range v {
+			for l := range v[i] {
+				v[i][l] = float64(i)
+			}
+		}
+		return v
+	}()
+	rowNumbersF32 = func() (v [luSmallMax][8]float32) {
+		for i := range v {
+			for l := range v[i] {
+				v[i][l] = float32(i)
+			}
+		}
+		return v
+	}()
+)
+
+// luAVX2 is luRun's LU on the AVX2 assembly: orders 2..luSmallMax with
+// the group's own leading dimension unrolled (luSmallAVX2, both halves in
+// one call), the others one half of the group at a time.
 func luAVX2[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 	H := halfLanes[T]()
 	kp := unsafe.Pointer(k)
+	if n >= 2 && n <= luSmallMax && ld == GroupLD(n) {
+		var bp unsafe.Pointer
+		if nrhs > 0 {
+			bp = unsafe.Pointer(&b[0])
+		}
+		ap, pp := unsafe.Pointer(&a[0]), unsafe.Pointer(&piv[0])
+		if H == 4 {
+			luSmallAVX2F64((*float64)(ap), (*float64)(bp), (*float64)(pp), n, nrhs, ld, (*[3]float64)(kp), &rowNumbersF64)
+		} else {
+			luSmallAVX2F32((*float32)(ap), (*float32)(bp), (*float32)(pp), n, nrhs, ld, (*[3]float32)(kp), &rowNumbersF32)
+		}
+		return
+	}
 	for h := 0; h < 2; h++ {
 		var bp unsafe.Pointer
 		if nrhs > 0 {

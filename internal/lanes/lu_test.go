@@ -19,9 +19,11 @@ var luOrders = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 31, 32, 33}
 
 // luGroup fills a group of n x n matrices and n x nrhs right-hand sides
 // with a different kind of matrix per lane: random; singular (column 1
-// zero); a NaN; pivots below small (entries near the underflow
-// threshold); the zero matrix; a matrix whose pivots need every row
-// swapped (a permuted diagonal-dominant one); the rest random.
+// zero); a NaN; entries near the underflow threshold (pivots above small,
+// mostly); the zero matrix; a matrix whose pivots need every row swapped
+// (a permuted diagonal-dominant one); entries below the threshold, so
+// that every pivot is below small (the divisions, in the second half of
+// the group); the rest random.
 func luGroup[T batchlas.Float](r *rand.Rand, n, nrhs, ld int) (a, b []T) {
 	L := Lanes[T]()
 	a, b = make([]T, n*ld*L), make([]T, nrhs*ld*L)
@@ -50,6 +52,8 @@ func luGroup[T batchlas.Float](r *rand.Rand, n, nrhs, ld int) (a, b []T) {
 				case 3:
 					v = r.NormFloat64() * float64(lu.SafeMin[T]()) * 4
 				case 4:
+				case 6:
+					v = r.NormFloat64() * float64(lu.SafeMin[T]()) / 4
 				case 5:
 					if row == (c+1)%n {
 						v = 10

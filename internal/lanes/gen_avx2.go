@@ -1695,9 +1695,9 @@ func luSmallAVX2Order(p func(string, ...any), n, W int) {
 		if rows == 0 {
 			continue
 		}
-		// Rows j and j+r exchanged in Y(2+r)'s lanes, column by column:
-		// row j is loaded once per column and blended with every row of
-		// the step, skipped where no lane pivots off j.
+		// Rows j and j+r exchanged in Y(2+r)'s lanes, whole, a row at a
+		// time: skipped where no lane pivots off j, and each row r where
+		// no lane's pivot is j+r (four or eight lanes pick a few rows).
 		for r := 1; r <= rows; r++ {
 			p("\tVCMPPX $0, %s, Y2, %s", idx(j+r), y(2+r))
 		}
@@ -1708,29 +1708,33 @@ func luSmallAVX2Order(p func(string, ...any), n, W int) {
 		p("\tVMOVMSKPX Y0, AX")
 		p("\tTESTQ AX, AX")
 		p("\tJZ %sswapped", lj)
-		swapColumn := func(row func(r int) string) {
-			p("\tVMOVUPX %s, Y0", row(0))
-			p("\tVMOVAPX Y0, Y2")
-			for r := 1; r <= rows; r++ {
-				p("\tVMOVUPX %s, Y1", row(r))
-				p("\tVBLENDVPX %s, Y1, Y2, Y2", y(2+r))
-				p("\tVBLENDVPX %s, Y0, Y1, Y1", y(2+r))
-				p("\tVMOVUPX Y1, %s", row(r))
+		swapPair := func(m string, x, z string) {
+			p("\tVMOVUPX %s, Y0", x)
+			p("\tVMOVUPX %s, Y1", z)
+			p("\tVBLENDVPX %s, Y1, Y0, Y2", m)
+			p("\tVBLENDVPX %s, Y0, Y1, Y1", m)
+			p("\tVMOVUPX Y2, %s", x)
+			p("\tVMOVUPX Y1, %s", z)
+		}
+		for r := 1; r <= rows; r++ {
+			lr := fmt.Sprintf("%sr%d", lj, r)
+			p("\tVMOVMSKPX %s, AX", y(2+r))
+			p("\tTESTQ AX, AX")
+			p("\tJZ %sdone", lr)
+			for c := range n {
+				swapPair(y(2+r), at(j, c), at(j+r, c))
 			}
-			p("\tVMOVUPX Y2, %s", row(0))
+			p("\tMOVQ SI, BX")
+			p("\tMOVQ R14, DX")
+			p("\tTESTQ DX, DX")
+			p("\tJZ %sdone", lr)
+			p("%sb:", lr)
+			swapPair(y(2+r), fmt.Sprintf("%d(BX)", j*64), fmt.Sprintf("%d(BX)", (j+r)*64))
+			p("\tADDQ R11, BX")
+			p("\tDECQ DX")
+			p("\tJNZ %sb", lr)
+			p("%sdone:", lr)
 		}
-		for c := range n {
-			swapColumn(func(r int) string { return at(j+r, c) })
-		}
-		p("\tMOVQ SI, BX")
-		p("\tMOVQ R14, DX")
-		p("\tTESTQ DX, DX")
-		p("\tJZ %sswapped", lj)
-		p("%sswapb:", lj)
-		swapColumn(func(r int) string { return fmt.Sprintf("%d(BX)", (j+r)*64) })
-		p("\tADDQ R11, BX")
-		p("\tDECQ DX")
-		p("\tJNZ %sswapb", lj)
 		p("%sswapped:", lj)
 		// Scale the column below the pivot as lu does: times 1/pivot in
 		// Y10's lanes, divided by it in Y11's (a tiny pivot, or NaN),

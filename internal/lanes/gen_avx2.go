@@ -289,264 +289,349 @@ func moves(d dtype) string {
 	return b.String()
 }
 
-// chol returns cholAVX2 for one element type: cholGo on the lanes of one
-// half of a group, right-looking A = L*L^T with element (i, j) of L at
-// i*rs + j*cs bytes, then L*L^T*X = B on the nrhs right-hand sides, whose
-// columns are ld vectors apart. Each column's pivot not > 0 (NaN
-// included) fails its lane there: info gets j+1 and the lane's matrix is
-// not changed from then on (every store blends the lanes still active
-// back in). The solves run on every lane, as the Go twin leaves a failed
-// lane's b as garbage.
+// chol returns cholLLAVX2 for one element type: cholGo on the lanes of
+// one half of a group, any order and leading dimension, by columns
+// (left-looking): column j's rows are taken eight at a time into
+// registers, every earlier column's update applied to them in order (the
+// same fused multiply-adds on each element as cholGo's right-looking
+// loop, in the same order), then the pivot checked and square-rooted and
+// the column scaled by its reciprocal, each element loaded and stored
+// once. A pivot that is not > 0 in any lane returns j before column j is
+// written (the columns before it final, the rest and b as they were):
+// the Go wrapper finishes the half (cholFinish). Otherwise each
+// right-hand side is solved, forward then backward, eight rows at a time
+// in the same way (cholSolves), and -1 is returned.
+// The lower and upper triangles differ only in where a row's next entry
+// is: the factorization's rows are rs bytes apart, a constant 64 for the
+// lower one, ld*64 for the upper one (multiples of it in registers for
+// the addresses), and its columns cs.
 //
-// The factorization goes by panels of four columns, as the AVX-512
-// kernel's does: each column of the panel is factored and applied to the
-// panel's later columns (cholPanelAVX2), then the panel's four columns
-// update the trailing triangle together, each trailing entry loaded once,
-// given its four fused multiply-adds in the order of the columns (each
-// blended by the lanes active after that column's pivot: Y7..Y10) and
-// stored once. Each entry gets cholGo's operations in cholGo's order.
-// Registers:
-//
-//	DI a, R8 rs, R9 cs, R15 3*cs, R10 &a(j0, j0) for the panel's first
-//	column j0, BX the order left (n - j0), R14 &a(j, j); R11 &a(k, j)
-//	(&a(k, j0) in the trailing tile), R12 &a(k, k), AX &a(i, j), R13
-//	&a(i, k), DX the columns and SI the rows left, CX a count (n is
-//	reloaded for the solves). In the solves SI b's column, R14 the
-//	columns left, R15 a column's bytes, R10 &L(j, j), R11 &b(j), AX and
-//	R12 walkers.
-//	Y15 one, Y14 zero, Y13 info, Y12 j+1, Y11 the lanes still active,
-//	Y7..Y10 those active after each of the panel's pivots; Y5 the pivot's
-//	reciprocal; Y0..Y3 a trailing column's four entries of L.
+//	DI a, BX n, R8 rs, R9 cs, R13, SI and R14 3, 5 and 7 times rs
+//	(upper), R10 j, R15 j*cs, R11 &a(i0, k) for the chunk's first row
+//	i0, R12 &a(j, k), CX the columns k left, DX the rows left, AX a
+//	scratch. Y0..Y7 a chunk of column j, Y8 a(j, k), Y9 the pivot's
+//	reciprocal, Y10 the pivot test, Y14 zero, Y15 one.
 func chol(d dtype) string {
-	var f strings.Builder
-	f.WriteString(`
-// func cholAVX2F(a, b *T, n, nrhs, rs, cs, ld int, info *T)
-TEXT ·cholAVX2F(SB), NOSPLIT, $0-64
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	all := 1<<(32/d.size) - 1
+	p(`
+// func cholLLAVX2F(a, b *T, n, nrhs, ld, lower int) (done int)
+TEXT ·cholLLAVX2F(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ n+16(FP), BX
-	MOVQ rs+32(FP), R8
-	MOVQ cs+40(FP), R9
-	LEAQ (R9)(R9*2), R15
+	MOVQ ld+32(FP), R9
+	SHLQ $6, R9
 	MOVQ $1, AX
 	CVTSQ2SX AX, X15
 	VBROADCASTSX X15, Y15
 	VXORPS Y14, Y14, Y14
-	VXORPS Y13, Y13, Y13
-	VXORPS Y12, Y12, Y12
-	VPCMPEQD Y11, Y11, Y11
-	MOVQ DI, R10
-CA_panel:
-	TESTQ BX, BX
-	JZ CA_factored
-	MOVQ R10, R14
-`)
-	for p := 0; p < 4; p++ {
-		f.WriteString(cholPanelAVX2(p))
-	}
-	f.WriteString(`	// The trailing triangle: columns k from j0+4, rows i >= k.
-	MOVQ BX, DX
-	SUBQ $4, DX
-	JLE CA_next
-	MOVQ DX, SI
-	LEAQ (R8)(R8*2), R11
-	ADDQ R10, R11
-	LEAQ (R10)(R8*4), R12
-	LEAQ (R12)(R9*4), R12
-CA_tk:
-	ADDQ R8, R11
-	VMOVUPX (R11), Y0
-	VMOVUPX (R11)(R9*1), Y1
-	VMOVUPX (R11)(R9*2), Y2
-	VMOVUPX (R11)(R15*1), Y3
-	MOVQ R11, AX
-	MOVQ R12, R13
-	MOVQ SI, CX
-CA_ti:
-	VMOVUPX (R13), Y4
-	VMOVAPX Y4, Y5
-	VFNMADD231PX (AX), Y0, Y5
-	VBLENDVPX Y7, Y5, Y4, Y4
-	VMOVAPX Y4, Y5
-	VFNMADD231PX (AX)(R9*1), Y1, Y5
-	VBLENDVPX Y8, Y5, Y4, Y4
-	VMOVAPX Y4, Y5
-	VFNMADD231PX (AX)(R9*2), Y2, Y5
-	VBLENDVPX Y9, Y5, Y4, Y4
-	VMOVAPX Y4, Y5
-	VFNMADD231PX (AX)(R15*1), Y3, Y5
-	VBLENDVPX Y10, Y5, Y4, Y4
-	VMOVUPX Y4, (R13)
-	ADDQ R8, AX
-	ADDQ R8, R13
-	DECQ CX
-	JNZ CA_ti
-	ADDQ R8, R12
-	ADDQ R9, R12
-	DECQ SI
-	DECQ DX
-	JNZ CA_tk
-CA_next:
-	LEAQ (R10)(R8*4), R10
-	LEAQ (R10)(R9*4), R10
-	SUBQ $4, BX
-	JG CA_panel
-`)
-	f.WriteString(`CA_factored:
-	MOVQ n+16(FP), CX
-	MOVQ info+56(FP), AX
-	VMOVUPX Y13, (AX)
-	MOVQ b+8(FP), SI
-	MOVQ nrhs+24(FP), R14
-	MOVQ ld+48(FP), R15
-	SHLQ $6, R15
-CA_rhs:
-	TESTQ R14, R14
-	JZ CA_done
-	// Forward: b(j) /= L(j, j), then b(i) -= L(i, j)*b(j), i > j.
-	MOVQ DI, R10
-	MOVQ SI, R11
-	MOVQ CX, BX
-CA_fwd:
-	TESTQ BX, BX
-	JZ CA_fwdDone
-	DECQ BX
-	VMOVUPX (R11), Y0
-	VDIVPX (R10), Y0, Y0
-	VMOVUPX Y0, (R11)
-	MOVQ R10, AX
-	MOVQ R11, R12
-	MOVQ BX, DX
-CA_fwdRow:
-	TESTQ DX, DX
-	JZ CA_fwdNext
-	ADDQ R8, AX
-	ADDQ $64, R12
-	VMOVUPX (R12), Y1
-	VFNMADD231PX (AX), Y0, Y1
-	VMOVUPX Y1, (R12)
-	DECQ DX
-	JMP CA_fwdRow
-CA_fwdNext:
-	ADDQ R8, R10
-	ADDQ R9, R10
-	ADDQ $64, R11
-	JMP CA_fwd
-CA_fwdDone:
-	// Backward from the last row: b(j) /= L(j, j), then b(i) -=
-	// L(j, i)*b(j), i < j.
-	SUBQ R8, R10
-	SUBQ R9, R10
-	SUBQ $64, R11
-	MOVQ CX, BX
-CA_bwd:
-	TESTQ BX, BX
-	JZ CA_bwdDone
-	DECQ BX
-	VMOVUPX (R11), Y0
-	VDIVPX (R10), Y0, Y0
-	VMOVUPX Y0, (R11)
-	MOVQ R10, AX
-	MOVQ R11, R12
-	MOVQ BX, DX
-CA_bwdRow:
-	TESTQ DX, DX
-	JZ CA_bwdNext
-	SUBQ R9, AX
-	SUBQ $64, R12
-	VMOVUPX (R12), Y1
-	VFNMADD231PX (AX), Y0, Y1
-	VMOVUPX Y1, (R12)
-	DECQ DX
-	JMP CA_bwdRow
-CA_bwdNext:
-	SUBQ R8, R10
-	SUBQ R9, R10
-	SUBQ $64, R11
-	JMP CA_bwd
-CA_bwdDone:
-	ADDQ R15, SI
-	DECQ R14
-	JMP CA_rhs
-CA_done:
-	VZEROUPPER
-	RET
-`)
-	return replacer(d, "cholAVX2", "CA_").Replace(f.String())
+	CMPQ lower+40(FP), $0
+	JEQ CL_upper
+	MOVQ $64, R8`)
+	cholColumns(p, true, all)
+	cholSolves(p, true)
+	p("CL_upper:")
+	p("\tMOVQ R9, R8")
+	p("\tMOVQ $64, R9")
+	p("\tLEAQ (R8)(R8*2), R13")
+	p("\tLEAQ (R8)(R8*4), SI")
+	p("\tLEAQ (R13)(R8*4), R14")
+	cholColumns(p, false, all)
+	cholSolves(p, false)
+	p("CL_done:")
+	p("\tMOVQ $-1, done+48(FP)")
+	p("\tVZEROUPPER")
+	p("\tRET")
+	p("CL_stop:")
+	p("\tMOVQ R10, done+48(FP)")
+	p("\tVZEROUPPER")
+	p("\tRET")
+	return replacer(d, "cholLLAVX2", "CL_").Replace(b.String())
 }
 
-// cholPanelAVX2 returns column p (0-3) of a panel: j = j0+p, its pivot at
-// R14 (not > 0 fails the lane, once), the lanes still active after it
-// kept in Y(7+p), the column below it times the pivot's reciprocal, and
-// the rank-1 update of the panel's later columns. A panel narrower than
-// p+1 (the matrix's last) ends the factorization.
-func cholPanelAVX2(p int) string {
-	s := `	// Column j0+{P} of the panel.
-	CMPQ BX, ${P1}
-	JLT CA_factored
-	VADDPX Y15, Y12, Y12
-	VMOVUPX (R14), Y0
-	VCMPPX $30, Y14, Y0, Y1
-	VANDNPX Y11, Y1, Y2
-	VBLENDVPX Y2, Y12, Y13, Y13
-	VANDPX Y1, Y11, Y11
-	VMOVAPX Y11, {M}
-	VSQRTPX Y0, Y3
-	VBLENDVPX Y11, Y3, Y0, Y4
-	VMOVUPX Y4, (R14)
-	VDIVPX Y3, Y15, Y5
-	MOVQ R14, AX
-	MOVQ BX, DX
-	SUBQ ${P1}, DX
-CA_scale{P}:
-	TESTQ DX, DX
-	JZ CA_scaled{P}
-	ADDQ R8, AX
-	VMOVUPX (AX), Y0
-	VMULPX Y5, Y0, Y1
-	VBLENDVPX Y11, Y1, Y0, Y1
-	VMOVUPX Y1, (AX)
-	DECQ DX
-	JMP CA_scale{P}
-CA_scaled{P}:
-	// The panel's later columns k: a(i, k) -= a(i, j)*a(k, j), i >= k.
-	MOVQ BX, DX
-	CMPQ DX, $4
-	JLE CA_width{P}
-	MOVQ $4, DX
-CA_width{P}:
-	SUBQ ${P1}, DX
-	MOVQ BX, SI
-	SUBQ ${P1}, SI
-	MOVQ R14, R11
-	MOVQ R14, R12
-CA_k{P}:
-	TESTQ DX, DX
-	JZ CA_paneled{P}
-	ADDQ R8, R11
-	ADDQ R8, R12
-	ADDQ R9, R12
-	VMOVUPX (R11), Y6
-	MOVQ R11, AX
-	MOVQ R12, R13
-	MOVQ SI, CX
-CA_i{P}:
-	VMOVUPX (R13), Y1
-	VMOVAPX Y1, Y2
-	VFNMADD231PX (AX), Y6, Y2
-	VBLENDVPX Y11, Y2, Y1, Y2
-	VMOVUPX Y2, (R13)
-	ADDQ R8, AX
-	ADDQ R8, R13
-	DECQ CX
-	JNZ CA_i{P}
-	DECQ SI
-	DECQ DX
-	JMP CA_k{P}
-CA_paneled{P}:
-	ADDQ R8, R14
-	ADDQ R9, R14
-`
-	return strings.NewReplacer("{P1}", fmt.Sprint(p+1), "{P}", fmt.Sprint(p), "{M}", fmt.Sprintf("Y%d", 7+p)).Replace(s)
+// cholColumns writes chol's factorization for one triangle, going on to
+// its solves.
+func cholColumns(p func(string, ...any), lower bool, all int) {
+	v := "U"
+	if lower {
+		v = "L"
+	}
+	// row is the address of row r of a chunk whose first row is at base.
+	row := func(base string, r int) string {
+		if lower {
+			return fmt.Sprintf("%d(%s)", 64*r, base)
+		}
+		return fmt.Sprintf("(%s)%s", base, [8]string{"", "(R8*1)", "(R8*2)", "(R13*1)", "(R8*4)", "(SI*1)", "(R13*2)", "(R14*1)"}[r])
+	}
+	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
+	p("\tXORQ R10, R10")
+	p("\tXORQ R15, R15")
+	p("CL_%scol:", v)
+	p("\tCMPQ R10, BX")
+	p("\tJGE CL_%ssolve", v)
+	p("\tMOVQ R10, R12")
+	p("\tIMULQ R8, R12")
+	p("\tADDQ DI, R12")
+	p("\tMOVQ R12, R11")
+	p("\tMOVQ BX, DX")
+	p("\tSUBQ R10, DX")
+	dispatch := func(kind string) {
+		for cnt := 8; cnt >= 1; cnt-- {
+			p("\tCMPQ DX, $%d", cnt)
+			if cnt == 8 {
+				p("\tJGE CL_%s%s%d", v, kind, cnt)
+			} else {
+				p("\tJEQ CL_%s%s%d", v, kind, cnt)
+			}
+		}
+	}
+	dispatch("f")
+	p("CL_%schunk:", v)
+	p("\tTESTQ DX, DX")
+	p("\tJZ CL_%snext", v)
+	dispatch("c")
+	p("CL_%snext:", v)
+	p("\tINCQ R10")
+	p("\tADDQ R9, R15")
+	p("\tJMP CL_%scol", v)
+	for _, first := range []bool{true, false} {
+		kind := "c"
+		if first {
+			kind = "f"
+		}
+		for cnt := 1; cnt <= 8; cnt++ {
+			l := fmt.Sprintf("CL_%s%s%d", v, kind, cnt)
+			p("%s:", l)
+			p("\tLEAQ (R11)(R15*1), AX")
+			for r := 0; r < cnt; r++ {
+				p("\tVMOVUPX %s, %s", row("AX", r), y(r))
+			}
+			p("\tMOVQ R10, CX")
+			p("\tTESTQ CX, CX")
+			p("\tJZ %sk", l)
+			p("%sloop:", l)
+			p("\tVMOVUPX (R12), Y8")
+			for r := 0; r < cnt; r++ {
+				p("\tVFNMADD231PX %s, Y8, %s", row("R11", r), y(r))
+			}
+			p("\tADDQ R9, R11")
+			p("\tADDQ R9, R12")
+			p("\tDECQ CX")
+			p("\tJNZ %sloop", l)
+			p("%sk:", l)
+			from := 0
+			if first {
+				p("\tVCMPPX $30, Y14, Y0, Y10")
+				p("\tVMOVMSKPX Y10, AX")
+				p("\tCMPQ AX, $%d", all)
+				p("\tJNE CL_stop")
+				p("\tVSQRTPX Y0, Y0")
+				p("\tVMOVUPX Y0, (R11)")
+				if cnt > 1 {
+					p("\tVDIVPX Y0, Y15, Y9")
+				}
+				from = 1
+			}
+			for r := from; r < cnt; r++ {
+				p("\tVMULPX Y9, %s, %s", y(r), y(r))
+				p("\tVMOVUPX %s, %s", y(r), row("R11", r))
+			}
+			if cnt < 8 {
+				p("\tJMP CL_%snext", v) // the column's last chunk
+				continue
+			}
+			// The next chunk: eight rows on, from column 0.
+			p("\tSUBQ R15, R11")
+			p("\tLEAQ (R11)(R8*8), R11")
+			p("\tSUBQ R15, R12")
+			p("\tSUBQ $8, DX")
+			p("\tJMP CL_%schunk", v)
+		}
+	}
+}
+
+// cholSolves writes chol's solves for one triangle, ending at CL_done:
+// for each column of b, L*y = b forward and L^T*x = y backward, each a
+// chunk of up to eight rows at a time in Y0..Y7: the chunk's rows of b
+// loaded, every row already solved applied to them in the Go twin's
+// order (ascending forward, descending backward: a row of L or a column
+// of it against b's entry in Y8), then the chunk's own triangle, and the
+// rows stored once. The forward pass reads L's rows (rs apart within a
+// column), the backward pass its columns (cs apart within a row); a
+// stride that is not the constant 64 is addressed through its multiples.
+//
+//	DI a, R8 rs, R9 cs, SI b's column, DX the columns left, R13 the
+//	chunk's first row (forward) or the row past its last (backward),
+//	R11 &L(i, k) and R12 &b(k) walking with k, CX the k left, AX and R10
+//	scratch; R14, R15 and BX 3, 5 and 7 times the stride in registers.
+func cholSolves(p func(string, ...any), lower bool) {
+	v := "U"
+	if lower {
+		v = "L"
+	}
+	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
+	// at is the address of entry r of a chunk whose first entry is at
+	// base, the entries 64 bytes apart when konst, stride bytes (m1, with
+	// its multiples in R14, R15, BX) otherwise.
+	at := func(base string, r int, konst bool, m1 string) string {
+		if konst {
+			return fmt.Sprintf("%d(%s)", 64*r, base)
+		}
+		return fmt.Sprintf("(%s)%s", base, [8]string{"", "(" + m1 + "*1)", "(" + m1 + "*2)", "(R14*1)", "(" + m1 + "*4)", "(R15*1)", "(R14*2)", "(BX*1)"}[r])
+	}
+	multiples := func(m1 string) {
+		p("\tLEAQ (%s)(%s*2), R14", m1, m1)
+		p("\tLEAQ (%s)(%s*4), R15", m1, m1)
+		p("\tLEAQ (R14)(%s*4), BX", m1)
+	}
+	p("CL_%ssolve:", v)
+	p("\tMOVQ b+8(FP), SI")
+	p("\tMOVQ nrhs+24(FP), DX")
+	p("CL_%srhs:", v)
+	p("\tTESTQ DX, DX")
+	p("\tJZ CL_done")
+	// Forward: rows i0 = 0, 8, ...; L(i0+r, k) at &L(i0, k) + r*rs.
+	fk, fm := lower, "R8"
+	if !fk {
+		multiples(fm)
+	}
+	p("\tXORQ R13, R13")
+	p("CL_%sfwd:", v)
+	p("\tMOVQ n+16(FP), AX")
+	p("\tSUBQ R13, AX")
+	p("\tJLE CL_%sbwd", v)
+	for c := 8; c >= 1; c-- {
+		p("\tCMPQ AX, $%d", c)
+		if c == 8 {
+			p("\tJGE CL_%sfwd%d", v, c)
+		} else {
+			p("\tJEQ CL_%sfwd%d", v, c)
+		}
+	}
+	for c := 1; c <= 8; c++ {
+		l := fmt.Sprintf("CL_%sfwd%d", v, c)
+		p("%s:", l)
+		p("\tMOVQ R13, R11")
+		p("\tIMULQ R8, R11")
+		p("\tADDQ DI, R11")
+		p("\tMOVQ R13, AX")
+		p("\tSHLQ $6, AX")
+		p("\tADDQ SI, AX")
+		for r := 0; r < c; r++ {
+			p("\tVMOVUPX %d(AX), %s", 64*r, y(r))
+		}
+		p("\tMOVQ SI, R12")
+		p("\tMOVQ R13, CX")
+		p("\tTESTQ CX, CX")
+		p("\tJZ %sk", l)
+		p("%sloop:", l)
+		p("\tVMOVUPX (R12), Y8")
+		for r := 0; r < c; r++ {
+			p("\tVFNMADD231PX %s, Y8, %s", at("R11", r, fk, fm), y(r))
+		}
+		p("\tADDQ R9, R11")
+		p("\tADDQ $64, R12")
+		p("\tDECQ CX")
+		p("\tJNZ %sloop", l)
+		p("%sk:", l)
+		// R11 = &L(i0, i0), R12 = &b(i0); the chunk's triangle by
+		// columns jj, AX = &L(i0, i0+jj).
+		p("\tMOVQ R11, AX")
+		for jj := 0; jj < c; jj++ {
+			p("\tVDIVPX %s, %s, %s", at("AX", jj, fk, fm), y(jj), y(jj))
+			for r := jj + 1; r < c; r++ {
+				p("\tVFNMADD231PX %s, %s, %s", at("AX", r, fk, fm), y(jj), y(r))
+			}
+			if jj+1 < c {
+				p("\tADDQ R9, AX")
+			}
+		}
+		for r := 0; r < c; r++ {
+			p("\tVMOVUPX %s, %d(R12)", y(r), 64*r)
+		}
+		p("\tADDQ $%d, R13", c)
+		p("\tJMP CL_%sfwd", v)
+	}
+	// Backward: rows from the last, chunks [top-c, top); L(k, i0+r) at
+	// &L(k, i0) + r*cs.
+	bk, bm := !lower, "R9"
+	p("CL_%sbwd:", v)
+	if !bk {
+		multiples(bm)
+	}
+	p("\tMOVQ n+16(FP), R13")
+	p("CL_%sbwdChunk:", v)
+	p("\tTESTQ R13, R13")
+	p("\tJZ CL_%snextRHS", v)
+	for c := 8; c >= 1; c-- {
+		p("\tCMPQ R13, $%d", c)
+		if c == 8 {
+			p("\tJGE CL_%sbwd%d", v, c)
+		} else {
+			p("\tJEQ CL_%sbwd%d", v, c)
+		}
+	}
+	for c := 1; c <= 8; c++ {
+		l := fmt.Sprintf("CL_%sbwd%d", v, c)
+		p("%s:", l)
+		p("\tSUBQ $%d, R13", c) // R13 = i0
+		// R11 = &L(n-1, i0), R12 = &b(n-1), CX = n - (i0+c).
+		p("\tMOVQ n+16(FP), CX")
+		p("\tDECQ CX")
+		p("\tMOVQ CX, R11")
+		p("\tIMULQ R8, R11")
+		p("\tMOVQ R13, R10")
+		p("\tIMULQ R9, R10")
+		p("\tADDQ R10, R11")
+		p("\tADDQ DI, R11")
+		p("\tMOVQ CX, R12")
+		p("\tSHLQ $6, R12")
+		p("\tADDQ SI, R12")
+		p("\tINCQ CX")
+		p("\tSUBQ R13, CX")
+		p("\tSUBQ $%d, CX", c)
+		p("\tMOVQ R13, AX")
+		p("\tSHLQ $6, AX")
+		p("\tADDQ SI, AX")
+		for r := 0; r < c; r++ {
+			p("\tVMOVUPX %d(AX), %s", 64*r, y(r))
+		}
+		p("\tTESTQ CX, CX")
+		p("\tJZ %sk", l)
+		p("%sloop:", l)
+		p("\tVMOVUPX (R12), Y8")
+		for r := 0; r < c; r++ {
+			p("\tVFNMADD231PX %s, Y8, %s", at("R11", r, bk, bm), y(r))
+		}
+		p("\tSUBQ R8, R11")
+		p("\tSUBQ $64, R12")
+		p("\tDECQ CX")
+		p("\tJNZ %sloop", l)
+		p("%sk:", l)
+		// R11 = &L(i0+c-1, i0); the chunk's triangle by rows jj from
+		// the last, R10 = &L(i0+jj, i0).
+		p("\tMOVQ R11, R10")
+		for jj := c - 1; jj >= 0; jj-- {
+			p("\tVDIVPX %s, %s, %s", at("R10", jj, bk, bm), y(jj), y(jj))
+			for r := jj - 1; r >= 0; r-- {
+				p("\tVFNMADD231PX %s, %s, %s", at("R10", r, bk, bm), y(jj), y(r))
+			}
+			if jj > 0 {
+				p("\tSUBQ R8, R10")
+			}
+		}
+		for r := 0; r < c; r++ {
+			p("\tVMOVUPX %s, %d(AX)", y(r), 64*r)
+		}
+		p("\tJMP CL_%sbwdChunk", v)
+	}
+	p("CL_%snextRHS:", v)
+	p("\tMOVQ ld+32(FP), AX")
+	p("\tSHLQ $6, AX")
+	p("\tADDQ AX, SI")
+	p("\tDECQ DX")
+	p("\tJMP CL_%srhs", v)
 }
 
 // lu returns luAVX2 for one element type: luGo on the lanes of one half

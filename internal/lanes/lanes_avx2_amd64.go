@@ -28,10 +28,10 @@ func unpackAVX2F64(dst, grp *float64, stride, ld, rows, cols int, lanes uint64, 
 func unpackAVX2F32(dst, grp *float32, stride, ld, rows, cols int, lanes uint64, masks *[8][8]int32, gap, ahead int)
 
 //go:noescape
-func cholAVX2F64(a, b *float64, n, nrhs, rs, cs, ld int, info *float64)
+func cholLLAVX2F64(a, b *float64, n, nrhs, ld, lower int) (done int)
 
 //go:noescape
-func cholAVX2F32(a, b *float32, n, nrhs, rs, cs, ld int, info *float32)
+func cholLLAVX2F32(a, b *float32, n, nrhs, ld, lower int) (done int)
 
 // The row masks of a chunk with r rows (index r; 0 is never used).
 var (
@@ -109,47 +109,47 @@ const cholSmallMax = 8
 
 // cholAVX2 is cholRun's Cholesky on the AVX2 assembly; rs and cs count
 // vectors. Orders up to cholSmallMax with the group's own leading
-// dimension run unrolled on the whole group (a half the kernel stopped
-// in, at a failing pivot of either half, is finished by cholFinish); the
-// others by panels, one half of the group at a time.
+// dimension run unrolled on the whole group, the others by columns one
+// half of the group at a time (cholLLAVX2); a half either kernel stopped
+// in, at a failing pivot, is finished by cholFinish.
 func cholAVX2[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 	H := halfLanes[T]()
+	lower := 0
+	if rs == 1 {
+		lower = 1
+	}
+	var done [2]int
 	if n <= cholSmallMax && ld == GroupLD(n) {
-		lower := 0
-		if rs == 1 {
-			lower = 1
-		}
 		var bp unsafe.Pointer
 		if nrhs > 0 {
 			bp = unsafe.Pointer(&b[0])
 		}
 		ap := unsafe.Pointer(&a[0])
-		var done [2]int
 		if H == 4 {
 			done[0], done[1] = cholSmallAVX2F64((*float64)(ap), (*float64)(bp), n, nrhs, lower)
 		} else {
 			done[0], done[1] = cholSmallAVX2F32((*float32)(ap), (*float32)(bp), n, nrhs, lower)
 		}
-		for h, j0 := range done {
-			if j0 < 0 { // factored and solved
-				clear(info[h*H : h*H+H])
-				continue
+	} else {
+		for h := range done {
+			var bp unsafe.Pointer
+			if nrhs > 0 {
+				bp = unsafe.Pointer(&b[h*H])
 			}
-			cholFinish(a, b, n, nrhs, rs, cs, ld, info, h*H, h*H+H, j0)
+			ap := unsafe.Pointer(&a[h*H])
+			if H == 4 {
+				done[h] = cholLLAVX2F64((*float64)(ap), (*float64)(bp), n, nrhs, ld, lower)
+			} else {
+				done[h] = cholLLAVX2F32((*float32)(ap), (*float32)(bp), n, nrhs, ld, lower)
+			}
 		}
-		return
 	}
-	for h := 0; h < 2; h++ {
-		var bp unsafe.Pointer
-		if nrhs > 0 {
-			bp = unsafe.Pointer(&b[h*H])
+	for h, j0 := range done {
+		if j0 < 0 { // factored and solved
+			clear(info[h*H : h*H+H])
+			continue
 		}
-		ap, ip := unsafe.Pointer(&a[h*H]), unsafe.Pointer(&info[h*H])
-		if H == 4 {
-			cholAVX2F64((*float64)(ap), (*float64)(bp), n, nrhs, rs*64, cs*64, ld, (*float64)(ip))
-		} else {
-			cholAVX2F32((*float32)(ap), (*float32)(bp), n, nrhs, rs*64, cs*64, ld, (*float32)(ip))
-		}
+		cholFinish(a, b, n, nrhs, rs, cs, ld, info, h*H, h*H+H, j0)
 	}
 }
 

@@ -17,8 +17,10 @@
 // It also holds Inverse3, the general inverse of tight 3 x 3 matrices
 // for matinv's lanes kernel: each group of lanes.Lanes[T]() read straight
 // from the batch, factored, inverted and written back in registers by
-// one AVX-512 loop over many groups (inv3_amd64.s, written by gen3.go),
-// with the results of internal/lanes' Inverse bit for bit. It has no Go
-// twin: where it does not run (no AVX-512, purego), matinv moves the
-// groups through internal/lanes instead, which is its reference.
+// one loop over many groups, in AVX-512 (inv3_amd64.s, written by
+// gen3.go) or, on x86-64-v3, in AVX2 half a group at a time
+// (inv3_avx2_amd64.s, gen3_avx2.go), with the results of internal/lanes'
+// Inverse bit for bit. It has no Go twin: where it does not run (no
+// AVX2, purego), matinv moves the groups through internal/lanes instead,
+// which is its reference.
 package lanesinv

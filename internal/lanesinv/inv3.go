@@ -1,6 +1,7 @@
 package lanesinv
 
 //go:generate go run gen3.go
+//go:generate go run gen3_avx2.go
 
 import (
 	"github.com/batchlas-go/batchlas"
@@ -19,9 +20,9 @@ import (
 // gather into a group buffer and the scatter out of it: the group is
 // loaded, interleaved, inverted and written back in registers, and the
 // groups follow each other in one call. It runs on x86-64-v4 (AVX-512)
-// and reports ran false elsewhere, having done nothing: the
-// caller then moves the groups through lanes.Gather, lanes.Inverse and
-// lanes.Scatter.
+// and x86-64-v3 (AVX2) and reports ran false elsewhere, having done
+// nothing: the caller then moves the groups through lanes.Gather,
+// lanes.Inverse and lanes.Scatter.
 func Inverse3[T batchlas.Float](x, a []T, sx, sa, groups int, small T, info []int32) (ran, failed bool) {
 	if groups <= 0 {
 		return Inverse3Runs[T](), false

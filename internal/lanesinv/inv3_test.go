@@ -8,11 +8,16 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/lu"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
 func TestInverse3AssemblyIsGenerated(t *testing.T) {
 	testmat.CheckGeneratedBy(t, "gen3.go", "inv3_amd64.s")
+}
+
+func TestInverse3AVX2AssemblyIsGenerated(t *testing.T) {
+	testmat.CheckGeneratedBy(t, "gen3_avx2.go", "inv3_avx2_amd64.s")
 }
 
 // inverse3Inputs are 3 x 3 matrices (column-major) that take every path
@@ -52,13 +57,13 @@ func inverse3Inputs[T batchlas.Float](count int) [][]float64 {
 // Inverse3's results are lanes.Inverse's, bit for bit, on every matrix
 // that has an inverse; its info is the same on every matrix; it writes
 // nothing of x between the matrices; whatever the strides, a broadcast a
-// included.
+// included; on each assembly path the machine has (AVX-512, AVX2).
 func TestInverse3MatchesLanes(t *testing.T) {
-	if !Inverse3Runs[float64]() {
-		t.Skip("no assembly loop on this machine")
-	}
-	t.Run("float64", testInverse3MatchesLanes[float64])
-	t.Run("float32", testInverse3MatchesLanes[float32])
+	simdpath.EachAsm(t, func(path string) {
+		defer simdpath.Use(path)()
+		t.Run(path+"/float64", testInverse3MatchesLanes[float64])
+		t.Run(path+"/float32", testInverse3MatchesLanes[float32])
+	})
 }
 
 func testInverse3MatchesLanes[T batchlas.Float](t *testing.T) {

@@ -48,7 +48,7 @@ func cholGo[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T) {
 // them) and whose other columns and b are as they were: the updates of
 // those columns are applied to the others first, each element's in
 // cholGo's order, then cholGo's loop goes on from column j0. The AVX2
-// small-order kernel stops so at the first pivot of its half that fails.
+// kernels stop so at the first pivot of a half that fails.
 func cholFinish[T batchlas.Float](a, b []T, n, nrhs, rs, cs, ld int, info []T, lo, hi, j0 int) {
 	L := Lanes[T]()
 	for l := lo; l < hi; l++ {

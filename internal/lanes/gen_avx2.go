@@ -1700,7 +1700,7 @@ const luSmallMax = 8
 // then the other (the halves' pointers 32 bytes on). It is gen.go's
 // luSmall in 16 ymm registers: the row swaps' lane masks are vectors, the
 // row numbers (as T) are read from idx (a 32-byte vector of i for each i)
-// and step j's multipliers are stored as they are scaled and loaded back
+// and step j's multipliers stay in the registers the swap masks held,
 // for the trailing update. The operations and their order are lu's (and
 // luGo's), so the results agree bit for bit.
 //

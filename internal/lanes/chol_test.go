@@ -99,16 +99,25 @@ func testCholPathsAgree[T batchlas.Float](t *testing.T, path string) {
 			for _, nrhs := range []int{0, 1, 3, 4, 9} {
 				ld := lds(n)[nrhs%len(lds(n))]
 				a, b := cholGroup[T](r, lower, n, nrhs, ld)
-				a2, b2 := slices.Clone(a), slices.Clone(b)
-				i1 := runChol(path, lower, a, b, n, nrhs, ld)
-				i2 := runChol("go", lower, a2, b2, n, nrhs, ld)
 				name := fmt.Sprintf("%T %s lower=%v n=%d nrhs=%d ld=%d", T(0), path, lower, n, nrhs, ld)
-				sameBitsAs(t, name+": a", a, a2)
-				sameBitsAs(t, name+": b", b, b2)
-				sameBitsAs(t, name+": info", i1, i2)
+				cholAgainstTwin(t, path, name, lower, a, b, n, nrhs, ld)
 			}
 		}
 	}
+}
+
+// cholAgainstTwin runs the assembly of path on the group a, b (in place)
+// and the twin on a copy, wants the same bits of a, b and info, and
+// returns the info.
+func cholAgainstTwin[T batchlas.Float](t *testing.T, path, name string, lower bool, a, b []T, n, nrhs, ld int) []T {
+	t.Helper()
+	a2, b2 := slices.Clone(a), slices.Clone(b)
+	i1 := runChol(path, lower, a, b, n, nrhs, ld)
+	i2 := runChol("go", lower, a2, b2, n, nrhs, ld)
+	sameBitsAs(t, name+": a", a, a2)
+	sameBitsAs(t, name+": b", b, b2)
+	sameBitsAs(t, name+": info", i1, i2)
+	return i1
 }
 
 // TestCholPathsAgreeWhenFewLanesFail: every lane SPD, or all but the
@@ -146,13 +155,8 @@ func testCholFewFail[T batchlas.Float](t *testing.T, path string) {
 							a[v*L+l] = a[v*L]
 						}
 					}
-					a2, b2 := slices.Clone(a), slices.Clone(b)
-					i1 := runChol(path, lower, a, b, n, nrhs, ld)
-					i2 := runChol("go", lower, a2, b2, n, nrhs, ld)
 					name := fmt.Sprintf("%T %s lower=%v n=%d nrhs=%d ld=%d last fails=%v", T(0), path, lower, n, nrhs, ld, lastFails)
-					sameBitsAs(t, name+": a", a, a2)
-					sameBitsAs(t, name+": b", b, b2)
-					sameBitsAs(t, name+": info", i1, i2)
+					i1 := cholAgainstTwin(t, path, name, lower, a, b, n, nrhs, ld)
 					want := 0
 					if lastFails {
 						want = n

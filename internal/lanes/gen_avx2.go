@@ -636,24 +636,36 @@ func cholSolves(p func(string, ...any), lower bool) {
 }
 
 // lu returns luAVX2 for one element type: luGo on the lanes of one half
-// of a group (getf2: the pivot the first row of largest magnitude in its
-// column, a NaN never chosen; full rows swapped where a lane's pivot row
-// is not j, lane by lane under a mask; the column below the pivot times
-// its reciprocal, or divided by it below small, or left when it is zero;
-// the rank-1 update by rounded products, no fused multiply-add), then the
-// two solves, all in luGo's order: the same bits. Columns of a and b are
+// of a group, any order and leading dimension, by columns (left-looking):
+// column j's rows are taken eight at a time into registers and every
+// earlier column's update is applied to them in order (rows above j
+// through the unit lower triangle, as a forward solve; rows from j by all
+// j earlier columns), each a rounded product then a subtraction, as
+// luGo's right-looking loop does to that element in the same order: the
+// same bits. The pivot is searched for in the same pass (the first row
+// of largest magnitude, a NaN never chosen); then rows j and the pivot
+// row are swapped, whole, in a and b, in the lanes whose pivot row is not
+// j (masked blends, one row of the group at a time), and the column below
+// the pivot is scaled by its reciprocal, or divided by it where it is
+// below small, or left where it is zero. Each right-hand side is then
+// solved forward (unit lower) and backward (upper, a division by the
+// diagonal), eight rows at a time in the same way. Columns of a and b are
 // ld vectors apart. Registers:
 //
 //	DI a, SI b, R8 piv, CX n, R14 nrhs, R13 a column's bytes (ld*64),
-//	R9 j, R10 &a(0, j), R12 j*64 (row j's offset), R15 a row's offset,
-//	R11 a column walker, AX and BX walkers, DX a count. The panel's
-//	update takes SI for 3*ld*64 and R8 for &a(j0, j0), and reloads both.
-//	Y15 one, Y14 the sign bit, Y13 small, Y12 j; Y0 the largest
-//	magnitude, Y1 the pivot rows (as numbers), Y2 a row number.
+//	R9 j, R10 &a(0, j), R12 j*64 (row j's offset); in a chunk BX its
+//	first row's offset, AX its first entry, R11 &a(i0, k) and R15 the
+//	entry k of the column being solved, walking with k, DX their count.
+//	Y0..Y7 a chunk, Y8 the entry k (in the search: a row number), Y9 a
+//	product (a mask), Y10 the largest magnitude, Y11 its row; Y12 j,
+//	Y13 small, Y14 the sign bit, Y15 one.
 func lu(d dtype) string {
-	s := `
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
+	p(`
 // func luAVX2F(a, b, piv *T, n, nrhs, ld int, k *[3]T)
-TEXT ·luAVX2F(SB), NOSPLIT, $0-56
+TEXT ·luAVX2F(SB), NOSPLIT, $336-56
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
 	MOVQ piv+16(FP), R8
@@ -672,73 +684,203 @@ TEXT ·luAVX2F(SB), NOSPLIT, $0-56
 LA_col:
 	CMPQ R9, CX
 	JGE LA_factored
-	// The pivot: the first row i >= j of largest |a(i, j)|.
-	LEAQ (R10)(R12*1), AX
-	VMOVUPX (AX), Y0
-	VANDNPX Y0, Y14, Y0
-	VMOVAPX Y12, Y1
-	VMOVAPX Y12, Y2
-	MOVQ CX, DX
-	SUBQ R9, DX
-	DECQ DX
-LA_search:
-	TESTQ DX, DX
-	JZ LA_searched
-	ADDQ $64, AX
-	VADDPX Y15, Y2, Y2
-	VMOVUPX (AX), Y3
-	VANDNPX Y3, Y14, Y3
-	VCMPPX $30, Y0, Y3, Y4
-	VBLENDVPX Y4, Y3, Y0, Y0
-	VBLENDVPX Y4, Y2, Y1, Y1
-	DECQ DX
-	JMP LA_search
-LA_searched:
-	VMOVUPX Y1, (R8)(R12*1)
-	// Swap rows j and i, whole, in the lanes whose pivot row is i > j.
+	// Rows 0..j-1 of column j: the forward solve with L's unit triangle.
+	XORQ BX, BX`)
+	// dispatch jumps to kind+count for the rows left in DX, up to eight.
+	dispatch := func(kind string) {
+		for c := 8; c >= 1; c-- {
+			p("\tCMPQ DX, $%d", c)
+			if c == 8 {
+				p("\tJGE LA_%s%d", kind, c)
+			} else {
+				p("\tJEQ LA_%s%d", kind, c)
+			}
+		}
+	}
+	p("LA_upper:")
+	p("\tMOVQ R9, DX")
+	p("\tSHLQ $6, DX")
+	p("\tSUBQ BX, DX")
+	p("\tJLE LA_lower")
+	p("\tSHRQ $6, DX")
+	dispatch("u")
+	// Rows j..n-1: every earlier column's update, and the pivot search.
+	p("LA_lower:")
+	p("\tMOVQ CX, DX")
+	p("\tSUBQ R9, DX")
+	dispatch("f")
+	p("LA_lowerNext:")
+	p("\tMOVQ CX, DX")
+	p("\tSHLQ $6, DX")
+	p("\tSUBQ BX, DX")
+	p("\tJLE LA_searched")
+	p("\tSHRQ $6, DX")
+	dispatch("l")
+	// A chunk of c rows of column j from row BX/64: loaded, updated by the
+	// columns k < K (K = the chunk's first row above j, j below it).
+	for _, kind := range []string{"u", "f", "l"} {
+		for c := 1; c <= 8; c++ {
+			l := fmt.Sprintf("LA_%s%d", kind, c)
+			p("%s:", l)
+			p("\tLEAQ (R10)(BX*1), AX")
+			for r := 0; r < c; r++ {
+				p("\tVMOVUPX %d(AX), %s", 64*r, y(r))
+			}
+			p("\tLEAQ (DI)(BX*1), R11")
+			p("\tMOVQ R10, R15")
+			if kind == "u" {
+				p("\tMOVQ BX, DX")
+				p("\tSHRQ $6, DX")
+			} else {
+				p("\tMOVQ R9, DX")
+			}
+			p("\tTESTQ DX, DX")
+			p("\tJZ %sk", l)
+			p("%sloop:", l)
+			p("\tVMOVUPX (R15), Y8")
+			for r := 0; r < c; r++ {
+				p("\tVMULPX %d(R11), Y8, Y9", 64*r)
+				p("\tVSUBPX Y9, %s, %s", y(r), y(r))
+			}
+			p("\tADDQ R13, R11")
+			p("\tADDQ $64, R15")
+			p("\tDECQ DX")
+			p("\tJNZ %sloop", l)
+			p("%sk:", l)
+			if kind == "u" {
+				// The chunk's own unit triangle, R11 = &a(i0, i0).
+				for kk := 0; kk < c-1; kk++ {
+					for r := kk + 1; r < c; r++ {
+						p("\tVMULPX %d(R11), %s, Y9", 64*r, y(kk))
+						p("\tVSUBPX Y9, %s, %s", y(r), y(r))
+					}
+					if kk+1 < c-1 {
+						p("\tADDQ R13, R11")
+					}
+				}
+				for r := 0; r < c; r++ {
+					p("\tVMOVUPX %s, %d(AX)", y(r), 64*r)
+				}
+				p("\tADDQ $%d, BX", 64*c)
+				p("\tJMP LA_upper")
+				continue
+			}
+			for r := 0; r < c; r++ {
+				p("\tVMOVUPX %s, %d(AX)", y(r), 64*r)
+			}
+			// The search: Y8 the row number of chunk row 0, Y10 and Y11
+			// the largest magnitude so far and its row.
+			from := 0
+			if kind == "f" {
+				p("\tVANDNPX Y0, Y14, Y10")
+				p("\tVMOVAPX Y12, Y11")
+				p("\tVADDPX Y15, Y12, Y8")
+				from = 1
+			} else {
+				p("\tMOVQ BX, DX")
+				p("\tSHRQ $6, DX")
+				p("\tVCVTSI2SXQ DX, X8, X8")
+				p("\tVBROADCASTSX X8, Y8")
+			}
+			for r := from; r < c; r++ {
+				p("\tVANDNPX %s, Y14, %s", y(r), y(r))
+				p("\tVCMPPX $30, Y10, %s, Y9", y(r))
+				p("\tVBLENDVPX Y9, %s, Y10, Y10", y(r))
+				p("\tVBLENDVPX Y9, Y8, Y11, Y11")
+				if r+1 < c {
+					p("\tVADDPX Y15, Y8, Y8")
+				}
+			}
+			p("\tADDQ $%d, BX", 64*c)
+			p("\tJMP LA_lowerNext")
+		}
+	}
+	p(`LA_searched:
+	VMOVUPX Y11, (R8)(R12*1)
+	// The rows below j that some lane pivots to: their offsets at 0(SP)
+	// and the lanes that pivot to each (a mask) at 64(SP), BX of them.
 	VMOVAPX Y12, Y2
 	MOVQ R12, R15
 	MOVQ CX, DX
 	SUBQ R9, DX
 	DECQ DX
-LA_swapRow:
+	XORQ BX, BX
+LA_scan:
 	TESTQ DX, DX
-	JZ LA_swapped
+	JZ LA_scanned
 	ADDQ $64, R15
 	VADDPX Y15, Y2, Y2
-	VCMPPX $0, Y2, Y1, Y4
+	VCMPPX $0, Y2, Y11, Y4
 	VMOVMSKPX Y4, AX
 	TESTQ AX, AX
-	JZ LA_swapNext
-	MOVQ DI, R11
-	MOVQ CX, BX
-LA_swapA:
-	VMOVUPX (R11)(R12*1), Y5
-	VMOVUPX (R11)(R15*1), Y6
-	VBLENDVPX Y4, Y6, Y5, Y7
-	VBLENDVPX Y4, Y5, Y6, Y8
-	VMOVUPX Y7, (R11)(R12*1)
-	VMOVUPX Y8, (R11)(R15*1)
-	ADDQ R13, R11
-	DECQ BX
-	JNZ LA_swapA
-	MOVQ SI, R11
-	MOVQ R14, BX
-LA_swapB:
-	TESTQ BX, BX
-	JZ LA_swapNext
-	VMOVUPX (R11)(R12*1), Y5
-	VMOVUPX (R11)(R15*1), Y6
-	VBLENDVPX Y4, Y6, Y5, Y7
-	VBLENDVPX Y4, Y5, Y6, Y8
-	VMOVUPX Y7, (R11)(R12*1)
-	VMOVUPX Y8, (R11)(R15*1)
-	ADDQ R13, R11
-	DECQ BX
-	JMP LA_swapB
-LA_swapNext:
+	JZ LA_scanNext
+	MOVQ R15, (SP)(BX*8)
+	MOVQ BX, AX
+	SHLQ $5, AX
+	VMOVUPX Y4, 64(SP)(AX*1)
+	INCQ BX
+LA_scanNext:
 	DECQ DX
-	JMP LA_swapRow
+	JMP LA_scan
+LA_scanned:
+	// Walks along the rows, every column of a and then of b, up to four
+	// listed rows at a time (offsets in AX, BX, R15, R8, masks in Y0..Y3):
+	// row j's entry takes each listed row's where its lanes pivot there,
+	// and the listed row takes row j's old one there. 320(SP) the rows
+	// listed, 328(SP) the first not yet walked.
+	MOVQ BX, 320(SP)
+	MOVQ $0, 328(SP)
+LA_pass:
+	MOVQ 320(SP), DX
+	MOVQ 328(SP), R11
+	SUBQ R11, DX
+	JLE LA_walked
+	CMPQ DX, $4
+	JGE LA_p4
+	CMPQ DX, $3
+	JEQ LA_p3
+	CMPQ DX, $2
+	JEQ LA_p2
+	JMP LA_p1`)
+	regs := []string{"AX", "BX", "R15", "R8"}
+	for m := 1; m <= 4; m++ {
+		p("LA_p%d:", m)
+		for e := 0; e < m; e++ {
+			p("\tMOVQ %d(SP)(R11*8), %s", 8*e, regs[e])
+		}
+		p("\tLEAQ %d(R11), DX", m)
+		p("\tMOVQ DX, 328(SP)")
+		p("\tSHLQ $5, R11")
+		for e := 0; e < m; e++ {
+			p("\tVMOVUPX %d(SP)(R11*1), Y%d", 64+32*e, e)
+		}
+		p("\tMOVQ DI, R11")
+		p("\tMOVQ n+24(FP), DX")
+		p("\tADDQ R14, DX")
+		p("LA_p%dcol:", m)
+		p("\tVMOVUPX (R11)(R12*1), Y5")
+		for e := 0; e < m; e++ {
+			t := fmt.Sprintf("Y%d", 7+e)
+			p("\tVMOVUPX (R11)(%s*1), %s", regs[e], t)
+			from := "Y6"
+			if e == 0 {
+				from = "Y5"
+			}
+			p("\tVBLENDVPX Y%d, %s, %s, Y6", e, t, from)
+			p("\tVBLENDVPX Y%d, Y5, %s, %s", e, t, t)
+			p("\tVMOVUPX %s, (R11)(%s*1)", t, regs[e])
+		}
+		p("\tVMOVUPX Y6, (R11)(R12*1)")
+		p("\tADDQ R13, R11")
+		p("\tDECQ DX")
+		p("\tJZ LA_pass")
+		p("\tCMPQ DX, R14")
+		p("\tJNE LA_p%dcol", m)
+		p("\tMOVQ SI, R11")
+		p("\tJMP LA_p%dcol", m)
+	}
+	p(`LA_walked:
+	MOVQ piv+16(FP), R8
 LA_swapped:
 	// The column below the pivot: times its reciprocal where |pivot| >=
 	// small, divided by it where it is smaller (NaN), left where it is 0.
@@ -758,7 +900,7 @@ LA_swapped:
 	JNZ LA_scaleDiv
 LA_scaleMul:
 	TESTQ DX, DX
-	JZ LA_scaled
+	JZ LA_next
 	ADDQ $64, AX
 	VMOVUPX (AX), Y6
 	VMULPX Y1, Y6, Y7
@@ -768,7 +910,7 @@ LA_scaleMul:
 	JMP LA_scaleMul
 LA_scaleDiv:
 	TESTQ DX, DX
-	JZ LA_scaled
+	JZ LA_next
 	ADDQ $64, AX
 	VMOVUPX (AX), Y6
 	VMULPX Y1, Y6, Y7
@@ -778,102 +920,6 @@ LA_scaleDiv:
 	VMOVUPX Y7, (AX)
 	DECQ DX
 	JMP LA_scaleDiv
-LA_scaled:
-	// The panel's later columns c (to the panel's last, j|3, or n-1):
-	// a(i, c) -= a(i, j)*a(j, c), i > j.
-	MOVQ R10, R11
-	MOVQ R9, BX
-	ORQ $3, BX
-	CMPQ BX, CX
-	JLT LA_width
-	MOVQ CX, BX
-	DECQ BX
-LA_width:
-	SUBQ R9, BX
-LA_c:
-	TESTQ BX, BX
-	JZ LA_updated
-	ADDQ R13, R11
-	VMOVUPX (R11)(R12*1), Y0
-	LEAQ 64(R10)(R12*1), AX
-	LEAQ 64(R11)(R12*1), R15
-	MOVQ CX, DX
-	SUBQ R9, DX
-	DECQ DX
-LA_i:
-	VMULPX (AX), Y0, Y1
-	VMOVUPX (R15), Y2
-	VSUBPX Y1, Y2, Y2
-	VMOVUPX Y2, (R15)
-	ADDQ $64, AX
-	ADDQ $64, R15
-	DECQ DX
-	JNZ LA_i
-	DECQ BX
-	JMP LA_c
-LA_updated:
-	// After a panel's last column (j = j0+3), its four columns update
-	// the columns right of it: rows j0+1..j0+3 of each first (row j0+p
-	// gets p updates and becomes u_p), then every row below by all four.
-	MOVQ R9, AX
-	ANDQ $3, AX
-	CMPQ AX, $3
-	JNE LA_next
-	MOVQ CX, BX
-	SUBQ R9, BX
-	DECQ BX
-	JZ LA_next
-	LEAQ (R13)(R13*2), SI
-	MOVQ R10, R8
-	SUBQ SI, R8
-	LEAQ -192(R8)(R12*1), R8
-	MOVQ R10, R11
-LA_tc:
-	ADDQ R13, R11
-	LEAQ -192(R11)(R12*1), R15
-	VMOVUPX (R15), Y0
-	VMOVUPX 64(R15), Y1
-	VMULPX 64(R8), Y0, Y5
-	VSUBPX Y5, Y1, Y1
-	VMOVUPX Y1, 64(R15)
-	VMOVUPX 128(R15), Y2
-	VMULPX 128(R8), Y0, Y5
-	VSUBPX Y5, Y2, Y2
-	VMULPX 128(R8)(R13*1), Y1, Y5
-	VSUBPX Y5, Y2, Y2
-	VMOVUPX Y2, 128(R15)
-	VMOVUPX 192(R15), Y3
-	VMULPX 192(R8), Y0, Y5
-	VSUBPX Y5, Y3, Y3
-	VMULPX 192(R8)(R13*1), Y1, Y5
-	VSUBPX Y5, Y3, Y3
-	VMULPX 192(R8)(R13*2), Y2, Y5
-	VSUBPX Y5, Y3, Y3
-	VMOVUPX Y3, 192(R15)
-	LEAQ 256(R8), AX
-	ADDQ $256, R15
-	MOVQ CX, DX
-	SUBQ R9, DX
-	DECQ DX
-LA_ti:
-	VMOVUPX (R15), Y4
-	VMULPX (AX), Y0, Y5
-	VSUBPX Y5, Y4, Y4
-	VMULPX (AX)(R13*1), Y1, Y5
-	VSUBPX Y5, Y4, Y4
-	VMULPX (AX)(R13*2), Y2, Y5
-	VSUBPX Y5, Y4, Y4
-	VMULPX (AX)(SI*1), Y3, Y5
-	VSUBPX Y5, Y4, Y4
-	VMOVUPX Y4, (R15)
-	ADDQ $64, AX
-	ADDQ $64, R15
-	DECQ DX
-	JNZ LA_ti
-	DECQ BX
-	JNZ LA_tc
-	MOVQ piv+16(FP), R8
-	MOVQ b+8(FP), SI
 LA_next:
 	VADDPX Y15, Y12, Y12
 	INCQ R9
@@ -884,76 +930,124 @@ LA_factored:
 LA_rhs:
 	TESTQ R14, R14
 	JZ LA_done
-	// Forward with the unit lower factor: b(i) -= a(i, k)*b(k), i > k.
-	MOVQ DI, R10
-	MOVQ SI, R11
-	MOVQ CX, BX
-	DECQ BX
-LA_fwd:
-	TESTQ BX, BX
-	JZ LA_fwdDone
-	VMOVUPX (R11), Y0
-	MOVQ R10, AX
-	MOVQ R11, R15
-	MOVQ BX, DX
-LA_fwdRow:
-	ADDQ $64, AX
-	ADDQ $64, R15
-	VMULPX (AX), Y0, Y1
-	VMOVUPX (R15), Y2
-	VSUBPX Y1, Y2, Y2
-	VMOVUPX Y2, (R15)
-	DECQ DX
-	JNZ LA_fwdRow
-	LEAQ 64(R10)(R13*1), R10
-	ADDQ $64, R11
-	DECQ BX
-	JMP LA_fwd
-LA_fwdDone:
-	// Backward with U from the last row: b(k) /= a(k, k), then b(i) -=
-	// a(i, k)*b(k), i < k. R10 &a(k, k), R11 &b(k), AX &a(0, k).
-	MOVQ CX, BX
-	MOVQ CX, AX
-	DECQ AX
-	IMULQ R13, AX
-	ADDQ DI, AX
-	MOVQ CX, R10
-	DECQ R10
-	SHLQ $6, R10
-	LEAQ (SI)(R10*1), R11
-	ADDQ AX, R10
-LA_bwd:
-	VMOVUPX (R11), Y0
-	VDIVPX (R10), Y0, Y0
-	VMOVUPX Y0, (R11)
-	DECQ BX
-	JZ LA_bwdDone
-	MOVQ AX, R12
-	MOVQ SI, R15
-	MOVQ BX, DX
-LA_bwdRow:
-	VMULPX (R12), Y0, Y1
-	VMOVUPX (R15), Y2
-	VSUBPX Y1, Y2, Y2
-	VMOVUPX Y2, (R15)
-	ADDQ $64, R12
-	ADDQ $64, R15
-	DECQ DX
-	JNZ LA_bwdRow
-	SUBQ R13, AX
-	SUBQ R13, R10
-	SUBQ $64, R10
-	SUBQ $64, R11
-	JMP LA_bwd
-LA_bwdDone:
+	// Forward with the unit lower factor, chunks from row 0.
+	XORQ BX, BX`)
+	p("LA_fwd:")
+	p("\tMOVQ CX, DX")
+	p("\tSHLQ $6, DX")
+	p("\tSUBQ BX, DX")
+	p("\tJLE LA_bwd")
+	p("\tSHRQ $6, DX")
+	dispatch("s")
+	for c := 1; c <= 8; c++ {
+		l := fmt.Sprintf("LA_s%d", c)
+		p("%s:", l)
+		p("\tLEAQ (SI)(BX*1), AX")
+		for r := 0; r < c; r++ {
+			p("\tVMOVUPX %d(AX), %s", 64*r, y(r))
+		}
+		p("\tLEAQ (DI)(BX*1), R11")
+		p("\tMOVQ SI, R15")
+		p("\tMOVQ BX, DX")
+		p("\tSHRQ $6, DX")
+		p("\tTESTQ DX, DX")
+		p("\tJZ %sk", l)
+		p("%sloop:", l)
+		p("\tVMOVUPX (R15), Y8")
+		for r := 0; r < c; r++ {
+			p("\tVMULPX %d(R11), Y8, Y9", 64*r)
+			p("\tVSUBPX Y9, %s, %s", y(r), y(r))
+		}
+		p("\tADDQ R13, R11")
+		p("\tADDQ $64, R15")
+		p("\tDECQ DX")
+		p("\tJNZ %sloop", l)
+		p("%sk:", l)
+		for kk := 0; kk < c-1; kk++ {
+			for r := kk + 1; r < c; r++ {
+				p("\tVMULPX %d(R11), %s, Y9", 64*r, y(kk))
+				p("\tVSUBPX Y9, %s, %s", y(r), y(r))
+			}
+			if kk+1 < c-1 {
+				p("\tADDQ R13, R11")
+			}
+		}
+		for r := 0; r < c; r++ {
+			p("\tVMOVUPX %s, %d(AX)", y(r), 64*r)
+		}
+		p("\tADDQ $%d, BX", 64*c)
+		p("\tJMP LA_fwd")
+	}
+	// Backward with U, chunks [i0, top) from the last row: BX = top*64.
+	p("LA_bwd:")
+	p("\tMOVQ CX, BX")
+	p("\tSHLQ $6, BX")
+	p("LA_bwdChunk:")
+	p("\tMOVQ BX, DX")
+	p("\tSHRQ $6, DX")
+	p("\tTESTQ DX, DX")
+	p("\tJZ LA_nextRHS")
+	dispatch("t")
+	for c := 1; c <= 8; c++ {
+		l := fmt.Sprintf("LA_t%d", c)
+		p("%s:", l)
+		p("\tSUBQ $%d, BX", 64*c) // BX = i0*64
+		p("\tLEAQ (SI)(BX*1), AX")
+		for r := 0; r < c; r++ {
+			p("\tVMOVUPX %d(AX), %s", 64*r, y(r))
+		}
+		// R11 = &a(i0, n-1), R15 = &b(n-1), DX = n - (i0+c).
+		p("\tMOVQ CX, DX")
+		p("\tDECQ DX")
+		p("\tMOVQ DX, R11")
+		p("\tIMULQ R13, R11")
+		p("\tADDQ DI, R11")
+		p("\tADDQ BX, R11")
+		p("\tMOVQ DX, R15")
+		p("\tSHLQ $6, R15")
+		p("\tADDQ SI, R15")
+		p("\tINCQ DX")
+		p("\tSHLQ $6, DX")
+		p("\tSUBQ BX, DX")
+		p("\tSHRQ $6, DX")
+		p("\tSUBQ $%d, DX", c)
+		p("\tJZ %sk", l)
+		p("%sloop:", l)
+		p("\tVMOVUPX (R15), Y8")
+		for r := 0; r < c; r++ {
+			p("\tVMULPX %d(R11), Y8, Y9", 64*r)
+			p("\tVSUBPX Y9, %s, %s", y(r), y(r))
+		}
+		p("\tSUBQ R13, R11")
+		p("\tSUBQ $64, R15")
+		p("\tDECQ DX")
+		p("\tJNZ %sloop", l)
+		p("%sk:", l)
+		// R11 = &a(i0, i0+c-1); the chunk's triangle by columns from
+		// the last: the division by the diagonal, then the rows above.
+		for jj := c - 1; jj >= 0; jj-- {
+			p("\tVDIVPX %d(R11), %s, %s", 64*jj, y(jj), y(jj))
+			for r := jj - 1; r >= 0; r-- {
+				p("\tVMULPX %d(R11), %s, Y9", 64*r, y(jj))
+				p("\tVSUBPX Y9, %s, %s", y(r), y(r))
+			}
+			if jj > 0 {
+				p("\tSUBQ R13, R11")
+			}
+		}
+		for r := 0; r < c; r++ {
+			p("\tVMOVUPX %s, %d(AX)", y(r), 64*r)
+		}
+		p("\tJMP LA_bwdChunk")
+	}
+	p(`LA_nextRHS:
 	ADDQ R13, SI
 	DECQ R14
 	JMP LA_rhs
 LA_done:
 	VZEROUPPER
-	RET
-`
-	return replacer(d, "luAVX2", "LA_").Replace(strings.NewReplacer("1SZ(", fmt.Sprintf("%d(", d.size), "2SZ(", fmt.Sprintf("%d(", 2*d.size)).Replace(s))
+	RET`)
+	return replacer(d, "luAVX2", "LA_").Replace(strings.NewReplacer("1SZ(", fmt.Sprintf("%d(", d.size), "2SZ(", fmt.Sprintf("%d(", 2*d.size)).Replace(b.String()))
 }
 
 // invSolve returns invSolveAVX2 for one element type: the solve of invGo

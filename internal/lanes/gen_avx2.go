@@ -635,34 +635,94 @@ func cholSolves(p func(string, ...any), lower bool) {
 	p("\tJMP CL_%srhs", v)
 }
 
-// lu returns luAVX2 for one element type: luGo on the lanes of one half
-// of a group, any order and leading dimension, by columns (left-looking):
-// column j's rows are taken eight at a time into registers and every
-// earlier column's update is applied to them in order (rows above j
-// through the unit lower triangle, as a forward solve; rows from j by all
-// j earlier columns), each a rounded product then a subtraction, as
-// luGo's right-looking loop does to that element in the same order: the
-// same bits. The pivot is searched for in the same pass (the first row
-// of largest magnitude, a NaN never chosen); then rows j and the pivot
-// row are swapped, whole, in a and b, in the lanes whose pivot row is not
-// j (masked blends, one row of the group at a time), and the column below
-// the pivot is scaled by its reciprocal, or divided by it where it is
-// below small, or left where it is zero. Each right-hand side is then
-// solved forward (unit lower) and backward (upper, a division by the
-// diagonal), eight rows at a time in the same way. Columns of a and b are
-// ld vectors apart. Registers:
+// lu returns luAVX2 for one element type: luGo on a whole group, any
+// order and leading dimension, by columns (left-looking). Column j's rows
+// are taken six at a time into registers, both halves of each (twelve
+// accumulators, so that every 64-byte line read from the earlier columns
+// is used whole), and every earlier column's update is applied to them in
+// order (rows above j through the unit lower triangle, as a forward
+// solve; rows from j by all j earlier columns), each a rounded product
+// then a subtraction, as luGo's right-looking loop does to that element
+// in the same order: the same bits. Then, one half of the group at a time
+// (luHalf): the pivot search (the first row of largest magnitude, a NaN
+// never chosen), the row swaps and the scaling of the column below the
+// pivot. Each right-hand side is then solved forward (unit lower) and
+// backward (upper, a division by the diagonal), six rows of both halves
+// at a time in the same way. Columns of a and b are ld vectors apart.
+// Registers:
 //
 //	DI a, SI b, R8 piv, CX n, R14 nrhs, R13 a column's bytes (ld*64),
 //	R9 j, R10 &a(0, j), R12 j*64 (row j's offset); in a chunk BX its
 //	first row's offset, AX its first entry, R11 &a(i0, k) and R15 the
 //	entry k of the column being solved, walking with k, DX their count.
-//	Y0..Y7 a chunk, Y8 the entry k (in the search: a row number), Y9 a
-//	product (a mask), Y10 the largest magnitude, Y11 its row; Y12 j,
-//	Y13 small, Y14 the sign bit, Y15 one.
+//	Y0..Y11 a chunk (row r's halves in Y(2r) and Y(2r+1)), Y12 and Y13
+//	the entry k's halves, Y14 a product.
 func lu(d dtype) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
+	const rows = 6
+	acc := func(r, h int) string { return fmt.Sprintf("Y%d", 2*r+h) }
+	// dispatch jumps to kind+count for the rows left in DX, up to rows.
+	dispatch := func(kind string) {
+		for c := rows; c >= 1; c-- {
+			p("\tCMPQ DX, $%d", c)
+			if c == rows {
+				p("\tJGE LA_%s%d", kind, c)
+			} else {
+				p("\tJEQ LA_%s%d", kind, c)
+			}
+		}
+	}
+	// update applies the entries k of the column at R15 (both halves, 64
+	// bytes apart) times column k's rows at R11 to a chunk of c rows, DX
+	// times, R11 and R15 moving by step and ustep.
+	update := func(l string, c int, step, ustep string) {
+		p("\tTESTQ DX, DX")
+		p("\tJZ %sk", l)
+		p("%sloop:", l)
+		p("\tVMOVUPX (R15), Y12")
+		p("\tVMOVUPX 32(R15), Y13")
+		for r := 0; r < c; r++ {
+			for h := 0; h < 2; h++ {
+				p("\tVMULPX %d(R11), Y%d, Y14", 64*r+32*h, 12+h)
+				p("\tVSUBPX Y14, %s, %s", acc(r, h), acc(r, h))
+			}
+		}
+		p("\t%s, R11", step)
+		p("\t%s, R15", ustep)
+		p("\tDECQ DX")
+		p("\tJNZ %sloop", l)
+		p("%sk:", l)
+	}
+	load := func(c int, base string) {
+		for r := 0; r < c; r++ {
+			for h := 0; h < 2; h++ {
+				p("\tVMOVUPX %d(%s), %s", 64*r+32*h, base, acc(r, h))
+			}
+		}
+	}
+	store := func(c int, base string) {
+		for r := 0; r < c; r++ {
+			for h := 0; h < 2; h++ {
+				p("\tVMOVUPX %s, %d(%s)", acc(r, h), 64*r+32*h, base)
+			}
+		}
+	}
+	// unitTriangle applies a chunk's own unit lower triangle, column
+	// kk's rows at R11, moving on by a column.
+	unitTriangle := func(c int) {
+		for kk := 0; kk < c-1; kk++ {
+			for r := kk + 1; r < c; r++ {
+				for h := 0; h < 2; h++ {
+					p("\tVMULPX %d(R11), %s, Y14", 64*r+32*h, acc(kk, h))
+					p("\tVSUBPX Y14, %s, %s", acc(r, h), acc(r, h))
+				}
+			}
+			if kk+1 < c-1 {
+				p("\tADDQ R13, R11")
+			}
+		}
+	}
 	p(`
 // func luAVX2F(a, b, piv *T, n, nrhs, ld int, k *[3]T)
 TEXT ·luAVX2F(SB), NOSPLIT, $336-56
@@ -673,11 +733,6 @@ TEXT ·luAVX2F(SB), NOSPLIT, $336-56
 	MOVQ nrhs+32(FP), R14
 	MOVQ ld+40(FP), R13
 	SHLQ $6, R13
-	MOVQ k+48(FP), AX
-	VBROADCASTSX (AX), Y13
-	VBROADCASTSX 1SZ(AX), Y14
-	VBROADCASTSX 2SZ(AX), Y15
-	VXORPS Y12, Y12, Y12
 	XORQ R9, R9
 	XORQ R12, R12
 	MOVQ DI, R10
@@ -685,47 +740,28 @@ LA_col:
 	CMPQ R9, CX
 	JGE LA_factored
 	// Rows 0..j-1 of column j: the forward solve with L's unit triangle.
-	XORQ BX, BX`)
-	// dispatch jumps to kind+count for the rows left in DX, up to eight.
-	dispatch := func(kind string) {
-		for c := 8; c >= 1; c-- {
-			p("\tCMPQ DX, $%d", c)
-			if c == 8 {
-				p("\tJGE LA_%s%d", kind, c)
-			} else {
-				p("\tJEQ LA_%s%d", kind, c)
-			}
-		}
-	}
-	p("LA_upper:")
-	p("\tMOVQ R9, DX")
-	p("\tSHLQ $6, DX")
-	p("\tSUBQ BX, DX")
-	p("\tJLE LA_lower")
-	p("\tSHRQ $6, DX")
+	XORQ BX, BX
+LA_upper:
+	MOVQ R9, DX
+	SHLQ $6, DX
+	SUBQ BX, DX
+	JLE LA_lower
+	SHRQ $6, DX`)
 	dispatch("u")
-	// Rows j..n-1: every earlier column's update, and the pivot search.
+	// Rows j..n-1: every earlier column's update.
 	p("LA_lower:")
 	p("\tMOVQ CX, DX")
-	p("\tSUBQ R9, DX")
-	dispatch("f")
-	p("LA_lowerNext:")
-	p("\tMOVQ CX, DX")
 	p("\tSHLQ $6, DX")
 	p("\tSUBQ BX, DX")
-	p("\tJLE LA_searched")
+	p("\tJLE LA_updated")
 	p("\tSHRQ $6, DX")
 	dispatch("l")
-	// A chunk of c rows of column j from row BX/64: loaded, updated by the
-	// columns k < K (K = the chunk's first row above j, j below it).
-	for _, kind := range []string{"u", "f", "l"} {
-		for c := 1; c <= 8; c++ {
+	for _, kind := range []string{"u", "l"} {
+		for c := 1; c <= rows; c++ {
 			l := fmt.Sprintf("LA_%s%d", kind, c)
 			p("%s:", l)
 			p("\tLEAQ (R10)(BX*1), AX")
-			for r := 0; r < c; r++ {
-				p("\tVMOVUPX %d(AX), %s", 64*r, y(r))
-			}
+			load(c, "AX")
 			p("\tLEAQ (DI)(BX*1), R11")
 			p("\tMOVQ R10, R15")
 			if kind == "u" {
@@ -734,68 +770,155 @@ LA_col:
 			} else {
 				p("\tMOVQ R9, DX")
 			}
-			p("\tTESTQ DX, DX")
-			p("\tJZ %sk", l)
-			p("%sloop:", l)
-			p("\tVMOVUPX (R15), Y8")
-			for r := 0; r < c; r++ {
-				p("\tVMULPX %d(R11), Y8, Y9", 64*r)
-				p("\tVSUBPX Y9, %s, %s", y(r), y(r))
-			}
-			p("\tADDQ R13, R11")
-			p("\tADDQ $64, R15")
-			p("\tDECQ DX")
-			p("\tJNZ %sloop", l)
-			p("%sk:", l)
+			update(l, c, "ADDQ R13", "ADDQ $64")
+			next := "LA_lower"
 			if kind == "u" {
-				// The chunk's own unit triangle, R11 = &a(i0, i0).
-				for kk := 0; kk < c-1; kk++ {
-					for r := kk + 1; r < c; r++ {
-						p("\tVMULPX %d(R11), %s, Y9", 64*r, y(kk))
-						p("\tVSUBPX Y9, %s, %s", y(r), y(r))
-					}
-					if kk+1 < c-1 {
-						p("\tADDQ R13, R11")
-					}
-				}
-				for r := 0; r < c; r++ {
-					p("\tVMOVUPX %s, %d(AX)", y(r), 64*r)
-				}
-				p("\tADDQ $%d, BX", 64*c)
-				p("\tJMP LA_upper")
-				continue
+				unitTriangle(c) // R11 = &a(i0, i0)
+				next = "LA_upper"
 			}
-			for r := 0; r < c; r++ {
-				p("\tVMOVUPX %s, %d(AX)", y(r), 64*r)
-			}
-			// The search: Y8 the row number of chunk row 0, Y10 and Y11
-			// the largest magnitude so far and its row.
-			from := 0
-			if kind == "f" {
-				p("\tVANDNPX Y0, Y14, Y10")
-				p("\tVMOVAPX Y12, Y11")
-				p("\tVADDPX Y15, Y12, Y8")
-				from = 1
-			} else {
-				p("\tMOVQ BX, DX")
-				p("\tSHRQ $6, DX")
-				p("\tVCVTSI2SXQ DX, X8, X8")
-				p("\tVBROADCASTSX X8, Y8")
-			}
-			for r := from; r < c; r++ {
-				p("\tVANDNPX %s, Y14, %s", y(r), y(r))
-				p("\tVCMPPX $30, Y10, %s, Y9", y(r))
-				p("\tVBLENDVPX Y9, %s, Y10, Y10", y(r))
-				p("\tVBLENDVPX Y9, Y8, Y11, Y11")
-				if r+1 < c {
-					p("\tVADDPX Y15, Y8, Y8")
-				}
-			}
+			store(c, "AX")
 			p("\tADDQ $%d, BX", 64*c)
-			p("\tJMP LA_lowerNext")
+			p("\tJMP %s", next)
 		}
 	}
-	p(`LA_searched:
+	p("LA_updated:")
+	luHalf(p, 0)
+	luHalf(p, 1)
+	p(`	INCQ R9
+	ADDQ $64, R12
+	ADDQ R13, R10
+	JMP LA_col
+LA_factored:
+LA_rhs:
+	TESTQ R14, R14
+	JZ LA_done
+	// Forward with the unit lower factor, chunks from row 0.
+	XORQ BX, BX
+LA_fwd:
+	MOVQ CX, DX
+	SHLQ $6, DX
+	SUBQ BX, DX
+	JLE LA_bwd
+	SHRQ $6, DX`)
+	dispatch("s")
+	for c := 1; c <= rows; c++ {
+		l := fmt.Sprintf("LA_s%d", c)
+		p("%s:", l)
+		p("\tLEAQ (SI)(BX*1), AX")
+		load(c, "AX")
+		p("\tLEAQ (DI)(BX*1), R11")
+		p("\tMOVQ SI, R15")
+		p("\tMOVQ BX, DX")
+		p("\tSHRQ $6, DX")
+		update(l, c, "ADDQ R13", "ADDQ $64")
+		unitTriangle(c)
+		store(c, "AX")
+		p("\tADDQ $%d, BX", 64*c)
+		p("\tJMP LA_fwd")
+	}
+	// Backward with U, chunks [i0, top) from the last row: BX = top*64.
+	p("LA_bwd:")
+	p("\tMOVQ CX, BX")
+	p("\tSHLQ $6, BX")
+	p("LA_bwdChunk:")
+	p("\tMOVQ BX, DX")
+	p("\tSHRQ $6, DX")
+	p("\tTESTQ DX, DX")
+	p("\tJZ LA_nextRHS")
+	dispatch("t")
+	for c := 1; c <= rows; c++ {
+		l := fmt.Sprintf("LA_t%d", c)
+		p("%s:", l)
+		p("\tSUBQ $%d, BX", 64*c) // BX = i0*64
+		p("\tLEAQ (SI)(BX*1), AX")
+		load(c, "AX")
+		// R11 = &a(i0, n-1), R15 = &b(n-1), DX = n - (i0+c).
+		p("\tMOVQ CX, DX")
+		p("\tDECQ DX")
+		p("\tMOVQ DX, R11")
+		p("\tIMULQ R13, R11")
+		p("\tADDQ DI, R11")
+		p("\tADDQ BX, R11")
+		p("\tMOVQ DX, R15")
+		p("\tSHLQ $6, R15")
+		p("\tADDQ SI, R15")
+		p("\tINCQ DX")
+		p("\tSHLQ $6, DX")
+		p("\tSUBQ BX, DX")
+		p("\tSHRQ $6, DX")
+		p("\tSUBQ $%d, DX", c)
+		update(l, c, "SUBQ R13", "SUBQ $64")
+		// R11 = &a(i0, i0+c-1); the chunk's triangle by columns from
+		// the last: the division by the diagonal, then the rows above.
+		for jj := c - 1; jj >= 0; jj-- {
+			for h := 0; h < 2; h++ {
+				p("\tVDIVPX %d(R11), %s, %s", 64*jj+32*h, acc(jj, h), acc(jj, h))
+			}
+			for r := jj - 1; r >= 0; r-- {
+				for h := 0; h < 2; h++ {
+					p("\tVMULPX %d(R11), %s, Y14", 64*r+32*h, acc(jj, h))
+					p("\tVSUBPX Y14, %s, %s", acc(r, h), acc(r, h))
+				}
+			}
+			if jj > 0 {
+				p("\tSUBQ R13, R11")
+			}
+		}
+		store(c, "AX")
+		p("\tJMP LA_bwdChunk")
+	}
+	p(`LA_nextRHS:
+	ADDQ R13, SI
+	DECQ R14
+	JMP LA_rhs
+LA_done:
+	VZEROUPPER
+	RET`)
+	return replacer(d, "luAVX2", "LA_").Replace(strings.NewReplacer("1SZ(", fmt.Sprintf("%d(", d.size), "2SZ(", fmt.Sprintf("%d(", 2*d.size)).Replace(b.String()))
+}
+
+// luHalf writes lu's step j for half h of the group, its addresses 32*h
+// bytes on (DI, SI, R8 and R10 moved there and back): the search, rows j
+// and the pivot row swapped, whole, in a and b, in the lanes whose pivot
+// row is not j (every row some lane pivots to is listed first, then up
+// to four of them walked along at once: one load and store of row j per
+// column for four rows), and the column below the pivot scaled. Its own
+// registers: Y12 j, Y13 small, Y14 the sign bit, Y15 one; Y10 the
+// largest magnitude, Y11 the pivot rows (as numbers), Y8 a row number.
+func luHalf(p func(string, ...any), h int) {
+	var b strings.Builder
+	q := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	if h == 1 {
+		q("\tADDQ $32, DI\n\tADDQ $32, SI\n\tADDQ $32, R8\n\tADDQ $32, R10")
+	}
+	q(`	MOVQ k+48(FP), AX
+	VBROADCASTSX (AX), Y13
+	VBROADCASTSX 1SZ(AX), Y14
+	VBROADCASTSX 2SZ(AX), Y15
+	VCVTSI2SXQ R9, X12, X12
+	VBROADCASTSX X12, Y12
+	// The pivot: the first row i >= j of largest |a(i, j)|.
+	LEAQ (R10)(R12*1), AX
+	VMOVUPX (AX), Y10
+	VANDNPX Y10, Y14, Y10
+	VMOVAPX Y12, Y11
+	VADDPX Y15, Y12, Y8
+	MOVQ CX, DX
+	SUBQ R9, DX
+	DECQ DX
+LA_search:
+	TESTQ DX, DX
+	JZ LA_searched
+	ADDQ $64, AX
+	VMOVUPX (AX), Y9
+	VANDNPX Y9, Y14, Y9
+	VCMPPX $30, Y10, Y9, Y7
+	VBLENDVPX Y7, Y9, Y10, Y10
+	VBLENDVPX Y7, Y8, Y11, Y11
+	VADDPX Y15, Y8, Y8
+	DECQ DX
+	JMP LA_search
+LA_searched:
 	VMOVUPX Y11, (R8)(R12*1)
 	// The rows below j that some lane pivots to: their offsets at 0(SP)
 	// and the lanes that pivot to each (a mask) at 64(SP), BX of them.
@@ -844,44 +967,47 @@ LA_pass:
 	JMP LA_p1`)
 	regs := []string{"AX", "BX", "R15", "R8"}
 	for m := 1; m <= 4; m++ {
-		p("LA_p%d:", m)
+		q("LA_p%d:", m)
 		for e := 0; e < m; e++ {
-			p("\tMOVQ %d(SP)(R11*8), %s", 8*e, regs[e])
+			q("\tMOVQ %d(SP)(R11*8), %s", 8*e, regs[e])
 		}
-		p("\tLEAQ %d(R11), DX", m)
-		p("\tMOVQ DX, 328(SP)")
-		p("\tSHLQ $5, R11")
+		q("\tLEAQ %d(R11), DX", m)
+		q("\tMOVQ DX, 328(SP)")
+		q("\tSHLQ $5, R11")
 		for e := 0; e < m; e++ {
-			p("\tVMOVUPX %d(SP)(R11*1), Y%d", 64+32*e, e)
+			q("\tVMOVUPX %d(SP)(R11*1), Y%d", 64+32*e, e)
 		}
-		p("\tMOVQ DI, R11")
-		p("\tMOVQ n+24(FP), DX")
-		p("\tADDQ R14, DX")
-		p("LA_p%dcol:", m)
-		p("\tVMOVUPX (R11)(R12*1), Y5")
+		q("\tMOVQ DI, R11")
+		q("\tMOVQ n+24(FP), DX")
+		q("\tADDQ R14, DX")
+		q("LA_p%dcol:", m)
+		q("\tVMOVUPX (R11)(R12*1), Y5")
 		for e := 0; e < m; e++ {
-			t := fmt.Sprintf("Y%d", 7+e)
-			p("\tVMOVUPX (R11)(%s*1), %s", regs[e], t)
+			t := fmt.Sprintf("Y%d", 6+e+1)
+			q("\tVMOVUPX (R11)(%s*1), %s", regs[e], t)
 			from := "Y6"
 			if e == 0 {
 				from = "Y5"
 			}
-			p("\tVBLENDVPX Y%d, %s, %s, Y6", e, t, from)
-			p("\tVBLENDVPX Y%d, Y5, %s, %s", e, t, t)
-			p("\tVMOVUPX %s, (R11)(%s*1)", t, regs[e])
+			q("\tVBLENDVPX Y%d, %s, %s, Y6", e, t, from)
+			q("\tVBLENDVPX Y%d, Y5, %s, %s", e, t, t)
+			q("\tVMOVUPX %s, (R11)(%s*1)", t, regs[e])
 		}
-		p("\tVMOVUPX Y6, (R11)(R12*1)")
-		p("\tADDQ R13, R11")
-		p("\tDECQ DX")
-		p("\tJZ LA_pass")
-		p("\tCMPQ DX, R14")
-		p("\tJNE LA_p%dcol", m)
-		p("\tMOVQ SI, R11")
-		p("\tJMP LA_p%dcol", m)
+		q("\tVMOVUPX Y6, (R11)(R12*1)")
+		q("\tADDQ R13, R11")
+		q("\tDECQ DX")
+		q("\tJZ LA_pass")
+		q("\tCMPQ DX, R14")
+		q("\tJNE LA_p%dcol", m)
+		q("\tMOVQ SI, R11")
+		q("\tJMP LA_p%dcol", m)
 	}
-	p(`LA_walked:
-	MOVQ piv+16(FP), R8
-LA_swapped:
+	q("LA_walked:")
+	q("\tMOVQ piv+16(FP), R8")
+	if h == 1 {
+		q("\tADDQ $32, R8")
+	}
+	q(`LA_swapped:
 	// The column below the pivot: times its reciprocal where |pivot| >=
 	// small, divided by it where it is smaller (NaN), left where it is 0.
 	LEAQ (R10)(R12*1), AX
@@ -900,7 +1026,7 @@ LA_swapped:
 	JNZ LA_scaleDiv
 LA_scaleMul:
 	TESTQ DX, DX
-	JZ LA_next
+	JZ LA_end
 	ADDQ $64, AX
 	VMOVUPX (AX), Y6
 	VMULPX Y1, Y6, Y7
@@ -910,7 +1036,7 @@ LA_scaleMul:
 	JMP LA_scaleMul
 LA_scaleDiv:
 	TESTQ DX, DX
-	JZ LA_next
+	JZ LA_end
 	ADDQ $64, AX
 	VMOVUPX (AX), Y6
 	VMULPX Y1, Y6, Y7
@@ -920,134 +1046,11 @@ LA_scaleDiv:
 	VMOVUPX Y7, (AX)
 	DECQ DX
 	JMP LA_scaleDiv
-LA_next:
-	VADDPX Y15, Y12, Y12
-	INCQ R9
-	ADDQ $64, R12
-	ADDQ R13, R10
-	JMP LA_col
-LA_factored:
-LA_rhs:
-	TESTQ R14, R14
-	JZ LA_done
-	// Forward with the unit lower factor, chunks from row 0.
-	XORQ BX, BX`)
-	p("LA_fwd:")
-	p("\tMOVQ CX, DX")
-	p("\tSHLQ $6, DX")
-	p("\tSUBQ BX, DX")
-	p("\tJLE LA_bwd")
-	p("\tSHRQ $6, DX")
-	dispatch("s")
-	for c := 1; c <= 8; c++ {
-		l := fmt.Sprintf("LA_s%d", c)
-		p("%s:", l)
-		p("\tLEAQ (SI)(BX*1), AX")
-		for r := 0; r < c; r++ {
-			p("\tVMOVUPX %d(AX), %s", 64*r, y(r))
-		}
-		p("\tLEAQ (DI)(BX*1), R11")
-		p("\tMOVQ SI, R15")
-		p("\tMOVQ BX, DX")
-		p("\tSHRQ $6, DX")
-		p("\tTESTQ DX, DX")
-		p("\tJZ %sk", l)
-		p("%sloop:", l)
-		p("\tVMOVUPX (R15), Y8")
-		for r := 0; r < c; r++ {
-			p("\tVMULPX %d(R11), Y8, Y9", 64*r)
-			p("\tVSUBPX Y9, %s, %s", y(r), y(r))
-		}
-		p("\tADDQ R13, R11")
-		p("\tADDQ $64, R15")
-		p("\tDECQ DX")
-		p("\tJNZ %sloop", l)
-		p("%sk:", l)
-		for kk := 0; kk < c-1; kk++ {
-			for r := kk + 1; r < c; r++ {
-				p("\tVMULPX %d(R11), %s, Y9", 64*r, y(kk))
-				p("\tVSUBPX Y9, %s, %s", y(r), y(r))
-			}
-			if kk+1 < c-1 {
-				p("\tADDQ R13, R11")
-			}
-		}
-		for r := 0; r < c; r++ {
-			p("\tVMOVUPX %s, %d(AX)", y(r), 64*r)
-		}
-		p("\tADDQ $%d, BX", 64*c)
-		p("\tJMP LA_fwd")
+LA_end:`)
+	if h == 1 {
+		q("\tSUBQ $32, DI\n\tSUBQ $32, SI\n\tSUBQ $32, R8\n\tSUBQ $32, R10")
 	}
-	// Backward with U, chunks [i0, top) from the last row: BX = top*64.
-	p("LA_bwd:")
-	p("\tMOVQ CX, BX")
-	p("\tSHLQ $6, BX")
-	p("LA_bwdChunk:")
-	p("\tMOVQ BX, DX")
-	p("\tSHRQ $6, DX")
-	p("\tTESTQ DX, DX")
-	p("\tJZ LA_nextRHS")
-	dispatch("t")
-	for c := 1; c <= 8; c++ {
-		l := fmt.Sprintf("LA_t%d", c)
-		p("%s:", l)
-		p("\tSUBQ $%d, BX", 64*c) // BX = i0*64
-		p("\tLEAQ (SI)(BX*1), AX")
-		for r := 0; r < c; r++ {
-			p("\tVMOVUPX %d(AX), %s", 64*r, y(r))
-		}
-		// R11 = &a(i0, n-1), R15 = &b(n-1), DX = n - (i0+c).
-		p("\tMOVQ CX, DX")
-		p("\tDECQ DX")
-		p("\tMOVQ DX, R11")
-		p("\tIMULQ R13, R11")
-		p("\tADDQ DI, R11")
-		p("\tADDQ BX, R11")
-		p("\tMOVQ DX, R15")
-		p("\tSHLQ $6, R15")
-		p("\tADDQ SI, R15")
-		p("\tINCQ DX")
-		p("\tSHLQ $6, DX")
-		p("\tSUBQ BX, DX")
-		p("\tSHRQ $6, DX")
-		p("\tSUBQ $%d, DX", c)
-		p("\tJZ %sk", l)
-		p("%sloop:", l)
-		p("\tVMOVUPX (R15), Y8")
-		for r := 0; r < c; r++ {
-			p("\tVMULPX %d(R11), Y8, Y9", 64*r)
-			p("\tVSUBPX Y9, %s, %s", y(r), y(r))
-		}
-		p("\tSUBQ R13, R11")
-		p("\tSUBQ $64, R15")
-		p("\tDECQ DX")
-		p("\tJNZ %sloop", l)
-		p("%sk:", l)
-		// R11 = &a(i0, i0+c-1); the chunk's triangle by columns from
-		// the last: the division by the diagonal, then the rows above.
-		for jj := c - 1; jj >= 0; jj-- {
-			p("\tVDIVPX %d(R11), %s, %s", 64*jj, y(jj), y(jj))
-			for r := jj - 1; r >= 0; r-- {
-				p("\tVMULPX %d(R11), %s, Y9", 64*r, y(jj))
-				p("\tVSUBPX Y9, %s, %s", y(r), y(r))
-			}
-			if jj > 0 {
-				p("\tSUBQ R13, R11")
-			}
-		}
-		for r := 0; r < c; r++ {
-			p("\tVMOVUPX %s, %d(AX)", y(r), 64*r)
-		}
-		p("\tJMP LA_bwdChunk")
-	}
-	p(`LA_nextRHS:
-	ADDQ R13, SI
-	DECQ R14
-	JMP LA_rhs
-LA_done:
-	VZEROUPPER
-	RET`)
-	return replacer(d, "luAVX2", "LA_").Replace(strings.NewReplacer("1SZ(", fmt.Sprintf("%d(", d.size), "2SZ(", fmt.Sprintf("%d(", 2*d.size)).Replace(b.String()))
+	p("%s", strings.ReplaceAll(strings.TrimSuffix(b.String(), "\n"), "LA_", fmt.Sprintf("LA_h%d", h)))
 }
 
 // invSolve returns invSolveAVX2 for one element type: the solve of invGo

@@ -205,17 +205,15 @@ func luAVX2[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 		}
 		return
 	}
-	for h := 0; h < 2; h++ {
-		var bp unsafe.Pointer
-		if nrhs > 0 {
-			bp = unsafe.Pointer(&b[h*H])
-		}
-		ap, pp := unsafe.Pointer(&a[h*H]), unsafe.Pointer(&piv[h*H])
-		if H == 4 {
-			luAVX2F64((*float64)(ap), (*float64)(bp), (*float64)(pp), n, nrhs, ld, (*[3]float64)(kp))
-		} else {
-			luAVX2F32((*float32)(ap), (*float32)(bp), (*float32)(pp), n, nrhs, ld, (*[3]float32)(kp))
-		}
+	var bp unsafe.Pointer
+	if nrhs > 0 {
+		bp = unsafe.Pointer(&b[0])
+	}
+	ap, pp := unsafe.Pointer(&a[0]), unsafe.Pointer(&piv[0])
+	if H == 4 {
+		luAVX2F64((*float64)(ap), (*float64)(bp), (*float64)(pp), n, nrhs, ld, (*[3]float64)(kp))
+	} else {
+		luAVX2F32((*float32)(ap), (*float32)(bp), (*float32)(pp), n, nrhs, ld, (*[3]float32)(kp))
 	}
 }
 

@@ -21,10 +21,13 @@
 // gen_avx2.go), each 64-byte vector taken as two 32-byte halves: Jacobi in
 // one call over the group, as its decisions are the group's, the small
 // orders' Cholesky (to 8, the halves taking turns column by column) and
-// LU (2 to 8) unrolled over the whole group too, the others once per
-// half. The AVX2 Cholesky goes by columns (left-looking) with no blends:
-// a pivot that fails stops it, and cholFinish, the Go twin's loop from
-// that column, finishes the half. Elsewhere, with -tags purego, or when both
+// LU (2 to 8) unrolled over the whole group too, the LU past order 8 over
+// the whole group as well (both halves of a column's rows in registers,
+// so that every cache line of the earlier columns is read once), the
+// others once per half. The AVX2 Cholesky and LU go by columns
+// (left-looking); the Cholesky has no blends: a pivot that fails stops
+// it, and cholFinish, the Go twin's loop from that column, finishes the
+// half. Elsewhere, with -tags purego, or when both
 // switches are off, the Go twins run. Every path performs the same IEEE
 // operations in the same order, so all give the same bits; the tests flip
 // the switches to compare every path the machine has.

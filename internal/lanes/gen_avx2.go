@@ -8,8 +8,8 @@
 // per lane); a 32-byte ymm register holds half of such a vector, so most
 // functions work on one half of a group, its lanes 32 bytes into every
 // vector for the second half, and the Go wrappers call them twice; Jacobi,
-// whose decisions are the group's, and the small orders' unrolled
-// Cholesky and LU take both halves in one call.
+// whose decisions are the group's, the small orders' unrolled Cholesky
+// and LU, and the LU past them take both halves in one call.
 //
 // Each kernel is its Go twin (chol.go, lu.go, inv.go, jacobi.go,
 // tridiag.go, moves.go) operation for operation: the same correctly

@@ -187,8 +187,8 @@ var (
 )
 
 // luAVX2 is luRun's LU on the AVX2 assembly: orders 2..luSmallMax with
-// the group's own leading dimension unrolled (luSmallAVX2, both halves in
-// one call), the others one half of the group at a time.
+// the group's own leading dimension unrolled (luSmallAVX2), the others by
+// columns (luAVX2F); both take the whole group in one call.
 func luAVX2[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, k *[3]T) {
 	H := halfLanes[T]()
 	kp := unsafe.Pointer(k)

@@ -19,9 +19,11 @@ import (
 // its solve divides by a zero pivot and its b is garbage: the caller
 // checks the diagonal. The arithmetic is that of getrf's unblocked kernel
 // and of the per-column triangular solves (no fused multiply-add), so the
-// factors and solutions are theirs bit for bit. The assembly updates by
-// panels of four columns and solves four right-hand sides at a time
-// (gen.go), each entry's operations still getf2's, in getf2's order.
+// factors and solutions are theirs bit for bit. The AVX-512 assembly
+// updates by panels of four columns and solves four right-hand sides at a
+// time (gen.go), the AVX2 one goes by columns, a chunk of rows in
+// registers (gen_avx2.go); each entry's operations are still getf2's, in
+// getf2's order.
 func LU[T batchlas.Float](a, b, piv []T, n, nrhs, ld int, small T) {
 	if n == 0 {
 		return

@@ -1,8 +1,8 @@
 //go:build ignore
 
-// gen writes rows8_amd64.s: the AVX-512 loop of lowerFactor8 that solves
-// the rows below an 8 x 8 diagonal block against it (rows8), one function
-// per element type. Run it with `go generate` in this directory;
+// gen writes rows8_amd64.s: the AVX-512 and the AVX2 loops of
+// lowerFactor8 that solve the rows below an 8 x 8 diagonal block against
+// it (rows8), one function per instruction set and element type. Run it with `go generate` in this directory;
 // TestRows8AssemblyIsGenerated fails when the file differs from what this
 // program writes (`go run gen.go -o F` writes F instead).
 package main
@@ -43,6 +43,9 @@ func main() {
 	p("#include \"textflag.h\"")
 	for _, d := range dtypes {
 		gen(p, d)
+	}
+	for _, d := range dtypes {
+		genAVX2(p, d)
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -113,6 +116,104 @@ func body(p func(string, ...any), d dtype, masked bool) {
 			p("\t%s Z%d, K1, %s", d.mov, c, col[c])
 		} else {
 			p("\t%s Z%d, %s", d.mov, c, col[c])
+		}
+	}
+}
+
+// genAVX2 writes rows8AVX2<name>(c *T, ld, n int, l *[64]T): gen's loop
+// for AVX2 and FMA (x86-64-v3), a 32-byte vector of rows at a time (4
+// float64, 8 float32), the same fused operations in the same order, so
+// the same bits. AVX2 has no broadcast operand: each entry of l is
+// broadcast into one of Y8..Y15 in turn, so that consecutive broadcasts
+// do not wait on each other's FMA. The last rows go under a mask (lanes
+// whose index is below the rows left), VMASKMOV reading and writing
+// nothing past them.
+func genAVX2(p func(string, ...any), d dtype) {
+	fn := "rows8AVX2" + d.name
+	w := 32 / d.es
+	p("")
+	p("// func %s(c *T, ld int, n int, l *[64]T)", fn)
+	p("TEXT ·%s(SB), NOSPLIT, $0-32", fn)
+	p("\tMOVQ c+0(FP), SI")
+	p("\tMOVQ ld+8(FP), R8")
+	p("\tMOVQ n+16(FP), CX")
+	p("\tMOVQ l+24(FP), DX")
+	p("\tLEAQ (R8)(R8*2), R9")
+	p("\tLEAQ (R8)(R8*4), R10")
+	p("\tLEAQ (R9)(R8*4), R11")
+	p("\tCMPQ CX, $%d", w)
+	p("\tJLT %s_tail", fn)
+	p("%s_loop:", fn)
+	bodyAVX2(p, d, "")
+	p("\tADDQ $32, SI")
+	p("\tSUBQ $%d, CX", w)
+	p("\tCMPQ CX, $%d", w)
+	p("\tJGE %s_loop", fn)
+	p("%s_tail:", fn)
+	p("\tTESTQ CX, CX")
+	p("\tJEQ %s_ret", fn)
+	// Y15: the lanes below CX, from the lane numbers 0..w-1 built in
+	// Y14 (a count of ones from all ones).
+	p("\tVMOVQ CX, X15")
+	if d.es == 8 {
+		p("\tVPBROADCASTQ X15, Y15")
+	} else {
+		p("\tVPBROADCASTD X15, Y15")
+	}
+	p("\tMOVQ $0x0706050403020100, AX")
+	p("\tVMOVQ AX, X14")
+	if d.es == 8 {
+		p("\tVPMOVZXBQ X14, Y14")
+		p("\tVPCMPGTQ Y14, Y15, Y15")
+	} else {
+		p("\tVPMOVZXBD X14, Y14")
+		p("\tVPCMPGTD Y14, Y15, Y15")
+	}
+	bodyAVX2(p, d, "Y15")
+	p("%s_ret:", fn)
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// bodyAVX2 solves one 32-byte vector of rows, under the mask in
+// register mask when it is not empty.
+func bodyAVX2(p func(string, ...any), d dtype, mask string) {
+	ymov := "VMOVU" + d.sfx
+	for c := range 8 {
+		if mask != "" {
+			p("\tVMASKMOV%s %s, %s, Y%d", d.sfx, col[c], mask, c)
+		} else {
+			p("\t%s %s, Y%d", ymov, col[c], c)
+		}
+	}
+	tmp, ntmp := 8, 7 // Y8..Y14 (Y15 holds the mask)
+	next := func() string {
+		r := fmt.Sprintf("Y%d", tmp)
+		tmp++
+		if tmp == 8+ntmp {
+			tmp = 8
+		}
+		return r
+	}
+	bcast := "VBROADCASTSD"
+	if d.es == 4 {
+		bcast = "VBROADCASTSS"
+	}
+	for c := range 8 {
+		for c2 := range c {
+			t := next()
+			p("\t%s %d(DX), %s", bcast, (8*c+c2)*d.es, t)
+			p("\tVFNMADD231%s %s, Y%d, Y%d", d.sfx, t, c2, c)
+		}
+		t := next()
+		p("\t%s %d(DX), %s", bcast, 9*c*d.es, t)
+		p("\tVMUL%s %s, Y%d, Y%d", d.sfx, t, c, c)
+	}
+	for c := range 8 {
+		if mask != "" {
+			p("\tVMASKMOV%s Y%d, %s, %s", d.sfx, c, mask, col[c])
+		} else {
+			p("\t%s Y%d, %s", ymov, c, col[c])
 		}
 	}
 }

@@ -11,7 +11,8 @@ import (
 
 //go:generate go run gen.go
 
-// The AVX-512 loops of rows8 (rows8_amd64.s): ld in bytes, n >= 0 rows.
+// The AVX-512 and AVX2 loops of rows8 (rows8_amd64.s): ld in bytes,
+// n >= 0 rows.
 //
 //go:noescape
 func rows8F64(c *float64, ld int, n int, l *[64]float64)
@@ -19,20 +20,32 @@ func rows8F64(c *float64, ld int, n int, l *[64]float64)
 //go:noescape
 func rows8F32(c *float32, ld int, n int, l *[64]float32)
 
+//go:noescape
+func rows8AVX2F64(c *float64, ld int, n int, l *[64]float64)
+
+//go:noescape
+func rows8AVX2F32(c *float32, ld int, n int, l *[64]float32)
+
 // rows8 solves n rows of the 8 columns of x (leading dimension ld) against
-// the diagonal block in l, in place (lowerFactor8): the assembly where
-// simd.AVX512 (the tile's switch, so tests can run both paths), rows8Go
-// otherwise.
+// the diagonal block in l, in place (lowerFactor8): the AVX-512 assembly
+// where simd.AVX512, the AVX2 one where simd.AVX2 (the tile's switches,
+// so tests can run every path), rows8Go otherwise.
 func rows8[T batchlas.Float](x []T, ld, n int, l *[64]T) {
-	if !simd.AVX512 {
+	if !simd.AVX512 && !simd.AVX2 {
 		rows8Go(x, ld, n, l)
 		return
 	}
 	x = x[:7*ld+n] // the assembly reads and writes within it
 	var z T
-	if unsafe.Sizeof(z) == 8 {
-		rows8F64((*float64)(unsafe.Pointer(&x[0])), ld*8, n, (*[64]float64)(unsafe.Pointer(l)))
-		return
+	xp, lp := unsafe.Pointer(&x[0]), unsafe.Pointer(l)
+	switch {
+	case unsafe.Sizeof(z) == 8 && simd.AVX512:
+		rows8F64((*float64)(xp), ld*8, n, (*[64]float64)(lp))
+	case unsafe.Sizeof(z) == 8:
+		rows8AVX2F64((*float64)(xp), ld*8, n, (*[64]float64)(lp))
+	case simd.AVX512:
+		rows8F32((*float32)(xp), ld*4, n, (*[64]float32)(lp))
+	default:
+		rows8AVX2F32((*float32)(xp), ld*4, n, (*[64]float32)(lp))
 	}
-	rows8F32((*float32)(unsafe.Pointer(&x[0])), ld*4, n, (*[64]float32)(unsafe.Pointer(l)))
 }

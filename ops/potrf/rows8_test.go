@@ -10,7 +10,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/fma"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
@@ -36,8 +36,9 @@ func rows8Fused[T batchlas.Float](x []T, ld, n int, l *[64]T) {
 }
 
 // TestRows8 runs rows8 on row counts straddling a vector of rows (8
-// float64, 16 float32) and its masked tail: the assembly agrees with
-// rows8Fused bit for bit, the Go path with it to a few ulps, and neither
+// float64 and 16 float32 on AVX-512, 4 and 8 on AVX2) and its masked
+// tail, on every path the machine has: each assembly agrees with
+// rows8Fused bit for bit, the Go path with it to a few ulps, and none
 // touches anything past the n rows of each column (NaN padding).
 func TestRows8(t *testing.T) {
 	rows8Case[float64](t)
@@ -47,7 +48,7 @@ func TestRows8(t *testing.T) {
 func rows8Case[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
 	eps := float64(testmat.Eps[T]())
-	for _, n := range []int{0, 1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 47, 48, 49} {
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 47, 48, 49} {
 		ld := n + 5
 		var l [64]T
 		for c := range 8 {
@@ -65,24 +66,19 @@ func rows8Case[T batchlas.Float](t *testing.T) {
 		want := append([]T(nil), x...)
 		rows8Fused(want, ld, n, &l)
 		what := fmt.Sprintf("%T n=%d", T(0), n)
-		for _, asm := range []bool{true, false} {
-			if asm && !simd.AVX512 {
-				continue
-			}
+		for _, path := range simdpath.Paths() {
 			got := append([]T(nil), x...)
 			func() {
-				old := simd.AVX512
-				defer func() { simd.AVX512 = old }()
-				simd.AVX512 = asm
+				defer simdpath.Use(path)()
 				rows8(got, ld, n, &l)
 			}()
 			for c := range 8 {
 				for i := n; i < ld && c*ld+i < len(got); i++ {
-					require.True(t, math.IsNaN(float64(got[c*ld+i])), "%s asm=%v: padding (%d, %d) written", what, asm, i, c)
+					require.True(t, math.IsNaN(float64(got[c*ld+i])), "%s %s: padding (%d, %d) written", what, path, i, c)
 				}
 			}
-			if asm {
-				testmat.SameBits(t, what, got, want)
+			if path != simdpath.Go {
+				testmat.SameBits(t, what+" "+path, got, want)
 				continue
 			}
 			for i := range got {
@@ -97,9 +93,10 @@ func rows8Case[T batchlas.Float](t *testing.T) {
 
 // TestLowerFactor8BothPaths factors SPD matrices whose orders straddle
 // the blocks of eight and the vector of rows, through lowerPanel (blocks
-// of eight, then four, then pairs) on the assembly and on the Go path:
-// both are Cholesky factors (residual), and a matrix that is not positive
-// definite at column j reports j+1 on both.
+// of eight, then four, then pairs) on every path the machine has (the
+// assemblies and the Go twin): each gives a Cholesky factor (residual),
+// and a matrix that is not positive definite at column j reports j+1 on
+// each.
 func TestLowerFactor8BothPaths(t *testing.T) {
 	lowerFactor8Case[float64](t)
 	lowerFactor8Case[float32](t)
@@ -108,24 +105,20 @@ func TestLowerFactor8BothPaths(t *testing.T) {
 func lowerFactor8Case[T batchlas.Float](t *testing.T) {
 	for _, n := range []int{8, 9, 12, 15, 16, 17, 24, 25, 33, 40} {
 		a := batchFor[T](rand.New(rand.NewPCG(uint64(n), 3)), n, 2, true)
-		for _, asm := range []bool{true, false} {
-			if asm && !simd.AVX512 {
-				continue
-			}
+		for _, path := range simdpath.Paths() {
 			got := testmat.Clone(a)
-			old := simd.AVX512
-			simd.AVX512 = asm
+			restore := simdpath.Use(path)
 			for i := range got.Count {
-				require.Zero(t, lowerPanel(got.Data[i*got.Stride:], got.LD, 0, n, n), "%T n=%d asm=%v", T(0), n, asm)
+				require.Zero(t, lowerPanel(got.Data[i*got.Stride:], got.LD, 0, n, n), "%T n=%d %s", T(0), n, path)
 			}
 			// Column n-2 of the second matrix made indefinite.
 			bad := testmat.Clone(a)
 			j := n - 2
 			bad.Set(1, j, j, -bad.At(1, j, j))
 			info := lowerPanel(bad.Data[bad.Stride:], bad.LD, 0, n, n)
-			simd.AVX512 = old
+			restore()
 			checkFactor(t, batchlas.Lower, a, got)
-			require.Equal(t, j+1, info, "%T n=%d asm=%v: info of an indefinite column", T(0), n, asm)
+			require.Equal(t, j+1, info, "%T n=%d %s: info of an indefinite column", T(0), n, path)
 		}
 	}
 }

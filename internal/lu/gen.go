@@ -1,8 +1,9 @@
 //go:build ignore
 
-// gen writes rank1_amd64.s: the AVX-512 loops of Rank1, which subtract
-// l * u_c from 1 to 4 columns t_c a vector of rows at a time, one
-// function per element type and number of columns, and of
+// gen writes rank1_amd64.s: the AVX-512 and AVX2 loops of Rank1, which
+// subtract l * u_c from 1 to 4 columns t_c a vector of rows at a time, one
+// function per instruction set, element type and number of columns, and
+// the AVX-512 one of
 // substituteUnitLower, which solves up to 8 rows against a unit lower
 // triangle a column at a time. Run it with `go
 // generate` in this directory; TestRank1AssemblyIsGenerated fails when
@@ -52,6 +53,11 @@ func main() {
 	}
 	for _, d := range dtypes {
 		subst(p, d)
+	}
+	for _, d := range dtypes {
+		for cols := 1; cols <= 4; cols++ {
+			genAVX2(p, d, cols)
+		}
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -221,4 +227,101 @@ func subst(p func(string, ...any), d dtype) {
 	p("%s_ret:", fn)
 	p("\tVZEROUPPER")
 	p("\tRET")
+}
+
+// genAVX2 writes rank1AVX2x<cols><name>, gen's function for AVX2
+// (x86-64-v3): a 32-byte vector of rows at a time (4 float64, 8 float32),
+// two vectors an iteration while there are, the same rounded product and
+// difference on each element, so the same bits. The last rows go under a
+// mask (the lanes whose index is below the rows left): VMASKMOV reads and
+// writes nothing past them.
+func genAVX2(p func(string, ...any), d dtype, cols int) {
+	fn := fmt.Sprintf("rank1AVX2x%d%s", cols, d.name)
+	w := 32 / d.es
+	p("")
+	p("// func %s(l *T, n int, t *T, ld int, u *[4]T)", fn)
+	p("TEXT ·%s(SB), NOSPLIT, $0-40", fn)
+	p("\tMOVQ l+0(FP), SI")
+	p("\tMOVQ n+8(FP), CX")
+	p("\tMOVQ t+16(FP), DI")
+	p("\tMOVQ ld+24(FP), R8")
+	p("\tMOVQ u+32(FP), DX")
+	p("\tLEAQ (R8)(R8*2), R9")
+	for c := range cols {
+		p("\t%s %d(DX), Y%d", d.bcast, c*d.es, 12+c)
+	}
+	p("\tCMPQ CX, $%d", 2*w)
+	p("\tJLT %s_one", fn)
+	p("%s_two:", fn)
+	bodyAVX2(p, d, cols, 0, "")
+	bodyAVX2(p, d, cols, 32, "")
+	p("\tADDQ $64, SI")
+	p("\tADDQ $64, DI")
+	p("\tSUBQ $%d, CX", 2*w)
+	p("\tCMPQ CX, $%d", 2*w)
+	p("\tJGE %s_two", fn)
+	p("%s_one:", fn)
+	p("\tCMPQ CX, $%d", w)
+	p("\tJLT %s_tail", fn)
+	bodyAVX2(p, d, cols, 0, "")
+	p("\tADDQ $32, SI")
+	p("\tADDQ $32, DI")
+	p("\tSUBQ $%d, CX", w)
+	p("%s_tail:", fn)
+	p("\tTESTQ CX, CX")
+	p("\tJEQ %s_ret", fn)
+	// Y11: the lanes below CX, from the lane numbers 0..w-1 in Y10.
+	p("\tVMOVQ CX, X11")
+	p("\tMOVQ $0x0706050403020100, AX")
+	p("\tVMOVQ AX, X10")
+	if d.es == 8 {
+		p("\tVPBROADCASTQ X11, Y11")
+		p("\tVPMOVZXBQ X10, Y10")
+		p("\tVPCMPGTQ Y10, Y11, Y11")
+	} else {
+		p("\tVPBROADCASTD X11, Y11")
+		p("\tVPMOVZXBD X10, Y10")
+		p("\tVPCMPGTD Y10, Y11, Y11")
+	}
+	bodyAVX2(p, d, cols, 0, "Y11")
+	p("%s_ret:", fn)
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// bodyAVX2 updates one 32-byte vector of rows, off bytes on, of every
+// column, under the mask in register mask when it is not empty. The
+// columns' registers are their own (Y0..Y11 hold l, two columns' rows and
+// products per column pair) so that the columns' updates overlap.
+func bodyAVX2(p func(string, ...any), d dtype, cols, off int, mask string) {
+	at := func(base string) string {
+		if off == 0 {
+			return base
+		}
+		return fmt.Sprintf("%d%s", off, base)
+	}
+	l := "Y0"
+	if off != 0 {
+		l = "Y1"
+	}
+	if mask != "" {
+		p("\tVMASKMOV%s (SI), %s, %s", d.sfx, mask, l)
+	} else {
+		p("\tVMOVU%s %s, %s", d.sfx, at("(SI)"), l)
+	}
+	for c := range cols {
+		t, prod := fmt.Sprintf("Y%d", 2+2*c), fmt.Sprintf("Y%d", 3+2*c)
+		if mask != "" {
+			p("\tVMASKMOV%s %s, %s, %s", d.sfx, col[c], mask, t)
+		} else {
+			p("\tVMOVU%s %s, %s", d.sfx, at(col[c]), t)
+		}
+		p("\tVMUL%s Y%d, %s, %s", d.sfx, 12+c, l, prod)
+		p("\tVSUB%s %s, %s, %s", d.sfx, prod, t, t)
+		if mask != "" {
+			p("\tVMASKMOV%s %s, %s, %s", d.sfx, t, mask, col[c])
+		} else {
+			p("\tVMOVU%s %s, %s", d.sfx, t, at(col[c]))
+		}
+	}
 }

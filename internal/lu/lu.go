@@ -125,7 +125,7 @@ func SwapRows[T batchlas.Float](a []T, ld, r, p, s0, s1 int) {
 // core). The recursive kernel's substitutions, rows fewer than 8, go a
 // column at a time instead (substAsm).
 func Rank1[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
-	if simd.AVX512 && len(l) >= rank1AsmRows {
+	if (simd.AVX512 || simd.AVX2) && len(l) >= rank1AsmRows {
 		for k := k0; k < k1; k += 4 {
 			cols := min(4, k1-k)
 			var u [4]T

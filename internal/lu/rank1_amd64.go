@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
 )
 
 //go:generate go run gen.go
@@ -36,6 +37,30 @@ func rank1x3F32(l *float32, n int, t *float32, ld int, u *[4]float32)
 
 //go:noescape
 func rank1x4F32(l *float32, n int, t *float32, ld int, u *[4]float32)
+
+//go:noescape
+func rank1AVX2x1F64(l *float64, n int, t *float64, ld int, u *[4]float64)
+
+//go:noescape
+func rank1AVX2x2F64(l *float64, n int, t *float64, ld int, u *[4]float64)
+
+//go:noescape
+func rank1AVX2x3F64(l *float64, n int, t *float64, ld int, u *[4]float64)
+
+//go:noescape
+func rank1AVX2x4F64(l *float64, n int, t *float64, ld int, u *[4]float64)
+
+//go:noescape
+func rank1AVX2x1F32(l *float32, n int, t *float32, ld int, u *[4]float32)
+
+//go:noescape
+func rank1AVX2x2F32(l *float32, n int, t *float32, ld int, u *[4]float32)
+
+//go:noescape
+func rank1AVX2x3F32(l *float32, n int, t *float32, ld int, u *[4]float32)
+
+//go:noescape
+func rank1AVX2x4F32(l *float32, n int, t *float32, ld int, u *[4]float32)
 
 //go:noescape
 func substF64(l *float64, ldl int, rows int, x *float64, ldx int, ncols int, masks *[8]uint64)
@@ -69,10 +94,10 @@ func substAsm[T batchlas.Float](a []T, ld, r0, r1, s0, s1 int) {
 }
 
 // rank1Asm subtracts l times u[c] from the cols (1 to 4) columns of t
-// (leading dimension ld, len(l) rows each) on AVX-512 (callers check
-// simd.AVX512, the tile's switch, so tests can run both paths). Its
-// arithmetic is Rank1's Go loop's, product then difference, so both give
-// the same bits.
+// (leading dimension ld, len(l) rows each) on AVX-512 where simd.AVX512,
+// on AVX2 where simd.AVX2 (callers check one is on; the tile's switches,
+// so tests can run every path). Its arithmetic is Rank1's Go loop's,
+// product then difference, so every path gives the same bits.
 func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) {
 	n := len(l)
 	if n == 0 {
@@ -82,27 +107,43 @@ func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) {
 	var z T
 	if unsafe.Sizeof(z) == 8 {
 		lp, tp, up := (*float64)(unsafe.Pointer(&l[0])), (*float64)(unsafe.Pointer(&t[0])), (*[4]float64)(unsafe.Pointer(u))
-		switch cols {
-		case 1:
+		switch {
+		case simd.AVX512 && cols == 1:
 			rank1x1F64(lp, n, tp, ld*8, up)
-		case 2:
+		case simd.AVX512 && cols == 2:
 			rank1x2F64(lp, n, tp, ld*8, up)
-		case 3:
+		case simd.AVX512 && cols == 3:
 			rank1x3F64(lp, n, tp, ld*8, up)
-		default:
+		case simd.AVX512:
 			rank1x4F64(lp, n, tp, ld*8, up)
+		case cols == 1:
+			rank1AVX2x1F64(lp, n, tp, ld*8, up)
+		case cols == 2:
+			rank1AVX2x2F64(lp, n, tp, ld*8, up)
+		case cols == 3:
+			rank1AVX2x3F64(lp, n, tp, ld*8, up)
+		default:
+			rank1AVX2x4F64(lp, n, tp, ld*8, up)
 		}
 		return
 	}
 	lp, tp, up := (*float32)(unsafe.Pointer(&l[0])), (*float32)(unsafe.Pointer(&t[0])), (*[4]float32)(unsafe.Pointer(u))
-	switch cols {
-	case 1:
+	switch {
+	case simd.AVX512 && cols == 1:
 		rank1x1F32(lp, n, tp, ld*4, up)
-	case 2:
+	case simd.AVX512 && cols == 2:
 		rank1x2F32(lp, n, tp, ld*4, up)
-	case 3:
+	case simd.AVX512 && cols == 3:
 		rank1x3F32(lp, n, tp, ld*4, up)
-	default:
+	case simd.AVX512:
 		rank1x4F32(lp, n, tp, ld*4, up)
+	case cols == 1:
+		rank1AVX2x1F32(lp, n, tp, ld*4, up)
+	case cols == 2:
+		rank1AVX2x2F32(lp, n, tp, ld*4, up)
+	case cols == 3:
+		rank1AVX2x3F32(lp, n, tp, ld*4, up)
+	default:
+		rank1AVX2x4F32(lp, n, tp, ld*4, up)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
@@ -25,33 +25,30 @@ func rank1Scalar[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
 	}
 }
 
-// sameBitsOnEachPath runs call on a copy of a with the assembly (where
-// simd.AVX512) and with the Go loop, and fails unless each copy then
-// holds want's bits, element for element (what names the case, ld gives
-// an element's row and column).
+// sameBitsOnEachPath runs call on a copy of a on every path the machine
+// has (simdpath: the assemblies and the Go loop), and fails unless each
+// copy then holds want's bits, element for element (what names the case,
+// ld gives an element's row and column).
 func sameBitsOnEachPath[T batchlas.Float](t *testing.T, what string, ld int, a, want []T, call func(got []T)) {
 	t.Helper()
-	for _, asm := range []bool{true, false} {
-		if asm && !simd.AVX512 {
-			continue
-		}
+	for _, path := range simdpath.Paths() {
 		got := append([]T(nil), a...)
-		old := simd.AVX512
-		simd.AVX512 = asm
+		restore := simdpath.Use(path)
 		call(got)
-		simd.AVX512 = old
+		restore()
 		for i := range got {
 			if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
-				t.Fatalf("%s asm=%v: element %d (row %d, column %d): %v, want %v", what, asm, i, i%ld, i/ld, got[i], want[i])
+				t.Fatalf("%s %s: element %d (row %d, column %d): %v, want %v", what, path, i, i%ld, i/ld, got[i], want[i])
 			}
 		}
 	}
 }
 
-// TestRank1Paths runs Rank1 with the assembly and without it on row
-// counts straddling rank1AsmRows, a vector of rows (8 float64, 16
-// float32) and its masked tail, and column counts straddling the
-// assembly's 4: both give rank1Scalar's bits, and nothing outside the
+// TestRank1Paths runs Rank1 on every path on row counts straddling
+// rank1AsmRows, a vector of rows (8 float64 and 16 float32 on AVX-512, 4
+// and 8 on AVX2, two of them an iteration) and its masked tail, and
+// column counts straddling the assembly's 4: each gives rank1Scalar's
+// bits, and nothing outside the
 // rows and columns updated changes (NaN around them stays NaN).
 func TestRank1Paths(t *testing.T) {
 	rank1Paths[float64](t)
@@ -60,7 +57,7 @@ func TestRank1Paths(t *testing.T) {
 
 func rank1Paths[T batchlas.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, rows := range []int{1, 7, 8, 9, 15, 16, 17, 31, 33, 64} {
+	for _, rows := range []int{1, 7, 8, 9, 11, 12, 13, 15, 16, 17, 23, 24, 25, 31, 33, 64} {
 		for _, cols := range []int{1, 2, 3, 4, 5, 7, 8, 9} {
 			// Row j, then rows j+1..n-1 updated, in columns k0..k1-1
 			// of an ld-strided matrix with NaN everywhere else.

@@ -13,8 +13,9 @@ import (
 // updates it documents: the same bits as one Rank1 sweep per row of L
 // across all columns, for triangles of 2 to 8 rows, widths that straddle
 // its blocks of substituteCols, leading dimensions of a power of two (the
-// case the blocks are for) and not, on the assembly (a column at a time,
-// where simd.AVX512) and on the Go loop, in both dtypes. One column holds
+// case the blocks are for) and not, on every path (the AVX-512 assembly a
+// column at a time; the AVX2 path and the Go twin run the Go loop), in
+// both dtypes. One column holds
 // a NaN and one an Inf: they reach only the rows below them, as in the
 // scalar sweep.
 func TestSubstituteMatchesRowSweep(t *testing.T) {

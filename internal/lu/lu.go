@@ -104,7 +104,10 @@ func Getf2[T batchlas.Float](a []T, ld, n, c0, c1, s0, s1 int, piv []int32, smal
 }
 
 // rank1AsmRows is the fewest rows Rank1 hands to the assembly: below a
-// vector of rows its call costs more than the scalar loop.
+// vector of rows its call costs more than the scalar loop (an AVX-512
+// vector; the AVX2 loop, whose vector is half as wide, keeps the same
+// threshold: getf2 at n = 32, most of whose updates are short, was as
+// fast either way on the Zen 3).
 const rank1AsmRows = 8
 
 // swapRows exchanges rows r and p across columns [s0, s1).
@@ -119,11 +122,12 @@ func SwapRows[T batchlas.Float](a []T, ld, r, p, s0, s1 int) {
 // is column j's multipliers below row j; four target columns share each
 // load of l. Each element gets the same single update, in the same order,
 // as a one-column loop would give it. From rank1AsmRows rows on, AVX-512
-// does it a vector of rows at a time (rank1Asm), with the same arithmetic,
-// so every kernel keeps its bits: getf2 (getrf's unblocked kernel) ran
-// twice as fast, lu.Recursive 10-18% faster at n = 64 to 256 (Zen 5, one
-// core). The recursive kernel's substitutions, rows fewer than 8, go a
-// column at a time instead (substAsm).
+// or AVX2 does it a vector of rows at a time (rank1Asm), with the same
+// arithmetic, so every kernel keeps its bits: getf2 (getrf's unblocked
+// kernel) ran twice as fast, lu.Recursive 10-18% faster at n = 64 to 256
+// (Zen 5, one core, AVX-512); getf2 at n = 128 1.7x as fast on AVX2 (Zen
+// 3). The recursive kernel's substitutions, rows fewer than 8, go a
+// column at a time instead on AVX-512 (substAsm), as Go elsewhere.
 func Rank1[T batchlas.Float](a []T, ld, n, j, k0, k1 int, l []T) {
 	if (simd.AVX512 || simd.AVX2) && len(l) >= rank1AsmRows {
 		for k := k0; k < k1; k += 4 {

@@ -4,8 +4,9 @@ package lu
 
 import "github.com/batchlas-go/batchlas"
 
-// Without the amd64 assembly simd.AVX512 is false and Rank1 and
-// substituteUnitLower run their Go loops: these are never called.
+// Without the amd64 assembly simd.AVX512 and simd.AVX2 are false and
+// Rank1 and substituteUnitLower run their Go loops: these are never
+// called.
 
 func rank1Asm[T batchlas.Float](l, t []T, ld, cols int, u *[4]T) {}
 

@@ -221,3 +221,64 @@ func epsOf[T batchlas.Float]() T {
 	}
 	return 0x1p-53
 }
+
+// TestLUPathsAgreeOnSpreadPivots runs groups whose lanes pivot to
+// different rows at each step (lane l's matrix dominant on the shifted
+// diagonal row c+1+l of column c), so that the AVX2 kernel's row swaps
+// walk a half's rows in more than one pass of four (float32: eight lanes
+// a half), and wants the Go twin's bits. It checks that the groups did
+// spread the pivots that far, so that it cannot pass without reaching
+// those passes.
+func TestLUPathsAgreeOnSpreadPivots(t *testing.T) {
+	simdpath.EachAsm(t, func(path string) {
+		luSpreadPivots[float64](t, path)
+		luSpreadPivots[float32](t, path)
+	})
+}
+
+func luSpreadPivots[T batchlas.Float](t *testing.T, path string) {
+	r := rand.New(rand.NewPCG(11, 12))
+	L, H := Lanes[T](), halfLanes[T]()
+	for _, n := range []int{9, 13, 17, 32, 33} {
+		ld, nrhs := GroupLD(n), 3
+		a, b := make([]T, n*ld*L), make([]T, nrhs*ld*L)
+		for l := 0; l < L; l++ {
+			for c := 0; c < n; c++ {
+				for row := 0; row < n; row++ {
+					v := r.NormFloat64() / float64(n)
+					if row == (c+1+l)%n {
+						v = 10
+					}
+					a[(c*ld+row)*L+l] = T(v)
+				}
+			}
+		}
+		for i := range b {
+			b[i] = T(r.NormFloat64())
+		}
+		piv := make([]T, n*L)
+		a2, b2, piv2 := slices.Clone(a), slices.Clone(b), slices.Clone(piv)
+		runLU(path, a, b, piv, n, nrhs, ld)
+		runLU("go", a2, b2, piv2, n, nrhs, ld)
+		name := fmt.Sprintf("%T %s n=%d", T(0), path, n)
+		sameBitsAs(t, name+": a", a, a2)
+		sameBitsAs(t, name+": b", b, b2)
+		sameBitsAs(t, name+": piv", piv, piv2)
+		// The most rows below j that one half's lanes pivot to at once.
+		most := 0
+		for j := 0; j < n; j++ {
+			for h := 0; h < L/H; h++ {
+				rows := map[T]bool{}
+				for l := h * H; l < (h+1)*H; l++ {
+					if p := piv2[j*L+l]; p != T(j) {
+						rows[p] = true
+					}
+				}
+				most = max(most, len(rows))
+			}
+		}
+		if want := min(H, n-1); most < want {
+			t.Fatalf("%s: at most %d pivot rows a half at one step, want %d (the swaps' passes not reached)", name, most, want)
+		}
+	}
+}

@@ -290,6 +290,20 @@ func moves(d dtype) string {
 	return b.String()
 }
 
+// jumpByCount writes the jumps to label+c for the count c in register reg:
+// label+most where it is most or more, label+c where it is c in 1..most-1
+// (a chunk of that many rows; a count below 1 falls through).
+func jumpByCount(p func(string, ...any), reg, label string, most int) {
+	for c := most; c >= 1; c-- {
+		p("\tCMPQ %s, $%d", reg, c)
+		if c == most {
+			p("\tJGE %s%d", label, c)
+		} else {
+			p("\tJEQ %s%d", label, c)
+		}
+	}
+}
+
 // chol returns cholLLAVX2 for one element type: cholGo on the lanes of
 // one half of a group, any order and leading dimension, by columns
 // (left-looking): column j's rows are taken eight at a time into
@@ -377,16 +391,7 @@ func cholColumns(p func(string, ...any), lower bool, all int) {
 	p("\tMOVQ R12, R11")
 	p("\tMOVQ BX, DX")
 	p("\tSUBQ R10, DX")
-	dispatch := func(kind string) {
-		for cnt := 8; cnt >= 1; cnt-- {
-			p("\tCMPQ DX, $%d", cnt)
-			if cnt == 8 {
-				p("\tJGE CL_%s%s%d", v, kind, cnt)
-			} else {
-				p("\tJEQ CL_%s%s%d", v, kind, cnt)
-			}
-		}
-	}
+	dispatch := func(kind string) { jumpByCount(p, "DX", "CL_"+v+kind, 8) }
 	dispatch("f")
 	p("CL_%schunk:", v)
 	p("\tTESTQ DX, DX")
@@ -502,14 +507,7 @@ func cholSolves(p func(string, ...any), lower bool) {
 	p("\tMOVQ n+16(FP), AX")
 	p("\tSUBQ R13, AX")
 	p("\tJLE CL_%sbwd", v)
-	for c := 8; c >= 1; c-- {
-		p("\tCMPQ AX, $%d", c)
-		if c == 8 {
-			p("\tJGE CL_%sfwd%d", v, c)
-		} else {
-			p("\tJEQ CL_%sfwd%d", v, c)
-		}
-	}
+	jumpByCount(p, "AX", "CL_"+v+"fwd", 8)
 	for c := 1; c <= 8; c++ {
 		l := fmt.Sprintf("CL_%sfwd%d", v, c)
 		p("%s:", l)
@@ -565,14 +563,7 @@ func cholSolves(p func(string, ...any), lower bool) {
 	p("CL_%sbwdChunk:", v)
 	p("\tTESTQ R13, R13")
 	p("\tJZ CL_%snextRHS", v)
-	for c := 8; c >= 1; c-- {
-		p("\tCMPQ R13, $%d", c)
-		if c == 8 {
-			p("\tJGE CL_%sbwd%d", v, c)
-		} else {
-			p("\tJEQ CL_%sbwd%d", v, c)
-		}
-	}
+	jumpByCount(p, "R13", "CL_"+v+"bwd", 8)
 	for c := 1; c <= 8; c++ {
 		l := fmt.Sprintf("CL_%sbwd%d", v, c)
 		p("%s:", l)
@@ -663,16 +654,7 @@ func lu(d dtype) string {
 	const rows = 6
 	acc := func(r, h int) string { return fmt.Sprintf("Y%d", 2*r+h) }
 	// dispatch jumps to kind+count for the rows left in DX, up to rows.
-	dispatch := func(kind string) {
-		for c := rows; c >= 1; c-- {
-			p("\tCMPQ DX, $%d", c)
-			if c == rows {
-				p("\tJGE LA_%s%d", kind, c)
-			} else {
-				p("\tJEQ LA_%s%d", kind, c)
-			}
-		}
-	}
+	dispatch := func(kind string) { jumpByCount(p, "DX", "LA_"+kind, rows) }
 	// update applies the entries k of the column at R15 (both halves, 64
 	// bytes apart) times column k's rows at R11 to a chunk of c rows, DX
 	// times, R11 and R15 moving by step and ustep.

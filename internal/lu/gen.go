@@ -73,18 +73,7 @@ func main() {
 func gen(p func(string, ...any), d dtype, cols int) {
 	fn := fmt.Sprintf("rank1x%d%s", cols, d.name)
 	lanes := 64 / d.es
-	p("")
-	p("// func %s(l *T, n int, t *T, ld int, u *[4]T)", fn)
-	p("TEXT ·%s(SB), NOSPLIT, $0-40", fn)
-	p("\tMOVQ l+0(FP), SI")
-	p("\tMOVQ n+8(FP), CX")
-	p("\tMOVQ t+16(FP), DI")
-	p("\tMOVQ ld+24(FP), R8")
-	p("\tMOVQ u+32(FP), DX")
-	p("\tLEAQ (R8)(R8*2), R9")
-	for c := range cols {
-		p("\t%s %d(DX), Z%d", d.bcast, c*d.es, 4+c)
-	}
+	header(p, fn, d, cols, "Z", 4)
 	p("\tCMPQ CX, $%d", lanes)
 	p("\tJLT %s_tail", fn)
 	p("%s_loop:", fn)
@@ -105,6 +94,24 @@ func gen(p func(string, ...any), d dtype, cols int) {
 	p("%s_ret:", fn)
 	p("\tVZEROUPPER")
 	p("\tRET")
+}
+
+// header writes a rank-1 function's TEXT line and its arguments' loads
+// (SI l, CX n, DI t, R8 ld and R9 3*ld, DX u), and broadcasts u[c] into
+// register first+c of the kind reg (Z or Y) for each column.
+func header(p func(string, ...any), fn string, d dtype, cols int, reg string, first int) {
+	p("")
+	p("// func %s(l *T, n int, t *T, ld int, u *[4]T)", fn)
+	p("TEXT ·%s(SB), NOSPLIT, $0-40", fn)
+	p("\tMOVQ l+0(FP), SI")
+	p("\tMOVQ n+8(FP), CX")
+	p("\tMOVQ t+16(FP), DI")
+	p("\tMOVQ ld+24(FP), R8")
+	p("\tMOVQ u+32(FP), DX")
+	p("\tLEAQ (R8)(R8*2), R9")
+	for c := range cols {
+		p("\t%s %d(DX), %s%d", d.bcast, c*d.es, reg, first+c)
+	}
 }
 
 // body updates one vector of rows of every column.
@@ -238,18 +245,7 @@ func subst(p func(string, ...any), d dtype) {
 func genAVX2(p func(string, ...any), d dtype, cols int) {
 	fn := fmt.Sprintf("rank1AVX2x%d%s", cols, d.name)
 	w := 32 / d.es
-	p("")
-	p("// func %s(l *T, n int, t *T, ld int, u *[4]T)", fn)
-	p("TEXT ·%s(SB), NOSPLIT, $0-40", fn)
-	p("\tMOVQ l+0(FP), SI")
-	p("\tMOVQ n+8(FP), CX")
-	p("\tMOVQ t+16(FP), DI")
-	p("\tMOVQ ld+24(FP), R8")
-	p("\tMOVQ u+32(FP), DX")
-	p("\tLEAQ (R8)(R8*2), R9")
-	for c := range cols {
-		p("\t%s %d(DX), Y%d", d.bcast, c*d.es, 12+c)
-	}
+	header(p, fn, d, cols, "Y", 12)
 	p("\tCMPQ CX, $%d", 2*w)
 	p("\tJLT %s_one", fn)
 	p("%s_two:", fn)

@@ -62,8 +62,22 @@ func main() {
 // a vector of rows at a time (the last one under a mask of its rows), the
 // subtractions fused (x_c - x_c'*l rounded once), in the order written.
 func gen(p func(string, ...any), d dtype) {
-	fn := "rows8" + d.name
-	lanes := 64 / d.es
+	loop(p, d, "rows8"+d.name, 64, func() {
+		// K1: the low CX lanes.
+		p("\tMOVQ $1, AX")
+		p("\tSHLQ CX, AX")
+		p("\tDECQ AX")
+		p("\tKMOVW AX, K1")
+	}, func(masked bool) { body(p, d, masked) })
+}
+
+// loop writes the function fn over rows, a vector of width bytes of them
+// at a time: its TEXT line, the arguments (SI c, R8 ld with R9, R10 and
+// R11 3, 5 and 7 times it, CX n, DX l), the whole vectors by body(false),
+// then the rows left by mask (which sets up the tail's mask) and
+// body(true).
+func loop(p func(string, ...any), d dtype, fn string, width int, mask func(), body func(masked bool)) {
+	w := width / d.es
 	p("")
 	p("// func %s(c *T, ld int, n int, l *[64]T)", fn)
 	p("TEXT ·%s(SB), NOSPLIT, $0-32", fn)
@@ -74,23 +88,19 @@ func gen(p func(string, ...any), d dtype) {
 	p("\tLEAQ (R8)(R8*2), R9")
 	p("\tLEAQ (R8)(R8*4), R10")
 	p("\tLEAQ (R9)(R8*4), R11")
-	p("\tCMPQ CX, $%d", lanes)
+	p("\tCMPQ CX, $%d", w)
 	p("\tJLT %s_tail", fn)
 	p("%s_loop:", fn)
-	body(p, d, false)
-	p("\tADDQ $64, SI")
-	p("\tSUBQ $%d, CX", lanes)
-	p("\tCMPQ CX, $%d", lanes)
+	body(false)
+	p("\tADDQ $%d, SI", width)
+	p("\tSUBQ $%d, CX", w)
+	p("\tCMPQ CX, $%d", w)
 	p("\tJGE %s_loop", fn)
 	p("%s_tail:", fn)
 	p("\tTESTQ CX, CX")
 	p("\tJEQ %s_ret", fn)
-	// K1: the low CX lanes.
-	p("\tMOVQ $1, AX")
-	p("\tSHLQ CX, AX")
-	p("\tDECQ AX")
-	p("\tKMOVW AX, K1")
-	body(p, d, true)
+	mask()
+	body(true)
 	p("%s_ret:", fn)
 	p("\tVZEROUPPER")
 	p("\tRET")
@@ -124,60 +134,39 @@ func body(p func(string, ...any), d dtype, masked bool) {
 // for AVX2 and FMA (x86-64-v3), a 32-byte vector of rows at a time (4
 // float64, 8 float32), the same fused operations in the same order, so
 // the same bits. AVX2 has no broadcast operand: each entry of l is
-// broadcast into one of Y8..Y15 in turn, so that consecutive broadcasts
-// do not wait on each other's FMA. The last rows go under a mask (lanes
+// broadcast into one of Y8..Y14 in turn (Y15 holds the tail's mask), so
+// that consecutive broadcasts do not wait on each other's FMA. The last rows go under a mask (lanes
 // whose index is below the rows left), VMASKMOV reading and writing
 // nothing past them.
 func genAVX2(p func(string, ...any), d dtype) {
-	fn := "rows8AVX2" + d.name
-	w := 32 / d.es
-	p("")
-	p("// func %s(c *T, ld int, n int, l *[64]T)", fn)
-	p("TEXT ·%s(SB), NOSPLIT, $0-32", fn)
-	p("\tMOVQ c+0(FP), SI")
-	p("\tMOVQ ld+8(FP), R8")
-	p("\tMOVQ n+16(FP), CX")
-	p("\tMOVQ l+24(FP), DX")
-	p("\tLEAQ (R8)(R8*2), R9")
-	p("\tLEAQ (R8)(R8*4), R10")
-	p("\tLEAQ (R9)(R8*4), R11")
-	p("\tCMPQ CX, $%d", w)
-	p("\tJLT %s_tail", fn)
-	p("%s_loop:", fn)
-	bodyAVX2(p, d, "")
-	p("\tADDQ $32, SI")
-	p("\tSUBQ $%d, CX", w)
-	p("\tCMPQ CX, $%d", w)
-	p("\tJGE %s_loop", fn)
-	p("%s_tail:", fn)
-	p("\tTESTQ CX, CX")
-	p("\tJEQ %s_ret", fn)
-	// Y15: the lanes below CX, from the lane numbers 0..w-1 built in
-	// Y14 (a count of ones from all ones).
-	p("\tVMOVQ CX, X15")
-	if d.es == 8 {
-		p("\tVPBROADCASTQ X15, Y15")
-	} else {
-		p("\tVPBROADCASTD X15, Y15")
-	}
-	p("\tMOVQ $0x0706050403020100, AX")
-	p("\tVMOVQ AX, X14")
-	if d.es == 8 {
-		p("\tVPMOVZXBQ X14, Y14")
-		p("\tVPCMPGTQ Y14, Y15, Y15")
-	} else {
-		p("\tVPMOVZXBD X14, Y14")
-		p("\tVPCMPGTD Y14, Y15, Y15")
-	}
-	bodyAVX2(p, d, "Y15")
-	p("%s_ret:", fn)
-	p("\tVZEROUPPER")
-	p("\tRET")
+	loop(p, d, "rows8AVX2"+d.name, 32, func() {
+		// Y15: the lanes below CX, comparing CX with the lane numbers
+		// 0..w-1 (bytes 0..7 of a constant, zero-extended into Y14).
+		p("\tVMOVQ CX, X15")
+		if d.es == 8 {
+			p("\tVPBROADCASTQ X15, Y15")
+		} else {
+			p("\tVPBROADCASTD X15, Y15")
+		}
+		p("\tMOVQ $0x0706050403020100, AX")
+		p("\tVMOVQ AX, X14")
+		if d.es == 8 {
+			p("\tVPMOVZXBQ X14, Y14")
+			p("\tVPCMPGTQ Y14, Y15, Y15")
+		} else {
+			p("\tVPMOVZXBD X14, Y14")
+			p("\tVPCMPGTD Y14, Y15, Y15")
+		}
+	}, func(masked bool) { bodyAVX2(p, d, masked) })
 }
 
-// bodyAVX2 solves one 32-byte vector of rows, under the mask in
-// register mask when it is not empty.
-func bodyAVX2(p func(string, ...any), d dtype, mask string) {
+// bodyAVX2 solves one 32-byte vector of rows, under the mask in Y15 when
+// masked.
+func bodyAVX2(p func(string, ...any), d dtype, masked bool) {
+	mask := ""
+	if masked {
+		mask = "Y15"
+	}
 	ymov := "VMOVU" + d.sfx
 	for c := range 8 {
 		if mask != "" {

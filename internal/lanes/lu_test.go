@@ -103,16 +103,25 @@ func testLUPathsAgree[T batchlas.Float](t *testing.T, path string) {
 		for _, nrhs := range []int{0, 1, 3, 5, 8} {
 			ld := lds(n)[nrhs%len(lds(n))]
 			a, b := luGroup[T](r, n, nrhs, ld)
-			piv := make([]T, n*Lanes[T]())
-			a2, b2, piv2 := slices.Clone(a), slices.Clone(b), slices.Clone(piv)
-			runLU(path, a, b, piv, n, nrhs, ld)
-			runLU("go", a2, b2, piv2, n, nrhs, ld)
 			name := fmt.Sprintf("%T %s n=%d nrhs=%d ld=%d", T(0), path, n, nrhs, ld)
-			sameBitsAs(t, name+": a", a, a2)
-			sameBitsAs(t, name+": b", b, b2)
-			sameBitsAs(t, name+": piv", piv, piv2)
+			luAgainstTwin(t, path, name, a, b, n, nrhs, ld)
 		}
 	}
+}
+
+// luAgainstTwin runs the assembly of path on the group a, b (in place)
+// and the twin on a copy, wants the same bits of a, b and the pivots, and
+// returns the pivots.
+func luAgainstTwin[T batchlas.Float](t *testing.T, path, name string, a, b []T, n, nrhs, ld int) []T {
+	t.Helper()
+	piv := make([]T, n*Lanes[T]())
+	a2, b2, piv2 := slices.Clone(a), slices.Clone(b), slices.Clone(piv)
+	runLU(path, a, b, piv, n, nrhs, ld)
+	runLU("go", a2, b2, piv2, n, nrhs, ld)
+	sameBitsAs(t, name+": a", a, a2)
+	sameBitsAs(t, name+": b", b, b2)
+	sameBitsAs(t, name+": piv", piv, piv2)
+	return piv
 }
 
 // goFuses reports whether this build fuses a product into a following
@@ -257,21 +266,15 @@ func luSpreadPivots[T batchlas.Float](t *testing.T, path string) {
 		for i := range b {
 			b[i] = T(r.NormFloat64())
 		}
-		piv := make([]T, n*L)
-		a2, b2, piv2 := slices.Clone(a), slices.Clone(b), slices.Clone(piv)
-		runLU(path, a, b, piv, n, nrhs, ld)
-		runLU("go", a2, b2, piv2, n, nrhs, ld)
 		name := fmt.Sprintf("%T %s n=%d", T(0), path, n)
-		sameBitsAs(t, name+": a", a, a2)
-		sameBitsAs(t, name+": b", b, b2)
-		sameBitsAs(t, name+": piv", piv, piv2)
+		piv := luAgainstTwin(t, path, name, a, b, n, nrhs, ld)
 		// The most rows below j that one half's lanes pivot to at once.
 		most := 0
 		for j := 0; j < n; j++ {
 			for h := 0; h < L/H; h++ {
 				rows := map[T]bool{}
 				for l := h * H; l < (h+1)*H; l++ {
-					if p := piv2[j*L+l]; p != T(j) {
+					if p := piv[j*L+l]; p != T(j) {
 						rows[p] = true
 					}
 				}

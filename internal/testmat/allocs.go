@@ -75,11 +75,11 @@ func NoAllocsRuns(t testing.TB, what string, runs int, f func()) {
 // allocation twice in a row on a loaded machine, where four calls, whose
 // count is divided by four, do not.)
 func Allocs(runs int, f func()) (one, all float64) {
-	all = lowest(AllocsPerRun(runs, f), func() float64 { return AllocsPerRun(runs, f) })
+	all = lowest(func() float64 { return AllocsPerRun(runs, f) })
 	if testing.Short() {
 		return all, all
 	}
-	one = lowest(oneWorker(runs, f), func() float64 { return oneWorker(runs, f) })
+	one = lowest(func() float64 { return oneWorker(runs, f) })
 	return one, all
 }
 
@@ -107,21 +107,22 @@ func oneWorker(runs int, f func()) float64 {
 	return testing.AllocsPerRun(runs, f)
 }
 
-// lowest is first, or while it is not 0 the lowest of it and up to two
-// more measurements by again(). An allocation the code makes shows in
-// all three; the runtime's stray one showed twice in a row once more
-// (getrf's recursive kernel, float32 n = 70, 1 per call on two workers
-// in the unit pass of a CI run on the loaded Zen 3 guest, 0 in every run
-// alone or beside another package's tests), so one more measurement is
-// taken before a figure counts.
-func lowest(first float64, again func() float64) float64 {
+// lowest is measure()'s figure, or while it is not 0 the lowest of it
+// and up to two more. An allocation the code makes shows in all three;
+// the runtime's stray one showed twice in a row once more (getrf's
+// recursive kernel, float32 n = 70, 1 per call on two workers in the
+// unit pass of a CI run on the loaded Zen 3 guest, 0 in every run alone
+// or beside another package's tests), so one more measurement is taken
+// before a figure counts.
+func lowest(measure func() float64) float64 {
+	got := measure()
 	for range 2 {
-		if first == 0 {
+		if got == 0 {
 			return 0
 		}
-		first = min(first, again())
+		got = min(got, measure())
 	}
-	return first
+	return got
 }
 
 // FewestAllocs is AllocsPerRun measured again while the figure is not 0,
@@ -130,5 +131,5 @@ func lowest(first float64, again func() float64) float64 {
 // occasional runtime allocation (a gemm vendor call on 300 matrices once
 // measured 1 per call against its bound of 0).
 func FewestAllocs(runs int, f func()) float64 {
-	return lowest(AllocsPerRun(runs, f), func() float64 { return AllocsPerRun(runs, f) })
+	return lowest(func() float64 { return AllocsPerRun(runs, f) })
 }

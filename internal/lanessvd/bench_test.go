@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 )
 
 // BenchmarkSweeps times one float64 group of random normal matrices run
-// to convergence, v accumulated from the identity, on the assembly and
-// on the Go twin: ns/op is per group of Lanes matrices; avx512-two sweeps
+// to convergence, v accumulated from the identity, on each code path
+// (AVX-512, AVX2, the Go twin): ns/op is per group of Lanes matrices; avx512-two sweeps
 // two copies of the group at once (Sweeps2), ns/op per two groups.
 func BenchmarkSweeps(b *testing.B) {
 	for _, n := range []int{3, 8, 32} {
@@ -43,11 +44,9 @@ func BenchmarkSweeps(b *testing.B) {
 				}
 			}
 		})
-		for _, avx := range paths() {
-			name := map[bool]string{true: "avx512", false: "go"}[avx]
-			b.Run(fmt.Sprintf("float64/n=%d/%s", n, name), func(b *testing.B) {
-				defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-				simd.AVX512 = avx
+		for _, path := range simdpath.Paths() {
+			b.Run(fmt.Sprintf("float64/n=%d/%s", n, path), func(b *testing.B) {
+				defer simdpath.Use(path)()
 				for b.Loop() {
 					copy(g, g0)
 					copy(v, v0)

@@ -1,6 +1,7 @@
 package lanessvd
 
 //go:generate go run gen.go
+//go:generate go run gen_avx2.go
 
 import (
 	"fmt"

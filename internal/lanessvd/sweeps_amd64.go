@@ -44,7 +44,19 @@ const lockstepMax = 4
 // sweeps2 is sweeps for two groups at once (Sweeps2).
 func sweeps2[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
 	if !simd.AVX512 {
-		return sweeps2Go(g1, v1, g2, v2, n, maxSweeps, active1, active2, tol, small, big)
+		if !simd.AVX2 {
+			return sweeps2Go(g1, v1, g2, v2, n, maxSweeps, active1, active2, tol, small, big)
+		}
+		// One group a call: the AVX2 kernel overlaps the chains of a
+		// group's two halves already.
+		var r1, r2 uint64
+		if active1 != 0 {
+			r1 = sweepsAVX2(g1, v1, n, maxSweeps, active1, tol, small, big)
+		}
+		if active2 != 0 {
+			r2 = sweepsAVX2(g2, v2, n, maxSweeps, active2, tol, small, big)
+		}
+		return r1, r2
 	}
 	k := [5]T{tol, small, big, 1, T(math.Copysign(0, -1))}
 	var vp1, vp2 unsafe.Pointer
@@ -64,10 +76,14 @@ func sweeps2[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, ac
 	return sweeps2F32((*float32)(gp1), (*float32)(vp1), (*float32)(gp2), (*float32)(vp2), n, maxSweeps, active1, active2, (*[5]float32)(kp))
 }
 
-// sweeps runs the assembly when simd.AVX512 is set (the CPU and the
-// presented device level are x86-64-v4), the Go twin otherwise.
+// sweeps runs the AVX-512 assembly when simd.AVX512 is set (the CPU and
+// the presented device level are x86-64-v4), the AVX2 assembly when
+// simd.AVX2 is (x86-64-v3), the Go twin otherwise.
 func sweeps[T batchlas.Float](g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {
 	if !simd.AVX512 {
+		if simd.AVX2 {
+			return sweepsAVX2(g, v, n, maxSweeps, active, tol, small, big)
+		}
 		return sweepsGo(g, v, n, maxSweeps, active, tol, small, big)
 	}
 	k := [5]T{tol, small, big, 1, T(math.Copysign(0, -1))}

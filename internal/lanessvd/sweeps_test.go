@@ -13,12 +13,17 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
-// sweeps_amd64.s is exactly what gen.go writes.
+// sweeps_amd64.s is exactly what gen.go writes, sweeps_avx2_amd64.s what
+// gen_avx2.go writes.
 func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "sweeps_amd64.s") }
+
+func TestAVX2AssemblyIsGenerated(t *testing.T) {
+	testmat.CheckGeneratedBy(t, "gen_avx2.go", "sweeps_avx2_amd64.s")
+}
 
 // orders straddle the loops' ends: no pair, one pair, odd and even
 // counts, one vector's worth of lanes and more.
@@ -165,20 +170,10 @@ func group[T batchlas.Float](r *rand.Rand, n int) (g, v []T, active uint64) {
 	return g, v, all &^ (1 << inactive)
 }
 
-// run calls Sweeps on the assembly (avx) or the Go twin.
-func run[T batchlas.Float](avx bool, g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {
-	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-	simd.AVX512 = avx
+// run calls Sweeps on one code path (simdpath's names).
+func run[T batchlas.Float](path string, g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64 {
+	defer simdpath.Use(path)()
 	return Sweeps(g, v, n, maxSweeps, active, tol, small, big)
-}
-
-// paths are the code paths this machine runs: the assembly (on an AVX-512
-// machine presented as x86-64-v4) and the Go twin.
-func paths() []bool {
-	if simd.AVX512 {
-		return []bool{true, false}
-	}
-	return []bool{false}
 }
 
 // bits is x's bit pattern in T's own width (a float32 NaN's payload is
@@ -221,11 +216,10 @@ func laneDiff[T batchlas.Float](x, y []T, l int) int {
 }
 
 func TestPathsAgree(t *testing.T) {
-	if !simd.AVX512 {
-		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
-	}
-	testPathsAgree[float64](t)
-	testPathsAgree[float32](t)
+	simdpath.EachAsm(t, func(path string) {
+		testPathsAgree[float64](t, path)
+		testPathsAgree[float32](t, path)
+	})
 }
 
 // testPathsAgree runs the assembly and the twin on the same groups, with
@@ -235,7 +229,7 @@ func TestPathsAgree(t *testing.T) {
 // twin runs take most of the test's time, runs three sweeps with the
 // first threshold only: enough to reach the frame's last norm and update
 // it across sweeps.
-func testPathsAgree[T batchlas.Float](t *testing.T) {
+func testPathsAgree[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range orders {
 		tol, small, big := params[T](n)
@@ -252,9 +246,9 @@ func testPathsAgree[T batchlas.Float](t *testing.T) {
 						v = nil
 					}
 					g2, v2 := slices.Clone(g), slices.Clone(v)
-					rot := run(true, g, v, n, maxSweeps, active, tol, small, bg)
-					rot2 := run(false, g2, v2, n, maxSweeps, active, tol, small, bg)
-					name := fmt.Sprintf("%T n=%d big=%g sweeps=%d v=%v", T(0), n, float64(bg), maxSweeps, withV)
+					rot := run(path, g, v, n, maxSweeps, active, tol, small, bg)
+					rot2 := run(simdpath.Go, g2, v2, n, maxSweeps, active, tol, small, bg)
+					name := fmt.Sprintf("%T %s n=%d big=%g sweeps=%d v=%v", T(0), path, n, float64(bg), maxSweeps, withV)
 					if rot != rot2 {
 						t.Errorf("%s: assembly returned %b, twin %b", name, rot, rot2)
 					}
@@ -283,13 +277,13 @@ func testPathsAgree[T batchlas.Float](t *testing.T) {
 // for bit as they do with it inactive. Both paths agree on it (any NaN
 // matching any NaN).
 func TestActiveNaNLaneStaysInItsLane(t *testing.T) {
-	for _, avx := range paths() {
-		testActiveNaN[float64](t, avx)
-		testActiveNaN[float32](t, avx)
+	for _, path := range simdpath.Paths() {
+		testActiveNaN[float64](t, path)
+		testActiveNaN[float32](t, path)
 	}
 }
 
-func testActiveNaN[T batchlas.Float](t *testing.T, avx bool) {
+func testActiveNaN[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{2, 5, 9} {
 		tol, small, big := params[T](n)
@@ -304,9 +298,9 @@ func testActiveNaN[T batchlas.Float](t *testing.T, avx bool) {
 			}
 		}
 		g2, v2 := slices.Clone(g), slices.Clone(v)
-		rot := run(avx, g, v, n, 60, active|1<<inactive, tol, small, big)
-		rot2 := run(avx, g2, v2, n, 60, active, tol, small, big)
-		name := fmt.Sprintf("%T avx=%v n=%d", T(0), avx, n)
+		rot := run(path, g, v, n, 60, active|1<<inactive, tol, small, big)
+		rot2 := run(path, g2, v2, n, 60, active, tol, small, big)
+		name := fmt.Sprintf("%T %s n=%d", T(0), path, n)
 		if rot != 1<<inactive || rot2 != 0 {
 			t.Errorf("%s: returned %b with the NaN lane active, %b without; want %b and 0", name, rot, rot2, 1<<inactive)
 		}
@@ -322,7 +316,7 @@ func testActiveNaN[T batchlas.Float](t *testing.T, avx bool) {
 			}
 		}
 	}
-	if !avx {
+	if path == simdpath.Go {
 		return
 	}
 	// The paths agree on the NaN lane itself.
@@ -330,24 +324,24 @@ func testActiveNaN[T batchlas.Float](t *testing.T, avx bool) {
 		tol, small, big := params[T](n)
 		g, v, active := group[T](r, n)
 		g2, v2 := slices.Clone(g), slices.Clone(v)
-		rot := run(true, g, v, n, 4, active|1<<inactive, tol, small, big)
-		rot2 := run(false, g2, v2, n, 4, active|1<<inactive, tol, small, big)
+		rot := run(path, g, v, n, 4, active|1<<inactive, tol, small, big)
+		rot2 := run(simdpath.Go, g2, v2, n, 4, active|1<<inactive, tol, small, big)
 		if rot != rot2 {
-			t.Errorf("%T n=%d: assembly returned %b, twin %b", T(0), n, rot, rot2)
+			t.Errorf("%T %s n=%d: assembly returned %b, twin %b", T(0), path, n, rot, rot2)
 		}
 		if i := firstDiff(g, g2, true); i >= 0 {
-			t.Errorf("%T n=%d: g[%d] assembly %v, twin %v", T(0), n, i, g[i], g2[i])
+			t.Errorf("%T %s n=%d: g[%d] assembly %v, twin %v", T(0), path, n, i, g[i], g2[i])
 		}
 		if i := firstDiff(v, v2, true); i >= 0 {
-			t.Errorf("%T n=%d: v[%d] assembly %v, twin %v", T(0), n, i, v[i], v2[i])
+			t.Errorf("%T %s n=%d: v[%d] assembly %v, twin %v", T(0), path, n, i, v[i], v2[i])
 		}
 	}
 }
 
 func TestSweepsOrthogonalise(t *testing.T) {
-	for _, avx := range paths() {
-		testOrthogonalise[float64](t, avx)
-		testOrthogonalise[float32](t, avx)
+	for _, path := range simdpath.Paths() {
+		testOrthogonalise[float64](t, path)
+		testOrthogonalise[float32](t, path)
 	}
 }
 
@@ -358,20 +352,20 @@ func TestSweepsOrthogonalise(t *testing.T) {
 // singular values. A lane whose columns all have squared norms below
 // small (float64's tiny lane) must be left as it is. The inactive lane is
 // left bit for bit, and another sweep of the result rotates nothing.
-func testOrthogonalise[T batchlas.Float](t *testing.T, avx bool) {
+func testOrthogonalise[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(3, 4))
 	L, e := Lanes[T](), eps[T]()
 	for _, n := range orders[2:] {
 		tol, small, big := params[T](n)
 		g, v, active := group[T](r, n)
 		g0, v0 := slices.Clone(g), slices.Clone(v)
-		name := fmt.Sprintf("%T avx=%v n=%d", T(0), avx, n)
-		if rot := run(avx, g, v, n, 60, active, tol, small, big); rot != 0 {
+		name := fmt.Sprintf("%T %s n=%d", T(0), path, n)
+		if rot := run(path, g, v, n, 60, active, tol, small, big); rot != 0 {
 			t.Errorf("%s: lanes %b still rotating after 60 sweeps", name, rot)
 			continue
 		}
 		g1, v1 := slices.Clone(g), slices.Clone(v)
-		if rot := run(avx, g1, v1, n, 1, active, tol, small, big); rot != 0 || firstDiff(g1, g, false) >= 0 || firstDiff(v1, v, false) >= 0 {
+		if rot := run(path, g1, v1, n, 1, active, tol, small, big); rot != 0 || firstDiff(g1, g, false) >= 0 || firstDiff(v1, v, false) >= 0 {
 			t.Errorf("%s: a sweep of the converged group rotated %b", name, rot)
 		}
 		if i := laneDiff(g, g0, inactive); i >= 0 {
@@ -504,13 +498,13 @@ func checkLane(t *testing.T, name string, in, out, vm *mat.Dense, below []bool, 
 // One sweep does not finish a random group of order 4 or more: Sweeps
 // reports the lanes still rotating, all of them active.
 func TestOneSweepReportsRotatingLanes(t *testing.T) {
-	for _, avx := range paths() {
-		testOneSweep[float64](t, avx)
-		testOneSweep[float32](t, avx)
+	for _, path := range simdpath.Paths() {
+		testOneSweep[float64](t, path)
+		testOneSweep[float32](t, path)
 	}
 }
 
-func testOneSweep[T batchlas.Float](t *testing.T, avx bool) {
+func testOneSweep[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(5, 6))
 	L := Lanes[T]()
 	for _, n := range []int{4, 8, 17} {
@@ -520,9 +514,9 @@ func testOneSweep[T batchlas.Float](t *testing.T, avx bool) {
 			g[i] = T(r.NormFloat64())
 		}
 		active := uint64(1)<<L - 1&^0b1010
-		rot := run(avx, g, nil, n, 1, active, tol, small, big)
+		rot := run(path, g, nil, n, 1, active, tol, small, big)
 		if rot == 0 || rot&^active != 0 {
-			t.Errorf("%T avx=%v n=%d: one sweep returned %b (active %b)", T(0), avx, n, rot, active)
+			t.Errorf("%T %s n=%d: one sweep returned %b (active %b)", T(0), path, n, rot, active)
 		}
 	}
 }
@@ -530,13 +524,13 @@ func testOneSweep[T batchlas.Float](t *testing.T, avx bool) {
 // With no active lane, no sweep, or fewer than two columns, Sweeps
 // returns 0 and changes nothing; lane bits beyond the group's are ignored.
 func TestNothingToDo(t *testing.T) {
-	for _, avx := range paths() {
-		testNothingToDo[float64](t, avx)
-		testNothingToDo[float32](t, avx)
+	for _, path := range simdpath.Paths() {
+		testNothingToDo[float64](t, path)
+		testNothingToDo[float32](t, path)
 	}
 }
 
-func testNothingToDo[T batchlas.Float](t *testing.T, avx bool) {
+func testNothingToDo[T batchlas.Float](t *testing.T, path string) {
 	r := rand.New(rand.NewPCG(9, 10))
 	L := Lanes[T]()
 	for _, n := range []int{0, 1, 2, 7} {
@@ -547,20 +541,20 @@ func testNothingToDo[T batchlas.Float](t *testing.T, avx bool) {
 			active    uint64
 			maxSweeps int
 		}{{0, 60}, {^uint64(0) << L, 60}, {uint64(1)<<L - 1, 0}, {uint64(1)<<L - 1, -1}} {
-			if rot := run(avx, g, v, n, c.maxSweeps, c.active, tol, small, big); rot != 0 {
-				t.Errorf("%T avx=%v n=%d active=%x sweeps=%d: returned %b", T(0), avx, n, c.active, c.maxSweeps, rot)
+			if rot := run(path, g, v, n, c.maxSweeps, c.active, tol, small, big); rot != 0 {
+				t.Errorf("%T %s n=%d active=%x sweeps=%d: returned %b", T(0), path, n, c.active, c.maxSweeps, rot)
 			}
 			if firstDiff(g, g0, false) >= 0 || firstDiff(v, v0, false) >= 0 {
-				t.Errorf("%T avx=%v n=%d active=%x sweeps=%d: changed the group", T(0), avx, n, c.active, c.maxSweeps)
+				t.Errorf("%T %s n=%d active=%x sweeps=%d: changed the group", T(0), path, n, c.active, c.maxSweeps)
 			}
 		}
 		if n >= 2 {
 			// With lane 0 alone active, no other lane changes.
 			g1 := slices.Clone(g)
-			run(avx, g1, nil, n, 60, 1, tol, small, big)
+			run(path, g1, nil, n, 60, 1, tol, small, big)
 			for l := 1; l < L; l++ {
 				if i := laneDiff(g1, g0, l); i >= 0 {
-					t.Errorf("%T avx=%v n=%d: lane %d changed with only lane 0 active", T(0), avx, n, l)
+					t.Errorf("%T %s n=%d: lane %d changed with only lane 0 active", T(0), path, n, l)
 				}
 			}
 		}
@@ -598,30 +592,37 @@ func TestPastMaxOrderPanics(t *testing.T) {
 }
 
 // The assembly's frames hold MaxOrder vectors of norms a group: sweeps'
-// one group's, sweeps2's and lockstep2's two.
+// one group's, sweeps2's and lockstep2's two, and the AVX2 sweeps' one.
 func TestFrameHoldsMaxOrder(t *testing.T) {
-	src, err := os.ReadFile("sweeps_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int{"sweeps": 1, "sweeps2": 2, "lockstep2": 2}
-	re := regexp.MustCompile(`TEXT ·(sweeps|sweeps2|lockstep2)F(?:64|32)\(SB\), \$(\d+)-`)
-	found := 0
-	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
-		found++
-		if frame, _ := strconv.Atoi(m[2]); frame < want[m[1]]*MaxOrder*64 {
-			t.Errorf("%sF's frame is %d bytes, under %d groups of MaxOrder (%d) vectors", m[1], frame, want[m[1]], MaxOrder)
+	for _, f := range []struct {
+		file  string
+		want  map[string]int
+		count int
+	}{
+		{"sweeps_amd64.s", map[string]int{"sweeps": 1, "sweeps2": 2, "lockstep2": 2}, 6},
+		{"sweeps_avx2_amd64.s", map[string]int{"sweepsAVX2": 1}, 2},
+	} {
+		src, err := os.ReadFile(f.file)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if found != 6 {
-		t.Errorf("found %d sweep functions' frames in sweeps_amd64.s, want 6", found)
+		re := regexp.MustCompile(`TEXT ·(sweeps|sweeps2|lockstep2|sweepsAVX2)F(?:64|32)\(SB\), \$(\d+)-`)
+		found := 0
+		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			found++
+			if frame, _ := strconv.Atoi(m[2]); frame < f.want[m[1]]*MaxOrder*64 {
+				t.Errorf("%s: %sF's frame is %d bytes, under %d groups of MaxOrder (%d) vectors", f.file, m[1], frame, f.want[m[1]], MaxOrder)
+			}
+		}
+		if found != f.count {
+			t.Errorf("found %d sweep functions' frames in %s, want %d", found, f.file, f.count)
+		}
 	}
 }
 
-// run2 calls Sweeps2 on the assembly (avx) or the Go twin.
-func run2[T batchlas.Float](avx bool, g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
-	defer func(old bool) { simd.AVX512 = old }(simd.AVX512)
-	simd.AVX512 = avx
+// run2 calls Sweeps2 on one code path (simdpath's names).
+func run2[T batchlas.Float](path string, g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
+	defer simdpath.Use(path)()
 	return Sweeps2(g1, v1, g2, v2, n, maxSweeps, active1, active2, tol, small, big)
 }
 
@@ -660,13 +661,13 @@ func testSweeps2[T batchlas.Float](t *testing.T) {
 					v1, v2 = nil, nil
 				}
 				for _, act := range [][2]uint64{{all1, all2}, {all1, 0}, {0, all2}, {1, all2}, {all1, 1 << 2}} {
-					for _, avx := range paths() {
+					for _, path := range simdpath.Paths() {
 						a1, b1, a2, b2 := slices.Clone(g1), slices.Clone(v1), slices.Clone(g2), slices.Clone(v2)
-						got1, got2 := run2(avx, a1, b1, a2, b2, n, maxSweeps, act[0], act[1], tol, small, big)
+						got1, got2 := run2(path, a1, b1, a2, b2, n, maxSweeps, act[0], act[1], tol, small, big)
 						w1, x1, w2, x2 := slices.Clone(g1), slices.Clone(v1), slices.Clone(g2), slices.Clone(v2)
-						want1 := run(avx, w1, x1, n, maxSweeps, act[0], tol, small, big)
-						want2 := run(avx, w2, x2, n, maxSweeps, act[1], tol, small, big)
-						name := fmt.Sprintf("%T n=%d sweeps=%d v=%v active=%b,%b avx=%v", T(0), n, maxSweeps, withV, act[0], act[1], avx)
+						want1 := run(path, w1, x1, n, maxSweeps, act[0], tol, small, big)
+						want2 := run(path, w2, x2, n, maxSweeps, act[1], tol, small, big)
+						name := fmt.Sprintf("%T n=%d sweeps=%d v=%v active=%b,%b %s", T(0), n, maxSweeps, withV, act[0], act[1], path)
 						if got1 != want1 || got2 != want2 {
 							t.Errorf("%s: returned %b, %b; Sweeps on each %b, %b", name, got1, got2, want1, want2)
 						}

@@ -67,6 +67,18 @@ func scaleGo[T batchlas.Float](g []T, nn int, mask uint64, h int, exps *[16]int3
 	return active
 }
 
+// scaleHRange is the range of h scaleAVX2's two factors cover: with it
+// every e = h - ex, for any finite non-zero maximum, splits into normal
+// powers of two f1 = min(e, split) and f2 = e - f1 (ex runs from -1073 to
+// 1024 for float64 and -148 to 128 for float32; gesvd's h is 442-448 and
+// 56-62). Outside it Scale runs the Go twin.
+func scaleHRange[T batchlas.Float]() (lo, hi int) {
+	if Lanes[T]() == 8 {
+		return 2, 900
+	}
+	return 2, 70
+}
+
 // Finish makes the outputs of each lane of ok of the swept n x n group
 // g (and v, the rotations, when not nil), laid out as Sweeps lays them
 // out: the column norms are the singular values, sorted descending, and

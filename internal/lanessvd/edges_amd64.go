@@ -25,9 +25,13 @@ func finishF64(grp, v *float64, n int, ok uint64, exps *[16]int32, k *[2]float64
 //go:noescape
 func finishF32(grp, v *float32, n int, ok uint64, exps *[16]int32, k *[2]float32, flags int, norms *float32) (done uint64)
 
-// scale is Scale on the assembly, or its Go twin without AVX-512.
+// scale is Scale on the AVX-512 assembly, on the AVX2 one (where h is
+// in the range its factors cover), or the Go twin.
 func scale[T batchlas.Float](g []T, nn int, mask uint64, h int, exps *[16]int32) uint64 {
 	if !simd.AVX512 {
+		if lo, hi := scaleHRange[T](); simd.AVX2 && lo <= h && h <= hi {
+			return scaleAVX2(g, nn, mask, h, exps)
+		}
 		return scaleGo(g, nn, mask, h, exps)
 	}
 	p := unsafe.Pointer(&g[0])
@@ -37,9 +41,13 @@ func scale[T batchlas.Float](g []T, nn int, mask uint64, h int, exps *[16]int32)
 	return scaleF32((*float32)(p), nn, mask, h, exps)
 }
 
-// finish is Finish on the assembly, or its Go twin without AVX-512.
+// finish is Finish on the AVX-512 assembly, on the AVX2 one, or the Go
+// twin.
 func finish[T batchlas.Float](g, v []T, n int, ok uint64, exps *[16]int32, minSum, eps T, wantU bool, s []T, ss int) uint64 {
 	if !simd.AVX512 {
+		if simd.AVX2 {
+			return finishAVX2(g, v, n, ok, exps, minSum, eps, wantU, s, ss)
+		}
 		return finishGo(g, v, n, ok, exps, minSum, eps, wantU, s, ss)
 	}
 	L := Lanes[T]()

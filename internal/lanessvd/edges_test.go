@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
@@ -83,34 +83,39 @@ func edgeGroup[T batchlas.Float](r *rand.Rand, n int, shift int) (g []T, mask ui
 	return g, mask
 }
 
-// Scale's assembly and Go twin give the same bits, exponents and lanes.
+// Scale's assembly and Go twin give the same bits, exponents and lanes,
+// at gesvd's h for either type and at the ends of the range the AVX2
+// path takes (outside it, it runs the twin).
 func TestScalePathsAgree(t *testing.T) {
-	if !simd.AVX512 {
-		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
-	}
-	testScalePathsAgree[float64](t)
-	testScalePathsAgree[float32](t)
+	simdpath.EachAsm(t, func(path string) {
+		testScalePathsAgree[float64](t, path)
+		testScalePathsAgree[float32](t, path)
+	})
 }
 
-func testScalePathsAgree[T batchlas.Float](t *testing.T) {
+func testScalePathsAgree[T batchlas.Float](t *testing.T, path string) {
+	defer simdpath.Use(path)()
 	r := rand.New(rand.NewPCG(3, 4))
+	lo, hi := scaleHRange[T]()
 	for _, n := range edgeOrders {
 		for shift := range 9 {
-			g, mask := edgeGroup[T](r, n, shift)
-			g2 := slices.Clone(g)
-			h := 446 - n%5 // scaleExp's h for a few orders' sizes
-			var e1, e2 [16]int32
-			a1 := scale(g, n*n, mask, h, &e1)
-			a2 := scaleGo(g2, n*n, mask, h, &e2)
-			name := fmt.Sprintf("%T n=%d shift=%d", T(0), n, shift)
-			if a1 != a2 {
-				t.Errorf("%s: active %b, twin %b", name, a1, a2)
-			}
-			if e1 != e2 {
-				t.Errorf("%s: exps %v, twin %v", name, e1, e2)
-			}
-			if i := firstDiff(g, g2, false); i >= 0 {
-				t.Errorf("%s: g[%d] (lane %d) %v, twin %v", name, i, i%Lanes[T](), g[i], g2[i])
+			// scaleTop's h for a few orders' sizes, either type's.
+			for _, h := range []int{446 - n%5, 60 - n%5, lo, hi} {
+				g, mask := edgeGroup[T](r, n, shift)
+				g2 := slices.Clone(g)
+				var e1, e2 [16]int32
+				a1 := scale(g, n*n, mask, h, &e1)
+				a2 := scaleGo(g2, n*n, mask, h, &e2)
+				name := fmt.Sprintf("%T %s n=%d shift=%d h=%d", T(0), path, n, shift, h)
+				if a1 != a2 {
+					t.Errorf("%s: active %b, twin %b", name, a1, a2)
+				}
+				if e1 != e2 {
+					t.Errorf("%s: exps %v, twin %v", name, e1, e2)
+				}
+				if i := firstDiff(g, g2, false); i >= 0 {
+					t.Errorf("%s: g[%d] (lane %d) %v, twin %v", name, i, i%Lanes[T](), g[i], g2[i])
+				}
 			}
 		}
 	}
@@ -175,14 +180,14 @@ func testScaleMeaning[T batchlas.Float](t *testing.T) {
 // plain sum, and whose zero lanes fail U's test), with and without U and
 // V.
 func TestFinishPathsAgree(t *testing.T) {
-	if !simd.AVX512 {
-		t.Skip("no AVX-512 path on this machine: only the Go twin runs")
-	}
-	testFinishPathsAgree[float64](t)
-	testFinishPathsAgree[float32](t)
+	simdpath.EachAsm(t, func(path string) {
+		testFinishPathsAgree[float64](t, path)
+		testFinishPathsAgree[float32](t, path)
+	})
 }
 
-func testFinishPathsAgree[T batchlas.Float](t *testing.T) {
+func testFinishPathsAgree[T batchlas.Float](t *testing.T, path string) {
+	defer simdpath.Use(path)()
 	r := rand.New(rand.NewPCG(7, 8))
 	L := Lanes[T]()
 	minSum, eps := T(0x1p-900), T(0x1p-52)
@@ -219,7 +224,7 @@ func testFinishPathsAgree[T batchlas.Float](t *testing.T) {
 				g2, v2 := slices.Clone(g), slices.Clone(v)
 				d1 := Finish(g, v, n, mask, &exps, minSum, eps, job.u, s1, ss)
 				d2 := finishGo(g2, v2, n, mask, &exps, minSum, eps, job.u, s2, ss)
-				name := fmt.Sprintf("%T n=%d shift=%d u=%v v=%v", T(0), n, shift, job.u, job.v)
+				name := fmt.Sprintf("%T %s n=%d shift=%d u=%v v=%v", T(0), path, n, shift, job.u, job.v)
 				if d1 != d2 {
 					t.Errorf("%s: done %b, twin %b", name, d1, d2)
 				}
@@ -397,3 +402,7 @@ func TestEdgesShortSlicesPanic(t *testing.T) {
 
 // edges_amd64.s is exactly what gen.go writes.
 func TestEdgesAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "edges_amd64.s") }
+
+func TestEdgesAVX2AssemblyIsGenerated(t *testing.T) {
+	testmat.CheckGeneratedBy(t, "gen_avx2.go", "edges_avx2_amd64.s")
+}

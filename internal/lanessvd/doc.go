@@ -102,10 +102,16 @@
 //
 // On x86-64-v4 the sweeps are AVX-512 assembly (sweeps_amd64.s, written
 // by gen.go: `go generate`; TestAssemblyIsGenerated checks the file is
-// what gen.go writes). Elsewhere, with -tags purego, or when simd.AVX512
-// is false, the Go twin sweepsGo runs. The twin performs every arithmetic
-// operation of the assembly, in the same order, with the same roundings
-// (package fma for the fused ones), and skips the same pairs, so the two
-// give the same bits; the tests flip simd.AVX512 to compare them on one
-// machine. A change to one must be made to the other.
+// what gen.go writes). On x86-64-v3 (simd.AVX2 without simd.AVX512) they
+// are AVX2 assembly (sweeps_avx2_amd64.s, written by gen_avx2.go): a
+// 32-byte register holds half of a row of lanes, and one call sweeps both
+// halves of a group, each pair's two chains of square roots and divisions
+// side by side (Sweeps2 sweeps its groups one after the other there);
+// Scale and Finish take half a group a call (edges_avx2_amd64.s). With
+// -tags purego, or with neither switch set, the Go twin sweepsGo runs.
+// The twin performs every arithmetic operation of the assembly, in the
+// same order, with the same roundings (package fma for the fused ones),
+// and skips the same pairs, so every path gives the same bits; the tests
+// flip simd's switches (simdpath) to compare them on one machine. A
+// change to one must be made to the others.
 package lanessvd

@@ -30,7 +30,7 @@ func Scale[T batchlas.Float](g []T, nn int, mask uint64, h int, exps *[16]int32)
 	return scale(g[:nn*L], nn, mask, h, exps)
 }
 
-// scaleGo is Scale's Go twin (and the path without AVX-512).
+// scaleGo is Scale's Go twin (and the path without AVX-512 or AVX2).
 func scaleGo[T batchlas.Float](g []T, nn int, mask uint64, h int, exps *[16]int32) (active uint64) {
 	L := Lanes[T]()
 	for l := range L {
@@ -118,7 +118,7 @@ func Finish[T batchlas.Float](g, v []T, n int, ok uint64, exps *[16]int32, minSu
 // stack): the largest order gesvd's lanes kernel sweeps.
 const MaxFinishOrder = 32
 
-// finishGo is Finish's Go twin (and the path without AVX-512).
+// finishGo is Finish's Go twin (and the path without AVX-512 or AVX2).
 func finishGo[T batchlas.Float](g, v []T, n int, ok uint64, exps *[16]int32, minSum, eps T, wantU bool, s []T, ss int) (done uint64) {
 	L := Lanes[T]()
 	var normBuf [MaxFinishOrder]T

@@ -4,7 +4,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
+	"github.com/batchlas-go/batchlas/internal/testmat"
+	"github.com/batchlas-go/batchlas/internal/vec"
 )
 
 // triangle is a random well-conditioned n x n triangle (leading dimension
@@ -99,5 +105,115 @@ func TestTimesTranspose(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// inverseByColumns is Inverse as xTRTI2 writes it, one Axpy per column of
+// the triangular product: the reference whose bits Inverse's four-column
+// passes must keep.
+func inverseByColumns[T batchlas.Float](lower bool, n int, t []T, ld int) {
+	if lower {
+		for c := n - 1; c >= 0; c-- {
+			col := t[c*ld : c*ld+n]
+			col[c] = 1 / col[c]
+			tcc := -col[c]
+			for k := n - 1; k > c; k-- {
+				x := col[k]
+				vec.Axpy(x, t[k*ld+k+1:k*ld+n], col[k+1:])
+				col[k] = x * t[k*ld+k]
+			}
+			for k := c + 1; k < n; k++ {
+				col[k] *= tcc
+			}
+		}
+		return
+	}
+	for c := range n {
+		col := t[c*ld : c*ld+c+1]
+		col[c] = 1 / col[c]
+		tcc := -col[c]
+		for k := range c {
+			x := col[k]
+			vec.Axpy(x, t[k*ld:k*ld+k], col[:k])
+			col[k] = x * t[k*ld+k]
+		}
+		for k := range c {
+			col[k] *= tcc
+		}
+	}
+}
+
+// TestInverseKeepsColumnOrder: Inverse gives inverseByColumns' bits on
+// every vector path, both triangles, both types, orders around the
+// four-column blocks and the vector widths, tight and padded.
+func TestInverseKeepsColumnOrder(t *testing.T) {
+	testInverseKeepsColumnOrder[float64](t)
+	testInverseKeepsColumnOrder[float32](t)
+}
+
+func testInverseKeepsColumnOrder[T batchlas.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, path := range simdpath.Paths() {
+		restore := simdpath.Use(path)
+		for _, lower := range []bool{true, false} {
+			for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 31, 33, 64, 65} {
+				for _, pad := range []int{0, 3} {
+					ld := n + pad
+					a := make([]T, n*ld)
+					for i := range a {
+						a[i] = T(r.NormFloat64() / math.Sqrt(float64(n)))
+					}
+					for j := range n {
+						a[j*ld+j] = T(2 + r.Float64())
+					}
+					got, want := slices.Clone(a), slices.Clone(a)
+					Inverse(lower, n, got, ld)
+					inverseByColumns(lower, n, want, ld)
+					testmat.SameBits(t, fmt.Sprintf("%T %s lower=%v n=%d ld=%d", T(0), path, lower, n, ld), got, want)
+				}
+			}
+		}
+		restore()
+	}
+}
+
+// upperTimesTransposeByColumns is TimesTranspose's upper triangle with
+// one Axpy per column: the reference whose bits its four-column passes
+// must keep.
+func upperTimesTransposeByColumns[T batchlas.Float](n int, t []T, ld int) {
+	for i := range n {
+		ci := t[i*ld : i*ld+i+1]
+		uii := ci[i]
+		for j := range ci[:i] {
+			ci[j] *= uii
+		}
+		var d T
+		for k := i + 1; k < n; k++ {
+			x := t[k*ld+i]
+			vec.Axpy(x, t[k*ld:k*ld+i], ci[:i])
+			d += x * x
+		}
+		ci[i] = uii*uii + d
+	}
+}
+
+// TestTimesTransposeKeepsColumnOrder: the upper TimesTranspose gives
+// upperTimesTransposeByColumns' bits on every vector path.
+func TestTimesTransposeKeepsColumnOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, path := range simdpath.Paths() {
+		restore := simdpath.Use(path)
+		for _, n := range []int{1, 2, 4, 5, 8, 9, 13, 17, 33, 65} {
+			ld := n + 1
+			a := make([]float64, n*ld)
+			for i := range a {
+				a[i] = r.NormFloat64()
+			}
+			got, want := slices.Clone(a), slices.Clone(a)
+			TimesTranspose(false, n, got, ld)
+			upperTimesTransposeByColumns(n, want, ld)
+			testmat.SameBits(t, fmt.Sprintf("%s n=%d", path, n), got, want)
+		}
+		restore()
 	}
 }

@@ -128,6 +128,28 @@ func DotAxpy4[T batchlas.Float](t *[4]T, a []T, lda int, x, y []T, dots *[4]T) {
 	}
 }
 
+// Axpy4 is Axpy with four columns one after another: y[i] = fma(t[3],
+// a3[i], fma(t[2], a2[i], fma(t[1], a1[i], fma(t[0], a0[i], y[i])))), the
+// updates Axpy would make column by column, reading and writing y once
+// for the four (a triangular matrix-vector product's columns, in either
+// order along the matrix). Each a_c holds at least len(y) elements.
+func Axpy4[T batchlas.Float](t *[4]T, a0, a1, a2, a3, y []T) {
+	n := len(y)
+	if n == 0 {
+		return
+	}
+	a0, a1, a2, a3 = a0[:n], a1[:n], a2[:n], a3[:n]
+	if axpy4Asm(t, a0, a1, a2, a3, y) {
+		return
+	}
+	for i := range n {
+		v := fma.Of(t[0], a0[i], y[i])
+		v = fma.Of(t[1], a1[i], v)
+		v = fma.Of(t[2], a2[i], v)
+		y[i] = fma.Of(t[3], a3[i], v)
+	}
+}
+
 // Axpy2x4 is Axpy2 on four columns at once, a_c = a[c*lda:][:len(x)]:
 // a_c[i] = fma(pq[4+c], y[i], fma(pq[c], x[i], a_c[i])), reading x and y
 // once for the four columns (a symmetric rank-2 update's columns).

@@ -102,7 +102,7 @@ func testLevel1[T batchlas.Float](t *testing.T) {
 	}
 }
 
-// TestFourColumns checks DotAxpy4 and Axpy2x4 on every path against
+// TestFourColumns checks DotAxpy4, Axpy4 and Axpy2x4 on every path against
 // float64 arithmetic (to a few units of T's roundoff), the gaps between
 // the columns and the entries past y untouched, and, with AVX-512, the
 // assembly against the Go twin bit for bit, on row counts that straddle
@@ -167,6 +167,25 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 							t.Fatalf("%s DotAxpy4: dot %d is %v, want %v", name, c, dots[c], w)
 						}
 					}
+					y4 := slices.Clone(y)
+					Axpy4(&tc, a, a[lda:], a[2*lda:], a[3*lda:], y4[:n])
+					for i, g := range y4 {
+						if i >= n {
+							if g != poison {
+								t.Fatalf("%s Axpy4: y entry %d past the end written", name, i)
+							}
+							continue
+						}
+						w, scale := float64(y[i]), math.Abs(float64(y[i]))
+						for c := range 4 {
+							p := float64(tc[c]) * float64(a[c*lda+i])
+							w += p
+							scale += math.Abs(p)
+						}
+						if math.Abs(float64(g)-w) > 8*eps*scale {
+							t.Fatalf("%s Axpy4: y entry %d is %v, want %v", name, i, g, w)
+						}
+					}
 					a1 := slices.Clone(a)
 					Axpy2x4(&pq, a1, lda, x[:n], y)
 					for i, g := range a1 {
@@ -184,7 +203,7 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 						}
 					}
 					dotsAll = append(dotsAll, dots)
-					outs = append(outs, y1, a1)
+					outs = append(outs, y1, a1, y4)
 				})
 			}
 			// Each assembly path against the twin, the last.
@@ -192,8 +211,9 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 			for k := 0; k < last; k++ {
 				name := fmt.Sprintf("%T n=%d lda=%d %s", T(0), n, lda, simdpath.Paths()[k])
 				testmat.SameBits(t, name+" DotAxpy4's dots", dotsAll[k][:], dotsAll[last][:])
-				testmat.SameBits(t, name+" DotAxpy4", outs[2*k], outs[2*last])
-				testmat.SameBits(t, name+" Axpy2x4", outs[2*k+1], outs[2*last+1])
+				testmat.SameBits(t, name+" DotAxpy4", outs[3*k], outs[3*last])
+				testmat.SameBits(t, name+" Axpy2x4", outs[3*k+1], outs[3*last+1])
+				testmat.SameBits(t, name+" Axpy4", outs[3*k+2], outs[3*last+2])
 			}
 		}
 	}

@@ -48,6 +48,7 @@ func main() {
 		axpy2K(d)
 		dotAxpyK(d)
 		dotAxpy4K(d)
+		axpy4K(d)
 		axpy2x4K(d)
 	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
@@ -554,6 +555,35 @@ func dotAxpy4K(d dtype) {
 		sumHalves(d, c)
 		p("\tVMOVS%s X%d, %d(R15)", map[int]string{8: "D", 4: "S"}[d.size], c, c*d.size)
 	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// axpy4K writes Axpy4: y := fma(t3, a3, fma(t2, a2, fma(t1, a1, fma(t0,
+// a0, y)))), reading and writing y once for the four columns (any four
+// addresses). Registers: R10-R13 the columns, R9 y, Z26-Z29 the t_c, Z8-Z11 the columns'
+// vectors, Z13 y.
+func axpy4K(d dtype) {
+	fn := "axpy4" + d.name
+	header(fn, "(a0, a1, a2, a3, y *T, nfull int, mask uint64, t *T)", "$0-64", 40, 48)
+	for c, r := range []string{"R10", "R11", "R12", "R13"} {
+		p("\tMOVQ a%d+%d(FP), %s", c, 8*c, r)
+	}
+	p("\tMOVQ y+32(FP), R9")
+	p("\tMOVQ t+56(FP), R15")
+	for c := range 4 {
+		p("\t%s %d(R15), Z%d", d.bcast, c*d.size, 26+c)
+	}
+	stream(d, fn, func(masked bool) {
+		for c, r := range []string{"R10", "R11", "R12", "R13"} {
+			p("\t%s", load(d, masked, "("+r+")(BX*1)", fmt.Sprintf("Z%d", 8+c)))
+		}
+		p("\t%s", load(d, masked, "(R9)(BX*1)", "Z13"))
+		for c := range 4 {
+			p("\tVFMADD231%s Z%d, Z%d, Z13", d.sfx, 8+c, 26+c)
+		}
+		p("\t%s", store(d, masked, "Z13", "(R9)(BX*1)"))
+	})
 	p("\tVZEROUPPER")
 	p("\tRET")
 }

@@ -58,6 +58,7 @@ func main() {
 		axpy2K(d)
 		dotAxpyK(d)
 		dotAxpy4K(d)
+		axpy4K(d)
 		axpy2x4K(d)
 	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
@@ -571,6 +572,35 @@ func dotAxpy4K(d dtype) {
 		sumHalves(d, 2*c, 2*c+1)
 		p("\tVMOVS%s X%d, %d(R15)", d.sfx[1:], 2*c, c*d.size)
 	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// axpy4K writes Axpy4: y := fma(t3, a3, fma(t2, a2, fma(t1, a1, fma(t0,
+// a0, y)))), one half of the stream's vector after the other (the
+// columns at any four addresses); the t_c are broadcast from t. Registers: R10..R13 the columns, R9 y,
+// R15 t, Y0..Y3 the t_c, Y8 a column's half, Y10 y.
+func axpy4K(d dtype) {
+	fn := "axpy4AVX2" + d.name
+	header(fn, fmt.Sprintf("(a0, a1, a2, a3, y *%s, nfull int, mask *%s, t *%s)", d.goT, d.goT, d.goT), "$0-64", 40, 48)
+	for c, r := range cols {
+		p("\tMOVQ a%d+%d(FP), %s", c, 8*c, r)
+	}
+	p("\tMOVQ y+32(FP), R9")
+	p("\tMOVQ t+56(FP), R15")
+	for c := range 4 {
+		p("\tVBROADCASTS%s %d(R15), %s", d.sfx[1:], c*d.size, y(c))
+	}
+	stream(fn, 48, func(masked bool) {
+		for h := 0; h < 2; h++ {
+			p("\t%s", load(d, masked, h, bx("R9"), 0, "Y10"))
+			for c, r := range cols {
+				p("\t%s", load(d, masked, h, bx(r), 0, "Y8"))
+				p("\tVFMADD231%s Y8, %s, Y10", d.sfx, y(c))
+			}
+			p("\t%s", store(d, masked, h, "Y10", bx("R9"), 0))
+		}
+	})
 	p("\tVZEROUPPER")
 	p("\tRET")
 }

@@ -182,6 +182,12 @@ func dotAxpy4F64(a *float64, lda int, x, y *float64, nfull int, mask uint64, t, 
 func dotAxpy4F32(a *float32, lda int, x, y *float32, nfull int, mask uint64, t, dots *float32)
 
 //go:noescape
+func axpy4F64(a0, a1, a2, a3, y *float64, nfull int, mask uint64, t *float64)
+
+//go:noescape
+func axpy4F32(a0, a1, a2, a3, y *float32, nfull int, mask uint64, t *float32)
+
+//go:noescape
 func axpy2x4F64(a *float64, lda int, x, y *float64, nfull int, mask uint64, pq *float64)
 
 //go:noescape
@@ -201,6 +207,24 @@ func dotAxpy4Asm[T batchlas.Float](t *[4]T, a []T, lda int, x, y []T, dots *[4]T
 		dotAxpy4F64(f64(&a[0]), lda, f64(&x[0]), f64(&y[0]), nfull, mask, f64(&t[0]), f64(&dots[0]))
 	} else {
 		dotAxpy4F32(f32(&a[0]), lda, f32(&x[0]), f32(&y[0]), nfull, mask, f32(&t[0]), f32(&dots[0]))
+	}
+	return true
+}
+
+// axpy4Asm runs Axpy4's assembly when simd.AVX512 or simd.AVX2 is set
+// (len(y) > 0).
+func axpy4Asm[T batchlas.Float](t *[4]T, a0, a1, a2, a3, y []T) bool {
+	if !simd.AVX512 {
+		if simd.AVX2 {
+			axpy4AVX2(t, a0, a1, a2, a3, y)
+		}
+		return simd.AVX2
+	}
+	nfull, mask := split[T](len(y))
+	if Width[T]() == 8 {
+		axpy4F64(f64(&a0[0]), f64(&a1[0]), f64(&a2[0]), f64(&a3[0]), f64(&y[0]), nfull, mask, f64(&t[0]))
+	} else {
+		axpy4F32(f32(&a0[0]), f32(&a1[0]), f32(&a2[0]), f32(&a3[0]), f32(&y[0]), nfull, mask, f32(&t[0]))
 	}
 	return true
 }

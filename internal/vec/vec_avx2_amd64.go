@@ -65,6 +65,12 @@ func dotAxpy4AVX2F64(a *float64, lda int, x, y *float64, nfull int, mask *float6
 func dotAxpy4AVX2F32(a *float32, lda int, x, y *float32, nfull int, mask *float32, t, dots *float32)
 
 //go:noescape
+func axpy4AVX2F64(a0, a1, a2, a3, y *float64, nfull int, mask *float64, t *float64)
+
+//go:noescape
+func axpy4AVX2F32(a0, a1, a2, a3, y *float32, nfull int, mask *float32, t *float32)
+
+//go:noescape
 func axpy2x4AVX2F64(a *float64, lda int, x, y *float64, nfull int, mask *float64, pq *float64)
 
 //go:noescape
@@ -181,6 +187,15 @@ func dotAxpy4AVX2[T batchlas.Float](t *[4]T, a []T, lda int, x, y []T, dots *[4]
 		dotAxpy4AVX2F64(f64(&a[0]), lda, f64(&x[0]), f64(&y[0]), nfull, f64(m), f64(&tb[0]), f64(&dots[0]))
 	} else {
 		dotAxpy4AVX2F32(f32(&a[0]), lda, f32(&x[0]), f32(&y[0]), nfull, f32(m), f32(&tb[0]), f32(&dots[0]))
+	}
+}
+
+func axpy4AVX2[T batchlas.Float](t *[4]T, a0, a1, a2, a3, y []T) {
+	nfull, m := len(y)/Width[T](), tailMask[T](len(y))
+	if Width[T]() == 8 {
+		axpy4AVX2F64(f64(&a0[0]), f64(&a1[0]), f64(&a2[0]), f64(&a3[0]), f64(&y[0]), nfull, f64(m), f64(&t[0]))
+	} else {
+		axpy4AVX2F32(f32(&a0[0]), f32(&a1[0]), f32(&a2[0]), f32(&a3[0]), f32(&y[0]), nfull, f32(m), f32(&t[0]))
 	}
 }
 

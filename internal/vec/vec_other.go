@@ -21,3 +21,5 @@ func dotAxpyAsm[T batchlas.Float](T, []T, []T, []T) (T, bool) { return 0, false 
 func dotAxpy4Asm[T batchlas.Float](*[4]T, []T, int, []T, []T, *[4]T) bool { return false }
 
 func axpy2x4Asm[T batchlas.Float](*[8]T, []T, int, []T, []T) bool { return false }
+
+func axpy4Asm[T batchlas.Float](*[4]T, []T, []T, []T, []T, []T) bool { return false }

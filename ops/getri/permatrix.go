@@ -117,7 +117,14 @@ func solveL[T batchlas.Float](n int, a []T, lda int, work []T) {
 		for c := j + jb - 2; c >= j; c-- {
 			col := a[c*lda : c*lda+n]
 			w := work[(c-j)*n:]
-			for k := c + 1; k < j+jb; k++ {
+			k := c + 1
+			for ; k+4 <= j+jb; k += 4 {
+				// Four columns in one pass (vec.Axpy4), the same
+				// operations in the same order as one at a time.
+				x := [4]T{-w[k], -w[k+1], -w[k+2], -w[k+3]}
+				vec.Axpy4(&x, a[k*lda:], a[(k+1)*lda:], a[(k+2)*lda:], a[(k+3)*lda:], col)
+			}
+			for ; k < j+jb; k++ {
 				vec.Axpy(-w[k], a[k*lda:k*lda+n], col)
 			}
 		}

@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/batchlas-go/batchlas"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -57,22 +57,14 @@ func forEachCandidate(t *testing.T, f32, f64 property) {
 }
 
 // paths names the tile family's code paths this machine runs: the
-// triangle kernel's assembly where it runs (an AVX-512 machine presented
-// as x86-64-v4), and the tiles' Go twin everywhere.
-func paths() []string {
-	if simd.AVX512 {
-		return []string{"asm", "go"}
-	}
-	return []string{"go"}
-}
+// triangle kernel's AVX-512 assembly (an AVX-512 machine presented as
+// x86-64-v4), its AVX2 assembly (there or an x86-64-v3 machine), and the
+// tiles' Go twin everywhere (simdpath's names).
+func paths() []string { return simdpath.Paths() }
 
 // onPath switches the vector kernels to path and returns what switches
 // them back.
-func onPath(path string) (restore func()) {
-	old := simd.AVX512
-	simd.AVX512 = path == "asm"
-	return func() { simd.AVX512 = old }
-}
+func onPath(path string) (restore func()) { return simdpath.Use(path) }
 
 // padded is a batch of count rows x cols matrices with ld = rows+3 and
 // stride = ld*cols+5, every element outside the matrices NaN.
@@ -414,3 +406,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 }
 
 func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "tri_amd64.s") }
+
+func TestAVX2AssemblyIsGenerated(t *testing.T) {
+	testmat.CheckGeneratedBy(t, "gen_avx2.go", "tri_avx2_amd64.s")
+}

@@ -7,9 +7,9 @@ import (
 // The kernel families of syrk, in candidate order (native before vendor).
 var (
 	// tile computes each C_i on one worker, half of gemm's flops, the
-	// other triangle never written: on an AVX-512 machine the whole uplo
-	// triangle in one assembly call whose diagonal blocks are stored
-	// under masks (tri.go), elsewhere a block of simd.Cols columns at a
+	// other triangle never written: on an AVX-512 or AVX2 machine the
+	// whole uplo triangle in one assembly call whose diagonal blocks are
+	// stored under masks (tri.go), elsewhere a block of simd.Cols columns at a
 	// time on the vector tile (simd.Tile), the block's diagonal block
 	// through scratch (tile.go).
 	tile = &sel.Family{Name: "tile"}

@@ -12,11 +12,12 @@
 // the key is `uplo:exact trans:exact n:log:4 k:log:4 batch:log`, and the
 // candidates are
 //
-//	tile     each C_i on one worker, blocks of 8 columns from the
-//	         diagonal: on an AVX-512 machine the whole triangle in one
-//	         assembly call, each diagonal block stored under lane masks;
-//	         elsewhere on the vector tile, each diagonal block through a
-//	         square on the stack
+//	tile     each C_i on one worker, blocks of columns from the
+//	         diagonal: on an AVX-512 or AVX2 machine the whole triangle
+//	         in one assembly call (blocks of 8 or 4 columns), each
+//	         diagonal block stored under lane masks; elsewhere on the
+//	         vector tile, each diagonal block through a square on the
+//	         stack
 //	vendor   gonum's BLAS Dsyrk or Ssyrk per matrix (absent from a -tags
 //	         novendor build)
 //

@@ -116,12 +116,19 @@ func Sweeps2[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, ac
 // gives the assembly's bits (a group that converges first is swept on,
 // unchanged, until the other has).
 func sweeps2Go[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
+	return eachGroup(sweepsGo[T], g1, v1, g2, v2, n, maxSweeps, active1, active2, tol, small, big)
+}
+
+// eachGroup runs one group's sweeps on each of two groups that has an
+// active lane.
+func eachGroup[T batchlas.Float](sweep func(g, v []T, n, maxSweeps int, active uint64, tol, small, big T) uint64,
+	g1, v1, g2, v2 []T, n, maxSweeps int, active1, active2 uint64, tol, small, big T) (uint64, uint64) {
 	var r1, r2 uint64
 	if active1 != 0 {
-		r1 = sweepsGo(g1, v1, n, maxSweeps, active1, tol, small, big)
+		r1 = sweep(g1, v1, n, maxSweeps, active1, tol, small, big)
 	}
 	if active2 != 0 {
-		r2 = sweepsGo(g2, v2, n, maxSweeps, active2, tol, small, big)
+		r2 = sweep(g2, v2, n, maxSweeps, active2, tol, small, big)
 	}
 	return r1, r2
 }

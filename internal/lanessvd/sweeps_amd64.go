@@ -49,14 +49,7 @@ func sweeps2[T batchlas.Float](g1, v1, g2, v2 []T, n, maxSweeps int, active1, ac
 		}
 		// One group a call: the AVX2 kernel overlaps the chains of a
 		// group's two halves already.
-		var r1, r2 uint64
-		if active1 != 0 {
-			r1 = sweepsAVX2(g1, v1, n, maxSweeps, active1, tol, small, big)
-		}
-		if active2 != 0 {
-			r2 = sweepsAVX2(g2, v2, n, maxSweeps, active2, tol, small, big)
-		}
-		return r1, r2
+		return eachGroup(sweepsAVX2[T], g1, v1, g2, v2, n, maxSweeps, active1, active2, tol, small, big)
 	}
 	k := [5]T{tol, small, big, 1, T(math.Copysign(0, -1))}
 	var vp1, vp2 unsafe.Pointer

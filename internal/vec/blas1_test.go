@@ -135,14 +135,13 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 			var outs [][]T
 			for _, path := range simdpath.Paths() {
 				name := fmt.Sprintf("%T n=%d lda=%d path=%s", T(0), n, lda, path)
-				withPath(path, func() {
-					y1 := slices.Clone(y)
-					var dots [4]T
-					DotAxpy4(&tc, a, lda, x[:n], y1, &dots)
-					for i, g := range y1 {
+				// checkY wants got (y after what) to be y plus the four
+				// columns times tc in float64, and nothing past n written.
+				checkY := func(what string, got []T) {
+					for i, g := range got {
 						if i >= n {
 							if g != poison {
-								t.Fatalf("%s DotAxpy4: y entry %d past the end written", name, i)
+								t.Fatalf("%s %s: y entry %d past the end written", name, what, i)
 							}
 							continue
 						}
@@ -153,9 +152,15 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 							scale += math.Abs(p)
 						}
 						if math.Abs(float64(g)-w) > 8*eps*scale {
-							t.Fatalf("%s DotAxpy4: y entry %d is %v, want %v", name, i, g, w)
+							t.Fatalf("%s %s: y entry %d is %v, want %v", name, what, i, g, w)
 						}
 					}
+				}
+				withPath(path, func() {
+					y1 := slices.Clone(y)
+					var dots [4]T
+					DotAxpy4(&tc, a, lda, x[:n], y1, &dots)
+					checkY("DotAxpy4", y1)
 					for c := range 4 {
 						var w, scale float64
 						for i := range n {
@@ -169,23 +174,7 @@ func testFourColumns[T batchlas.Float](t *testing.T) {
 					}
 					y4 := slices.Clone(y)
 					Axpy4(&tc, a, a[lda:], a[2*lda:], a[3*lda:], y4[:n])
-					for i, g := range y4 {
-						if i >= n {
-							if g != poison {
-								t.Fatalf("%s Axpy4: y entry %d past the end written", name, i)
-							}
-							continue
-						}
-						w, scale := float64(y[i]), math.Abs(float64(y[i]))
-						for c := range 4 {
-							p := float64(tc[c]) * float64(a[c*lda+i])
-							w += p
-							scale += math.Abs(p)
-						}
-						if math.Abs(float64(g)-w) > 8*eps*scale {
-							t.Fatalf("%s Axpy4: y entry %d is %v, want %v", name, i, g, w)
-						}
-					}
+					checkY("Axpy4", y4)
 					a1 := slices.Clone(a)
 					Axpy2x4(&pq, a1, lda, x[:n], y)
 					for i, g := range a1 {

@@ -10,7 +10,6 @@ import (
 )
 
 //go:generate go run gen.go
-//go:generate go run gen_avx2.go
 
 // The triangle kernels of tri_amd64.s (gen.go): the uplo triangle of C :=
 // alpha*X*X^T (+ beta*C when hasBeta) for the n x k X, strides in bytes;
@@ -22,7 +21,7 @@ func triF64(k int, x *float64, ldx int, c *float64, ldc int, n int, ab *[2]float
 //go:noescape
 func triF32(k int, x *float32, ldx int, c *float32, ldc int, n int, ab *[2]float32, hasBeta int, upper int, pf *[4]uintptr)
 
-// The AVX2 triangle kernels of tri_avx2_amd64.s (gen_avx2.go): the same
+// The AVX2 triangle kernels of tri_avx2_amd64.s (gen.go too): the same
 // walk and the same bits; ab holds alpha and beta broadcast over a 32-byte
 // vector, masks[m] a vector's first m lanes set.
 //

@@ -29,7 +29,9 @@ func finishAVX2F64(grp, v *float64, n int, kv *float64, flags int, norms *float6
 func finishAVX2F32(grp, v *float32, n int, kv *float32, flags int, norms *float32) (done uint64)
 
 // halfKV is a kv of 32-byte constants, filled one word of the element's
-// width at a time.
+// width at a time. b comes first in the struct, which its int aligns to 8
+// bytes, so the word stores through unsafe pointers are aligned (as
+// checkptr wants them under -race).
 type halfKV struct {
 	b [8 * 32]byte
 	w int // the element's bytes

@@ -15,7 +15,11 @@
 // of a chunk that holds the diagonal block is stored under a mask per
 // column, so that nothing outside the triangle is read or written. The
 // columns past the matrix's last in a narrow last block are computed from
-// a repeated column and not stored.
+// a repeated column and not stored. The AVX2 kernel walks the same way
+// (walk, with its isa's numbers) with blocks of 4 columns and 32-byte row
+// vectors: 12 or 24 rows by 4 columns, Y0 .. Y11, its masks VMASKMOV
+// masks from a table (chunkAVX2); each entry gets the AVX-512 kernel's
+// operations in its order, so the two agree bit for bit.
 //
 // The call also walks one or two byte ranges of cache hints (the next
 // matrix's operands, which the caller names), two lines per step of the

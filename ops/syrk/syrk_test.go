@@ -34,7 +34,8 @@ type property func(t *testing.T, ctx context.Context, c sel.Choice)
 
 // forEachCandidate runs f for every compiled candidate of both dtypes,
 // iterating Op.Candidates (never a retyped list), and the tile family on
-// each of its code paths this machine has (paths).
+// each code path this machine has (simdpath: the triangle kernel's
+// AVX-512 and AVX2 assembly, the tiles' Go twin).
 func forEachCandidate(t *testing.T, f32, f64 property) {
 	for _, dt := range []sel.DType{sel.Float32, sel.Float64} {
 		f := f64
@@ -46,25 +47,15 @@ func forEachCandidate(t *testing.T, f32, f64 property) {
 				t.Run(string(dt)+"/"+c.String(), func(t *testing.T) { f(t, pin(c), c) })
 				continue
 			}
-			for _, path := range paths() {
+			for _, path := range simdpath.Paths() {
 				t.Run(string(dt)+"/"+c.String()+"/"+path, func(t *testing.T) {
-					defer onPath(path)()
+					defer simdpath.Use(path)()
 					f(t, pin(c), c)
 				})
 			}
 		}
 	}
 }
-
-// paths names the tile family's code paths this machine runs: the
-// triangle kernel's AVX-512 assembly (an AVX-512 machine presented as
-// x86-64-v4), its AVX2 assembly (there or an x86-64-v3 machine), and the
-// tiles' Go twin everywhere (simdpath's names).
-func paths() []string { return simdpath.Paths() }
-
-// onPath switches the vector kernels to path and returns what switches
-// them back.
-func onPath(path string) (restore func()) { return simdpath.Use(path) }
 
 // padded is a batch of count rows x cols matrices with ld = rows+3 and
 // stride = ld*cols+5, every element outside the matrices NaN.

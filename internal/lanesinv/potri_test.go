@@ -7,11 +7,15 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
-	"github.com/batchlas-go/batchlas/internal/simd"
+	"github.com/batchlas-go/batchlas/internal/simdpath"
 	"github.com/batchlas-go/batchlas/internal/testmat"
 )
 
 func TestAssemblyIsGenerated(t *testing.T) { testmat.CheckGenerated(t, "potri_amd64.s") }
+
+func TestAVX2AssemblyIsGenerated(t *testing.T) {
+	testmat.CheckGeneratedBy(t, "gen.go", "potri_avx2_amd64.s")
+}
 
 // orders straddle the assembly's loops: the dot products' four rows a
 // turn and their tails of one, two and three, one vector's worth of lanes
@@ -57,14 +61,15 @@ func factors[T batchlas.Float](seed uint64, n, gld int, lower bool) []T {
 	return g
 }
 
-// The assembly gives the bits of the Go loops, on every lane, in the
-// triangle it computes, and leaves the rest as it was.
+// The assembly of every path the machine runs gives the bits of the Go
+// loops, on every lane, in the triangle it computes, and leaves the rest
+// as it was.
 func TestAssemblyMatchesGo(t *testing.T) {
-	if !simd.AVX512 {
-		t.Skip("no AVX-512 path on this machine")
-	}
-	t.Run("float64", testAssemblyMatchesGo[float64])
-	t.Run("float32", testAssemblyMatchesGo[float32])
+	simdpath.EachAsm(t, func(path string) {
+		defer simdpath.Use(path)()
+		t.Run(path+"/float64", testAssemblyMatchesGo[float64])
+		t.Run(path+"/float32", testAssemblyMatchesGo[float32])
+	})
 }
 
 func testAssemblyMatchesGo[T batchlas.Float](t *testing.T) {
@@ -98,13 +103,9 @@ func testAssemblyMatchesGo[T batchlas.Float](t *testing.T) {
 // U, as potrf factors an upper triangle): A times the mirrored result is the identity within rounding, on
 // the lanes that hold a factor.
 func TestInverseOfTheProduct(t *testing.T) {
-	for _, asm := range []bool{false, true} {
-		if asm && !simd.AVX512 {
-			continue
-		}
-		t.Run(fmt.Sprintf("asm=%v", asm), func(t *testing.T) {
-			defer func(saved bool) { simd.AVX512 = saved }(simd.AVX512)
-			simd.AVX512 = asm
+	for _, path := range simdpath.Paths() {
+		t.Run(path, func(t *testing.T) {
+			defer simdpath.Use(path)()
 			testInverseOfTheProduct[float64](t, 1e-13)
 			testInverseOfTheProduct[float32](t, 1e-5)
 		})

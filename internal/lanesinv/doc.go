@@ -6,10 +6,12 @@
 // runs it right after factoring the gathered A, in the same pass.
 //
 // Its two loops (the triangular inverse, then the product of the inverse
-// with its transpose) are AVX-512 assembly on x86-64-v4, one call each
-// over the group (potri_amd64.s, written by gen.go), and Go loops on
-// internal/lanerows elsewhere (lowerGo, upperGo); the two make the same
-// operations in the same order and give the same bits. It rounds each
+// with its transpose) are assembly, one call each over the group: AVX-512
+// on x86-64-v4 (potri_amd64.s) and AVX2 on x86-64-v3 (potri_avx2_amd64.s,
+// each zmm instruction made two ymm ones, one per half of the group's
+// rows), both written by gen.go; Go loops on internal/lanerows run
+// elsewhere (lowerGo, upperGo). All three make the same operations in the
+// same order and give the same bits. It rounds each
 // product before its sum, and sums its dot products in lanerows' four
 // partial sums, so it agrees with the per-matrix kernels within rounding,
 // not bit for bit.

@@ -11,11 +11,11 @@ import (
 // group g with the lower triangle of inv(L)^T inv(L) (xPOTRI: xTRTI2,
 // then xLAUU2, internal/tri's Inverse then TimesTranspose); element
 // (r, c) of lane l is at g[(c*gld+r)*L+l]. t holds two rows of lanes.
-// The upper triangle is neither read nor written. On x86-64-v4 each of
-// the two loops is one call of AVX-512 assembly over the whole group
-// (potri_amd64.s, written by gen.go), where lowerGo makes one call per
-// column segment; the two give the same bits, and lowerGo runs elsewhere
-// (purego, other architectures, a device presented below x86-64-v4).
+// The upper triangle is neither read nor written. On x86-64-v4 and v3
+// each of the two loops is one call of assembly over the whole group
+// (AVX-512 or AVX2, written by gen.go), where lowerGo makes one call per
+// column segment; they give the same bits, and lowerGo runs elsewhere
+// (purego, other architectures, a device presented below x86-64-v3).
 func Lower[T batchlas.Float](g []T, n, gld, L int, t []T) { potri(true, g, n, gld, L, t) }
 
 // potri runs Lower's (lower) or Upper's loops on the group: the assembly

@@ -33,10 +33,11 @@ func Slot[T batchlas.Float](m int) int { return m + 3*lanes.Lanes[T]() }
 // tau = 0 leaves the lane's trailing columns untouched, as qr.Larf does:
 // an Inf there never meets a zero.
 //
-// On x86-64-v4 the column loop is AVX-512 assembly (qr_amd64.s, written
-// by gen.go); elsewhere, with -tags purego, or when simd.AVX512 is false,
-// stepGo runs the same steps in Go. The two agree within rounding (the
-// assembly fuses its multiply-adds), not bit for bit.
+// The column loop is AVX-512 assembly on x86-64-v4 (qr_amd64.s, written
+// by gen.go) and AVX2 on x86-64-v3 (qr_avx2_amd64.s, gen_avx2.go);
+// elsewhere, with -tags purego, or when neither simd switch is set,
+// stepGo runs the same steps in Go, fused multiply-adds included, with
+// the same bits.
 func QR[T batchlas.Float](a []T, m, n, ld, count int, tau, work []T) {
 	L := lanes.Lanes[T]()
 	k := min(m, n)

@@ -46,13 +46,71 @@ func dqdsWork(n int) int { return 4 * n }
 // per value, rejected ones included (1.4 to 3.1 of them): more than
 // LAPACK's xLASQ2 takes with its finer shifts, but each is cheap.
 func dqds[T batchlas.Float](n int, d, e, work []T) int {
+	var r dqdsRun[T]
+	r.start(n, d, e, work)
+	for r.next() {
+		r.took(dqdsStep(r.q[r.lo:r.hi+1], r.qe[r.lo:r.hi+1], r.p[r.lo:r.hi+1], r.pe[r.lo:r.hi+1], r.tau))
+	}
+	return r.finish()
+}
+
+// dqds2 is dqds on two bidiagonals at once, (n1, d1, e1, work1) and (n2,
+// d2, e2, work2): where both want a transform, one loop makes both
+// (dqdsStep2), two independent chains of divisions the core overlaps.
+// Each gets exactly dqds' operations, so its bits and info.
+func dqds2[T batchlas.Float](n1 int, d1, e1, work1 []T, n2 int, d2, e2, work2 []T) (info1, info2 int) {
+	var a, b dqdsRun[T]
+	a.start(n1, d1, e1, work1)
+	b.start(n2, d2, e2, work2)
+	na, nb := a.next(), b.next()
+	for na || nb {
+		switch {
+		case na && nb:
+			nda, oka, ndb, okb := dqdsStep2(a.q[a.lo:a.hi+1], a.qe[a.lo:a.hi+1], a.p[a.lo:a.hi+1], a.pe[a.lo:a.hi+1], a.tau,
+				b.q[b.lo:b.hi+1], b.qe[b.lo:b.hi+1], b.p[b.lo:b.hi+1], b.pe[b.lo:b.hi+1], b.tau)
+			a.took(nda, oka)
+			b.took(ndb, okb)
+			na, nb = a.next(), b.next()
+		case na:
+			a.took(dqdsStep(a.q[a.lo:a.hi+1], a.qe[a.lo:a.hi+1], a.p[a.lo:a.hi+1], a.pe[a.lo:a.hi+1], a.tau))
+			na = a.next()
+		default:
+			b.took(dqdsStep(b.q[b.lo:b.hi+1], b.qe[b.lo:b.hi+1], b.p[b.lo:b.hi+1], b.pe[b.lo:b.hi+1], b.tau))
+			nb = b.next()
+		}
+	}
+	return a.finish(), b.finish()
+}
+
+// dqdsRun is dqds' state between the transforms it asks for: start
+// scales the array, next runs the deflation and the shift's choice up to
+// the next transform (of the block q[lo:hi+1] with shift tau) and reports
+// whether there is one, took accepts or rejects its result, and finish
+// writes the values and returns the info. The driver (dqds, dqds2) makes
+// each transform with dqdsStep or dqdsStep2.
+type dqdsRun[T batchlas.Float] struct {
+	n                   int
+	d, q, qe, p, pe     []T
+	mx, tol, tol2       T
+	sigma, dmin, margin T
+	est, tau            T
+	iters, maxIters     int
+	hi, lo, marginAt    int
+	retry, stopped      bool
+}
+
+// start sets up the run for B = (d[:n], e[:n-1]); a run with nothing to
+// iterate (n <= 1, B zero) is left stopped with d final.
+func (r *dqdsRun[T]) start(n int, d, e, work []T) {
+	*r = dqdsRun[T]{n: n, stopped: true}
 	if n <= 0 {
-		return 0
+		return
 	}
 	d = d[:n]
+	r.d = d
 	if n == 1 {
 		d[0] = abs(d[0])
-		return 0
+		return
 	}
 	e = e[:n-1]
 	var mx T
@@ -66,12 +124,12 @@ func dqds[T batchlas.Float](n int, d, e, work []T) int {
 		for i := range d {
 			d[i] = abs(d[i])
 		}
-		return 0
+		return
 	}
 	// The squares of B's entries scaled to at most 1: nothing overflows,
 	// and what underflows is below eps^2 of the largest value squared.
 	q, qe := work[:n], work[n:2*n]
-	p, pe := work[2*n:3*n], work[3*n:4*n]
+	r.p, r.pe = work[2*n:3*n], work[3*n:4*n]
 	for i, x := range d {
 		x /= mx
 		q[i] = x * x
@@ -89,44 +147,59 @@ func dqds[T batchlas.Float](n int, d, e, work []T) int {
 	// one being worked on, the shift that block carries, and at each
 	// converged index the value's square.
 	clear(d)
+	r.q, r.qe, r.mx = q, qe, mx
+	r.tol = 100 * epsilon[T]()
+	r.tol2 = r.tol * r.tol
+	r.maxIters = dqdsIterPerValue * n
+	r.hi, r.lo = n-1, n // lo > hi: no block started
+	r.margin, r.marginAt = 1, -1
+	r.stopped = false
+}
 
-	tol := 100 * epsilon[T]()
-	tol2 := tol * tol
-	iters, maxIters := 0, dqdsIterPerValue*n
-	hi, lo := n-1, n // lo > hi: no block started
-	var sigma, dmin T
-	margin, marginAt := T(1), -1
-	for hi >= 0 {
-		if hi < lo {
+// next runs until the next transform and reports whether there is one:
+// the block q[lo:hi+1] with shift tau.
+func (r *dqdsRun[T]) next() bool {
+	if r.stopped {
+		return false
+	}
+	if r.retry {
+		r.retry = false
+		return true
+	}
+	q, qe, d := r.q, r.qe, r.d
+	for r.hi >= 0 {
+		hi := r.hi
+		if hi < r.lo {
 			// A new block ends at hi: the shift stored for it, and its top.
 			// (dmin belongs to the last bottom entry, marginAt, which is
 			// not hi: it is not read for this block's first shift.)
-			sigma = d[hi]
-			lo = splitBelow(qe, 0, hi)
-		} else if l := splitBelow(qe, lo, hi); l > lo {
+			r.sigma = d[hi]
+			r.lo = splitBelow(qe, 0, hi)
+		} else if l := splitBelow(qe, r.lo, hi); l > r.lo {
 			// An entry of the block became zero: the part above it keeps
 			// the shift it has now.
-			d[l-1] = sigma
-			lo = l
+			d[l-1] = r.sigma
+			r.lo = l
 		}
+		lo, sigma := r.lo, r.sigma
 		if lo == hi {
 			d[hi] = q[hi] + sigma
-			hi--
+			r.hi--
 			continue
 		}
-		if qe[hi-1] <= tol2*(sigma+q[hi]) {
+		if qe[hi-1] <= r.tol2*(sigma+q[hi]) {
 			d[hi] = q[hi] + sigma
-			hi--
+			r.hi--
 			continue
 		}
-		if hi-1 == lo || qe[hi-2] <= tol2*(sigma+q[hi-1]) {
+		if hi-1 == lo || qe[hi-2] <= r.tol2*(sigma+q[hi-1]) {
 			// The trailing 2x2 of B^T B - sigma stands alone.
 			big, small := eig2(q[hi-1], qe[hi-1], q[hi])
 			d[hi-1], d[hi] = big+sigma, small+sigma
-			hi -= 2
+			r.hi -= 2
 			continue
 		}
-		if iters >= maxIters {
+		if r.iters >= r.maxIters {
 			break
 		}
 		// The shift: the smaller eigenvalue of the trailing 2x2, capped by
@@ -134,49 +207,70 @@ func dqds[T batchlas.Float](n int, d, e, work []T) int {
 		// margin that shrinks by 8 with every accepted shift on this bottom
 		// entry and grows by 8 with every rejected one, down to no shift.
 		_, est := eig2(q[hi-1], qe[hi-1], q[hi])
-		if dmin > 0 && hi == marginAt {
-			est = min(est, dmin)
+		if r.dmin > 0 && hi == r.marginAt {
+			est = min(est, r.dmin)
 		}
-		if hi != marginAt {
-			margin, marginAt = 1.0/8, hi
+		if hi != r.marginAt {
+			r.margin, r.marginAt = 1.0/8, hi
 		}
-		for {
-			tau := est * (1 - margin)
-			if margin >= 1 {
-				tau = 0
-			}
-			iters++
-			nd, ok := dqdsStep(q[lo:hi+1], qe[lo:hi+1], p[lo:hi+1], pe[lo:hi+1], tau)
-			if ok {
-				copy(q[lo:hi+1], p[lo:hi+1])
-				copy(qe[lo:hi], pe[lo:hi])
-				sigma += tau
-				dmin = nd
-				margin = max(margin/8, 4*tol)
-				break
-			}
-			if tau == 0 || iters >= maxIters {
-				// A zero shift fails only on NaN, which finite input cannot
-				// produce; stop with what has converged.
-				iters = maxIters
-				break
-			}
-			margin = min(margin*8, 1)
-		}
+		r.est = est
+		r.shift()
+		return true
 	}
+	r.stopped = true
+	return false
+}
+
+// shift sets tau from est and the margin, counting the transform.
+func (r *dqdsRun[T]) shift() {
+	r.tau = r.est * (1 - r.margin)
+	if r.margin >= 1 {
+		r.tau = 0
+	}
+	r.iters++
+}
+
+// took takes the transform's result: dmin and whether it was accepted.
+func (r *dqdsRun[T]) took(nd T, ok bool) {
+	lo, hi := r.lo, r.hi
+	if ok {
+		copy(r.q[lo:hi+1], r.p[lo:hi+1])
+		copy(r.qe[lo:hi], r.pe[lo:hi])
+		r.sigma += r.tau
+		r.dmin = nd
+		r.margin = max(r.margin/8, 4*r.tol)
+		return
+	}
+	if r.tau == 0 || r.iters >= r.maxIters {
+		// A zero shift fails only on NaN, which finite input cannot
+		// produce; stop with what has converged.
+		r.iters = r.maxIters
+		return
+	}
+	r.margin = min(r.margin*8, 1)
+	r.shift()
+	r.retry = true
+}
+
+// finish writes the values into d and returns the info.
+func (r *dqdsRun[T]) finish() int {
+	if r.q == nil {
+		return 0 // started stopped: d is final
+	}
+	d, q, qe := r.d, r.q, r.qe
 	info := 0
-	if hi >= 0 {
-		for i := range hi {
+	if r.hi >= 0 {
+		for i := range r.hi {
 			if qe[i] != 0 {
 				info++
 			}
 		}
-		for i := 0; i <= hi; i++ {
+		for i := 0; i <= r.hi; i++ {
 			d[i] = q[i] // an estimate of the square, unshifted
 		}
 	}
 	for i, x := range d {
-		d[i] = sqrt(max(x, 0)) * mx
+		d[i] = sqrt(max(x, 0)) * r.mx
 	}
 	return info
 }
@@ -200,13 +294,18 @@ func splitBelow[T batchlas.Float](qe []T, lo, hi int) int {
 // nonnegative, the shift then no larger than the smallest eigenvalue; a
 // NaN fails it. e[len(q)-1] is not read.
 func dqdsStep[T batchlas.Float](q, e, nq, ne []T, tau T) (dmin T, ok bool) {
-	k := len(q) - 1
 	d := q[0] - tau
 	if !(d >= 0) {
 		return 0, false
 	}
-	dmin = d
-	for i := range k {
+	return dqdsTail(q, e, nq, ne, tau, 0, d, d)
+}
+
+// dqdsTail is dqdsStep's loop from index i on, with d and dmin as the
+// loop has them there.
+func dqdsTail[T batchlas.Float](q, e, nq, ne []T, tau T, i int, d, dmin T) (T, bool) {
+	k := len(q) - 1
+	for ; i < k; i++ {
 		qh := d + e[i]
 		t := q[i+1] / qh
 		nq[i] = qh
@@ -219,6 +318,44 @@ func dqdsStep[T batchlas.Float](q, e, nq, ne []T, tau T) (dmin T, ok bool) {
 	}
 	nq[k] = d
 	return dmin, true
+}
+
+// dqdsStep2 is dqdsStep on two arrays at once, the steps of both in one
+// loop while both go on: each gets dqdsStep's operations and results.
+func dqdsStep2[T batchlas.Float](q1, e1, nq1, ne1 []T, tau1 T, q2, e2, nq2, ne2 []T, tau2 T) (dmin1 T, ok1 bool, dmin2 T, ok2 bool) {
+	d1, d2 := q1[0]-tau1, q2[0]-tau2
+	if !(d1 >= 0) {
+		dmin2, ok2 = dqdsStep(q2, e2, nq2, ne2, tau2)
+		return 0, false, dmin2, ok2
+	}
+	if !(d2 >= 0) {
+		dmin1, ok1 = dqdsTail(q1, e1, nq1, ne1, tau1, 0, d1, d1)
+		return dmin1, ok1, 0, false
+	}
+	m1, m2 := d1, d2
+	k := min(len(q1), len(q2)) - 1
+	for i := range k {
+		qh1, qh2 := d1+e1[i], d2+e2[i]
+		t1, t2 := q1[i+1]/qh1, q2[i+1]/qh2
+		nq1[i], nq2[i] = qh1, qh2
+		ne1[i], ne2[i] = e1[i]*t1, e2[i]*t2
+		d1, d2 = d1*t1-tau1, d2*t2-tau2
+		f1, f2 := !(d1 >= 0), !(d2 >= 0)
+		switch {
+		case f1 && f2:
+			return 0, false, 0, false
+		case f1:
+			dmin2, ok2 = dqdsTail(q2, e2, nq2, ne2, tau2, i+1, d2, min(m2, d2))
+			return 0, false, dmin2, ok2
+		case f2:
+			dmin1, ok1 = dqdsTail(q1, e1, nq1, ne1, tau1, i+1, d1, min(m1, d1))
+			return dmin1, ok1, 0, false
+		}
+		m1, m2 = min(m1, d1), min(m2, d2)
+	}
+	dmin1, ok1 = dqdsTail(q1, e1, nq1, ne1, tau1, k, d1, m1)
+	dmin2, ok2 = dqdsTail(q2, e2, nq2, ne2, tau2, k, d2, m2)
+	return dmin1, ok1, dmin2, ok2
 }
 
 // eig2 is the eigenvalues, larger first, of the 2x2 B^T B of the qd array

@@ -151,3 +151,42 @@ func checkValues(t *testing.T, what string, got, want []float64, eps float64, re
 		}
 	}
 }
+
+// dqds2 gives each of its two bidiagonals dqds' bits and info, for every
+// pair of the test bidiagonals of two orders (so the pair's transforms
+// differ in length, in count, and in which is rejected first), either
+// order first.
+func TestDqds2IsDqdsOnEach(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, ns := range [][2]int{{1, 7}, {2, 2}, {7, 9}, {32, 17}, {40, 40}} {
+		b1, b2 := bidiagonals(r, ns[0]), bidiagonals(r, ns[1])
+		for name1, x1 := range b1 {
+			for name2, x2 := range b2 {
+				one := func(x [2][]float64, n int) ([]float64, int) {
+					d, e := append([]float64(nil), x[0]...), append([]float64(nil), x[1]...)
+					info := dqds(n, d, e, make([]float64, dqdsWork(n)))
+					return d, info
+				}
+				w1, i1 := one(x1, ns[0])
+				w2, i2 := one(x2, ns[1])
+				d1, e1 := append([]float64(nil), x1[0]...), append([]float64(nil), x1[1]...)
+				d2, e2 := append([]float64(nil), x2[0]...), append([]float64(nil), x2[1]...)
+				g1, g2 := dqds2(ns[0], d1, e1, make([]float64, dqdsWork(ns[0])), ns[1], d2, e2, make([]float64, dqdsWork(ns[1])))
+				what := fmt.Sprintf("n=%v %q with %q", ns, name1, name2)
+				if g1 != i1 || g2 != i2 {
+					t.Fatalf("%s: infos %d, %d; dqds alone %d, %d", what, g1, g2, i1, i2)
+				}
+				for i := range w1 {
+					if math.Float64bits(d1[i]) != math.Float64bits(w1[i]) {
+						t.Fatalf("%s: first d[%d] = %v, dqds alone %v", what, i, d1[i], w1[i])
+					}
+				}
+				for i := range w2 {
+					if math.Float64bits(d2[i]) != math.Float64bits(w2[i]) {
+						t.Fatalf("%s: second d[%d] = %v, dqds alone %v", what, i, d2[i], w2[i])
+					}
+				}
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/infobuf"
+	"github.com/batchlas-go/batchlas/internal/lanes"
 	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/svd"
@@ -179,6 +180,9 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 	case jacobiFamily:
 		return runJob(ctx, runJacobi, p, ws, jacobiSlot[T](p), info)
 	case bidiagFamily:
+		if bidiagGroups(p) {
+			return groupsJob(ctx, runBidiagGroups, lanes.Lanes[T](), p, ws, bidiagSlot[T](p), info)
+		}
 		return runJob(ctx, runBidiag, p, ws, bidiagSlot[T](p), info)
 	case lanesFamily:
 		return lanesGesvd(ctx, p, ws, info)
@@ -409,9 +413,23 @@ func jacobiSlot[T batchlas.Float](p *problem[T]) int {
 	return parallel.Pad(svd.WorkSize[T](p.a.Rows, p.a.Cols, p.jobu.kernelJob(), p.jobvt.kernelJob()))
 }
 
-// bidiagSlot is the bidiag kernel's per-worker scratch.
+// bidiagSlot is the bidiag kernel's per-worker scratch: a group's
+// (svd.ValuesGroup) where it takes the batch a group at a time.
 func bidiagSlot[T batchlas.Float](p *problem[T]) int {
+	if bidiagGroups(p) {
+		return parallel.Pad(svd.ValuesGroupWorkSize[T](p.a.Rows, p.a.Cols))
+	}
 	return parallel.Pad(svd.BidiagWorkSize[T](p.a.Rows, p.a.Cols, p.jobu.kernelJob(), p.jobvt.kernelJob()))
+}
+
+// bidiagGroups reports whether the bidiag kernel takes p's batch a group
+// of svd.Lanes matrices at a time, one per vector lane (svd.ValuesGroup):
+// for the values alone, of matrices small enough for the group to stay
+// in L2. Its values are the per-matrix path's within rounding, and which
+// path a matrix takes depends on the call's shape only, never on the
+// workers.
+func bidiagGroups[T batchlas.Float](p *problem[T]) bool {
+	return p.jobu == NoVectors && p.jobvt == NoVectors && p.a.Rows*p.a.Cols <= svd.ValuesGroupMaxElems
 }
 
 // flopsPerMatrix is the nominal cost of one decomposition that the

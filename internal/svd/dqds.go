@@ -49,45 +49,63 @@ func dqds[T batchlas.Float](n int, d, e, work []T) int {
 	var r dqdsRun[T]
 	r.start(n, d, e, work)
 	for r.next() {
-		r.took(dqdsStep(r.q[r.lo:r.hi+1], r.qe[r.lo:r.hi+1], r.p[r.lo:r.hi+1], r.pe[r.lo:r.hi+1], r.tau))
+		r.took(dqdsStep(r.block(r.q), r.block(r.qe), r.block(r.p), r.block(r.pe), r.tau))
 	}
 	return r.finish()
 }
 
-// dqds2 is dqds on two bidiagonals at once, (n1, d1, e1, work1) and (n2,
-// d2, e2, work2): where both want a transform, one loop makes both
-// (dqdsStep2), two independent chains of divisions the core overlaps.
-// Each gets exactly dqds' operations, so its bits and info.
-func dqds2[T batchlas.Float](n1 int, d1, e1, work1 []T, n2 int, d2, e2, work2 []T) (info1, info2 int) {
-	var a, b dqdsRun[T]
-	a.start(n1, d1, e1, work1)
-	b.start(n2, d2, e2, work2)
-	na, nb := a.next(), b.next()
-	for na || nb {
-		switch {
-		case na && nb:
-			nda, oka, ndb, okb := dqdsStep2(a.q[a.lo:a.hi+1], a.qe[a.lo:a.hi+1], a.p[a.lo:a.hi+1], a.pe[a.lo:a.hi+1], a.tau,
-				b.q[b.lo:b.hi+1], b.qe[b.lo:b.hi+1], b.p[b.lo:b.hi+1], b.pe[b.lo:b.hi+1], b.tau)
+// dqdsMany runs dqds on each of runs (started, at most 16): in rounds
+// that make every transform the runs want, four at a time (dqdsStep4)
+// and then two (dqdsStep2), independent chains of divisions the core
+// overlaps where one alone waits on each division. Each run gets exactly
+// dqds' operations, so its bits and info (finish gives them).
+func dqdsMany[T batchlas.Float](runs []*dqdsRun[T]) {
+	var wants [16]int
+	for {
+		nw := 0
+		for i, r := range runs {
+			if r.next() {
+				wants[nw] = i
+				nw++
+			}
+		}
+		if nw == 0 {
+			return
+		}
+		w := wants[:nw]
+		for len(w) >= 4 {
+			a, b, c, d := runs[w[0]], runs[w[1]], runs[w[2]], runs[w[3]]
+			res := dqdsStep4([4][]T{a.block(a.q), b.block(b.q), c.block(c.q), d.block(d.q)},
+				[4][]T{a.block(a.qe), b.block(b.qe), c.block(c.qe), d.block(d.qe)},
+				[4][]T{a.block(a.p), b.block(b.p), c.block(c.p), d.block(d.p)},
+				[4][]T{a.block(a.pe), b.block(b.pe), c.block(c.pe), d.block(d.pe)},
+				[4]T{a.tau, b.tau, c.tau, d.tau})
+			for j, r := range [4]*dqdsRun[T]{a, b, c, d} {
+				r.took(res.dmin[j], res.ok[j])
+			}
+			w = w[4:]
+		}
+		if len(w) >= 2 {
+			a, b := runs[w[0]], runs[w[1]]
+			nda, oka, ndb, okb := dqdsStep2(a.block(a.q), a.block(a.qe), a.block(a.p), a.block(a.pe), a.tau,
+				b.block(b.q), b.block(b.qe), b.block(b.p), b.block(b.pe), b.tau)
 			a.took(nda, oka)
 			b.took(ndb, okb)
-			na, nb = a.next(), b.next()
-		case na:
-			a.took(dqdsStep(a.q[a.lo:a.hi+1], a.qe[a.lo:a.hi+1], a.p[a.lo:a.hi+1], a.pe[a.lo:a.hi+1], a.tau))
-			na = a.next()
-		default:
-			b.took(dqdsStep(b.q[b.lo:b.hi+1], b.qe[b.lo:b.hi+1], b.p[b.lo:b.hi+1], b.pe[b.lo:b.hi+1], b.tau))
-			nb = b.next()
+			w = w[2:]
+		}
+		if len(w) == 1 {
+			a := runs[w[0]]
+			a.took(dqdsStep(a.block(a.q), a.block(a.qe), a.block(a.p), a.block(a.pe), a.tau))
 		}
 	}
-	return a.finish(), b.finish()
 }
 
 // dqdsRun is dqds' state between the transforms it asks for: start
 // scales the array, next runs the deflation and the shift's choice up to
 // the next transform (of the block q[lo:hi+1] with shift tau) and reports
 // whether there is one, took accepts or rejects its result, and finish
-// writes the values and returns the info. The driver (dqds, dqds2) makes
-// each transform with dqdsStep or dqdsStep2.
+// writes the values and returns the info. The driver (dqds, dqdsMany)
+// makes each transform with dqdsStep, dqdsStep2 or dqdsStep4.
 type dqdsRun[T batchlas.Float] struct {
 	n                   int
 	d, q, qe, p, pe     []T
@@ -220,6 +238,9 @@ func (r *dqdsRun[T]) next() bool {
 	r.stopped = true
 	return false
 }
+
+// block is x's entries of the block the next transform takes.
+func (r *dqdsRun[T]) block(x []T) []T { return x[r.lo : r.hi+1] }
 
 // shift sets tau from est and the margin, counting the transform.
 func (r *dqdsRun[T]) shift() {
@@ -356,6 +377,53 @@ func dqdsStep2[T batchlas.Float](q1, e1, nq1, ne1 []T, tau1 T, q2, e2, nq2, ne2 
 	dmin1, ok1 = dqdsTail(q1, e1, nq1, ne1, tau1, k, d1, m1)
 	dmin2, ok2 = dqdsTail(q2, e2, nq2, ne2, tau2, k, d2, m2)
 	return dmin1, ok1, dmin2, ok2
+}
+
+// stepResults is dqdsStep4's results, each array's dqdsStep results.
+type stepResults[T batchlas.Float] struct {
+	dmin [4]T
+	ok   [4]bool
+}
+
+// dqdsStep4 is dqdsStep on four arrays at once, the steps of all four in
+// one loop while all go on; from the first index where one fails, each
+// other finishes on its own (dqdsTail). Each gets dqdsStep's operations
+// and results.
+func dqdsStep4[T batchlas.Float](q, e, nq, ne [4][]T, tau [4]T) (res stepResults[T]) {
+	d0, d1, d2, d3 := q[0][0]-tau[0], q[1][0]-tau[1], q[2][0]-tau[2], q[3][0]-tau[3]
+	if !(d0 >= 0 && d1 >= 0 && d2 >= 0 && d3 >= 0) {
+		for j := range 4 {
+			res.dmin[j], res.ok[j] = dqdsStep(q[j], e[j], nq[j], ne[j], tau[j])
+		}
+		return res
+	}
+	m0, m1, m2, m3 := d0, d1, d2, d3
+	k := min(len(q[0]), len(q[1]), len(q[2]), len(q[3])) - 1
+	q0, q1, q2, q3 := q[0][:k+1], q[1][:k+1], q[2][:k+1], q[3][:k+1]
+	e0, e1, e2, e3 := e[0][:k], e[1][:k], e[2][:k], e[3][:k]
+	p0, p1, p2, p3 := nq[0][:k], nq[1][:k], nq[2][:k], nq[3][:k]
+	f0, f1, f2, f3 := ne[0][:k], ne[1][:k], ne[2][:k], ne[3][:k]
+	t0, t1, t2, t3 := tau[0], tau[1], tau[2], tau[3]
+	for i := range k {
+		h0, h1, h2, h3 := d0+e0[i], d1+e1[i], d2+e2[i], d3+e3[i]
+		r0, r1, r2, r3 := q0[i+1]/h0, q1[i+1]/h1, q2[i+1]/h2, q3[i+1]/h3
+		p0[i], p1[i], p2[i], p3[i] = h0, h1, h2, h3
+		f0[i], f1[i], f2[i], f3[i] = e0[i]*r0, e1[i]*r1, e2[i]*r2, e3[i]*r3
+		d0, d1, d2, d3 = d0*r0-t0, d1*r1-t1, d2*r2-t2, d3*r3-t3
+		if !(d0 >= 0 && d1 >= 0 && d2 >= 0 && d3 >= 0) {
+			for j, dm := range [4][2]T{{d0, m0}, {d1, m1}, {d2, m2}, {d3, m3}} {
+				if dm[0] >= 0 {
+					res.dmin[j], res.ok[j] = dqdsTail(q[j], e[j], nq[j], ne[j], tau[j], i+1, dm[0], min(dm[1], dm[0]))
+				}
+			}
+			return res
+		}
+		m0, m1, m2, m3 = min(m0, d0), min(m1, d1), min(m2, d2), min(m3, d3)
+	}
+	for j, dm := range [4][2]T{{d0, m0}, {d1, m1}, {d2, m2}, {d3, m3}} {
+		res.dmin[j], res.ok[j] = dqdsTail(q[j], e[j], nq[j], ne[j], tau[j], k, dm[0], dm[1])
+	}
+	return res
 }
 
 // eig2 is the eigenvalues, larger first, of the 2x2 B^T B of the qd array

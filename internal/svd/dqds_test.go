@@ -152,38 +152,47 @@ func checkValues(t *testing.T, what string, got, want []float64, eps float64, re
 	}
 }
 
-// dqds2 gives each of its two bidiagonals dqds' bits and info, for every
-// pair of the test bidiagonals of two orders (so the pair's transforms
-// differ in length, in count, and in which is rejected first), either
-// order first.
-func TestDqds2IsDqdsOnEach(t *testing.T) {
+// dqdsMany gives each of its runs dqds' bits and info, on sets of one to
+// seven of the test bidiagonals of several orders (so the transforms made
+// together differ in length, in count, and in which is rejected first:
+// four, two and one at a time all run).
+func TestDqdsManyIsDqdsOnEach(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, ns := range [][2]int{{1, 7}, {2, 2}, {7, 9}, {32, 17}, {40, 40}} {
-		b1, b2 := bidiagonals(r, ns[0]), bidiagonals(r, ns[1])
-		for name1, x1 := range b1 {
-			for name2, x2 := range b2 {
-				one := func(x [2][]float64, n int) ([]float64, int) {
-					d, e := append([]float64(nil), x[0]...), append([]float64(nil), x[1]...)
-					info := dqds(n, d, e, make([]float64, dqdsWork(n)))
-					return d, info
+	type bidiag struct {
+		name string
+		d, e []float64
+	}
+	var all []bidiag
+	for _, n := range []int{1, 2, 7, 17, 32, 40} {
+		for name, x := range bidiagonals(r, n) {
+			all = append(all, bidiag{fmt.Sprintf("n=%d %s", n, name), x[0], x[1]})
+		}
+	}
+	slices.SortFunc(all, func(a, b bidiag) int { return strings.Compare(a.name, b.name) })
+	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	for size := 1; size <= 7; size++ {
+		for first := 0; first+size <= len(all); first += size {
+			set := all[first : first+size]
+			runs := make([]dqdsRun[float64], size)
+			ptrs := make([]*dqdsRun[float64], size)
+			ds := make([][]float64, size)
+			for j, b := range set {
+				n := len(b.d)
+				ds[j] = append([]float64(nil), b.d...)
+				runs[j].start(n, ds[j], append([]float64(nil), b.e...), make([]float64, dqdsWork(n)))
+				ptrs[j] = &runs[j]
+			}
+			dqdsMany(ptrs)
+			for j, b := range set {
+				n := len(b.d)
+				want := append([]float64(nil), b.d...)
+				wantInfo := dqds(n, want, append([]float64(nil), b.e...), make([]float64, dqdsWork(n)))
+				if info := runs[j].finish(); info != wantInfo {
+					t.Fatalf("set of %d, %s: info %d, dqds alone %d", size, b.name, info, wantInfo)
 				}
-				w1, i1 := one(x1, ns[0])
-				w2, i2 := one(x2, ns[1])
-				d1, e1 := append([]float64(nil), x1[0]...), append([]float64(nil), x1[1]...)
-				d2, e2 := append([]float64(nil), x2[0]...), append([]float64(nil), x2[1]...)
-				g1, g2 := dqds2(ns[0], d1, e1, make([]float64, dqdsWork(ns[0])), ns[1], d2, e2, make([]float64, dqdsWork(ns[1])))
-				what := fmt.Sprintf("n=%v %q with %q", ns, name1, name2)
-				if g1 != i1 || g2 != i2 {
-					t.Fatalf("%s: infos %d, %d; dqds alone %d, %d", what, g1, g2, i1, i2)
-				}
-				for i := range w1 {
-					if math.Float64bits(d1[i]) != math.Float64bits(w1[i]) {
-						t.Fatalf("%s: first d[%d] = %v, dqds alone %v", what, i, d1[i], w1[i])
-					}
-				}
-				for i := range w2 {
-					if math.Float64bits(d2[i]) != math.Float64bits(w2[i]) {
-						t.Fatalf("%s: second d[%d] = %v, dqds alone %v", what, i, d2[i], w2[i])
+				for i := range want {
+					if math.Float64bits(ds[j][i]) != math.Float64bits(want[i]) {
+						t.Fatalf("set of %d, %s: d[%d] = %v, dqds alone %v", size, b.name, i, ds[j][i], want[i])
 					}
 				}
 			}

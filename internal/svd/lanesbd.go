@@ -13,15 +13,15 @@ const ValuesGroupMaxElems = 8192
 
 // ValuesGroupWorkSize is the workspace (elements of T) ValuesGroup needs
 // for a group of m x n matrices: the interleaved group, its bidiagonals
-// and two rows of scratch across the lanes, and two lanes' bidiagonals and
-// dqds arrays.
+// and two rows of scratch across the lanes, and each lane's bidiagonal
+// and dqds arrays.
 func ValuesGroupWorkSize[T batchlas.Float](m, n int) int {
 	if m <= 0 || n <= 0 {
 		return 0
 	}
 	L := lanes.Lanes[T]()
 	mm, nn := max(m, n), min(m, n)
-	return L*(mm*nn+2*nn+mm+4) + 2*(2*nn+dqdsWork(nn))
+	return L * (mm*nn + 2*nn + mm + 4 + 2*nn + dqdsWork(nn))
 }
 
 // ValuesGroup computes the singular values of count <= lanes.Lanes[T]()
@@ -68,8 +68,10 @@ func ValuesGroup[T batchlas.Float](count, m, n int, a []T, lda, sa int, s []T, s
 	var exps [16]int32
 	active := lanessvd.Scale(g, mm*nn, uint64(1)<<count-1, scaleTop[T](mm, nn), &exps)
 	gebd2Lanes(mm, nn, g, L, d, e, w)
-	// The active lanes' bidiagonals to dqds, two at a time (dqds2: their
-	// chains of divisions side by side), the last one alone.
+	// The active lanes' bidiagonals to dqds, together (dqdsMany: their
+	// chains of divisions side by side).
+	var runs [16]dqdsRun[T]
+	var ptrs [16]*dqdsRun[T]
 	var lanesOf [16]int
 	na := 0
 	for l := range count {
@@ -77,37 +79,23 @@ func ValuesGroup[T batchlas.Float](count, m, n int, a []T, lda, sa int, s []T, s
 			info[l] = int32(nn + 1)
 			continue
 		}
-		lanesOf[na] = l
-		na++
-	}
-	bidiag := func(l int, buf []T) (dl, el, dw []T) {
-		dl, el, dw = buf[:nn], buf[nn:2*nn], buf[2*nn:per]
+		buf := rest[na*per : (na+1)*per]
+		dl, el := buf[:nn], buf[nn:2*nn]
 		for i := range nn {
 			dl[i], el[i] = d[i*L+l], e[i*L+l]
 		}
-		return dl, el, dw
+		runs[na].start(nn, dl, el, buf[2*nn:per])
+		ptrs[na], lanesOf[na] = &runs[na], l
+		na++
 	}
-	values := func(l int, dl []T) {
+	dqdsMany(ptrs[:na])
+	for j, l := range lanesOf[:na] {
+		info[l] = int32(runs[j].finish())
 		sl := s[l*ss : l*ss+nn]
-		for i, x := range dl {
+		for i, x := range rest[j*per : j*per+nn] {
 			sl[i] = ldexp(x, -int(exps[l]))
 		}
 		sortSelect(nn, sl, nil, nil)
-	}
-	for j := 0; j < na; j += 2 {
-		l1 := lanesOf[j]
-		d1, e1, w1 := bidiag(l1, rest[:per])
-		if j+1 == na {
-			info[l1] = int32(dqds(nn, d1, e1, w1))
-			values(l1, d1)
-			continue
-		}
-		l2 := lanesOf[j+1]
-		d2, e2, w2 := bidiag(l2, rest[per:2*per])
-		i1, i2 := dqds2(nn, d1, e1, w1, nn, d2, e2, w2)
-		info[l1], info[l2] = int32(i1), int32(i2)
-		values(l1, d1)
-		values(l2, d2)
 	}
 }
 

@@ -102,6 +102,10 @@
 // runs on G whatever vectors are wanted, so s is bit-identical across jobs.
 // Bidiag's are bit-identical across the jobs that want vectors; with none
 // it computes them by dqds, to the same accuracy but not the same bits.
+// ValuesGroup (lanesbd.go) is Bidiag without vectors on a group of
+// matrices at once, one per vector lane: the reduction made across the
+// lanes, each lane's bidiagonal to dqds, several at a time (dqdsMany:
+// each gets dqds' bits); its values are Bidiag's within rounding.
 //
 // Nothing here allocates; all scratch is the caller's work slice, of
 // WorkSize elements. The input matrix is only read, and its padding rows

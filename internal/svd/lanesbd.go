@@ -13,8 +13,8 @@ const ValuesGroupMaxElems = 8192
 
 // ValuesGroupWorkSize is the workspace (elements of T) ValuesGroup needs
 // for a group of m x n matrices: the interleaved group, its bidiagonals
-// and two rows of scratch across the lanes, and each lane's bidiagonal
-// and dqds arrays.
+// and max(m, n)+4 rows of scratch across the lanes, and each lane's
+// bidiagonal and dqds arrays.
 func ValuesGroupWorkSize[T batchlas.Float](m, n int) int {
 	if m <= 0 || n <= 0 {
 		return 0

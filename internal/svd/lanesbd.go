@@ -7,9 +7,11 @@ import (
 	"github.com/batchlas-go/batchlas/internal/lanessvd"
 )
 
-// ValuesGroupMaxElems bounds m*n for ValuesGroup: the group's interleaved
-// matrices (m*n rows of lanes, 512 KiB at the bound) stay in a core's L2.
-const ValuesGroupMaxElems = 8192
+// ValuesGroupMaxElems bounds m*n for ValuesGroup (orders up to 256): the
+// group's interleaved matrices take m*n rows of lanes, 4 MiB at the
+// bound, past a core's L2 from m*n = 8192 on, where the group still beat
+// Bidiag on each matrix on the Zen 3 (docs/decisions.md).
+const ValuesGroupMaxElems = 65536
 
 // ValuesGroupWorkSize is the workspace (elements of T) ValuesGroup needs
 // for a group of m x n matrices: the interleaved group, its bidiagonals

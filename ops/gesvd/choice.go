@@ -22,8 +22,9 @@ var (
 	// does: a QR of a tall matrix, Householder bidiagonalisation, implicit
 	// QR on the bidiagonal with its rotations streamed into the vectors
 	// (internal/svd.Bidiag): the kernel for larger orders. The values
-	// alone of matrices up to 8192 entries go a group at a time, one per
-	// vector lane (internal/svd.ValuesGroup).
+	// alone of matrices up to 65536 entries, in batches of a group or
+	// more, go a group at a time, one per vector lane
+	// (internal/svd.ValuesGroup).
 	bidiagFamily = &sel.Family{Name: "bidiag"}
 	// vendorFamily calls gonum's LAPACK Dgesvd per matrix (bidiagonal
 	// reduction and implicit QR) on a copy (float64 only).

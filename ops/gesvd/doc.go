@@ -23,8 +23,9 @@
 //	         tall matrix, Householder bidiagonalisation, implicit QR on
 //	         the bidiagonal rotating the vectors' columns (internal/svd);
 //	         its cost does not grow with the sweeps a matrix needs: the
-//	         kernel for larger orders. Without vectors, and m*n <= 8192,
-//	         a group of 8 (float64) or 16 (float32) matrices at a time,
+//	         kernel for larger orders. Without vectors, m*n <= 65536 and
+//	         a batch of a group or more, a group of 8 (float64) or 16
+//	         (float32) matrices at a time,
 //	         the reduction across the vector lanes and dqds on the
 //	         bidiagonals (internal/svd.ValuesGroup)
 //	vendor   gonum's LAPACK Dgesvd per matrix on a copy (float64 only;

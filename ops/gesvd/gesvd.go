@@ -423,13 +423,14 @@ func bidiagSlot[T batchlas.Float](p *problem[T]) int {
 }
 
 // bidiagGroups reports whether the bidiag kernel takes p's batch a group
-// of svd.Lanes matrices at a time, one per vector lane (svd.ValuesGroup):
-// for the values alone, of matrices small enough for the group to stay
-// in L2. Its values are the per-matrix path's within rounding, and which
-// path a matrix takes depends on the call's shape only, never on the
-// workers.
+// of lanes.Lanes matrices at a time, one per vector lane (svd.ValuesGroup):
+// for the values alone, of matrices up to svd.ValuesGroupMaxElems
+// entries, in a batch of a group or more (a group's lanes cost the same
+// filled or not: fewer matrices go one at a time). Its values are the
+// per-matrix path's within rounding, and which path a matrix takes
+// depends on the call's shape and batch only, never on the workers.
 func bidiagGroups[T batchlas.Float](p *problem[T]) bool {
-	return p.jobu == NoVectors && p.jobvt == NoVectors && p.a.Rows*p.a.Cols <= svd.ValuesGroupMaxElems
+	return p.jobu == NoVectors && p.jobvt == NoVectors && p.a.Rows*p.a.Cols <= svd.ValuesGroupMaxElems && p.a.Count >= lanes.Lanes[T]()
 }
 
 // flopsPerMatrix is the nominal cost of one decomposition that the

@@ -39,7 +39,9 @@
 // under the same context, or pass nil. Workspace: one per worker, for the
 // working copy, the rotations' product and the QR of a tall matrix
 // (jacobi; bidiag adds the bidiagonal and its rotations) or for the copy gonum overwrites and its work (vendor). With
-// the workspace supplied a call allocates nothing.
+// the workspace supplied a call allocates nothing, but for the vendor
+// kernel without vectors: gonum's Dgesvd sorts the values through package
+// sort there, two allocations a matrix.
 //
 // Gesvd and BufferSize treat a nil context as context.Background().
 package gesvd

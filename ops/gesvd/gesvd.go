@@ -181,7 +181,10 @@ func launch[T batchlas.Float](ctx context.Context, c sel.Choice, key sel.Key, de
 		return runJob(ctx, runJacobi, p, ws, jacobiSlot[T](p), info)
 	case bidiagFamily:
 		if bidiagGroups(p) {
-			return groupsJob(ctx, runBidiagGroups, lanes.Lanes[T](), p, ws, bidiagSlot[T](p), info)
+			j := parallel.Get[job[T]]()
+			defer parallel.Put(j)
+			j.p, j.info = *p, info
+			return lanes.RunGroups(ctx, p.a.Count, flopsPerMatrix(p.a.Rows, p.a.Cols, false), ws, bidiagSlot[T](p), j)
 		}
 		return runJob(ctx, runBidiag, p, ws, bidiagSlot[T](p), info)
 	case lanesFamily:

@@ -2,7 +2,6 @@ package gesvd
 
 import (
 	"context"
-	"errors"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/lanes"
@@ -17,8 +16,7 @@ const (
 	runJacobi jobKernel = iota
 	runBidiag
 	runVendor
-	runLanes        // groups of svd.GroupSize matrices, not matrices
-	runBidiagGroups // groups of lanes.Lanes matrices (svd.ValuesGroup)
+	runLanes // groups of svd.GroupSize matrices, not matrices
 )
 
 // job is the state of one gesvd batch loop, the Body parallel.RunScratch
@@ -44,31 +42,6 @@ func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[
 	return parallel.RunScratch(ctx, p.a.Count, work, len(ws)/slot, j)
 }
 
-// groupsJob runs kernel (runLanes or runBidiagGroups) over the batch of p
-// in groups of G matrices, slot elements of ws per worker (allocated when
-// ws is short).
-func groupsJob[T batchlas.Float](ctx context.Context, kernel jobKernel, G int, p *problem[T], ws []T, slot int, info []int32) error {
-	j := parallel.Get[job[T]]()
-	defer parallel.Put(j)
-	if len(ws) < slot {
-		ws = make([]T, parallel.Workers(ctx)*slot)
-	}
-	count := p.a.Count
-	j.kernel, j.p, j.info, j.ws, j.slot = kernel, *p, info, ws, slot
-	work := flopsPerMatrix(p.a.Rows, p.a.Cols, p.jobu != NoVectors || p.jobvt != NoVectors)
-	// slot > 0: Gesvd answers zero-sized dimensions before any kernel.
-	err := parallel.RunScratch(ctx, (count+G-1)/G, float64(G)*work, len(ws)/slot, j)
-	if err == nil {
-		return nil
-	}
-	var ie *batchlas.InterruptedError // here only: errors.As moves it to the heap
-	if errors.As(err, &ie) {
-		done := min(count, ie.Completed*G)
-		return &batchlas.InterruptedError{Count: count, Completed: done, Touched: done, Err: ie.Err}
-	}
-	return err
-}
-
 // Chunk decomposes matrices [lo, hi) on worker w (groups [lo, hi) for
 // runLanes).
 func (j *job[T]) Chunk(w, lo, hi int) {
@@ -79,24 +52,17 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 		j.vendor(w, lo, hi)
 	case runLanes:
 		j.lanesGroups(w, lo, hi)
-	case runBidiagGroups:
-		j.valuesGroups(w, lo, hi)
 	}
 }
 
-// valuesGroups computes the singular values of groups [lo, hi) of
-// svd.Lanes matrices on worker w (svd.ValuesGroup). A matrix holding a
-// NaN or an infinity gets info k+1, its values untouched, as every kernel
-// leaves it.
-func (j *job[T]) valuesGroups(w, lo, hi int) {
+// Group computes the singular values of the group of lanes.Lanes
+// matrices from first (svd.ValuesGroup): the bidiag kernel's values-only
+// path, run by lanes.RunGroups. A matrix holding a NaN or an infinity
+// gets info k+1, its values untouched, as every kernel leaves it.
+func (j *job[T]) Group(buf []T, first int) {
 	p := &j.p
-	L := lanes.Lanes[T]()
-	buf := j.ws[w*j.slot : (w+1)*j.slot]
-	for g := lo; g < hi; g++ {
-		first := g * L
-		count := min(L, p.a.Count-first)
-		svd.ValuesGroup(count, p.a.Rows, p.a.Cols, p.a.Data[first*p.a.Stride:], p.a.LD, p.a.Stride, p.s.Data[first*p.s.Stride:], p.s.Stride, buf, j.info[first:first+count])
-	}
+	count := min(lanes.Lanes[T](), p.a.Count-first)
+	svd.ValuesGroup(count, p.a.Rows, p.a.Cols, p.a.Data[first*p.a.Stride:], p.a.LD, p.a.Stride, p.s.Data[first*p.s.Stride:], p.s.Stride, buf, j.info[first:first+count])
 }
 
 // perMatrix runs internal/svd's one-sided Jacobi (runJacobi) or its

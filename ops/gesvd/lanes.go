@@ -2,6 +2,7 @@ package gesvd
 
 import (
 	"context"
+	"errors"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/parallel"
@@ -36,7 +37,26 @@ func lanesSlot[T batchlas.Float](p *problem[T]) int {
 // reported in matrices (the groups done, times the group size, capped at
 // the batch).
 func lanesGesvd[T batchlas.Float](ctx context.Context, p *problem[T], ws []T, info []int32) error {
-	return groupsJob(ctx, runLanes, svd.GroupSize[T](), p, ws, lanesSlot(p), info)
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	slot := lanesSlot(p)
+	if len(ws) < slot {
+		ws = make([]T, parallel.Workers(ctx)*slot)
+	}
+	G, count := svd.GroupSize[T](), p.a.Count
+	j.kernel, j.p, j.info, j.ws, j.slot = runLanes, *p, info, ws, slot
+	work := flopsPerMatrix(p.a.Rows, p.a.Cols, p.jobu != NoVectors || p.jobvt != NoVectors)
+	// slot > 0: Gesvd answers zero-sized dimensions before any kernel.
+	err := parallel.RunScratch(ctx, (count+G-1)/G, float64(G)*work, len(ws)/slot, j)
+	if err == nil {
+		return nil
+	}
+	var ie *batchlas.InterruptedError // here only: errors.As moves it to the heap
+	if errors.As(err, &ie) {
+		done := min(count, ie.Completed*G)
+		return &batchlas.InterruptedError{Count: count, Completed: done, Touched: done, Err: ie.Err}
+	}
+	return err
 }
 
 // lanesGroups decomposes groups [lo, hi) on worker w.

@@ -458,6 +458,12 @@ func broadcast[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice
 	s, u, vt := operands[T](ThinVectors, AllVectors, 7, 5, 4)
 	require.NoError(t, Gesvd(ctx, ThinVectors, AllVectors, a, s, u, vt, nil))
 	checkSVD(t, c.String()+" broadcast", ThinVectors, AllVectors, a, s, u, vt)
+	// The values alone of more matrices than a group of lanes holds
+	// (bidiag's group path gathers the one matrix into every lane).
+	a = batchlas.Broadcast(one, 20)
+	s, u, vt = operands[T](NoVectors, NoVectors, 7, 5, 20)
+	require.NoError(t, Gesvd(ctx, NoVectors, NoVectors, a, s, u, vt, nil))
+	checkSVD(t, c.String()+" broadcast values", NoVectors, NoVectors, a, s, u, vt)
 }
 
 // TestArguments: bad arguments are *ArgErrors naming gesvd and the

@@ -2,9 +2,12 @@
 
 // gen writes potri_amd64.s: the two loops of Lower and of Upper (the
 // triangular inverse and the product of it with its transpose) in
-// AVX-512, one function each per element type. Run it with `go generate`
-// in this directory; TestAssemblyIsGenerated fails when the file differs
-// from what this program writes (`go run gen.go -o F` writes F instead).
+// AVX-512, one function each per element type; and potri_avx2_amd64.s,
+// the same functions for AVX2, each zmm instruction translated into two
+// ymm ones (inHalves). Run it with `go generate` in this directory;
+// TestAssemblyIsGenerated and TestAVX2AssemblyIsGenerated fail when a
+// file differs from what this program writes (`go run gen.go -o F`
+// writes the file named as F's base name to F instead).
 //
 // The assembly is the Go loops of lowerGo and upperGo (potri.go)
 // operation for operation: the same correctly rounded IEEE operations in

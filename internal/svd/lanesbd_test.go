@@ -20,7 +20,8 @@ var valuesShapes = [][2]int{{1, 1}, {2, 2}, {3, 3}, {1, 4}, {4, 1}, {7, 7}, {8, 
 // ValuesGroup gives every class's singular values within Bidiag's bound
 // of gonum's, on every code path of the lanes moves and rows (the Go
 // twins on the shapes up to 33 x 33: lanerows' tests hold them to the
-// assembly's bits), for full and partial groups, matrices spaced apart
+// assembly's bits; -short takes those shapes alone), for full and
+// partial groups, matrices spaced apart
 // with a leading dimension past their rows; a lane with a NaN or an
 // infinity gets info min(m, n)+1 and its values untouched, the others
 // are computed.
@@ -29,7 +30,7 @@ func TestValuesGroupAgainstGonum(t *testing.T) {
 		t.Run(path, func(t *testing.T) {
 			defer simdpath.Use(path)()
 			maxElems := ValuesGroupMaxElems
-			if path == simdpath.Go && len(simdpath.Asm()) > 0 {
+			if testing.Short() || (path == simdpath.Go && len(simdpath.Asm()) > 0) {
 				maxElems = 33 * 33
 			}
 			testValuesGroup[float64](t, maxElems)

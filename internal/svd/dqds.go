@@ -107,7 +107,6 @@ func dqdsMany[T batchlas.Float](runs []*dqdsRun[T]) {
 // writes the values and returns the info. The driver (dqds, dqdsMany)
 // makes each transform with dqdsStep, dqdsStep2 or dqdsStep4.
 type dqdsRun[T batchlas.Float] struct {
-	n                   int
 	d, q, qe, p, pe     []T
 	mx, tol, tol2       T
 	sigma, dmin, margin T
@@ -120,7 +119,7 @@ type dqdsRun[T batchlas.Float] struct {
 // start sets up the run for B = (d[:n], e[:n-1]); a run with nothing to
 // iterate (n <= 1, B zero) is left stopped with d final.
 func (r *dqdsRun[T]) start(n int, d, e, work []T) {
-	*r = dqdsRun[T]{n: n, stopped: true}
+	*r = dqdsRun[T]{stopped: true}
 	if n <= 0 {
 		return
 	}

@@ -284,21 +284,27 @@ func walk(p func(string, ...any), d dtype, is isa) {
 	p("\tRET")
 }
 
-// chunk is the code of a chunk of nvec row vectors by 8 columns.
-func chunk(p func(string, ...any), d dtype, nvec int) {
-	l := fmt.Sprintf("%s_v%d", d.name, nvec)
-	es := 1 << d.shift
-	lanes := 64 / es
-	p("%s:", l)
-	// Broadcast columns past the block's last repeat its last column.
+// columnOffsets puts the byte offsets of a chunk's columns 1 .. cols-1
+// in offReg's registers; broadcast columns past the block's last repeat
+// its last column (ncm1, the block's columns less one).
+func columnOffsets(p func(string, ...any), d dtype, cols int) {
 	p("\tMOVQ ncm1-32(SP), AX")
-	for c := 1; c < 8; c++ {
+	for c := 1; c < cols; c++ {
 		r := offReg[c]
 		p("\tMOVQ $%d, %s", c, r)
 		p("\tCMPQ %s, AX", r)
 		p("\tCMOVQGT AX, %s", r)
 		p("\tSHLQ $%d, %s", d.shift, r)
 	}
+}
+
+// chunk is the code of a chunk of nvec row vectors by 8 columns.
+func chunk(p func(string, ...any), d dtype, nvec int) {
+	l := fmt.Sprintf("%s_v%d", d.name, nvec)
+	es := 1 << d.shift
+	lanes := 64 / es
+	p("%s:", l)
+	columnOffsets(p, d, 8)
 	p("\tMOVQ x+8(FP), AX")
 	p("\tMOVQ AX, BX")
 	p("\tADDQ ib-16(SP), AX")
@@ -447,15 +453,7 @@ func chunkAVX2(p func(string, ...any), d dtype, nvec int) {
 	es := 1 << d.shift
 	lanes := 32 / es
 	p("%s:", l)
-	// Broadcast columns past the block's last repeat its last column.
-	p("\tMOVQ ncm1-32(SP), AX")
-	for c := 1; c < 4; c++ {
-		r := offReg[c]
-		p("\tMOVQ $%d, %s", c, r)
-		p("\tCMPQ %s, AX", r)
-		p("\tCMOVQGT AX, %s", r)
-		p("\tSHLQ $%d, %s", d.shift, r)
-	}
+	columnOffsets(p, d, 4)
 	// R9: the mask of the last vector's lanes.
 	p("\tMOVQ tl-88(SP), R9")
 	p("\tSHLQ $5, R9")

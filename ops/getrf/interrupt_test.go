@@ -54,7 +54,7 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 		blank := pivotsFor(tc.n, tc.count, true)
 
 		lastStep := false
-		for _, n := range testmat.StopPoints(total, 200) {
+		for _, n := range testmat.StopPoints(total, 64) {
 			got, piv, err := call(testmat.NewStopAfter(n))
 			ie, bad := testmat.CheckInterrupted("getrf", tc.count, err)
 			require.NoError(t, bad, "%s stopped after %d checks", what, n)

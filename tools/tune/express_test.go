@@ -103,12 +103,37 @@ func TestExpressPriorSkipsHigherLevels(t *testing.T) {
 		require.NoError(t, err)
 		return &sel.Device{Class: class, Key: key, Family: fam, Arch: arch, Identity: "zen3"}
 	}
-	assert.Same(t, v3, priorTable([]*sel.Table{v4, v3, v2}, dev("x86-64-v3")))
-	assert.Same(t, v2, priorTable([]*sel.Table{v4, v2}, dev("x86-64-v3")))
-	assert.Nil(t, priorTable([]*sel.Table{v4}, dev("x86-64-v3")), "only a higher level: time everything")
-	assert.Same(t, v4, priorTable([]*sel.Table{v4, v3}, dev("x86-64-v4")))
-	assert.Same(t, arm, priorTable([]*sel.Table{v4, arm}, dev("x86-64-v3")), "another family is not above this one")
-	assert.Nil(t, priorTable(nil, dev("x86-64-v4")))
+	assert.Same(t, v3, priorTable([]*sel.Table{v4, v3, v2}, dev("x86-64-v3"), ""))
+	assert.Same(t, v2, priorTable([]*sel.Table{v4, v2}, dev("x86-64-v3"), ""))
+	assert.Nil(t, priorTable([]*sel.Table{v4}, dev("x86-64-v3"), ""), "only a higher level: time everything")
+	assert.Same(t, v4, priorTable([]*sel.Table{v4, v3}, dev("x86-64-v4"), ""))
+	assert.Same(t, arm, priorTable([]*sel.Table{v4, arm}, dev("x86-64-v3"), ""), "another family is not above this one")
+	assert.Nil(t, priorTable(nil, dev("x86-64-v4"), ""))
+}
+
+// Among the tables of the prior's level, one measured on the op's current
+// kernels comes before one stale by hash; a fresh table of a lower level
+// does not.
+func TestExpressPriorPrefersFreshTables(t *testing.T) {
+	rev := strconv.Itoa(potrf.Op.Spec().Revision)
+	table := func(name, key, kernels string) *sel.Table {
+		src := "# op=potrf device=" + key + " revision=" + rev + " kernels=" + kernels + "\n# keys: uplo:exact n:log:4 batch:log\n[float64]\nuplo=L n=8 batch=1024 | lanes 1 | tiny 3\n"
+		tab, err := sel.ParseTable(name, []byte(src), potrf.Op)
+		require.NoError(t, err)
+		return tab
+	}
+	const now, old = "0123abcd", "99999999"
+	staleIntel := table("potrf.x86-64-v4.graniterapids.txt", "x86-64-v4", old)
+	freshAMD := table("potrf.x86-64-v4.zen5.txt", "x86-64-v4", now)
+	staleAMD := table("potrf.x86-64-v4.zen4.txt", "x86-64-v4", old)
+	freshV3 := table("potrf.x86-64-v3.zen3.txt", "x86-64-v3", now)
+	fam, arch, class, err := sel.ParseDeviceKey("x86-64-v4")
+	require.NoError(t, err)
+	dev := &sel.Device{Class: class, Key: "x86-64-v4", Family: fam, Arch: arch, Identity: "newcpu"}
+	assert.Same(t, freshAMD, priorTable([]*sel.Table{staleIntel, freshAMD}, dev, now), "a fresh table of the same level first")
+	assert.Same(t, staleIntel, priorTable([]*sel.Table{staleIntel, staleAMD}, dev, now), "none fresh: borrow order")
+	assert.Same(t, staleIntel, priorTable([]*sel.Table{staleIntel, freshV3}, dev, now), "a fresh lower level is not preferred")
+	assert.Same(t, staleIntel, priorTable([]*sel.Table{staleIntel, freshAMD}, dev, ""), "no hash known: borrow order")
 }
 
 // An express run times only the kept candidates, writes a complete table

@@ -54,7 +54,7 @@ func loadPrior(op *sel.Op, dtypes []sel.DType, dev *sel.Device) prior {
 	tables := map[sel.DType]*sel.Table{}
 	for _, dt := range dtypes {
 		ts, _ := op.Tables(dt, dev)
-		if t := priorTable(ts, dev); t != nil {
+		if t := priorTable(ts, dev, op.KernelsHash()); t != nil {
 			tables[dt] = t
 		}
 	}
@@ -69,15 +69,32 @@ func loadPrior(op *sel.Op, dtypes []sel.DType, dev *sel.Device) prior {
 // across-matrices kernel 10-20x slower than with AVX-512) would be timed
 // and the vendor kernel it ranks 3x behind would not. Such a device has
 // every candidate timed until its own level has tables.
-func priorTable(ts []*sel.Table, dev *sel.Device) *sel.Table {
+//
+// Among the tables of that first table's level, one measured on the op's
+// current kernels (its header's kernels= word is kernels) comes first: a
+// table stale by hash ranks code that has changed since, and a new kernel
+// it ranks low would not be timed (on the Zen 5 guest, 2026-12-07, a
+// stale Intel potri table kept its `lanes` kernel, since made 4x faster,
+// out of an express run that a fresh Zen 5 table would have timed). A
+// table of a lower level is not preferred for being fresh: it ranks other
+// code paths.
+func priorTable(ts []*sel.Table, dev *sel.Device, kernels string) *sel.Table {
+	var first *sel.Table
 	for _, t := range ts {
 		fam, arch, _, err := sel.ParseDeviceKey(t.Device)
 		if err == nil && dev != nil && fam == dev.Family && arch > dev.Arch {
 			continue
 		}
-		return t
+		if first == nil {
+			first = t
+		} else if t.Device != first.Device {
+			break
+		}
+		if kernels == "" || t.Header["kernels"] == kernels {
+			return t
+		}
 	}
-	return nil
+	return first
 }
 
 // newPrior is the prior of op from one table per dtype.

@@ -83,26 +83,36 @@ func TestExpressKeepsTheTopOfThePrior(t *testing.T) {
 	assert.Equal(t, []string{"lanes", "tiny"}, keptOf(t, strings.Replace(full("lanes", "tiny"), "| lanes 1", "| warp:nb=9 0.5 | lanes 1", 1)))
 }
 
+// priorTestTable is a one-row potrf table measured on device key, with
+// kernels as its kernels= word when it is not "".
+func priorTestTable(t *testing.T, name, key, kernels string) *sel.Table {
+	header := "# op=potrf device=" + key + " revision=" + strconv.Itoa(potrf.Op.Spec().Revision)
+	if kernels != "" {
+		header += " kernels=" + kernels
+	}
+	src := header + "\n# keys: uplo:exact n:log:4 batch:log\n[float64]\nuplo=L n=8 batch=1024 | lanes 1 | tiny 3\n"
+	tab, err := sel.ParseTable(name, []byte(src), potrf.Op)
+	require.NoError(t, err)
+	return tab
+}
+
+// priorTestDevice is a device of level key and the given identity.
+func priorTestDevice(t *testing.T, key, identity string) *sel.Device {
+	fam, arch, class, err := sel.ParseDeviceKey(key)
+	require.NoError(t, err)
+	return &sel.Device{Class: class, Key: key, Family: fam, Arch: arch, Identity: identity}
+}
+
 // The prior is the first table in borrow order that was measured at the
 // device's level or below: a higher level's table ranks kernels this
 // device runs as Go twins.
 func TestExpressPriorSkipsHigherLevels(t *testing.T) {
-	rev := strconv.Itoa(potrf.Op.Spec().Revision)
-	table := func(name, key string) *sel.Table {
-		src := "# op=potrf device=" + key + " revision=" + rev + "\n# keys: uplo:exact n:log:4 batch:log\n[float64]\nuplo=L n=8 batch=1024 | lanes 1 | tiny 3\n"
-		tab, err := sel.ParseTable(name, []byte(src), potrf.Op)
-		require.NoError(t, err)
-		return tab
-	}
+	table := func(name, key string) *sel.Table { return priorTestTable(t, name, key, "") }
 	v4 := table("potrf.x86-64-v4.zen5.txt", "x86-64-v4")
 	v3 := table("potrf.x86-64-v3.zen5.txt", "x86-64-v3")
 	v2 := table("potrf.x86-64-v2.txt", "x86-64-v2")
 	arm := table("potrf.arm64.txt", "arm64")
-	dev := func(key string) *sel.Device {
-		fam, arch, class, err := sel.ParseDeviceKey(key)
-		require.NoError(t, err)
-		return &sel.Device{Class: class, Key: key, Family: fam, Arch: arch, Identity: "zen3"}
-	}
+	dev := func(key string) *sel.Device { return priorTestDevice(t, key, "zen3") }
 	assert.Same(t, v3, priorTable([]*sel.Table{v4, v3, v2}, dev("x86-64-v3"), ""))
 	assert.Same(t, v2, priorTable([]*sel.Table{v4, v2}, dev("x86-64-v3"), ""))
 	assert.Nil(t, priorTable([]*sel.Table{v4}, dev("x86-64-v3"), ""), "only a higher level: time everything")
@@ -115,21 +125,12 @@ func TestExpressPriorSkipsHigherLevels(t *testing.T) {
 // kernels comes before one stale by hash; a fresh table of a lower level
 // does not.
 func TestExpressPriorPrefersFreshTables(t *testing.T) {
-	rev := strconv.Itoa(potrf.Op.Spec().Revision)
-	table := func(name, key, kernels string) *sel.Table {
-		src := "# op=potrf device=" + key + " revision=" + rev + " kernels=" + kernels + "\n# keys: uplo:exact n:log:4 batch:log\n[float64]\nuplo=L n=8 batch=1024 | lanes 1 | tiny 3\n"
-		tab, err := sel.ParseTable(name, []byte(src), potrf.Op)
-		require.NoError(t, err)
-		return tab
-	}
 	const now, old = "0123abcd", "99999999"
-	staleIntel := table("potrf.x86-64-v4.graniterapids.txt", "x86-64-v4", old)
-	freshAMD := table("potrf.x86-64-v4.zen5.txt", "x86-64-v4", now)
-	staleAMD := table("potrf.x86-64-v4.zen4.txt", "x86-64-v4", old)
-	freshV3 := table("potrf.x86-64-v3.zen3.txt", "x86-64-v3", now)
-	fam, arch, class, err := sel.ParseDeviceKey("x86-64-v4")
-	require.NoError(t, err)
-	dev := &sel.Device{Class: class, Key: "x86-64-v4", Family: fam, Arch: arch, Identity: "newcpu"}
+	staleIntel := priorTestTable(t, "potrf.x86-64-v4.graniterapids.txt", "x86-64-v4", old)
+	freshAMD := priorTestTable(t, "potrf.x86-64-v4.zen5.txt", "x86-64-v4", now)
+	staleAMD := priorTestTable(t, "potrf.x86-64-v4.zen4.txt", "x86-64-v4", old)
+	freshV3 := priorTestTable(t, "potrf.x86-64-v3.zen3.txt", "x86-64-v3", now)
+	dev := priorTestDevice(t, "x86-64-v4", "newcpu")
 	assert.Same(t, freshAMD, priorTable([]*sel.Table{staleIntel, freshAMD}, dev, now), "a fresh table of the same level first")
 	assert.Same(t, staleIntel, priorTable([]*sel.Table{staleIntel, staleAMD}, dev, now), "none fresh: borrow order")
 	assert.Same(t, staleIntel, priorTable([]*sel.Table{staleIntel, freshV3}, dev, now), "a fresh lower level is not preferred")

@@ -196,7 +196,7 @@ var warnings = struct {
 	// what it is given before that in held.
 	started bool
 	held    []string
-}{w: os.Stderr, seen: map[string]bool{}}
+}{w: trace.Stderr{}, seen: map[string]bool{}}
 
 // warningsStarted mirrors warnings.started for current's fast path.
 var warningsStarted atomic.Bool

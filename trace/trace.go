@@ -15,10 +15,20 @@ import (
 var out = struct {
 	sync.Mutex
 	w io.Writer
-}{w: os.Stderr}
+}{w: Stderr{}}
 
-// SetOutput sends trace lines to w instead of stderr and returns the previous
-// writer, so a test can capture lines and restore the old writer after.
+// Stderr writes to os.Stderr as it is at each write: the default writer of
+// trace lines and of the library's warnings. A writer captured when the
+// package starts would keep writing to the original stream after a program
+// (or a test harness, as `go test -json` does) points os.Stderr elsewhere.
+type Stderr struct{}
+
+// Write writes p to os.Stderr.
+func (Stderr) Write(p []byte) (int, error) { return os.Stderr.Write(p) }
+
+// SetOutput sends trace lines to w instead of stderr (Stderr) and returns
+// the previous writer, so a test can capture lines and restore the old
+// writer after.
 func SetOutput(w io.Writer) io.Writer {
 	out.Lock()
 	defer out.Unlock()

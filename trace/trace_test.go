@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestMS(t *testing.T) {
@@ -64,11 +65,27 @@ func TestDecisionRow(t *testing.T) {
 	assert.Equal(t, "trsm float64 side=L uplo=L ta=N diag=N m=32 n=4 batch=64 -> direct  [last resort]", d.String(), "no row without a table")
 }
 
+// The default writer follows os.Stderr: a line written after a program
+// points os.Stderr at another file goes to that file.
+func TestStderrFollowsOSStderr(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	require.NoError(t, err)
+	defer f.Close()
+	old := os.Stderr
+	os.Stderr = f
+	defer func() { os.Stderr = old }()
+	Print(context.Background(), "to the new stderr")
+	os.Stderr = old
+	got, err := os.ReadFile(f.Name())
+	require.NoError(t, err)
+	assert.Equal(t, "to the new stderr\n", string(got))
+}
+
 func TestPrintIndentsByDepth(t *testing.T) {
 	var buf bytes.Buffer
 	old := SetOutput(&buf)
 	defer SetOutput(old)
-	assert.Equal(t, os.Stderr, old, "stderr by default")
+	assert.Equal(t, Stderr{}, old, "stderr by default")
 	ctx := context.Background()
 	Print(ctx, "a")
 	Print(Nest(ctx), "b")

@@ -33,7 +33,9 @@ func TestSecondRunMeasuresNothing(t *testing.T) {
 	cache := t.TempDir()
 	tuned := func() int {
 		cmd := exec.Command(exe, "-test.run=^$")
-		cmd.Env = append(os.Environ(), "FIRSTUSE_CHILD=1", "BATCHLAS_TUNE=online", "BATCHLAS_TUNE_CACHE="+cache,
+		// GOMAXPROCS empty: every core, as first-use tuning measures only
+		// with all of them (a GOMAXPROCS=1 environment would turn it off).
+		cmd.Env = append(os.Environ(), "GOMAXPROCS=", "FIRSTUSE_CHILD=1", "BATCHLAS_TUNE=online", "BATCHLAS_TUNE_CACHE="+cache,
 			"BATCHLAS_IDENTITY=firstuse-test-cpu", "BATCHLAS_TUNE_BUDGET=call=30ms,process=60s", "BATCHLAS_SELECT_TRACE=", "BATCHLAS_TUNED_DIR=")
 		out, err := cmd.Output()
 		if err != nil {

@@ -411,7 +411,8 @@ func TestOnlineConcurrentProcesses(t *testing.T) {
 	require.NoError(t, err)
 	start := func() *exec.Cmd {
 		cmd := exec.Command(exe, "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SEL_TEST_TUNECHILD=1", "BATCHLAS_TUNE=online", "BATCHLAS_TUNE_CACHE="+dir, "BATCHLAS_TUNE_BUDGET=call=150ms,process=60s")
+		// GOMAXPROCS empty: every core, which online tuning needs.
+		cmd.Env = append(os.Environ(), "GOMAXPROCS=", "SEL_TEST_TUNECHILD=1", "BATCHLAS_TUNE=online", "BATCHLAS_TUNE_CACHE="+dir, "BATCHLAS_TUNE_BUDGET=call=150ms,process=60s")
 		return cmd
 	}
 	var wg sync.WaitGroup

@@ -21,10 +21,10 @@ func TestOnlineTuningRespectsTheParallelismCap(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs two workers to cap below")
 	}
+	t.Cleanup(sel.Reload) // registered first: runs after t.Setenv restores the variables
 	t.Setenv("BATCHLAS_TUNE", "online")
 	t.Setenv("BATCHLAS_TUNE_CACHE", t.TempDir())
 	sel.Reload()
-	t.Cleanup(sel.Reload)
 	d := *batchlas.Host()
 	d.Identity = "gemm-online-test"
 	ctx := batchlas.WithDevice(context.Background(), &d)

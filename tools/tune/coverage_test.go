@@ -64,9 +64,9 @@ func TestCoverageCommandMergesShardsAndRequiresReached(t *testing.T) {
 func TestSuggestRanksCallsTimesDistance(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "potrf.x86-64-v4.txt"), []byte(regretTable), 0o644))
+	t.Cleanup(sel.Reload) // registered first: runs after t.Setenv restores the variable
 	t.Setenv("BATCHLAS_TUNED_DIR", dir)
 	sel.Reload()
-	t.Cleanup(sel.Reload)
 	reached := func(key string, calls int64) coverage.Row {
 		return coverage.Row{Kind: coverage.Reached, Op: "potrf", DType: "float64", Device: "x86-64-v4", Choice: "tiny",
 			Source: "table", Table: "potrf.x86-64-v4.txt", Calls: calls, Key: key}

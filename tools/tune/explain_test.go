@@ -15,9 +15,9 @@ import (
 func TestExplainShowsTheWalk(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "potrf.x86-64-v4.txt"), []byte(regretTable), 0o644))
+	t.Cleanup(sel.Reload) // registered first: runs after t.Setenv restores the variable
 	t.Setenv("BATCHLAS_TUNED_DIR", dir)
 	sel.Reload()
-	t.Cleanup(sel.Reload)
 	var out, errb bytes.Buffer
 	code := mainCode([]string{"explain", "potrf", "float64", "uplo=L", "n=7", "batch=2", "--device", "x86-64-v4"}, &out, &errb)
 	require.Equal(t, 0, code, errb.String())

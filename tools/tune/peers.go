@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -955,6 +956,11 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 	rows := make([]peerRow, len(runs))
 	var facts numpyReport // numpy's versions and BLAS, for the machine line
 	bad := false
+	// The cores are looked at before the first shape and after each
+	// (sharedCores): a shape with a look on either side that found them
+	// shared is listed under the machine line.
+	shared, why := sharedCores(), ""
+	var sharedShapes []string
 	// Each shape is timed with numpy and then with batchlas, one after
 	// the other: this machine's speed drifts over minutes, and the two
 	// sides of a ratio timed minutes apart were each in another phase.
@@ -998,8 +1004,16 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		rows[i] = row
+		before := shared
+		if shared = sharedCores(); before != "" || shared != "" {
+			sharedShapes = append(sharedShapes, fmt.Sprintf("%s %s %s", row.op, row.dt, row.shape))
+			why = cmp.Or(shared, before)
+		}
 	}
 	fmt.Fprintln(stdout, machineLine(facts, threads)+peakLine)
+	if line := sharedCoresLine(sharedShapes, len(rows), why); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	fmt.Fprintln(stdout)
 	printPeerTable(stdout, rows, *markdown)
 	printPeerNotes(stdout, rows, notes)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -283,6 +284,12 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		}
 	}
 	cfg.est = cfg.estimate(plans, ledgers, hostLine(dev))
+	// The cores are looked at before the first op and after each: an op
+	// with a look on either side that found them shared is named.
+	shared := sharedCores()
+	if shared != "" {
+		fmt.Fprintf(stderr, "tune run: warning: %s; what runs on all workers now times as on a loaded machine\n", shared)
+	}
 	prog := newProgress(stderr, isTerminal(os.Stderr), cfg.est)
 	defer prog.close()
 
@@ -301,6 +308,11 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		// Each op's table is written as soon as the op is done, so a later
 		// op's failure cannot lose it.
 		prog.pause()
+		before := shared
+		if shared = sharedCores(); before != "" || shared != "" {
+			fmt.Fprintf(stderr, "tune run: warning: %s was measured while the cores were shared (%s); its table ranks the candidates as a loaded machine runs them: measure it again on a quiet machine (--op %s)\n",
+				t.op.Name(), cmp.Or(shared, before), t.op.Name())
+		}
 		path, n, err := r.writeTable(cfg, dev, stopped != nil)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -90,6 +91,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "shapes: %s space of the %s grid, off its cells, within the caps (--max-cell-flops %g per call, --max-cell-bytes %d MiB)\n",
 		*space, g.text, caps.maxFlops, caps.maxBytes>>20)
 	failed := false
+	// The cores are looked at before the first op and after each op and
+	// dtype (sharedCores), as tune run does.
+	shared := sharedCores()
 	for _, t := range ts {
 		for _, dt := range dts {
 			if len(t.op.Candidates(dt)) == 0 {
@@ -102,6 +106,10 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			rep, err := validateShapes(context.Background(), t, dt, cells, ms, measureCell, stdout, &primary, alt)
 			if err != nil {
 				return err
+			}
+			before := shared
+			if shared = sharedCores(); before != "" || shared != "" {
+				fmt.Fprintf(stdout, "  cores shared while timing %s %s (%s): its figures are a loaded machine's; validate it again on a quiet machine\n", t.op.Name(), dt, cmp.Or(shared, before))
 			}
 			if *maxGeo > 0 && !(rep.geomean <= *maxGeo) {
 				fmt.Fprintf(stderr, "tune validate: %s %s: geomean slowdown %.3f exceeds --max-geomean %.3f\n", t.op.Name(), dt, rep.geomean, *maxGeo)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -665,13 +666,14 @@ func (r *opRun) section(dt sel.DType) tableSection {
 		if len(cr.Entries) == 0 {
 			continue
 		}
-		row := tableRow{cell: newCell(r.t.op.Keys(), cr.Vals), entries: cr.Entries}
+		row := tableRow{cell: newCell(r.t.op.Keys(), cr.Vals), entries: slices.Clone(cr.Entries)}
 		if len(cr.Noisy) > 0 {
 			row.comment = "noisy: " + strings.Join(cr.Noisy, ",")
 		}
 		sec.rows = append(sec.rows, row)
 	}
 	sortRows(sec.rows)
+	orderTwinTies(r.t.op, dt, sec.rows)
 	return sec
 }
 

@@ -54,7 +54,7 @@ func sharedCoresWhy(one, all float64, workers int) string {
 	if workers < 2 || !(one > 0) || all >= coresScaleMin*float64(workers)*one {
 		return ""
 	}
-	return fmt.Sprintf("the FMA peak on %d workers is %.0f GFLOP/s float64, %.1fx the %.0f of one worker: the cores are shared (a busy host or another process)",
+	return fmt.Sprintf("the FMA peak on %d workers was %.0f GFLOP/s float64, %.1fx one worker's %.0f: a busy host or another process shares the cores",
 		workers, all, all/one, one)
 }
 

@@ -15,7 +15,7 @@ import (
 // compare.
 func TestSharedCoresWhy(t *testing.T) {
 	assert.Empty(t, sharedCoresWhy(113, 212, 2), "two workers at 0.94 of twice one")
-	assert.Equal(t, "the FMA peak on 2 workers is 113 GFLOP/s float64, 1.0x the 113 of one worker: the cores are shared (a busy host or another process)",
+	assert.Equal(t, "the FMA peak on 2 workers was 113 GFLOP/s float64, 1.0x one worker's 113: a busy host or another process shares the cores",
 		sharedCoresWhy(113, 113, 2))
 	assert.NotEmpty(t, sharedCoresWhy(100, 149, 2), "just under 0.75 of twice one")
 	assert.Empty(t, sharedCoresWhy(100, 150, 2))
@@ -46,7 +46,7 @@ func TestRunNamesAnOpMeasuredOnSharedCores(t *testing.T) {
 	require.Equal(t, 0, code, stderr.String())
 	assert.Equal(t, 2, looks, "before the op and after it")
 	why := sharedCoresWhy(100, 100, 2)
-	assert.Contains(t, stderr.String(), "tune run: warning: "+why+"; what runs on all workers now times as on a loaded machine\n")
+	assert.Contains(t, stderr.String(), "tune run: warning: the cores are shared: "+why+"; what runs on all workers now times as on a loaded machine\n")
 	assert.Contains(t, stderr.String(), "tune run: warning: potrf was measured while the cores were shared ("+why+"); its table ranks the candidates as a loaded machine runs them: measure it again on a quiet machine (--op potrf)\n")
 	assert.FileExists(t, filepath.Join(out, tableFileName("potrf", batchlas.Host().Label())), "the table is written all the same")
 }

@@ -289,7 +289,7 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 	// with a look on either side that found them shared is named.
 	shared := sharedCores()
 	if shared != "" {
-		fmt.Fprintf(stderr, "tune run: warning: %s; what runs on all workers now times as on a loaded machine\n", shared)
+		fmt.Fprintf(stderr, "tune run: warning: the cores are shared: %s; what runs on all workers now times as on a loaded machine\n", shared)
 	}
 	prog := newProgress(stderr, isTerminal(os.Stderr), cfg.est)
 	defer prog.close()

@@ -8,8 +8,10 @@ RACE    := Concurrent
 # it makes about a sixth shorter, and -s the symbol table, another sixth
 # of what is left (47 links of the ops and internal packages: 33.6 s of
 # CPU with -w, 28.4 with both); no test reads either (stack traces use
-# the runtime's own tables).
-TESTFLAGS := -count=1 -ldflags='-s -w'
+# the runtime's own tables). -vet=off: go test's own subset of vet on
+# every package of every pass cost the test command time on a cold build
+# cache; go vet runs in `make vet` and `make lint`.
+TESTFLAGS := -count=1 -ldflags='-s -w' -vet=off
 
 .PHONY: test fmt vet unit novendor v3 race fuzz tablecheck docscheck coverage bench bench-peers tune tune-full docs lint
 
@@ -27,11 +29,10 @@ vet: fmt
 	$(GO) vet ./...
 
 # The whole suite with the coverage instrument on: every process writes its
-# own shard under .cov/, merged by the coverage target. -vet=off: go vet
-# runs in `make vet` and `make lint`.
+# own shard under .cov/, merged by the coverage target.
 unit:
 	rm -rf $(COV) && mkdir -p $(COV)
-	BATCHLAS_COVERAGE_OUT=$(COV)/cov $(GO) test $(TESTFLAGS) -vet=off ./...
+	BATCHLAS_COVERAGE_OUT=$(COV)/cov $(GO) test $(TESTFLAGS) ./...
 
 # The suite again on the portable build: no vendor library (novendor) and
 # no assembly (purego), so both code paths of every kernel are tested here.

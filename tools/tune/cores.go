@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"strings"
@@ -47,6 +48,21 @@ func sharedCores() string {
 		return ""
 	}
 	return sharedCoresWhy(one, all, workers)
+}
+
+// coreWatch looks at the cores between pieces of work: a piece with a
+// look on either side that found them shared was timed while they were.
+type coreWatch struct{ last string }
+
+// watchCores takes the first look.
+func watchCores() *coreWatch { return &coreWatch{last: sharedCores()} }
+
+// since looks again and returns why the cores were shared at the previous
+// look or at this one ("" when at neither).
+func (w *coreWatch) since() string {
+	before := w.last
+	w.last = sharedCores()
+	return cmp.Or(w.last, before)
 }
 
 // sharedCoresWhy is sharedCores' verdict on measured peaks.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -959,7 +958,7 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 	// The cores are looked at before the first shape and after each
 	// (sharedCores): a shape with a look on either side that found them
 	// shared is listed under the machine line.
-	shared, why := sharedCores(), ""
+	cores, why := watchCores(), ""
 	var sharedShapes []string
 	// Each shape is timed with numpy and then with batchlas, one after
 	// the other: this machine's speed drifts over minutes, and the two
@@ -1004,10 +1003,9 @@ func cmdPeers(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		rows[i] = row
-		before := shared
-		if shared = sharedCores(); before != "" || shared != "" {
+		if w := cores.since(); w != "" {
 			sharedShapes = append(sharedShapes, fmt.Sprintf("%s %s %s", row.op, row.dt, row.shape))
-			why = cmp.Or(shared, before)
+			why = w
 		}
 	}
 	fmt.Fprintln(stdout, machineLine(facts, threads)+peakLine)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -287,9 +286,9 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 	cfg.est = cfg.estimate(plans, ledgers, hostLine(dev))
 	// The cores are looked at before the first op and after each: an op
 	// with a look on either side that found them shared is named.
-	shared := sharedCores()
-	if shared != "" {
-		fmt.Fprintf(stderr, "tune run: warning: the cores are shared: %s; what runs on all workers now times as on a loaded machine\n", shared)
+	cores := watchCores()
+	if cores.last != "" {
+		fmt.Fprintf(stderr, "tune run: warning: the cores are shared: %s; what runs on all workers now times as on a loaded machine\n", cores.last)
 	}
 	prog := newProgress(stderr, isTerminal(os.Stderr), cfg.est)
 	defer prog.close()
@@ -309,10 +308,9 @@ func runPlans(ctx context.Context, cfg *runConfig, plans []opPlan, stdout, stder
 		// Each op's table is written as soon as the op is done, so a later
 		// op's failure cannot lose it.
 		prog.pause()
-		before := shared
-		if shared = sharedCores(); before != "" || shared != "" {
+		if why := cores.since(); why != "" {
 			fmt.Fprintf(stderr, "tune run: warning: %s was measured while the cores were shared (%s); its table ranks the candidates as a loaded machine runs them: measure it again on a quiet machine (--op %s)\n",
-				t.op.Name(), cmp.Or(shared, before), t.op.Name())
+				t.op.Name(), why, t.op.Name())
 		}
 		path, n, err := r.writeTable(cfg, dev, stopped != nil)
 		if err != nil {

@@ -16,16 +16,23 @@ import (
 // well, where the twins run different code: ormqr's row at k = 8 named
 // unblocked for k = 9 to 15 too, where blocked:nb=8 is 1.5x to 2.7x faster
 // (tune validate on the Zen 5 guest, stop 71). orderTwinTies orders such
-// a run by how its candidates rank at the nearest row where they differ,
-// which is what the calls between the two rows most likely see.
+// a run by what its candidates run just past the row, as the nearest row
+// that times them apart ranks that code.
 
 // orderTwinTies reorders, in each row of one dtype's rows, every run of
 // consecutive entries with the same time that holds twins on the row's
-// cell: by the members' times at the nearest row (same exact keys, least
-// weighted log distance) where at least two of them are timed apart,
-// members that row lacks last, otherwise keeping their order. Only entries
-// of equal time move, so the row still follows the tie rule (check
-// accepts equal times in any order); a run with no such neighbour keeps
+// cell. It takes the nearest row (same exact keys, least weighted log
+// distance) that times at least two of the run's candidates apart, and
+// the cell halfway between the two (the calls the row decides on that
+// side): each candidate ranks by the time the far row gives the code the
+// candidate runs on the halfway cell (its twin there, or its own), the
+// least time of the far row's candidates that run that code; members
+// whose code the far row lacks go last, ties keep their order. ormqr's
+// k = 8 row, with k = 32 the far row: halfway, at k = 16, blocked:nb=16
+// and blocked:nb=32 still run unblocked's code, so they rank as
+// unblocked does at k = 32, and blocked:nb=8 by its own time there. Only
+// entries of equal time move, so the row still follows the tie rule
+// (check accepts equal times in any order); a run with no far row keeps
 // candidate order. The rows' entries are reordered in place: they must
 // not be the measured cells' own (opRun.section copies them).
 func orderTwinTies(op *sel.Op, dt sel.DType, rows []tableRow) {
@@ -38,6 +45,17 @@ func orderTwinTies(op *sel.Op, dt sel.DType, rows []tableRow) {
 		choices[c.String()] = c
 	}
 	dev := batchlas.Host()
+	// codeAt is the candidate whose code s runs on cell c: its twin
+	// there, or itself.
+	codeAt := func(s string, c cell) string {
+		if ch, ok := choices[s]; ok {
+			if t := twin(ch, dt, c.key(), dev); t != "" {
+				return t
+			}
+		}
+		return s
+	}
+	keys := op.Keys()
 	for i := range rows {
 		es := rows[i].entries
 		for lo := 0; lo < len(es); {
@@ -46,10 +64,11 @@ func orderTwinTies(op *sel.Op, dt sel.DType, rows []tableRow) {
 				hi++
 			}
 			run := es[lo:hi]
-			if len(run) > 1 && holdsTwins(run, choices, func(c sel.Choice) string { return twin(c, dt, rows[i].cell.key(), dev) }) {
-				if ref := nearestApart(op.Keys(), rows, i, run); ref != nil {
+			if len(run) > 1 && holdsTwins(run, func(s string) string { return codeAt(s, rows[i].cell) }) {
+				if far := nearestApart(keys, rows, i, run); far != nil {
+					half := halfway(keys, rows[i].cell, far.cell)
 					slices.SortStableFunc(run, func(a, b entry) int {
-						return cmpMS(msIn(ref, a.Spelling), msIn(ref, b.Spelling))
+						return cmpMS(codeTime(far, codeAt(a.Spelling, half), codeAt), codeTime(far, codeAt(b.Spelling, half), codeAt))
 					})
 				}
 			}
@@ -58,15 +77,40 @@ func orderTwinTies(op *sel.Op, dt sel.DType, rows []tableRow) {
 	}
 }
 
-// holdsTwins reports whether some entry of run is the twin (twinOf) of
-// another entry of run.
-func holdsTwins(run []entry, choices map[string]sel.Choice, twinOf func(sel.Choice) string) bool {
-	for _, e := range run {
-		c, ok := choices[e.Spelling]
-		if !ok {
+// codeTime is the least time row r gives a candidate that runs code (a
+// candidate's spelling) on r's cell, +Inf where none does.
+func codeTime(r *tableRow, code string, codeAt func(string, cell) string) float64 {
+	best := math.Inf(1)
+	for _, e := range r.entries {
+		if codeAt(e.Spelling, r.cell) == code {
+			best = min(best, e.MS)
+		}
+	}
+	return best
+}
+
+// halfway is the cell between a and b: exact keys a's, each log key the
+// rounded geometric mean of the two.
+func halfway(keys []sel.KeySpec, a, b cell) cell {
+	vals := slices.Clone(a.vals)
+	for k, ks := range keys {
+		if ks.Kind == sel.Exact {
 			continue
 		}
-		if t := twinOf(c); t != "" && t != e.Spelling && slices.ContainsFunc(run, func(o entry) bool { return o.Spelling == t }) {
+		x, err1 := strconv.Atoi(a.vals[k])
+		y, err2 := strconv.Atoi(b.vals[k])
+		if err1 == nil && err2 == nil {
+			vals[k] = strconv.Itoa(max(1, int(math.Round(math.Sqrt(float64(x)*float64(y))))))
+		}
+	}
+	return newCell(keys, vals)
+}
+
+// holdsTwins reports whether some entry of run runs another entry's code
+// (codeOf: its twin on the row's cell, or itself).
+func holdsTwins(run []entry, codeOf func(string) string) bool {
+	for _, e := range run {
+		if t := codeOf(e.Spelling); t != e.Spelling && slices.ContainsFunc(run, func(o entry) bool { return o.Spelling == t }) {
 			return true
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -93,7 +92,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	failed := false
 	// The cores are looked at before the first op and after each op and
 	// dtype (sharedCores), as tune run does.
-	shared := sharedCores()
+	cores := watchCores()
 	for _, t := range ts {
 		for _, dt := range dts {
 			if len(t.op.Candidates(dt)) == 0 {
@@ -107,9 +106,8 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
-			before := shared
-			if shared = sharedCores(); before != "" || shared != "" {
-				fmt.Fprintf(stdout, "  cores shared while timing %s %s (%s): its figures are a loaded machine's; validate it again on a quiet machine\n", t.op.Name(), dt, cmp.Or(shared, before))
+			if why := cores.since(); why != "" {
+				fmt.Fprintf(stdout, "  cores shared while timing %s %s (%s): its figures are a loaded machine's; validate it again on a quiet machine\n", t.op.Name(), dt, why)
 			}
 			if *maxGeo > 0 && !(rep.geomean <= *maxGeo) {
 				fmt.Fprintf(stderr, "tune validate: %s %s: geomean slowdown %.3f exceeds --max-geomean %.3f\n", t.op.Name(), dt, rep.geomean, *maxGeo)

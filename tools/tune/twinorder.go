@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -68,7 +69,7 @@ func orderTwinTies(op *sel.Op, dt sel.DType, rows []tableRow) {
 				if far := nearestApart(keys, rows, i, run); far != nil {
 					half := halfway(keys, rows[i].cell, far.cell)
 					slices.SortStableFunc(run, func(a, b entry) int {
-						return cmpMS(codeTime(far, codeAt(a.Spelling, half), codeAt), codeTime(far, codeAt(b.Spelling, half), codeAt))
+						return cmp.Compare(codeTime(far, codeAt(a.Spelling, half), codeAt), codeTime(far, codeAt(b.Spelling, half), codeAt))
 					})
 				}
 			}
@@ -161,16 +162,6 @@ func msIn(r *tableRow, s string) float64 {
 		}
 	}
 	return math.Inf(1)
-}
-
-func cmpMS(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // rowDistance is the selection core's distance between two cells (the

@@ -191,3 +191,21 @@ func TestNearestCellOfFullAndCustomGrids(t *testing.T) {
 		assert.Equal(t, c.want, r.Key.Format(tb.Keys), "grid=%s", c.grid)
 	}
 }
+
+// KeyDistance is the distance Nearest reports, weights included; another
+// exact key is no distance.
+func TestKeyDistanceIsNearests(t *testing.T) {
+	tb := table(t, "uplo:exact n:log:4 batch:log",
+		"uplo=L n=8 batch=64 | a 1", "uplo=L n=64 batch=2 | b 1", "uplo=U n=16 batch=512 | c 1")
+	for _, k := range []Key{MakeKey(Str("L"), Int(11), Int(100)), MakeKey(Str("L"), Int(40), Int(1)), MakeKey(Str("U"), Int(0), Int(9000))} {
+		r, d, err := tb.Nearest(Float64, k)
+		require.NoError(t, err)
+		got, ok := KeyDistance(tb.Keys, k, r.Key)
+		require.True(t, ok)
+		assert.InDelta(t, d, got, 1e-12, "%v", k)
+	}
+	_, ok := KeyDistance(tb.Keys, MakeKey(Str("L"), Int(8), Int(64)), MakeKey(Str("U"), Int(8), Int(64)))
+	assert.False(t, ok, "another exact key")
+	_, ok = KeyDistance(tb.Keys, MakeKey(Int(8)), MakeKey(Int(8)))
+	assert.False(t, ok, "a key of another length")
+}

@@ -1214,6 +1214,27 @@ func (t *Table) Nearest(dt DType, k Key) (*Row, float64, error) {
 	return t.nearest(t.Sections[dt], k)
 }
 
+// KeyDistance is Nearest's distance between two keys of a table with keys
+// ks, for tools that weigh rows against each other as the lookup does: the
+// sum over log keys of weight x |log2 a - log2 b|, sizes below 1 counting
+// as 1. ok is false when an exact key differs (Nearest takes such a row
+// only after dropping exact keys) or a key's length is not len(ks).
+func KeyDistance(ks []KeySpec, a, b Key) (d float64, ok bool) {
+	if a.Len() != len(ks) || b.Len() != len(ks) {
+		return 0, false
+	}
+	for i, spec := range ks {
+		if spec.Kind == Exact {
+			if a.v[i].S != b.v[i].S {
+				return 0, false
+			}
+			continue
+		}
+		d += spec.Weight * math.Abs(math.Log2(float64(max(1, a.v[i].N)))-math.Log2(float64(max(1, b.v[i].N))))
+	}
+	return d, true
+}
+
 // nearest is Nearest among rows, a section of t. compactSection.nearest
 // is the same search over a section's compact index: a change here is
 // made there too.

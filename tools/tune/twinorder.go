@@ -57,6 +57,10 @@ func orderTwinTies(op *sel.Op, dt sel.DType, rows []tableRow) {
 		return s
 	}
 	keys := op.Keys()
+	rowKeys := make([]sel.Key, len(rows))
+	for i := range rows {
+		rowKeys[i] = rows[i].cell.key()
+	}
 	for i := range rows {
 		es := rows[i].entries
 		for lo := 0; lo < len(es); {
@@ -66,7 +70,7 @@ func orderTwinTies(op *sel.Op, dt sel.DType, rows []tableRow) {
 			}
 			run := es[lo:hi]
 			if len(run) > 1 && holdsTwins(run, func(s string) string { return codeAt(s, rows[i].cell) }) {
-				if far := nearestApart(keys, rows, i, run); far != nil {
+				if far := nearestApart(keys, rowKeys, rows, i, run); far != nil {
 					half := halfway(keys, rows[i].cell, far.cell)
 					slices.SortStableFunc(run, func(a, b entry) int {
 						return cmp.Compare(codeTime(far, codeAt(a.Spelling, half), codeAt), codeTime(far, codeAt(b.Spelling, half), codeAt))
@@ -119,16 +123,17 @@ func holdsTwins(run []entry, codeOf func(string) string) bool {
 }
 
 // nearestApart is the row nearest rows[i] (its exact keys equal, the least
-// weighted log distance, the first of equals) in which at least two of
+// lookup distance, sel.KeyDistance, the first of equals) in which at least two of
 // run's candidates are timed and their times differ; nil when none is.
-func nearestApart(keys []sel.KeySpec, rows []tableRow, i int, run []entry) *tableRow {
+// rowKeys are the rows' keys.
+func nearestApart(keys []sel.KeySpec, rowKeys []sel.Key, rows []tableRow, i int, run []entry) *tableRow {
 	var best *tableRow
 	bestD := math.Inf(1)
 	for j := range rows {
 		if j == i {
 			continue
 		}
-		d, ok := rowDistance(keys, rows[i].cell, rows[j].cell)
+		d, ok := sel.KeyDistance(keys, rowKeys[i], rowKeys[j])
 		if !ok || d >= bestD-1e-9 || !timedApart(&rows[j], run) {
 			continue
 		}
@@ -162,26 +167,4 @@ func msIn(r *tableRow, s string) float64 {
 		}
 	}
 	return math.Inf(1)
-}
-
-// rowDistance is the selection core's distance between two cells (the
-// sum over log keys of weight x |log2 a - log2 b|); ok is false when an
-// exact key differs or a value is not a number.
-func rowDistance(keys []sel.KeySpec, a, b cell) (float64, bool) {
-	d := 0.0
-	for k, ks := range keys {
-		if ks.Kind == sel.Exact {
-			if a.vals[k] != b.vals[k] {
-				return 0, false
-			}
-			continue
-		}
-		x, err1 := strconv.Atoi(a.vals[k])
-		y, err2 := strconv.Atoi(b.vals[k])
-		if err1 != nil || err2 != nil {
-			return 0, false
-		}
-		d += ks.Weight * math.Abs(math.Log2(float64(max(1, x)))-math.Log2(float64(max(1, y))))
-	}
-	return d, true
 }

@@ -7,10 +7,14 @@
 // goroutines, and at most GOMAXPROCS-1 helpers run at any moment across
 // every For of the process. A call takes helpers only while that pool has
 // room (try-acquire, never a wait) and gives each back when the call has
-// no chunk left for it. So at most C + GOMAXPROCS - 1 goroutines run chunk
-// functions at once when C goroutines are inside For, instead of up to
-// C * GOMAXPROCS with one full fan-out per call; one call alone still gets
-// GOMAXPROCS workers.
+// no chunk left for it. Nor does a call wait for a helper that has not
+// started by the time the chunks are all handed out: a helper joins the
+// call before it works, and one that comes too late gives its slot back
+// when it is scheduled, touching nothing of the call (loop.state).
+// So at most C + GOMAXPROCS - 1 goroutines run chunk functions at once
+// when C goroutines are inside For, instead of up to C * GOMAXPROCS with
+// one full fan-out per call; one call alone still gets GOMAXPROCS
+// workers.
 //
 // Why this design: a caller that never waits for a worker cannot deadlock,
 // whatever nests inside what. A chunk function may itself call an op (and
@@ -32,7 +36,6 @@ package parallel
 import (
 	"context"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas"
@@ -165,8 +168,13 @@ func run(ctx context.Context, count int, work float64, workers int, b Body) erro
 	}
 	l.ctx, l.body, l.count, l.chunk = ctx, b, count, chunk
 	l.next.Store(0)
-	err := l.run(workers, nchunks)
-	*l = loop{} // drop the call's operands before the loop is reused
+	if l.left == nil {
+		l.left = make(chan struct{}, 1)
+	}
+	gen := uint32(l.state.Load()>>32) + 1
+	l.state.Store(uint64(gen) << 32)
+	err := l.run(workers, nchunks, gen)
+	l.ctx, l.body = nil, nil // drop the call's operands before the loop is reused
 	loops.Put(l)
 	return err
 }
@@ -179,8 +187,25 @@ type loop struct {
 	body         Body
 	count, chunk int
 	next         atomic.Int64 // chunks handed out
-	wg           sync.WaitGroup
+	// state is the run's generation (high 32 bits), whether the caller
+	// has closed it to helpers (closedBit), how many helpers joined it
+	// (joinedOne units) and how many are in it now (the low bits). A
+	// helper joins before it touches anything else of the loop, and only
+	// while its generation runs and the loop is open, so the caller, which
+	// closes the loop when no chunk is left, waits only for helpers that
+	// joined: never for one not yet scheduled, whose wake-up (several
+	// microseconds on a virtual machine) was most of a small call's time.
+	// A helper that comes late finds the loop closed or on a newer
+	// generation and goes back to parking.
+	state atomic.Uint64
+	left  chan struct{} // the last joined helper's leaving, after the close
 }
+
+const (
+	closedBit  = 1 << 31
+	joinedOne  = 1 << 15
+	activeMask = joinedOne - 1
+)
 
 var loops = NewFreeList[*loop]()
 
@@ -201,7 +226,7 @@ func (l *loop) work(w int) {
 	}
 }
 
-func (l *loop) run(workers, nchunks int) error {
+func (l *loop) run(workers, nchunks int, gen uint32) error {
 	// The caller hires helpers before each of its own chunks while the
 	// call has workers to spare and chunks for them, so a call that
 	// started while the pool was busy picks up helpers as they free up.
@@ -209,10 +234,8 @@ func (l *loop) run(workers, nchunks int) error {
 	limit := int64(runtime.GOMAXPROCS(0) - 1)
 	for {
 		for hired < workers && int(l.next.Load())+hired < nchunks && tryHelper(limit) {
-			l.wg.Add(1)
-			if !hire(task{l, hired}) {
+			if !hire(task{l, hired, gen}) {
 				helpers.Add(-1)
-				l.wg.Done()
 				break
 			}
 			hired++
@@ -223,7 +246,21 @@ func (l *loop) run(workers, nchunks int) error {
 		}
 		l.body.Chunk(0, lo, min(l.count, lo+l.chunk))
 	}
-	l.wg.Wait()
+	// Close the loop to helpers still on their way, and wait for those in
+	// it to finish their chunks.
+	s := l.state.Or(closedBit)
+	if s&activeMask != 0 {
+		<-l.left
+	}
+	// Every worker looks at the context once more than it takes chunks
+	// (its last take finds none left); for a worker the call planned but
+	// did not get (the pool was busy, or the helper came too late) the
+	// caller looks here, so that the number of looks a call makes, its
+	// chunks plus its planned workers, does not depend on the scheduler:
+	// an interruption at a chosen look is reproducible.
+	for range workers - 1 - int(s&(closedBit-1)/joinedOne) {
+		_ = l.ctx.Err()
+	}
 	// Every chunk below next was handed out and has run to its end; none
 	// above it started. next stops short of nchunks only when some worker
 	// saw ctx done, and a done context stays done.
@@ -233,10 +270,33 @@ func (l *loop) run(workers, nchunks int) error {
 	return nil
 }
 
+// join enters a helper into generation gen of the loop; false when that
+// run is over or closed (the helper then touches nothing else of it).
+func (l *loop) join(gen uint32) bool {
+	for {
+		s := l.state.Load()
+		if uint32(s>>32) != gen || s&closedBit != 0 {
+			return false
+		}
+		if l.state.CompareAndSwap(s, s+joinedOne+1) {
+			return true
+		}
+	}
+}
+
+// leave takes a joined helper out of the loop, waking the caller if it is
+// the last one out of a closed loop.
+func (l *loop) leave() {
+	if s := l.state.Add(^uint64(0)); s&closedBit != 0 && s&activeMask == 0 {
+		l.left <- struct{}{}
+	}
+}
+
 // task is one helper's share of a loop: its worker index there.
 type task struct {
-	l *loop
-	w int
+	l   *loop
+	w   int
+	gen uint32 // the run of l it was hired for
 }
 
 // Helper goroutines outlive the loops they work on: a finished helper parks
@@ -278,10 +338,15 @@ func hire(t task) bool {
 // helper runs t, then each task handed to it, for the life of the process.
 func helper(t task) {
 	for {
-		t.l.work(t.w)
-		// Give the slot back before Done: it is free when the call returns.
-		helpers.Add(-1)
-		t.l.wg.Done() // t.l may be reused from here on
+		if t.l.join(t.gen) {
+			t.l.work(t.w)
+			// Give the slot back before leaving: it is free when the call
+			// returns.
+			helpers.Add(-1)
+			t.l.leave() // t.l may be reused from here on
+		} else {
+			helpers.Add(-1) // hired too late: the call is done or closed
+		}
 		t = <-tasks
 	}
 }

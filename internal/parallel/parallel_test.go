@@ -313,7 +313,7 @@ func TestForConcurrentCallersShareThePool(t *testing.T) {
 	require.False(t, badWorker.Load())
 	require.EqualValues(t, callers+procs-1, g.most.Load(), "C + GOMAXPROCS - 1 chunk functions at most")
 	require.LessOrEqual(t, mostHelpers.Load(), int64(procs-1))
-	require.Zero(t, helpers.Load(), "every helper given back")
+	waitFor(t, "every helper given back", func() bool { return helpers.Load() == 0 })
 }
 
 // A chunk function that calls For (an op calling another op from inside a
@@ -338,7 +338,9 @@ func TestForNestedNeverDeadlocks(t *testing.T) {
 		}
 		wg.Wait()
 		require.EqualValues(t, 4*64*32, total.Load(), "cap %d: every inner index ran once", outerCap)
-		require.Zero(t, helpers.Load())
+		// A helper hired for a call that finished without it gives its
+		// slot back when it is scheduled.
+		waitFor(t, "every helper given back", func() bool { return helpers.Load() == 0 })
 	}
 }
 
@@ -443,4 +445,89 @@ func TestFreeList(t *testing.T) {
 		y, _ := l.Get()
 		l.Put(y)
 	})
+}
+
+// A helper hired for a run that is over or closed when it is scheduled
+// touches nothing of the loop but its state word, and gives its slot
+// back; one hired for the running generation of an open loop joins it and
+// works. This is what lets a call return without waiting for helpers
+// still on their way.
+func TestLateHelperLeavesTheLoopAlone(t *testing.T) {
+	setProcs(t, 2)
+	waitFor(t, "the helpers of earlier tests back", func() bool { return helpers.Load() == 0 })
+	var ran atomic.Int64
+	l := &loop{ctx: context.Background(), count: 1, chunk: 1, left: make(chan struct{}, 1)}
+	l.body = Func(func(w, lo, hi int) { ran.Add(int64(hi - lo)) })
+	send := func(gen uint32) {
+		t.Helper()
+		require.True(t, tryHelper(1), "a free helper slot")
+		require.True(t, hire(task{l, 1, gen}))
+		waitFor(t, "the helper's slot given back", func() bool { return helpers.Load() == 0 })
+	}
+
+	l.state.Store(7<<32 | closedBit) // generation 7, closed by its caller
+	send(7)
+	require.Zero(t, ran.Load(), "a closed loop ran a late helper's chunk")
+	require.EqualValues(t, 7<<32|closedBit, l.state.Load())
+
+	l.state.Store(8 << 32) // the loop reused: generation 8, open
+	send(7)
+	require.Zero(t, ran.Load(), "a newer generation ran a late helper's chunk")
+	require.EqualValues(t, 8<<32, l.state.Load())
+
+	send(8)
+	require.EqualValues(t, 1, ran.Load(), "the running generation's helper worked")
+	require.EqualValues(t, 8<<32|joinedOne, l.state.Load(), "the helper joined and left")
+}
+
+// Closing a loop with a helper in it makes the caller wait for that
+// helper to leave, and only then.
+func TestCloseWaitsForJoinedHelpers(t *testing.T) {
+	l := &loop{left: make(chan struct{}, 1)}
+	l.state.Store(3 << 32)
+	require.True(t, l.join(3))
+	require.True(t, l.join(3))
+	s := l.state.Or(closedBit)
+	require.EqualValues(t, 2, s&activeMask, "two helpers in the loop at the close")
+	require.EqualValues(t, 2, s&(closedBit-1)/joinedOne, "two helpers joined")
+	require.False(t, l.join(3), "a helper joined a closed loop")
+	l.leave()
+	select {
+	case <-l.left:
+		t.Fatal("the caller was woken with a helper still in the loop")
+	default:
+	}
+	l.leave()
+	select {
+	case <-l.left:
+	default:
+		t.Fatal("the last helper out of a closed loop did not wake the caller")
+	}
+}
+
+// countingCtx counts its Err calls.
+type countingCtx struct {
+	context.Context
+	calls atomic.Int64
+}
+
+func (c *countingCtx) Err() error { c.calls.Add(1); return nil }
+
+// A call looks at its context once per chunk and once more per worker it
+// hired, whether each helper came in time to work or not: tests (and
+// users) that stop a call at its nth look get the same call every time.
+func TestLooksAtTheContextAsOftenWhateverTheScheduler(t *testing.T) {
+	setProcs(t, 2)
+	for i := range 200 {
+		waitFor(t, "the helpers of earlier calls back", func() bool { return helpers.Load() == 0 })
+		ctx := &countingCtx{Context: context.Background()}
+		spin := i % 4 // from chunks over before a helper can start to chunks it shares
+		require.NoError(t, For(ctx, 16, 1e9, func(w, lo, hi int) {
+			for range spin * 1000 {
+				runtime.Gosched()
+			}
+		}))
+		// Eight chunks of two (four per worker), two workers.
+		require.EqualValues(t, 8+2, ctx.calls.Load(), "call %d: looks at the context", i)
+	}
 }

@@ -129,10 +129,6 @@ func TestAgainstReference(t *testing.T) {
 
 func againstReference[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
 	r := rand.New(rand.NewPCG(1, 2))
-	eps := 0x1p-52
-	if _, ok := any(T(0)).(float32); ok {
-		eps = 0x1p-23
-	}
 	for ci, cf := range calls() {
 		for si, m := range sizes {
 			n := sizes[(si*7+ci)%len(sizes)]
@@ -153,28 +149,87 @@ func againstReference[T batchlas.Float](t *testing.T, ctx context.Context, c sel
 			b := testmat.Clone(b0)
 			what := fmt.Sprintf("%s %s m=%d n=%d alpha=%v", c, cf, m, n, alpha)
 			require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, T(alpha), a, b, nil), what)
-			require.True(t, testmat.Untouched(b, b.Data, b0.Data), "%s: padding written", what)
-			for i := range 2 {
+			requireProduct(t, what, cf, alpha, a, b0, b)
+		}
+	}
+}
+
+// requireProduct checks b = alpha*op(A)*b0 (Left) or alpha*b0*op(A)
+// (Right) against a float64 reference within (t+2) eps of the product of
+// magnitudes, and b's padding untouched.
+func requireProduct[T batchlas.Float](t *testing.T, what string, cf call, alpha float64, a, b0, b batchlas.Batch[T]) {
+	t.Helper()
+	eps := 0x1p-52
+	if _, ok := any(T(0)).(float32); ok {
+		eps = 0x1p-23
+	}
+	m, n, tt := b.Rows, b.Cols, b.Rows
+	if cf.side == batchlas.Right {
+		tt = n
+	}
+	require.True(t, testmat.Untouched(b, b.Data, b0.Data), "%s: padding written", what)
+	for i := range b.Count {
+		for col := range n {
+			for row := range m {
+				var want, bound float64
+				for l := range tt {
+					var p float64
+					if cf.side == batchlas.Left {
+						p = opAt(cf, a, i, row, l) * float64(b0.At(i, l, col))
+					} else {
+						p = float64(b0.At(i, row, l)) * opAt(cf, a, i, l, col)
+					}
+					want += p
+					bound += math.Abs(p)
+				}
+				want *= alpha
+				bound *= math.Abs(alpha)
+				got := float64(b.At(i, row, col))
+				require.LessOrEqual(t, math.Abs(got-want), 2*float64(tt+2)*eps*bound+1e-300, "%s: B_%d(%d,%d) = %v, want %v", what, i, row, col, got, want)
+			}
+		}
+	}
+}
+
+// TestGemmPasses: on a device whose L2 holds a few matrices the gemm
+// family computes the batch in passes of uneven sizes (gemmPasses), each
+// with its own gemm call; every matrix of every pass, with A per matrix
+// or broadcast, is the product, for every configuration.
+func TestGemmPasses(t *testing.T) {
+	dev := *batchlas.Host()
+	dev.L2 = 4 << 10
+	ctx := batchlas.WithDevice(pin(viaGemm.With()), &dev)
+	r := rand.New(rand.NewPCG(17, 18))
+	const count = 23
+	for _, cf := range calls() {
+		m, n := 5, 7
+		tt := m
+		if cf.side == batchlas.Right {
+			tt = n
+		}
+		for _, bcast := range []bool{false, true} {
+			a := triangle[float64](r, cf, tt, count)
+			if bcast {
+				a = batchlas.Broadcast(triangle[float64](r, cf, tt, 1), count)
+			}
+			b0 := padded[float64](m, n, count)
+			for i := range count {
 				for col := range n {
 					for row := range m {
-						var want, bound float64
-						for l := range tt {
-							var p float64
-							if cf.side == batchlas.Left {
-								p = opAt(cf, a, i, row, l) * float64(b0.At(i, l, col))
-							} else {
-								p = float64(b0.At(i, row, l)) * opAt(cf, a, i, l, col)
-							}
-							want += p
-							bound += math.Abs(p)
-						}
-						want *= alpha
-						bound *= math.Abs(alpha)
-						got := float64(b.At(i, row, col))
-						require.LessOrEqual(t, math.Abs(got-want), 2*float64(tt+2)*eps*bound+1e-300, "%s: B_%d(%d,%d) = %v, want %v", what, i, row, col, got, want)
+						b0.Set(i, row, col, r.NormFloat64())
 					}
 				}
 			}
+			p, err := check(cf.side, cf.uplo, cf.ta, cf.diag, a, b0)
+			require.NoError(t, err)
+			passes, most := gemmPasses(&p, &dev)
+			require.Greater(t, passes, 2, "%s: the device's L2 should take several passes", cf)
+			require.NotZero(t, count%passes, "%s: the passes should be of two sizes", cf)
+			require.Less(t, most, count)
+			b := testmat.Clone(b0)
+			what := fmt.Sprintf("%s broadcast=%v passes=%d", cf, bcast, passes)
+			require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, -2, a, b, nil), what)
+			requireProduct(t, what, cf, -2, a, b0, b)
 		}
 	}
 }
@@ -338,26 +393,33 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 // pass of its own before the gemm call writes B. A batch large enough for
 // that pass to take several chunks is stopped at every check: a stop in
 // the copying pass reports nothing completed and nothing touched (B is
-// only read there), never the chunks the copying had done.
+// only read there), never the chunks the copying had done. On a device
+// whose L2 cuts the batch into passes, a stop reports the passes before
+// it completed and nothing of the pass it copied.
 func TestGemmInterruptedWhileCopying(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	const count = 6000 // copy chunks of about 1400 matrices of 4 x 6
+	small := *batchlas.Host()
+	small.L2 = 128 << 10 // passes of about 200 matrices
 	for _, cf := range []call{{batchlas.Right, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit}, {batchlas.Left, batchlas.Upper, batchlas.Trans, batchlas.Unit}} {
-		t.Run(fmt.Sprint(cf), func(t *testing.T) {
-			tr := 6
-			if cf.side == batchlas.Left {
-				tr = 4
-			}
-			a := triangle[float64](r, cf, tr, count)
-			b0 := padded[float64](4, 6, count)
-			for i := range b0.Data {
-				b0.Data[i] = r.NormFloat64()
-			}
-			testmat.InterruptEverywhere(t, "gemm", "trmm", b0, pin(viaGemm.With()), func(ctx context.Context) (batchlas.Batch[float64], error) {
-				x := testmat.Clone(b0)
-				return x, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, x, nil)
+		for _, dev := range []*sel.Device{batchlas.Host(), &small} {
+			t.Run(fmt.Sprintf("%s l2=%d", cf, dev.L2), func(t *testing.T) {
+				tr := 6
+				if cf.side == batchlas.Left {
+					tr = 4
+				}
+				a := triangle[float64](r, cf, tr, count)
+				b0 := padded[float64](4, 6, count)
+				for i := range b0.Data {
+					b0.Data[i] = r.NormFloat64()
+				}
+				ctx := batchlas.WithDevice(pin(viaGemm.With()), dev)
+				testmat.InterruptEverywhere(t, "gemm", "trmm", b0, ctx, func(ctx context.Context) (batchlas.Batch[float64], error) {
+					x := testmat.Clone(b0)
+					return x, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, x, nil)
+				})
 			})
-		})
+		}
 	}
 }
 

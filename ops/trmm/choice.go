@@ -12,6 +12,8 @@ var (
 	// product with the triangle's diagonal block through a dense copy of
 	// it, then the product with the rest of its block row or column, one
 	// product on the vector tile (tile.go). About half of gemm's flops.
+	// A triangle of one block goes a group of matrices at a time, each
+	// tile position one call of the vector tile over the group.
 	tile = &sel.Family{Name: "tile"}
 	// viaGemm (spelled gemm) makes every op(A_i) a dense square (zeros
 	// off the triangle, ones on a unit diagonal) and copies every B_i,

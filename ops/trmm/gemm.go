@@ -111,10 +111,7 @@ func gemmWorkspace[T batchlas.Float](ctx context.Context, p *problem[T], ws []T)
 		return 0, err
 	}
 	need := 0
-	for _, count := range []int{most, p.b.Count / passes} {
-		if count == 0 {
-			continue
-		}
+	for count := max(1, p.b.Count/passes); count <= most; count++ { // the passes' sizes differ by one at most
 		sq := tightBatch(ws[:p.t*p.t], p.t, p.t, count, true)
 		bc := tightBatch(ws[p.t*p.t:one], p.m, p.n, count, true)
 		out := p.b

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/opkit"
 	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/internal/simd"
 )
@@ -26,6 +27,7 @@ type job[T batchlas.Float] struct {
 	p      problem[T]
 	ws     []T // per-worker scratch, Pad(slot) elements each (tile); gemm's copies (runCopies)
 	slot   int
+	group  int // the tile kernel's matrices a group (tileGroups), 1 for trmmTile
 }
 
 // runJob runs kernel over the batch of p.b, with slot elements of ws per
@@ -33,7 +35,10 @@ type job[T batchlas.Float] struct {
 func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[T], ws []T, slot int) error {
 	j := parallel.Get[job[T]]()
 	defer parallel.Put(j)
-	j.kernel, j.p, j.ws, j.slot = kernel, *p, ws, slot
+	j.kernel, j.p, j.ws, j.slot, j.group = kernel, *p, ws, slot, 1
+	if kernel == runTile {
+		j.group = tileGroup(p, opkit.DeviceFrom(ctx))
+	}
 	work := flopsPerMatrix(p.t, p.r)
 	if kernel == runZero || kernel == runCopies {
 		work = float64(p.m * p.n)
@@ -51,6 +56,10 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 	a, b := p.a, p.b
 	left, lower := p.side == batchlas.Left, p.uplo == batchlas.Lower
 	trans, unit := p.ta == batchlas.Trans, p.diag == batchlas.Unit
+	if j.kernel == runTile && j.group > 1 {
+		tileGroups(p, j.group, lo, hi, j.ws[w*parallel.Pad(j.slot):][:j.slot])
+		return
+	}
 	for i := lo; i < hi; i++ {
 		bi := b.Data[i*b.Stride:]
 		switch j.kernel {

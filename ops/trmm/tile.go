@@ -1,8 +1,12 @@
 package trmm
 
 import (
+	"unsafe"
+
 	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/cache"
 	"github.com/batchlas-go/batchlas/internal/simd"
+	sel "github.com/batchlas-go/batchlas/select"
 )
 
 // tileBlock is the height (side Left) or width (Right) of the blocks of B
@@ -117,6 +121,89 @@ func denseDiag[T batchlas.Float](lower, trans, unit bool, m int, a []T, lda int,
 		}
 		if unit {
 			col[c] = 1
+		}
+	}
+}
+
+// A triangle of one block (t <= tileBlock) is one product with its dense
+// square, and for a batch of them the per-matrix route above is mostly
+// overhead: a simd.Gemm call per matrix for a few tiles, then the result
+// copied back a column at a time. Such a batch goes a group of matrices
+// at a time instead (tileGroups): the group's squares and tight copies of
+// its B into the worker's scratch, then each tile position of the product
+// as one call of the vector tile over the whole group (the assembly loops
+// over the matrices), written straight into B. The group holds a quarter
+// of a core's L2 (the device's) of squares, copies and B, as gemm's simd
+// kernel groups its small matrices.
+
+// tileGroup is the number of matrices a group of the tile kernel takes:
+// 1 for a triangle of several blocks (trmmTile, one matrix at a time).
+func tileGroup[T batchlas.Float](p *problem[T], d *sel.Device) int {
+	if p.t > tileBlock {
+		return 1
+	}
+	per := (p.t*p.t + 2*p.m*p.n) * int(unsafe.Sizeof(T(0)))
+	return max(1, cache.L2(d).Size/4/per)
+}
+
+// tileSlotOf is the tile kernel's per-worker scratch for p: a group's
+// squares and copies of B (tileGroups), or trmmTile's tileSlot.
+func tileSlotOf[T batchlas.Float](p *problem[T], d *sel.Device) int {
+	if p.t > tileBlock {
+		return tileSlot(p.t, p.r)
+	}
+	return tileGroup(p, d) * (p.t*p.t + p.m*p.n)
+}
+
+// tileGroups computes B_lo .. B_{hi-1} of p (a triangle of one block)
+// group by group through s (tileSlotOf elements; group matrices a group).
+// A broadcast A makes one square per group, read by every matrix (a
+// stride of 0).
+func tileGroups[T batchlas.Float](p *problem[T], group, lo, hi int, s []T) {
+	a, b := p.a, p.b
+	t, m, n, ldb := p.t, p.m, p.n, b.LD
+	lower, trans, unit := p.uplo == batchlas.Lower, p.ta == batchlas.Trans, p.diag == batchlas.Unit
+	tt, mn := t*t, m*n
+	ab := [2]T{p.alpha, 0}
+	tileRows := 3 * simd.Lanes[T]()
+	for g0 := lo; g0 < hi; g0 += group {
+		count := min(group, hi-g0)
+		sq, sqs := s[:count*tt], tt
+		if a.IsBroadcast() {
+			sqs = 0
+		}
+		for i := range count {
+			if i == 0 || sqs != 0 {
+				denseDiag(lower, trans, unit, t, a.Data[(g0+i)*a.Stride:], a.LD, sq[i*sqs:i*sqs+tt])
+			}
+		}
+		bc := s[group*tt : group*tt+count*mn]
+		for i := range count {
+			simd.CopyColumns(bc[i*mn:], m, b.Data[(g0+i)*b.Stride:], ldb, m, n)
+		}
+		c := b.Data[g0*b.Stride:]
+		var boff [simd.Cols]int
+		if p.side == batchlas.Left {
+			// B_i := alpha*S_i*Bc_i, t rows (one tile) by 8 columns at a time.
+			for j0 := 0; j0 < n; j0 += simd.Cols {
+				nc := min(simd.Cols, n-j0)
+				for cc := range boff {
+					boff[cc] = min(cc, nc-1) * m
+				}
+				simd.Tile(t, sq, t, bc[j0*m:], 1, &boff, c[j0*ldb:], ldb, m, nc, &ab, false, count, sqs, mn, b.Stride)
+			}
+			continue
+		}
+		// B_i := alpha*Bc_i*S_i: S_i's columns 8 at a time, Bc_i's rows a tile at a time.
+		for j0 := 0; j0 < n; j0 += simd.Cols {
+			nc := min(simd.Cols, n-j0)
+			for cc := range boff {
+				boff[cc] = min(cc, nc-1) * t
+			}
+			for i0 := 0; i0 < m; i0 += tileRows {
+				rows := min(tileRows, m-i0)
+				simd.Tile(t, bc[i0:], m, sq[j0*t:], 1, &boff, c[j0*ldb+i0:], ldb, rows, nc, &ab, false, count, mn, sqs, b.Stride)
+			}
 		}
 	}
 }

@@ -129,7 +129,7 @@ func Trmm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 		}
 		switch ch.Family() {
 		case tile:
-			return runJob(ctx, runTile, p, ws, tileSlot(p.t, p.r))
+			return runJob(ctx, runTile, p, ws, tileSlotOf(p, dev))
 		case viaGemm:
 			return runGemm(ctx, p, ws)
 		case vendor:
@@ -170,7 +170,7 @@ func BufferSize[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo 
 func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem[T], ws []T) (int, error) {
 	switch c.Family() {
 	case tile:
-		return parallel.Workers(ctx) * parallel.Pad(tileSlot(p.t, p.r)), nil
+		return parallel.Workers(ctx) * parallel.Pad(tileSlotOf(p, opkit.DeviceFrom(ctx))), nil
 	case viaGemm:
 		return gemmWorkspace(ctx, p, ws)
 	}

@@ -191,45 +191,58 @@ func requireProduct[T batchlas.Float](t *testing.T, what string, cf call, alpha 
 	}
 }
 
-// TestGemmPasses: on a device whose L2 holds a few matrices the gemm
-// family computes the batch in passes of uneven sizes (gemmPasses), each
-// with its own gemm call; every matrix of every pass, with A per matrix
-// or broadcast, is the product, for every configuration.
-func TestGemmPasses(t *testing.T) {
+// TestGemmPassesAndTileGroups: on a device whose L2 holds a few matrices
+// the gemm family computes the batch in passes of uneven sizes
+// (gemmPasses), each with its own gemm call, and the tile kernel a small
+// triangle's batch in groups (tileGroups) that do not divide a worker's
+// share; every matrix, with A per matrix or broadcast, is the product,
+// for every configuration.
+func TestGemmPassesAndTileGroups(t *testing.T) {
 	dev := *batchlas.Host()
 	dev.L2 = 4 << 10
-	ctx := batchlas.WithDevice(pin(viaGemm.With()), &dev)
 	r := rand.New(rand.NewPCG(17, 18))
 	const count = 23
-	for _, cf := range calls() {
-		m, n := 5, 7
-		tt := m
-		if cf.side == batchlas.Right {
-			tt = n
-		}
-		for _, bcast := range []bool{false, true} {
-			a := triangle[float64](r, cf, tt, count)
-			if bcast {
-				a = batchlas.Broadcast(triangle[float64](r, cf, tt, 1), count)
+	for _, c := range []sel.Choice{viaGemm.With(), tile.With()} {
+		ctx := batchlas.WithDevice(pin(c), &dev)
+		for _, cf := range calls() {
+			m, n := 5, 7
+			if c.Family() == tile {
+				m, n = 3, 4 // tileGroup's quarter of 4 KiB: 9 to 16 matrices
 			}
-			b0 := padded[float64](m, n, count)
-			for i := range count {
-				for col := range n {
-					for row := range m {
-						b0.Set(i, row, col, r.NormFloat64())
+			tt := m
+			if cf.side == batchlas.Right {
+				tt = n
+			}
+			for _, bcast := range []bool{false, true} {
+				a := triangle[float64](r, cf, tt, count)
+				if bcast {
+					a = batchlas.Broadcast(triangle[float64](r, cf, tt, 1), count)
+				}
+				b0 := padded[float64](m, n, count)
+				for i := range count {
+					for col := range n {
+						for row := range m {
+							b0.Set(i, row, col, r.NormFloat64())
+						}
 					}
 				}
+				p, err := check(cf.side, cf.uplo, cf.ta, cf.diag, a, b0)
+				require.NoError(t, err)
+				what := fmt.Sprintf("%s %s broadcast=%v", c, cf, bcast)
+				if c.Family() == tile {
+					group := tileGroup(&p, &dev)
+					require.Greater(t, group, 1, "%s: groups of several matrices", what)
+					require.Less(t, group, count/2, "%s: several groups on each worker", what)
+				} else {
+					passes, most := gemmPasses(&p, &dev)
+					require.Greater(t, passes, 2, "%s: the device's L2 should take several passes", what)
+					require.NotZero(t, count%passes, "%s: the passes should be of two sizes", what)
+					require.Less(t, most, count)
+				}
+				b := testmat.Clone(b0)
+				require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, -2, a, b, nil), what)
+				requireProduct(t, what, cf, -2, a, b0, b)
 			}
-			p, err := check(cf.side, cf.uplo, cf.ta, cf.diag, a, b0)
-			require.NoError(t, err)
-			passes, most := gemmPasses(&p, &dev)
-			require.Greater(t, passes, 2, "%s: the device's L2 should take several passes", cf)
-			require.NotZero(t, count%passes, "%s: the passes should be of two sizes", cf)
-			require.Less(t, most, count)
-			b := testmat.Clone(b0)
-			what := fmt.Sprintf("%s broadcast=%v passes=%d", cf, bcast, passes)
-			require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, -2, a, b, nil), what)
-			requireProduct(t, what, cf, -2, a, b0, b)
 		}
 	}
 }
@@ -322,15 +335,19 @@ func workers[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) 
 	testmat.DriverCheck[T](t)
 	r := rand.New(rand.NewPCG(7, 8))
 	cf := call{batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.Unit}
-	a := triangle[T](r, cf, 37, 30)
-	b := padded[T](37, 11, 30)
-	for i := range b.Data {
-		b.Data[i] = T(r.NormFloat64())
+	// Order 37: several blocks, one matrix at a time; order 5 with 2000
+	// matrices: tile's groups, cut differently by one worker and two.
+	for _, s := range []struct{ t, count int }{{37, 30}, {5, 2000}} {
+		a := triangle[T](r, cf, s.t, s.count)
+		b := padded[T](s.t, 11, s.count)
+		for i := range b.Data {
+			b.Data[i] = T(r.NormFloat64())
+		}
+		one, all := testmat.Clone(b), testmat.Clone(b)
+		require.NoError(t, Trmm(batchlas.WithParallelism(ctx, 1), cf.side, cf.uplo, cf.ta, cf.diag, 2, a, one, nil))
+		require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 2, a, all, nil))
+		require.Equal(t, -1, testmat.SameMatrices(one, all, 0, b.Count), "%s t=%d", c, s.t)
 	}
-	one, all := testmat.Clone(b), testmat.Clone(b)
-	require.NoError(t, Trmm(batchlas.WithParallelism(ctx, 1), cf.side, cf.uplo, cf.ta, cf.diag, 2, a, one, nil))
-	require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 2, a, all, nil))
-	require.Equal(t, -1, testmat.SameMatrices(one, all, 0, b.Count), "%s", c)
 }
 
 // TestNoAllocationsWithWorkspace: with the BufferSize workspace every

@@ -17,10 +17,10 @@ var (
 	tile = &sel.Family{Name: "tile"}
 	// viaGemm (spelled gemm) makes every op(A_i) a dense square (zeros
 	// off the triangle, ones on a unit diagonal) and copies every B_i,
-	// both into the workspace, then computes the whole batch as one call
-	// of the gemm op into B (gemm.go): a full product's flops, twice
-	// trmm's, on gemm's kernels for batches of small matrices. It wins
-	// where the triangle is small and B wide.
+	// both into the workspace, then computes them with one call of the
+	// gemm op into B, in passes of an L2's worth of matrices (gemm.go): a
+	// full product's flops, twice trmm's, on gemm's kernels for batches
+	// of small matrices. It wins where the triangle is small and B wide.
 	viaGemm = &sel.Family{Name: "gemm"}
 	// vendor calls gonum's BLAS Dtrmm or Strmm per matrix (vendor.go;
 	// absent from a novendor build).

@@ -12,16 +12,19 @@
 // the key is `side:exact uplo:exact ta:exact diag:exact m:log:4 n:log:4
 // batch:log`, as trsm's, and the candidates are
 //
-//	tile     each B_i on one worker, a block of 32 rows (Left) or columns
+//	tile     each B_i on one worker, a block of 16 rows (Left) or columns
 //	         (Right) at a time, in the order that reads every other block
 //	         before it is overwritten: its product with the triangle's
 //	         diagonal block through a dense copy of that block, then the
 //	         rest of the block row or column, one product on the vector
-//	         tile
+//	         tile; a triangle of one block (order 16 or less) a group of
+//	         matrices at a time, each tile position one call of the
+//	         vector tile over the group
 //	gemm     every op(A_i) as a dense square and a copy of every B_i in
-//	         the workspace, then one call of the gemm op for the whole
-//	         batch into B: twice the flops, on gemm's kernels for batches
-//	         of small matrices (a small triangle, a wide B)
+//	         the workspace, then one call of the gemm op into B, in passes
+//	         of as many matrices as one core's L2 holds: twice the flops,
+//	         on gemm's kernels for batches of small matrices (a small
+//	         triangle, a wide B)
 //	vendor   gonum's BLAS Dtrmm or Strmm per matrix (absent from a -tags
 //	         novendor build)
 //
@@ -33,9 +36,10 @@
 // Pin a kernel with BATCHLAS_TRMM_ROUTE=<spelling> or sel.WithPin(ctx,
 // "trmm", spelling); size the workspace with BufferSize under the same
 // context, or pass nil. Workspace: per worker, a diagonal block and the
-// block of B it multiplies (tile); a square per matrix of A (one for a
-// broadcast A), a copy of B and the gemm op's workspace (gemm). With the
-// workspace supplied a call allocates nothing.
+// block of B it multiplies, or a group's squares and copies of B (tile);
+// a square per matrix of a pass (one for a broadcast A), a copy of the
+// pass's B and the gemm op's workspace (gemm). With the workspace
+// supplied a call allocates nothing.
 //
 // Trmm and BufferSize treat a nil context as context.Background().
 package trmm

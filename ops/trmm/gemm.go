@@ -39,15 +39,21 @@ func gemmChunk[T batchlas.Float](p *problem[T], d *sel.Device) int {
 	if !p.a.IsBroadcast() {
 		per += p.t * p.t
 	}
-	return max(1, cache.L2(d).Size/(per*int(unsafe.Sizeof(T(0)))))
+	return matricesIn[T](cache.L2(d).Size, per)
+}
+
+// matricesIn is how many matrices of per elements of T each fit in bytes,
+// at least one.
+func matricesIn[T batchlas.Float](bytes, per int) int {
+	return max(1, bytes/(per*int(unsafe.Sizeof(T(0)))))
 }
 
 // gemmPasses cuts the batch into passes of at most gemmChunk matrices,
 // as even as they go: pass k is matrices [k*count/passes,
 // (k+1)*count/passes), of size count/passes or one more.
 func gemmPasses[T batchlas.Float](p *problem[T], d *sel.Device) (passes, most int) {
-	count := p.b.Count
-	passes = (count + gemmChunk(p, d) - 1) / gemmChunk(p, d)
+	count, chunk := p.b.Count, gemmChunk(p, d)
+	passes = (count + chunk - 1) / chunk
 	return passes, (count + passes - 1) / passes
 }
 

@@ -1,8 +1,6 @@
 package trmm
 
 import (
-	"unsafe"
-
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/cache"
 	"github.com/batchlas-go/batchlas/internal/simd"
@@ -142,8 +140,7 @@ func tileGroup[T batchlas.Float](p *problem[T], d *sel.Device) int {
 	if p.t > tileBlock {
 		return 1
 	}
-	per := (p.t*p.t + 2*p.m*p.n) * int(unsafe.Sizeof(T(0)))
-	return max(1, cache.L2(d).Size/4/per)
+	return matricesIn[T](cache.L2(d).Size/4, p.t*p.t+2*p.m*p.n)
 }
 
 // tileSlotOf is the tile kernel's per-worker scratch for p: a group's

@@ -406,16 +406,16 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	})
 }
 
-// TestGemmInterruptedWhileCopying: the gemm family copies the batch in a
-// pass of its own before the gemm call writes B. A batch large enough for
-// that pass to take several chunks is stopped at every check: a stop in
-// the copying pass reports nothing completed and nothing touched (B is
-// only read there), never the chunks the copying had done. On a device
-// whose L2 cuts the batch into passes, a stop reports the passes before
-// it completed and nothing of the pass it copied.
+// TestGemmInterruptedWhileCopying: the gemm family copies each pass of the
+// batch (gemmPasses) before its gemm call writes B. A batch whose passes
+// take several copy chunks each is stopped at every check: a stop while a
+// pass copies reports the passes before it completed and nothing of that
+// pass touched (B is only read there), never the chunks the copying had
+// done. On the host (1 MiB of L2) the batch takes 3 or 4 passes, on the
+// small-L2 device 24 to 31.
 func TestGemmInterruptedWhileCopying(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
-	const count = 6000 // copy chunks of about 1400 matrices of 4 x 6
+	const count = 6000 // matrices of 4 x 6
 	small := *batchlas.Host()
 	small.L2 = 128 << 10 // passes of about 200 matrices
 	for _, cf := range []call{{batchlas.Right, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit}, {batchlas.Left, batchlas.Upper, batchlas.Trans, batchlas.Unit}} {

@@ -7,6 +7,7 @@ import (
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/cache"
 	"github.com/batchlas-go/batchlas/internal/opkit"
+	"github.com/batchlas-go/batchlas/internal/parallel"
 	"github.com/batchlas-go/batchlas/ops/gemm"
 	sel "github.com/batchlas-go/batchlas/select"
 )
@@ -158,14 +159,49 @@ func runGemm[T batchlas.Float](ctx context.Context, p *problem[T], ws []T) error
 			return err
 		}
 		sq, bc := gemmOperands(&q, ws)
-		if err := runJob(ctx, runCopies, &q, ws[:squares+copies], 0); err != nil {
+		nonFinite, err := copyPass(ctx, &q, ws[:squares+copies])
+		if err != nil {
 			return passInterrupted(err, count, lo, true)
 		}
 		if err := gemmProduct(ctx, &q, sq, bc, ws[squares+copies:]); err != nil {
+			if e, ok := err.(*batchlas.InterruptedError); ok && nonFinite {
+				// The pass's product stopped after its first
+				// e.Completed matrices: they are done but for the mend.
+				if r, err := q.pass(0, e.Completed); err == nil {
+					mendPass(ctx, &r, bc.Data)
+				}
+			}
 			return passInterrupted(err, count, lo, false)
+		}
+		if nonFinite {
+			mendPass(ctx, &q, bc.Data)
 		}
 	}
 	return nil
+}
+
+// copyPass writes pass q's squares and copies of B into ws (runCopies)
+// on the workers and reports whether a copy holds an Inf or NaN: each
+// worker looks over the copies it has just written, while they are in
+// its cache.
+func copyPass[T batchlas.Float](ctx context.Context, q *problem[T], ws []T) (nonFinite bool, err error) {
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.p, j.ws, j.slot, j.group = runCopies, *q, ws, 0, 1
+	j.nonFinite.Store(false)
+	err = parallel.Run(ctx, q.b.Count, float64(q.m*q.n), j)
+	return j.nonFinite.Load(), err
+}
+
+// mendPass recomputes the B_i of pass q whose copies (in bc, tight, one
+// after another) hold an Inf or NaN (mendNonFinite), on the workers and
+// whatever ctx says: the pass's product is done, and a B_i left unmended
+// would be neither done nor untouched.
+func mendPass[T batchlas.Float](ctx context.Context, q *problem[T], bc []T) {
+	j := parallel.Get[job[T]]()
+	defer parallel.Put(j)
+	j.kernel, j.p, j.ws, j.slot, j.group = runMend, *q, bc, 0, 1
+	parallel.RunAll(ctx, q.b.Count, float64(q.m*q.n), j)
 }
 
 // pass is p over matrices [lo, hi) of its batch.

@@ -2,6 +2,7 @@ package trmm
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/batchlas-go/batchlas"
 	"github.com/batchlas-go/batchlas/internal/opkit"
@@ -16,6 +17,7 @@ const (
 	runTile jobKernel = iota
 	runVendor
 	runCopies // gemm's squares and copies of B (gemm.go)
+	runMend   // gemm's B_i that held an Inf or NaN, from their copies (finite.go)
 	runZero   // alpha = 0: B = 0
 )
 
@@ -25,9 +27,12 @@ const (
 type job[T batchlas.Float] struct {
 	kernel jobKernel
 	p      problem[T]
-	ws     []T // per-worker scratch, Pad(slot) elements each (tile); gemm's copies (runCopies)
+	ws     []T // per-worker scratch, Pad(slot) elements each (tile); gemm's squares and copies (runCopies), its copies (runMend)
 	slot   int
 	group  int // the tile kernel's matrices a group (tileGroups), 1 for trmmTile
+	// nonFinite is set by a runCopies chunk whose copies of B hold an
+	// Inf or NaN (copyPass).
+	nonFinite atomic.Bool
 }
 
 // runJob runs kernel over the batch of p.b, with slot elements of ws per
@@ -40,7 +45,7 @@ func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[
 		j.group = tileGroup(p, opkit.DeviceFrom(ctx))
 	}
 	work := flopsPerMatrix(p.t, p.r)
-	if kernel == runZero || kernel == runCopies {
+	if kernel == runZero || kernel == runMend {
 		work = float64(p.m * p.n)
 	}
 	workers := parallel.Workers(ctx)
@@ -56,6 +61,10 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 	a, b := p.a, p.b
 	left, lower := p.side == batchlas.Left, p.uplo == batchlas.Lower
 	trans, unit := p.ta == batchlas.Trans, p.diag == batchlas.Unit
+	if j.kernel == runMend {
+		mendNonFinite(p, lo, hi-lo, j.ws[lo*p.m*p.n:])
+		return
+	}
 	if j.kernel == runTile && j.group > 1 {
 		tileGroups(p, j.group, lo, hi, j.ws[w*parallel.Pad(j.slot):][:j.slot])
 		return
@@ -76,12 +85,24 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 				simd.Prefetch(a.Data[(i+1)*a.Stride:], p.t, a.LD, p.t, tri)
 				simd.Prefetch(b.Data[(i+1)*b.Stride:], p.m, b.LD, p.n, 0)
 			}
+			if !finite(bi, p.m, p.n, b.LD) {
+				p.triangle(i)
+				continue
+			}
 			s := j.ws[w*parallel.Pad(j.slot):]
 			trmmTile(left, lower, trans, unit, p.t, p.r, p.alpha, a.Data[i*a.Stride:], a.LD, bi, b.LD, s[:j.slot])
 		case runVendor:
 			j.vendor(i)
 		case runCopies:
 			j.copies(i)
+			if i == hi-1 {
+				// The chunk's copies, tight after the squares.
+				squares, _ := gemmCopies(p, b.Count)
+				mn := p.m * p.n
+				if !finite(j.ws[squares+lo*mn:], (hi-lo)*mn, 1, (hi-lo)*mn) {
+					j.nonFinite.Store(true)
+				}
+			}
 		case runZero:
 			for c := range p.n {
 				clear(bi[c*b.LD : c*b.LD+p.m])

@@ -189,18 +189,19 @@ func tileGroups[T batchlas.Float](p *problem[T], group, lo, hi int, s []T) {
 				}
 				simd.Tile(t, sq, t, bc[j0*m:], 1, &boff, c[j0*ldb:], ldb, m, nc, &ab, false, count, sqs, mn, b.Stride)
 			}
-			continue
-		}
-		// B_i := alpha*Bc_i*S_i: S_i's columns 8 at a time, Bc_i's rows a tile at a time.
-		for j0 := 0; j0 < n; j0 += simd.Cols {
-			nc := min(simd.Cols, n-j0)
-			for cc := range boff {
-				boff[cc] = min(cc, nc-1) * t
+		} else {
+			// B_i := alpha*Bc_i*S_i: S_i's columns 8 at a time, Bc_i's rows a tile at a time.
+			for j0 := 0; j0 < n; j0 += simd.Cols {
+				nc := min(simd.Cols, n-j0)
+				for cc := range boff {
+					boff[cc] = min(cc, nc-1) * t
+				}
+				for i0 := 0; i0 < m; i0 += tileRows {
+					rows := min(tileRows, m-i0)
+					simd.Tile(t, bc[i0:], m, sq[j0*t:], 1, &boff, c[j0*ldb+i0:], ldb, rows, nc, &ab, false, count, mn, sqs, b.Stride)
+				}
 			}
-			for i0 := 0; i0 < m; i0 += tileRows {
-				rows := min(tileRows, m-i0)
-				simd.Tile(t, bc[i0:], m, sq[j0*t:], 1, &boff, c[j0*ldb+i0:], ldb, rows, nc, &ab, false, count, mn, sqs, b.Stride)
-			}
 		}
+		mendNonFinite(p, g0, count, bc)
 	}
 }

@@ -45,7 +45,7 @@ func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[
 		j.group = tileGroup(p, opkit.DeviceFrom(ctx))
 	}
 	work := flopsPerMatrix(p.t, p.r)
-	if kernel == runZero || kernel == runMend {
+	if kernel == runZero {
 		work = float64(p.m * p.n)
 	}
 	workers := parallel.Workers(ctx)
@@ -61,8 +61,21 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 	a, b := p.a, p.b
 	left, lower := p.side == batchlas.Left, p.uplo == batchlas.Lower
 	trans, unit := p.ta == batchlas.Trans, p.diag == batchlas.Unit
-	if j.kernel == runMend {
+	switch j.kernel {
+	case runMend:
 		mendNonFinite(p, lo, hi-lo, j.ws[lo*p.m*p.n:])
+		return
+	case runCopies:
+		for i := lo; i < hi; i++ {
+			j.copies(i)
+		}
+		// The chunk's copies of B, tight after the squares, while they
+		// are in this worker's cache.
+		squares, _ := gemmCopies(p, b.Count)
+		mn := p.m * p.n
+		if !finite(j.ws[squares+lo*mn:], (hi-lo)*mn, 1, (hi-lo)*mn) {
+			j.nonFinite.Store(true)
+		}
 		return
 	}
 	if j.kernel == runTile && j.group > 1 {
@@ -93,16 +106,6 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 			trmmTile(left, lower, trans, unit, p.t, p.r, p.alpha, a.Data[i*a.Stride:], a.LD, bi, b.LD, s[:j.slot])
 		case runVendor:
 			j.vendor(i)
-		case runCopies:
-			j.copies(i)
-			if i == hi-1 {
-				// The chunk's copies, tight after the squares.
-				squares, _ := gemmCopies(p, b.Count)
-				mn := p.m * p.n
-				if !finite(j.ws[squares+lo*mn:], (hi-lo)*mn, 1, (hi-lo)*mn) {
-					j.nonFinite.Store(true)
-				}
-			}
 		case runZero:
 			for c := range p.n {
 				clear(bi[c*b.LD : c*b.LD+p.m])

@@ -68,7 +68,10 @@ func check[T batchlas.Float](side batchlas.Side, uplo batchlas.Uplo, ta batchlas
 // (side Right) for every i (BLAS xTRMM, batched, column-major): A_i is
 // triangular (uplo), with a unit or non-unit diagonal (diag); only its
 // uplo triangle is read, and its diagonal only when diag is NonUnit. op(A)
-// is A for ta NoTrans and A^T for Trans.
+// is A for ta NoTrans and A^T for Trans. Each entry of B_i is alpha times
+// the sum of the triangle's products with B_i's entries, as in BLAS,
+// whichever kernel runs: a B_i that holds an Inf or NaN is computed from
+// the triangle alone (docs/guide.md, the non-finite rule).
 //
 // b is m x n and written; a is m x m (Left) or n x n (Right), with as
 // many matrices as b, or a broadcast of one (batchlas.Broadcast). As in

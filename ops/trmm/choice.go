@@ -22,6 +22,13 @@ var (
 	// full product's flops, twice trmm's, on gemm's kernels for batches
 	// of small matrices. It wins where the triangle is small and B wide.
 	viaGemm = &sel.Family{Name: "gemm"}
+	// swapped computes side Left transposed, B^T := alpha*B^T*op(A)^T:
+	// each B_i is transposed into scratch, so that its n columns run
+	// along the vector lanes, multiplied by op(A)^T on the vector tile a
+	// group of matrices a call, and transposed back (swapped.go). It is
+	// for small triangles and wide B, where the tile kernel fills a
+	// fraction of each vector.
+	swapped = &sel.Family{Name: "swapped"}
 	// vendor calls gonum's BLAS Dtrmm or Strmm per matrix (vendor.go;
 	// absent from a novendor build).
 	vendor = &sel.Family{Name: "vendor", Vendor: true}
@@ -29,11 +36,11 @@ var (
 
 // families lists every family trmm declares, vendor included even in
 // novendor builds, so tables naming it stay parseable everywhere.
-var families = []*sel.Family{tile, viaGemm, vendor}
+var families = []*sel.Family{tile, viaGemm, swapped, vendor}
 
 // candidates is trmm's one candidate list, the same for float32 and
 // float64 (gonum's BLAS has both Dtrmm and Strmm).
-var candidates = append([]sel.Choice{tile.With(), viaGemm.With()}, vendorCandidates...)
+var candidates = append([]sel.Choice{tile.With(), viaGemm.With(), swapped.With()}, vendorCandidates...)
 
 // Key names, as trsm's: the side, triangle, transpose and diagonal
 // compared as text, then B's shape and the batch count by log distance.
@@ -72,12 +79,14 @@ var spec = sel.OpSpec{
 	},
 }
 
-// canRun is trmm's correctness gate (R3): tile serves every shape; vendor
-// needs gonum's BLAS in the build.
-func canRun(c sel.Choice, _ sel.Key, d *sel.Device) bool {
+// canRun is trmm's correctness gate (R3): tile and gemm serve every
+// shape, swapped side Left only; vendor needs gonum's BLAS in the build.
+func canRun(c sel.Choice, k sel.Key, d *sel.Device) bool {
 	switch c.Family() {
 	case tile, viaGemm:
 		return true
+	case swapped:
+		return k.Str(0) == "L" // side Left: the transposed product is B^T*op(A)^T
 	case vendor:
 		return d.Has("vendor:blas")
 	}

@@ -25,6 +25,11 @@
 //	         of as many matrices as one core's L2 holds: twice the flops,
 //	         on gemm's kernels for batches of small matrices (a small
 //	         triangle, a wide B)
+//	swapped  side Left only: B^T := alpha*B^T*op(A)^T, each B_i transposed
+//	         into scratch so that its columns run along the vector lanes,
+//	         a group of matrices a call of the vector tile, and transposed
+//	         back: for small triangles and wide B, where tile fills a
+//	         fraction of each vector
 //	vendor   gonum's BLAS Dtrmm or Strmm per matrix (absent from a -tags
 //	         novendor build)
 //
@@ -37,6 +42,7 @@
 // "trmm", spelling); size the workspace with BufferSize under the same
 // context, or pass nil. Workspace: per worker, a diagonal block and the
 // block of B it multiplies, or a group's squares and copies of B (tile);
+// a group's squares, transposed B and products (swapped);
 // a square per matrix of a pass (one for a broadcast A), a copy of the
 // pass's B and the gemm op's workspace (gemm). With the workspace
 // supplied a call allocates nothing.

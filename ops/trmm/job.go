@@ -16,6 +16,7 @@ type jobKernel uint8
 const (
 	runTile jobKernel = iota
 	runVendor
+	runSwapped
 	runCopies // gemm's squares and copies of B (gemm.go)
 	runMend   // gemm's B_i that held an Inf or NaN, from their copies (finite.go)
 	runZero   // alpha = 0: B = 0
@@ -29,7 +30,7 @@ type job[T batchlas.Float] struct {
 	p      problem[T]
 	ws     []T // per-worker scratch, Pad(slot) elements each (tile); gemm's squares and copies (runCopies), its copies (runMend)
 	slot   int
-	group  int // the tile kernel's matrices a group (tileGroups), 1 for trmmTile
+	group  int // the tile and swapped kernels' matrices a group (tileGroups, swappedGroups), 1 for trmmTile
 	// nonFinite is set by a runCopies chunk whose copies of B hold an
 	// Inf or NaN (copyPass).
 	nonFinite atomic.Bool
@@ -41,8 +42,11 @@ func runJob[T batchlas.Float](ctx context.Context, kernel jobKernel, p *problem[
 	j := parallel.Get[job[T]]()
 	defer parallel.Put(j)
 	j.kernel, j.p, j.ws, j.slot, j.group = kernel, *p, ws, slot, 1
-	if kernel == runTile {
+	switch kernel {
+	case runTile:
 		j.group = tileGroup(p, opkit.DeviceFrom(ctx))
+	case runSwapped:
+		j.group = swappedGroup(p, opkit.DeviceFrom(ctx))
 	}
 	work := flopsPerMatrix(p.t, p.r)
 	if kernel == runZero {
@@ -76,6 +80,10 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 		if !finite(j.ws[squares+lo*mn:], (hi-lo)*mn, 1, (hi-lo)*mn) {
 			j.nonFinite.Store(true)
 		}
+		return
+	}
+	if j.kernel == runSwapped {
+		swappedGroups(p, j.group, lo, hi, j.ws[w*parallel.Pad(j.slot):][:j.slot])
 		return
 	}
 	if j.kernel == runTile && j.group > 1 {

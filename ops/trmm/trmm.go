@@ -135,6 +135,8 @@ func Trmm[T batchlas.Float](ctx context.Context, side batchlas.Side, uplo batchl
 			return runJob(ctx, runTile, p, ws, tileSlotOf(p, dev))
 		case viaGemm:
 			return runGemm(ctx, p, ws)
+		case swapped:
+			return runJob(ctx, runSwapped, p, ws, swappedSlot(p, dev))
 		case vendor:
 			return runJob(ctx, runVendor, p, nil, 0)
 		}
@@ -176,6 +178,8 @@ func bufferSize[T batchlas.Float](ctx context.Context, c sel.Choice, p *problem[
 		return parallel.Workers(ctx) * parallel.Pad(tileSlotOf(p, opkit.DeviceFrom(ctx))), nil
 	case viaGemm:
 		return gemmWorkspace(ctx, p, ws)
+	case swapped:
+		return parallel.Workers(ctx) * parallel.Pad(swappedSlot(p, opkit.DeviceFrom(ctx))), nil
 	}
 	return 0, nil
 }

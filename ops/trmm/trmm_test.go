@@ -43,6 +43,13 @@ func forEachCandidate(t *testing.T, f32, f64 property) {
 	}
 }
 
+// runs reports whether candidate c can run trmm cf on operands a and b
+// (its can_run on their key): swapped runs side Left only.
+func runs[T batchlas.Float](c sel.Choice, cf call, a, b batchlas.Batch[T]) bool {
+	p, err := check(cf.side, cf.uplo, cf.ta, cf.diag, a, b)
+	return err == nil && canRun(c, p.key(), batchlas.Host())
+}
+
 // padded is a batch of count rows x cols matrices with ld = rows+3 and
 // stride = ld*cols+5, every element outside the matrices NaN.
 func padded[T batchlas.Float](rows, cols, count int) batchlas.Batch[T] {
@@ -146,6 +153,9 @@ func againstReference[T batchlas.Float](t *testing.T, ctx context.Context, c sel
 					}
 				}
 			}
+			if !runs(c, cf, a, b0) {
+				continue
+			}
 			b := testmat.Clone(b0)
 			what := fmt.Sprintf("%s %s m=%d n=%d alpha=%v", c, cf, m, n, alpha)
 			require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, T(alpha), a, b, nil), what)
@@ -202,12 +212,18 @@ func TestGemmPassesAndTileGroups(t *testing.T) {
 	dev.L2 = 4 << 10
 	r := rand.New(rand.NewPCG(17, 18))
 	const count = 23
-	for _, c := range []sel.Choice{viaGemm.With(), tile.With()} {
+	for _, c := range []sel.Choice{viaGemm.With(), tile.With(), swapped.With()} {
 		ctx := batchlas.WithDevice(pin(c), &dev)
 		for _, cf := range calls() {
 			m, n := 5, 7
-			if c.Family() == tile {
+			switch c.Family() {
+			case tile:
 				m, n = 3, 4 // tileGroup's quarter of 4 KiB: 9 to 16 matrices
+			case swapped:
+				m, n = 3, 3 // swappedGroup's quarter of 4 KiB: 8 to 27 matrices
+				if cf.side == batchlas.Right {
+					continue // side Left only
+				}
 			}
 			tt := m
 			if cf.side == batchlas.Right {
@@ -229,11 +245,16 @@ func TestGemmPassesAndTileGroups(t *testing.T) {
 				p, err := check(cf.side, cf.uplo, cf.ta, cf.diag, a, b0)
 				require.NoError(t, err)
 				what := fmt.Sprintf("%s %s broadcast=%v", c, cf, bcast)
-				if c.Family() == tile {
+				switch c.Family() {
+				case swapped:
+					group := swappedGroup(&p, &dev)
+					require.Greater(t, group, 1, "%s: groups of several matrices", what)
+					require.Less(t, group, count/2, "%s: several groups on each worker", what)
+				case tile:
 					group := tileGroup(&p, &dev)
 					require.Greater(t, group, 1, "%s: groups of several matrices", what)
 					require.Less(t, group, count/2, "%s: several groups on each worker", what)
-				} else {
+				default:
 					passes, most := gemmPasses(&p, &dev)
 					require.Greater(t, passes, 2, "%s: the device's L2 should take several passes", what)
 					require.NotZero(t, count%passes, "%s: the passes should be of two sizes", what)
@@ -311,15 +332,19 @@ func TestBroadcast(t *testing.T) {
 func broadcast[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choice) {
 	r := rand.New(rand.NewPCG(5, 6))
 	cf := call{batchlas.Right, batchlas.Upper, batchlas.Trans, batchlas.NonUnit}
+	m, n := 9, 40
+	if !runs(c, cf, triangle[T](r, cf, n, 1), padded[T](m, n, 1)) {
+		cf.side, m, n = batchlas.Left, 40, 9
+	}
 	a := triangle[T](r, cf, 40, 1)
-	b := padded[T](9, 40, 4)
+	b := padded[T](m, n, 4)
 	for i := range b.Data {
 		b.Data[i] = T(r.NormFloat64())
 	}
 	each := testmat.Clone(b)
 	require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, batchlas.Broadcast(a, 4), b, nil))
 	for i := range 4 {
-		one, err := batchlas.WrapStrided(each.Data[i*each.Stride:(i+1)*each.Stride], 9, 40, each.LD, each.Stride, 1)
+		one, err := batchlas.WrapStrided(each.Data[i*each.Stride:(i+1)*each.Stride], m, n, each.LD, each.Stride, 1)
 		require.NoError(t, err)
 		require.NoError(t, Trmm(ctx, cf.side, cf.uplo, cf.ta, cf.diag, 1, a, one, nil))
 	}
@@ -395,8 +420,12 @@ func interrupted[T batchlas.Float](t *testing.T, ctx context.Context, c sel.Choi
 	r := rand.New(rand.NewPCG(11, 12))
 	const count = 300
 	cf := call{batchlas.Right, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit}
+	m, n := 4, 6
+	if !runs(c, cf, triangle[T](r, cf, n, 1), padded[T](m, n, 1)) {
+		cf.side, m, n = batchlas.Left, 6, 4
+	}
 	a := triangle[T](r, cf, 6, count)
-	b0 := padded[T](4, 6, count)
+	b0 := padded[T](m, n, count)
 	for i := range b0.Data {
 		b0.Data[i] = T(r.NormFloat64())
 	}

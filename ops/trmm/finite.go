@@ -2,7 +2,7 @@ package trmm
 
 import "github.com/batchlas-go/batchlas"
 
-// Non-finite B. The tile and gemm kernels multiply B_i by dense copies of
+// Non-finite B. The tile, gemm and swapped kernels multiply B_i by dense copies of
 // op(A_i)'s blocks, zeros off the triangle included, and 0*Inf is NaN: an
 // Inf or NaN in B_i would make NaN of entries that BLAS's xTRMM, which
 // reads the triangle alone, leaves finite or infinite (L lower with ones

@@ -36,23 +36,14 @@ func swappedSlot[T batchlas.Float](p *problem[T], d *sel.Device) int {
 // through s (swappedSlot elements; group matrices a group). A broadcast A
 // makes one square per group, read by every matrix.
 func swappedGroups[T batchlas.Float](p *problem[T], group, lo, hi int, s []T) {
-	a, b := p.a, p.b
+	b := p.b
 	t, n, ldb := p.t, p.n, b.LD
-	lower, trans, unit := p.uplo == batchlas.Lower, p.ta == batchlas.Trans, p.diag == batchlas.Unit
 	tt, tn := t*t, t*n
 	ab := [2]T{p.alpha, 0}
 	tileRows := 3 * simd.Lanes[T]()
 	for g0 := lo; g0 < hi; g0 += group {
 		count := min(group, hi-g0)
-		sq, sqs := s[:count*tt], tt
-		if a.IsBroadcast() {
-			sqs = 0
-		}
-		for i := range count {
-			if i == 0 || sqs != 0 {
-				denseDiag(lower, trans, unit, t, a.Data[(g0+i)*a.Stride:], a.LD, sq[i*sqs:i*sqs+tt])
-			}
-		}
+		sq, sqs := groupSquares(p, g0, count, s)
 		// bt_i (n x t) is B_i^T, ct_i the product, both tight.
 		bt := s[group*tt : group*tt+count*tn]
 		ct := s[group*(tt+tn) : group*(tt+tn)+count*tn]

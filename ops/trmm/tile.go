@@ -152,28 +152,38 @@ func tileSlotOf[T batchlas.Float](p *problem[T], d *sel.Device) int {
 	return tileGroup(p, d) * (p.t*p.t + p.m*p.n)
 }
 
+// groupSquares writes the dense squares of op(A_i) (denseDiag) of the
+// count matrices from g0 at the head of s, tight, and returns them with
+// their stride: tt, or 0 for a broadcast A, whose one square every
+// matrix reads (the tile and swapped kernels' groups).
+func groupSquares[T batchlas.Float](p *problem[T], g0, count int, s []T) (sq []T, stride int) {
+	a, tt := p.a, p.t*p.t
+	lower, trans, unit := p.uplo == batchlas.Lower, p.ta == batchlas.Trans, p.diag == batchlas.Unit
+	sq, stride = s[:count*tt], tt
+	if a.IsBroadcast() {
+		stride = 0
+	}
+	for i := range count {
+		if i == 0 || stride != 0 {
+			denseDiag(lower, trans, unit, p.t, a.Data[(g0+i)*a.Stride:], a.LD, sq[i*stride:i*stride+tt])
+		}
+	}
+	return sq, stride
+}
+
 // tileGroups computes B_lo .. B_{hi-1} of p (a triangle of one block)
 // group by group through s (tileSlotOf elements; group matrices a group).
 // A broadcast A makes one square per group, read by every matrix (a
 // stride of 0).
 func tileGroups[T batchlas.Float](p *problem[T], group, lo, hi int, s []T) {
-	a, b := p.a, p.b
+	b := p.b
 	t, m, n, ldb := p.t, p.m, p.n, b.LD
-	lower, trans, unit := p.uplo == batchlas.Lower, p.ta == batchlas.Trans, p.diag == batchlas.Unit
 	tt, mn := t*t, m*n
 	ab := [2]T{p.alpha, 0}
 	tileRows := 3 * simd.Lanes[T]()
 	for g0 := lo; g0 < hi; g0 += group {
 		count := min(group, hi-g0)
-		sq, sqs := s[:count*tt], tt
-		if a.IsBroadcast() {
-			sqs = 0
-		}
-		for i := range count {
-			if i == 0 || sqs != 0 {
-				denseDiag(lower, trans, unit, t, a.Data[(g0+i)*a.Stride:], a.LD, sq[i*sqs:i*sqs+tt])
-			}
-		}
+		sq, sqs := groupSquares(p, g0, count, s)
 		bc := s[group*tt : group*tt+count*mn]
 		for i := range count {
 			simd.CopyColumns(bc[i*mn:], m, b.Data[(g0+i)*b.Stride:], ldb, m, n)

@@ -1,16 +1,19 @@
 package trmm
 
-import "github.com/batchlas-go/batchlas"
+import (
+	"github.com/batchlas-go/batchlas"
+	"github.com/batchlas-go/batchlas/internal/simd"
+)
 
-// Non-finite B. The tile, gemm and swapped kernels multiply B_i by dense copies of
-// op(A_i)'s blocks, zeros off the triangle included, and 0*Inf is NaN: an
-// Inf or NaN in B_i would make NaN of entries that BLAS's xTRMM, which
-// reads the triangle alone, leaves finite or infinite (L lower with ones
-// and B = [1, 2, Inf]: [1, 2, Inf], not [NaN, NaN, Inf]). So those
-// kernels check each B_i (finite, one vector pass over data the product
-// reads next anyway) and compute a B_i that holds an Inf or NaN with
-// trmmTriangle instead, from the triangle alone. A non-finite entry of
-// A's triangle needs no such care: the dense copies put zeros only
+// Non-finite B. The tile, gemm and swapped kernels multiply B_i by dense
+// copies of op(A_i)'s blocks, zeros off the triangle included, and 0*Inf
+// is NaN: an Inf or NaN in B_i would make NaN of entries that BLAS's
+// xTRMM, which reads the triangle alone, leaves finite or infinite (L
+// lower with ones and B = [1, 2, Inf]: [1, 2, Inf], not [NaN, NaN, Inf]).
+// So those kernels check each B_i (finite, one vector pass over data the
+// product reads next anyway) and compute a B_i that holds an Inf or NaN
+// with trmmTriangle instead, from the triangle alone. A non-finite entry
+// of A's triangle needs no such care: the dense copies put zeros only
 // beside the triangle, where they meet B's finite entries. The rule
 // (docs/guide.md) leaves out a zero of the triangle or of B meeting an
 // Inf or NaN, where BLAS implementations differ (gonum's Dtrmm skips a
@@ -96,25 +99,31 @@ func trmmTriangle[T batchlas.Float](left, lower, trans, unit bool, t, r int, alp
 }
 
 // mendNonFinite recomputes with trmmTriangle each of B_first ..
-// B_{first+count-1} whose pristine copy in bc (tight, m x n each, one
-// after another) holds an Inf or NaN, the copy going back into B_i first:
-// for kernels that copied B before their dense product overwrote it (the
-// tile kernel's groups, the gemm family). One pass over all the copies
-// finds the usual case, none.
-func mendNonFinite[T batchlas.Float](p *problem[T], first, count int, bc []T) {
+// B_{first+count-1} whose pristine copy in bc (tight, one after another:
+// m x n each, or n x m, B_i^T, when transposed) holds an Inf or NaN, the
+// copy going back into B_i first: for kernels that copied B before their
+// dense product overwrote it (the tile kernel's groups, the gemm family,
+// swapped). One pass over all the copies finds the usual case, none.
+func mendNonFinite[T batchlas.Float](p *problem[T], first, count int, bc []T, transposed bool) {
 	m, n := p.m, p.n
 	mn := m * n
 	if finite(bc, count*mn, 1, count*mn) {
 		return
 	}
+	rows, cols := m, n
+	if transposed {
+		rows, cols = n, m
+	}
 	for i := range count {
 		ci := bc[i*mn : (i+1)*mn]
-		if finite(ci, m, n, m) {
+		if finite(ci, rows, cols, rows) {
 			continue
 		}
 		b := p.b.Data[(first+i)*p.b.Stride:]
-		for c := range n {
-			copy(b[c*p.b.LD:c*p.b.LD+m], ci[c*m:c*m+m])
+		if transposed {
+			simd.Transpose(b, p.b.LD, ci, n, m, n)
+		} else {
+			simd.CopyColumns(b, p.b.LD, ci, m, m, n)
 		}
 		p.triangle(first + i)
 	}

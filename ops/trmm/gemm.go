@@ -185,12 +185,19 @@ func runGemm[T batchlas.Float](ctx context.Context, p *problem[T], ws []T) error
 // worker looks over the copies it has just written, while they are in
 // its cache.
 func copyPass[T batchlas.Float](ctx context.Context, q *problem[T], ws []T) (nonFinite bool, err error) {
-	j := parallel.Get[job[T]]()
+	j := passJob(runCopies, q, ws)
 	defer parallel.Put(j)
-	j.kernel, j.p, j.ws, j.slot, j.group = runCopies, *q, ws, 0, 1
 	j.nonFinite.Store(false)
 	err = parallel.Run(ctx, q.b.Count, float64(q.m*q.n), j)
 	return j.nonFinite.Load(), err
+}
+
+// passJob is a pooled job of kernel over pass q's workspace ws, a loop
+// over its matrices without per-worker scratch.
+func passJob[T batchlas.Float](kernel jobKernel, q *problem[T], ws []T) *job[T] {
+	j := parallel.Get[job[T]]()
+	j.kernel, j.p, j.ws, j.slot, j.group = kernel, *q, ws, 0, 1
+	return j
 }
 
 // mendPass recomputes the B_i of pass q whose copies (in bc, tight, one
@@ -198,9 +205,8 @@ func copyPass[T batchlas.Float](ctx context.Context, q *problem[T], ws []T) (non
 // whatever ctx says: the pass's product is done, and a B_i left unmended
 // would be neither done nor untouched.
 func mendPass[T batchlas.Float](ctx context.Context, q *problem[T], bc []T) {
-	j := parallel.Get[job[T]]()
+	j := passJob(runMend, q, bc)
 	defer parallel.Put(j)
-	j.kernel, j.p, j.ws, j.slot, j.group = runMend, *q, bc, 0, 1
 	parallel.RunAll(ctx, q.b.Count, float64(q.m*q.n), j)
 }
 

@@ -65,11 +65,11 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 	a, b := p.a, p.b
 	left, lower := p.side == batchlas.Left, p.uplo == batchlas.Lower
 	trans, unit := p.ta == batchlas.Trans, p.diag == batchlas.Unit
-	switch j.kernel {
-	case runMend:
-		mendNonFinite(p, lo, hi-lo, j.ws[lo*p.m*p.n:])
+	switch {
+	case j.kernel == runMend:
+		mendNonFinite(p, lo, hi-lo, j.ws[lo*p.m*p.n:], false)
 		return
-	case runCopies:
+	case j.kernel == runCopies:
 		for i := lo; i < hi; i++ {
 			j.copies(i)
 		}
@@ -81,12 +81,10 @@ func (j *job[T]) Chunk(w, lo, hi int) {
 			j.nonFinite.Store(true)
 		}
 		return
-	}
-	if j.kernel == runSwapped {
+	case j.kernel == runSwapped:
 		swappedGroups(p, j.group, lo, hi, j.ws[w*parallel.Pad(j.slot):][:j.slot])
 		return
-	}
-	if j.kernel == runTile && j.group > 1 {
+	case j.kernel == runTile && j.group > 1:
 		tileGroups(p, j.group, lo, hi, j.ws[w*parallel.Pad(j.slot):][:j.slot])
 		return
 	}

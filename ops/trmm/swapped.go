@@ -68,17 +68,6 @@ func swappedGroups[T batchlas.Float](p *problem[T], group, lo, hi int, s []T) {
 		for i := range count {
 			simd.Transpose(b.Data[(g0+i)*b.Stride:], ldb, ct[i*tn:], n, t, n)
 		}
-		if finite(bt, count*tn, 1, count*tn) {
-			continue
-		}
-		for i := range count {
-			bi := bt[i*tn : (i+1)*tn]
-			if finite(bi, n, t, n) {
-				continue
-			}
-			// B_i back as it was, then from the triangle alone (finite.go).
-			simd.Transpose(b.Data[(g0+i)*b.Stride:], ldb, bi, n, t, n)
-			p.triangle(g0 + i)
-		}
+		mendNonFinite(p, g0, count, bt, true)
 	}
 }

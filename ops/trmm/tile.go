@@ -212,6 +212,6 @@ func tileGroups[T batchlas.Float](p *problem[T], group, lo, hi int, s []T) {
 				}
 			}
 		}
-		mendNonFinite(p, g0, count, bc)
+		mendNonFinite(p, g0, count, bc, false)
 	}
 }
